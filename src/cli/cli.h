@@ -1,0 +1,56 @@
+/*
+ * cli.h - what the `ortkit` commands share.  Each command lives in
+ * cmd_<name>.c and uses only the public header plus these helpers.
+ * Results go to stdout; diagnostics and progress to stderr.
+ * Exit codes: 0 ok, 1 failure, 2 usage.
+ */
+#ifndef ORTKIT_CLI_H
+#define ORTKIT_CLI_H
+
+#include "ortkit.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+
+enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
+
+typedef struct cli_command {
+    const char *name;
+    int (*run)(int argc, char **argv); /* argv[0] is the command name */
+    const char *summary;
+} cli_command;
+
+/* One line on stderr, "ortkit: <message>"; returns CLI_FAIL. */
+int cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "ortkit <cmd>: <message>" plus a hint to try --help; returns CLI_USAGE. */
+int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The failure recorded by the library, as one line; returns CLI_FAIL. */
+int cli_fail_lib(void);
+
+/* Parse a whole decimal integer in [min, max]; 0 on success. */
+int cli_parse_long(const char *s, long min, long max, long *out);
+
+/* Tables whose columns line up.  Cells are copied. */
+typedef struct cli_table cli_table;
+cli_table *cli_table_new(size_t columns, const char *const *headers);
+/* Right-align column i (numbers). */
+void cli_table_align_right(cli_table *t, size_t column);
+void cli_table_add(cli_table *t, const char *const *cells);
+void cli_table_addf(cli_table *t, const char *fmt, ...); /* cells separated by '\t' */
+void cli_table_print(const cli_table *t, FILE *out, const char *indent);
+void cli_table_free(cli_table *t);
+
+/* Print JSON (pretty) on stdout, then free it; CLI_FAIL if item is NULL. */
+int cli_json_print(cJSON *item);
+
+/* Human figures: "1.23 ms", "4.5 MiB". */
+void cli_format_duration(char *buf, size_t size, double seconds);
+void cli_format_bytes(char *buf, size_t size, double bytes);
+
+/* Seconds on a monotonic clock. */
+double cli_now(void);
+
+/* The runtime as the user asked for it: --runtime PATH, or the default search. */
+int cli_open_runtime(ortkit_runtime **out, const char *path);
+
+#endif

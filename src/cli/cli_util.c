@@ -1,0 +1,235 @@
+/* cli_util.c - messages, tables, JSON and number formatting for the commands. */
+#include "cli.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+int cli_fail(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("ortkit: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return CLI_FAIL;
+}
+
+int cli_usage(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "ortkit %s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n(see 'ortkit %s --help')\n", cmd);
+    va_end(ap);
+    return CLI_USAGE;
+}
+
+int cli_fail_lib(void) { return cli_fail("%s", ortkit_error_last()); }
+
+int cli_parse_long(const char *s, long min, long max, long *out)
+{
+    if (!s || !*s)
+        return -1;
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || *end || v < min || v > max)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+struct cli_table {
+    size_t columns, rows, cap;
+    char **headers;
+    char **cells; /* rows x columns */
+    unsigned char *right;
+};
+
+cli_table *cli_table_new(size_t columns, const char *const *headers)
+{
+    cli_table *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    t->columns = columns;
+    t->headers = calloc(columns, sizeof *t->headers);
+    t->right = calloc(columns, 1);
+    if (!t->headers || !t->right) {
+        cli_table_free(t);
+        return NULL;
+    }
+    for (size_t c = 0; headers && c < columns; c++)
+        t->headers[c] = strdup(headers[c] ? headers[c] : "");
+    return t;
+}
+
+void cli_table_align_right(cli_table *t, size_t column)
+{
+    if (t && column < t->columns)
+        t->right[column] = 1;
+}
+
+void cli_table_add(cli_table *t, const char *const *cells)
+{
+    if (!t)
+        return;
+    if (t->rows == t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 8;
+        char **grown = realloc(t->cells, cap * t->columns * sizeof *grown);
+        if (!grown)
+            return;
+        t->cells = grown;
+        t->cap = cap;
+    }
+    for (size_t c = 0; c < t->columns; c++)
+        t->cells[t->rows * t->columns + c] = strdup(cells[c] ? cells[c] : "");
+    t->rows++;
+}
+
+void cli_table_addf(cli_table *t, const char *fmt, ...)
+{
+    char *line = NULL;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vasprintf(&line, fmt, ap);
+    va_end(ap);
+    if (n < 0 || !t)
+        return;
+    const char **cells = calloc(t->columns, sizeof *cells);
+    if (cells) {
+        char *p = line;
+        for (size_t c = 0; c < t->columns; c++) {
+            cells[c] = p ? p : "";
+            char *tab = p ? strchr(p, '\t') : NULL;
+            if (tab)
+                *tab = '\0';
+            p = tab ? tab + 1 : NULL;
+        }
+        cli_table_add(t, cells);
+        free(cells);
+    }
+    free(line);
+}
+
+/* Display width of UTF-8 text: count code points, not bytes. */
+static size_t text_width(const char *s)
+{
+    size_t w = 0;
+    for (; *s; s++)
+        w += ((unsigned char)*s & 0xC0) != 0x80;
+    return w;
+}
+
+static void print_cell(FILE *out, const char *s, size_t width, int right, int last)
+{
+    size_t pad = width - text_width(s);
+    if (right)
+        fprintf(out, "%*s%s", (int)pad, "", s);
+    else if (last)
+        fputs(s, out);
+    else
+        fprintf(out, "%s%*s", s, (int)pad, "");
+}
+
+void cli_table_print(const cli_table *t, FILE *out, const char *indent)
+{
+    if (!t)
+        return;
+    size_t *width = calloc(t->columns, sizeof *width);
+    if (!width)
+        return;
+    for (size_t c = 0; c < t->columns; c++) {
+        width[c] = text_width(t->headers[c] ? t->headers[c] : "");
+        for (size_t r = 0; r < t->rows; r++) {
+            const char *cell = t->cells[r * t->columns + c];
+            size_t w = text_width(cell ? cell : "");
+            if (w > width[c])
+                width[c] = w;
+        }
+    }
+    for (size_t r = 0; r <= t->rows; r++) {
+        fputs(indent ? indent : "", out);
+        for (size_t c = 0; c < t->columns; c++) {
+            const char *cell = r == 0 ? t->headers[c] : t->cells[(r - 1) * t->columns + c];
+            if (c)
+                fputs("  ", out);
+            print_cell(out, cell ? cell : "", width[c], t->right[c], c + 1 == t->columns);
+        }
+        fputc('\n', out);
+    }
+    free(width);
+}
+
+void cli_table_free(cli_table *t)
+{
+    if (!t)
+        return;
+    for (size_t c = 0; t->headers && c < t->columns; c++)
+        free(t->headers[c]);
+    for (size_t i = 0; i < t->rows * t->columns; i++)
+        free(t->cells[i]);
+    free(t->headers);
+    free(t->cells);
+    free(t->right);
+    free(t);
+}
+
+int cli_json_print(cJSON *item)
+{
+    if (!item)
+        return cli_fail("out of memory while writing JSON");
+    char *text = cJSON_Print(item);
+    cJSON_Delete(item);
+    if (!text)
+        return cli_fail("out of memory while writing JSON");
+    puts(text);
+    free(text);
+    return CLI_OK;
+}
+
+void cli_format_duration(char *buf, size_t size, double s)
+{
+    if (s < 1e-3)
+        snprintf(buf, size, "%.1f us", s * 1e6);
+    else if (s < 1)
+        snprintf(buf, size, "%.2f ms", s * 1e3);
+    else
+        snprintf(buf, size, "%.2f s", s);
+}
+
+void cli_format_bytes(char *buf, size_t size, double b)
+{
+    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    size_t u = 0;
+    while (b >= 1024 && u + 1 < sizeof units / sizeof units[0]) {
+        b /= 1024;
+        u++;
+    }
+    snprintf(buf, size, u ? "%.1f %s" : "%.0f %s", b, units[u]);
+}
+
+double cli_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int cli_open_runtime(ortkit_runtime **out, const char *path)
+{
+    ortkit_runtime_options o = ORTKIT_RUNTIME_OPTIONS_INIT;
+    o.path = path;
+    const char *log = getenv("ORTKIT_LOG");
+    if (log && *log) {
+        long level;
+        if (!cli_parse_long(log, 1, 5, &level))
+            o.log_level = (ortkit_log_level)level;
+    }
+    return ortkit_runtime_open(out, &o);
+}

@@ -1,0 +1,147 @@
+/* cmd_info.c - `ortkit info MODEL`: what a model takes, returns and says about itself. */
+#include "cli.h"
+
+#include <getopt.h>
+#include <string.h>
+
+static const char usage_text[] =
+    "usage: ortkit info MODEL [--runtime PATH] [--json]\n"
+    "\n"
+    "Show a model's inputs and outputs (name, element type, shape with symbolic\n"
+    "dimensions), its metadata, IR version and operator sets.\n"
+    "\n"
+    "  --runtime PATH  load this ONNX Runtime library or directory\n"
+    "  --json          print JSON\n";
+
+static cJSON *io_json(const ortkit_io_info *io)
+{
+    static const char *const kinds[] = {"unknown", "tensor", "sequence", "map", "optional", "sparse_tensor"};
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "name", io->name);
+    cJSON_AddStringToObject(o, "kind", kinds[io->kind <= 5 ? io->kind : 0]);
+    cJSON_AddStringToObject(o, "type", ortkit_type_name(io->type));
+    if (io->kind == ORTKIT_KIND_TENSOR) {
+        cJSON *shape = cJSON_AddArrayToObject(o, "shape");
+        for (size_t d = 0; d < io->rank; d++) {
+            if (io->dims[d].value >= 0)
+                cJSON_AddItemToArray(shape, cJSON_CreateNumber((double)io->dims[d].value));
+            else
+                cJSON_AddItemToArray(shape, cJSON_CreateString(io->dims[d].symbol[0] ? io->dims[d].symbol : "?"));
+        }
+    }
+    return o;
+}
+
+static void print_io(const char *title, const ortkit_session *s, int outputs)
+{
+    size_t n = outputs ? ortkit_session_output_count(s) : ortkit_session_input_count(s);
+    printf("%s (%zu)\n", title, n);
+    static const char *const headers[] = {"name", "type"};
+    cli_table *t = cli_table_new(2, headers);
+    for (size_t i = 0; i < n; i++) {
+        const ortkit_io_info *io = outputs ? ortkit_session_output(s, i) : ortkit_session_input(s, i);
+        char desc[512];
+        ortkit_io_describe(io, desc, sizeof desc);
+        cli_table_add(t, (const char *const[]){io->name, desc});
+    }
+    cli_table_print(t, stdout, "  ");
+    cli_table_free(t);
+}
+
+int cmd_info(int argc, char **argv)
+{
+    static const struct option longopts[] = {{"runtime", required_argument, NULL, 'r'},
+                                             {"json", no_argument, NULL, 'j'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
+    const char *runtime_path = NULL;
+    int json = 0, c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "r:jh", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'r': runtime_path = optarg; break;
+        case 'j': json = 1; break;
+        case 'h': fputs(usage_text, stdout); return CLI_OK;
+        default: return cli_usage("info", "unknown option");
+        }
+    }
+    if (optind + 1 != argc)
+        return cli_usage("info", optind < argc ? "give exactly one model" : "no model given");
+    const char *path = argv[optind];
+
+    ortkit_model_file *mf = NULL;
+    ortkit_runtime *rt = NULL;
+    ortkit_session *s = NULL;
+    int rc = CLI_FAIL;
+    if (ortkit_model_file_read(&mf, path) || cli_open_runtime(&rt, runtime_path) ||
+        ortkit_session_open(&s, rt, path, NULL)) {
+        cli_fail_lib();
+        goto cleanup;
+    }
+    const ortkit_model_metadata *m = ortkit_session_metadata(s);
+    if (json) {
+        cJSON *root = cJSON_CreateObject();
+        cJSON_AddStringToObject(root, "model", path);
+        cJSON_AddNumberToObject(root, "ir_version", (double)mf->ir_version);
+        cJSON *ops = cJSON_AddArrayToObject(root, "opsets");
+        for (size_t i = 0; i < mf->opset_count; i++) {
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "domain", mf->opsets[i].domain);
+            cJSON_AddNumberToObject(o, "version", (double)mf->opsets[i].version);
+            cJSON_AddItemToArray(ops, o);
+        }
+        cJSON_AddNumberToObject(root, "nodes", (double)mf->node_count);
+        cJSON_AddNumberToObject(root, "initializers", (double)mf->initializer_count);
+        cJSON *in = cJSON_AddArrayToObject(root, "inputs");
+        for (size_t i = 0; i < ortkit_session_input_count(s); i++)
+            cJSON_AddItemToArray(in, io_json(ortkit_session_input(s, i)));
+        cJSON *out = cJSON_AddArrayToObject(root, "outputs");
+        for (size_t i = 0; i < ortkit_session_output_count(s); i++)
+            cJSON_AddItemToArray(out, io_json(ortkit_session_output(s, i)));
+        cJSON *md = cJSON_AddObjectToObject(root, "metadata");
+        cJSON_AddStringToObject(md, "producer", m->producer);
+        cJSON_AddStringToObject(md, "graph_name", m->graph_name);
+        cJSON_AddStringToObject(md, "graph_description", m->graph_description);
+        cJSON_AddStringToObject(md, "domain", m->domain);
+        cJSON_AddStringToObject(md, "description", m->description);
+        cJSON_AddNumberToObject(md, "version", (double)m->version);
+        cJSON *custom = cJSON_AddObjectToObject(md, "custom");
+        for (size_t i = 0; i < m->custom_count; i++)
+            cJSON_AddStringToObject(custom, m->custom_keys[i], m->custom_values[i]);
+        rc = cli_json_print(root);
+        goto cleanup;
+    }
+    printf("model     %s\n", path);
+    printf("IR        %lld\n", (long long)mf->ir_version);
+    printf("opsets   ");
+    for (size_t i = 0; i < mf->opset_count; i++)
+        printf(" %s %lld%s", mf->opsets[i].domain[0] ? mf->opsets[i].domain : "ai.onnx",
+               (long long)mf->opsets[i].version, i + 1 < mf->opset_count ? "," : "");
+    printf("\ngraph     %zu nodes, %zu initializers\n\n", mf->node_count, mf->initializer_count);
+    print_io("inputs", s, 0);
+    printf("\n");
+    print_io("outputs", s, 1);
+    printf("\nmetadata\n");
+    static const char *const headers[] = {"key", "value"};
+    cli_table *t = cli_table_new(2, headers);
+    char version[32];
+    snprintf(version, sizeof version, "%lld", (long long)m->version);
+    cli_table_add(t, (const char *const[]){"producer", m->producer});
+    cli_table_add(t, (const char *const[]){"graph", m->graph_name});
+    cli_table_add(t, (const char *const[]){"domain", m->domain});
+    cli_table_add(t, (const char *const[]){"version", version});
+    if (m->description[0])
+        cli_table_add(t, (const char *const[]){"description", m->description});
+    if (m->graph_description[0])
+        cli_table_add(t, (const char *const[]){"graph description", m->graph_description});
+    for (size_t i = 0; i < m->custom_count; i++)
+        cli_table_add(t, (const char *const[]){m->custom_keys[i], m->custom_values[i]});
+    cli_table_print(t, stdout, "  ");
+    cli_table_free(t);
+    rc = CLI_OK;
+cleanup:
+    ortkit_session_free(s);
+    ortkit_runtime_free(rt);
+    ortkit_model_file_free(mf);
+    return rc;
+}

@@ -1,0 +1,403 @@
+/* cmd_run.c - `ortkit run MODEL`: run a model once (or N times) and show its outputs. */
+#include "cli.h"
+#include "values.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char usage_text[] =
+    "usage: ortkit run MODEL [-i NAME=FILE.npy]... [--random|--zeros] [--dim SYMBOL=VALUE]...\n"
+    "                  [-o DIR] [--threads N] [--ep LIST] [--strict] [--repeat N]\n"
+    "                  [--seed N] [--runtime PATH] [--json]\n"
+    "\n"
+    "Run a model and show every output (type, shape, min/max/mean, first values),\n"
+    "the time to create the session and the run latency.\n"
+    "\n"
+    "  -i, --input NAME=FILE  feed input NAME from a .npy file (FILE alone when the\n"
+    "                         model has one input)\n"
+    "  --random               fill inputs not given with random values (seeded)\n"
+    "  --zeros                fill inputs not given with zeros\n"
+    "  --dim SYMBOL=VALUE     size of a symbolic dimension for generated inputs\n"
+    "  -o, --output DIR       save each output as DIR/NAME.npy\n"
+    "  --threads N            intra-op threads (default: ORT's, one per core)\n"
+    "  --ep LIST              execution providers in order, e.g. cuda,cpu\n"
+    "  --strict               fail when a provider in --ep cannot be used\n"
+    "  --repeat N             run N times and report latency statistics\n"
+    "  --seed N               seed for --random (default 1)\n"
+    "  --runtime PATH         ONNX Runtime library or directory to load\n"
+    "  --json                 print JSON\n";
+
+#define MAX_ARGS 256
+
+typedef struct run_args {
+    const char *model, *runtime, *out_dir;
+    const char *input_names[MAX_ARGS], *input_files[MAX_ARGS];
+    size_t n_inputs;
+    dim_value dims[MAX_ARGS];
+    size_t n_dims;
+    const char *providers[MAX_ARGS];
+    size_t n_providers;
+    char *ep_list;
+    fill_mode fill;
+    long threads, repeat, seed;
+    int strict, json;
+} run_args;
+
+static int parse_args(run_args *a, int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"input", required_argument, NULL, 'i'}, {"random", no_argument, NULL, 'R'},
+        {"zeros", no_argument, NULL, 'Z'},       {"dim", required_argument, NULL, 'd'},
+        {"output", required_argument, NULL, 'o'}, {"threads", required_argument, NULL, 't'},
+        {"ep", required_argument, NULL, 'e'},    {"strict", no_argument, NULL, 'S'},
+        {"repeat", required_argument, NULL, 'n'}, {"seed", required_argument, NULL, 's'},
+        {"runtime", required_argument, NULL, 'r'}, {"json", no_argument, NULL, 'j'},
+        {"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0}};
+    a->repeat = 1;
+    a->seed = 1;
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "i:o:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'i': {
+            if (a->n_inputs == MAX_ARGS)
+                return cli_usage("run", "too many -i options");
+            char *eq = strchr(optarg, '=');
+            a->input_names[a->n_inputs] = eq ? optarg : NULL;
+            a->input_files[a->n_inputs] = eq ? eq + 1 : optarg;
+            if (eq)
+                *eq = '\0';
+            if (eq && (!optarg[0] || !eq[1]))
+                return cli_usage("run", "-i wants NAME=FILE.npy");
+            a->n_inputs++;
+            break;
+        }
+        case 'R':
+        case 'Z':
+            if (a->fill != FILL_NONE && a->fill != (c == 'R' ? FILL_RANDOM : FILL_ZEROS))
+                return cli_usage("run", "--random and --zeros exclude each other");
+            a->fill = c == 'R' ? FILL_RANDOM : FILL_ZEROS;
+            break;
+        case 'd': {
+            char *eq = strchr(optarg, '=');
+            long v;
+            if (!eq || eq == optarg || cli_parse_long(eq + 1, 0, INT32_MAX, &v))
+                return cli_usage("run", "--dim wants SYMBOL=SIZE with SIZE >= 0, got '%s'", optarg);
+            if (a->n_dims == MAX_ARGS)
+                return cli_usage("run", "too many --dim options");
+            *eq = '\0';
+            a->dims[a->n_dims++] = (dim_value){optarg, v};
+            break;
+        }
+        case 'o': a->out_dir = optarg; break;
+        case 't':
+            if (cli_parse_long(optarg, 1, 4096, &a->threads))
+                return cli_usage("run", "--threads wants a number from 1 to 4096, got '%s'", optarg);
+            break;
+        case 'e': a->ep_list = optarg; break;
+        case 'S': a->strict = 1; break;
+        case 'n':
+            if (cli_parse_long(optarg, 1, 100000000, &a->repeat))
+                return cli_usage("run", "--repeat wants a number >= 1, got '%s'", optarg);
+            break;
+        case 's':
+            if (cli_parse_long(optarg, 0, UINT32_MAX, &a->seed))
+                return cli_usage("run", "--seed wants a non-negative number, got '%s'", optarg);
+            break;
+        case 'r': a->runtime = optarg; break;
+        case 'j': a->json = 1; break;
+        case 'h': fputs(usage_text, stdout); return -1;
+        default: return cli_usage("run", "unknown option");
+        }
+    }
+    if (optind + 1 != argc)
+        return cli_usage("run", optind < argc ? "give exactly one model" : "no model given");
+    a->model = argv[optind];
+    for (char *save = NULL, *p = a->ep_list ? strtok_r(a->ep_list, ",", &save) : NULL; p;
+         p = strtok_r(NULL, ",", &save)) {
+        if (a->n_providers == MAX_ARGS)
+            return cli_usage("run", "too many providers in --ep");
+        a->providers[a->n_providers++] = p;
+    }
+    return 0;
+}
+
+/* Build every model input: from -i files, else generated; NULL on failure (message printed). */
+static int load_inputs(const run_args *a, const ortkit_session *s, ortkit_tensor **tensors,
+                       const char **names)
+{
+    size_t n = ortkit_session_input_count(s);
+    for (size_t k = 0; k < a->n_inputs; k++) {
+        if (!a->input_names[k] && n != 1)
+            return cli_fail("-i %s: the model has %zu inputs; write -i NAME=FILE", a->input_files[k], n);
+        const char *name = a->input_names[k] ? a->input_names[k] : ortkit_session_input(s, 0)->name;
+        long idx = ortkit_session_input_index(s, name);
+        if (idx < 0) {
+            char list[1024] = "";
+            for (size_t i = 0; i < n; i++) {
+                size_t used = strlen(list);
+                snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", ortkit_session_input(s, i)->name);
+            }
+            return cli_fail("'%s' has no input named '%s' (its inputs: %s)", a->model, name, list);
+        }
+        if (tensors[idx])
+            return cli_fail("input '%s' is given twice", name);
+        if (ortkit_npy_read(&tensors[idx], a->input_files[k]))
+            return cli_fail("input '%s': %s", name, ortkit_error_last());
+    }
+    unsigned seed = (unsigned)a->seed;
+    char missing[1024] = "", not_given[1024] = "";
+    for (size_t i = 0; i < n; i++) {
+        const ortkit_io_info *io = ortkit_session_input(s, i);
+        names[i] = io->name;
+        if (tensors[i])
+            continue;
+        if (a->fill == FILL_NONE) {
+            size_t used = strlen(not_given);
+            snprintf(not_given + used, sizeof not_given - used, "%s%s", used ? ", " : "", io->name);
+            continue;
+        }
+        if (io->kind != ORTKIT_KIND_TENSOR)
+            return cli_fail("input '%s' is not a tensor; ortkit cannot generate it", io->name);
+        int rc = make_input(&tensors[i], io, a->fill, a->dims, a->n_dims, &seed, missing, sizeof missing);
+        if (rc > 0 || (rc < 0 && !missing[0]))
+            return cli_fail_lib();
+    }
+    if (not_given[0])
+        return cli_fail("inputs not given: %s (use -i NAME=FILE.npy, --random or --zeros)", not_given);
+    if (missing[0])
+        return cli_fail("symbolic dimensions without a size: %s (set each with --dim SYMBOL=SIZE)", missing);
+    return 0;
+}
+
+/* Output names as file names: anything but [A-Za-z0-9._-] becomes '_'. */
+static void file_name_for(const char *name, char *buf, size_t size)
+{
+    size_t i = 0;
+    for (; name[i] && i + 1 < size; i++) {
+        char ch = name[i];
+        int ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+                 ch == '.' || ch == '_' || ch == '-';
+        buf[i] = ok ? ch : '_';
+    }
+    buf[i] = '\0';
+    if (!strcmp(buf, ".") || !strcmp(buf, "..") || !buf[0])
+        snprintf(buf, size, "output");
+}
+
+static int save_outputs(const char *dir, const ortkit_session *s, ortkit_tensor **outs, size_t n)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0) {
+        if (errno != ENOENT || mkdir(dir, 0777) != 0)
+            return cli_fail("cannot create output directory '%s': %s", dir, strerror(errno));
+    } else if (!S_ISDIR(st.st_mode)) {
+        return cli_fail("output directory '%s' is not a directory", dir);
+    }
+    for (size_t i = 0; i < n; i++) {
+        char file[512], path[4096];
+        file_name_for(ortkit_session_output(s, i)->name, file, sizeof file);
+        snprintf(path, sizeof path, "%s/%s.npy", dir, file);
+        if (ortkit_npy_write(path, outs[i]))
+            return cli_fail("output '%s': %s", ortkit_session_output(s, i)->name, ortkit_error_last());
+    }
+    return 0;
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+static cJSON *shape_json(const ortkit_tensor *t)
+{
+    cJSON *shape = cJSON_CreateArray();
+    for (size_t d = 0; d < ortkit_tensor_rank(t); d++)
+        cJSON_AddItemToArray(shape, cJSON_CreateNumber((double)ortkit_tensor_shape(t)[d]));
+    return shape;
+}
+
+static void report(const run_args *a, const ortkit_runtime *rt, const ortkit_session *s,
+                   ortkit_tensor **outs, double create_s, double *lat, size_t runs)
+{
+    size_t n_out = ortkit_session_output_count(s);
+    double first = lat[0];
+    qsort(lat, runs, sizeof *lat, cmp_double);
+    double sum = 0;
+    for (size_t i = 0; i < runs; i++)
+        sum += lat[i];
+    double mean = sum / (double)runs, median = lat[runs / 2];
+    if (a->json) {
+        cJSON *root = cJSON_CreateObject();
+        cJSON_AddStringToObject(root, "model", a->model);
+        cJSON *r = cJSON_AddObjectToObject(root, "runtime");
+        cJSON_AddStringToObject(r, "version", ortkit_runtime_version(rt));
+        cJSON_AddStringToObject(r, "path", ortkit_runtime_path(rt));
+        cJSON *eps = cJSON_AddArrayToObject(root, "providers");
+        for (size_t i = 0; i < ortkit_session_provider_count(s); i++) {
+            const ortkit_provider_status *p = ortkit_session_provider(s, i);
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "name", p->name);
+            cJSON_AddBoolToObject(o, "active", p->active);
+            if (!p->active)
+                cJSON_AddStringToObject(o, "reason", p->reason);
+            cJSON_AddItemToArray(eps, o);
+        }
+        cJSON_AddNumberToObject(root, "session_create_s", create_s);
+        cJSON *l = cJSON_AddObjectToObject(root, "latency_s");
+        cJSON_AddNumberToObject(l, "runs", (double)runs);
+        cJSON_AddNumberToObject(l, "first", first);
+        cJSON_AddNumberToObject(l, "min", lat[0]);
+        cJSON_AddNumberToObject(l, "mean", mean);
+        cJSON_AddNumberToObject(l, "median", median);
+        cJSON_AddNumberToObject(l, "max", lat[runs - 1]);
+        cJSON *outputs = cJSON_AddArrayToObject(root, "outputs");
+        for (size_t i = 0; i < n_out; i++) {
+            const ortkit_tensor *t = outs[i];
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "name", ortkit_session_output(s, i)->name);
+            cJSON_AddStringToObject(o, "type", ortkit_type_name(ortkit_tensor_type(t)));
+            cJSON_AddItemToObject(o, "shape", shape_json(t));
+            value_summary sum_i;
+            summarize(t, &sum_i);
+            if (sum_i.numeric && ortkit_tensor_count(t) > sum_i.nan_count) {
+                cJSON_AddNumberToObject(o, "min", sum_i.min);
+                cJSON_AddNumberToObject(o, "max", sum_i.max);
+                cJSON_AddNumberToObject(o, "mean", sum_i.mean);
+            }
+            cJSON *fv = cJSON_AddArrayToObject(o, "first");
+            for (size_t k = 0; k < ortkit_tensor_count(t) && k < 8; k++)
+                cJSON_AddItemToArray(fv, ortkit_tensor_type(t) == ORTKIT_TYPE_STRING
+                                             ? cJSON_CreateString(ortkit_tensor_string(t, k))
+                                             : cJSON_CreateNumber(value_at(t, k)));
+            cJSON_AddItemToArray(outputs, o);
+        }
+        cli_json_print(root);
+        return;
+    }
+    printf("model     %s\n", a->model);
+    printf("runtime   ONNX Runtime %s (%s)\n", ortkit_runtime_version(rt), ortkit_runtime_path(rt));
+    printf("providers");
+    for (size_t i = 0; i < ortkit_session_provider_count(s); i++) {
+        const ortkit_provider_status *p = ortkit_session_provider(s, i);
+        printf(" %s%s", p->name, p->active ? "" : " (skipped)");
+    }
+    printf("\n\n");
+    static const char *const headers[] = {"output", "type", "shape", "min", "max", "mean", "first values"};
+    cli_table *t = cli_table_new(7, headers);
+    for (size_t c = 3; c < 6; c++)
+        cli_table_align_right(t, c);
+    for (size_t i = 0; i < n_out; i++) {
+        char shape[256], mn[32] = "-", mx[32] = "-", me[32] = "-", fv[256];
+        ortkit_tensor_describe(outs[i], shape, sizeof shape);
+        const char *bracket = strchr(shape, '[');
+        value_summary sm;
+        summarize(outs[i], &sm);
+        if (sm.numeric && ortkit_tensor_count(outs[i]) > sm.nan_count) {
+            snprintf(mn, sizeof mn, "%.6g", sm.min);
+            snprintf(mx, sizeof mx, "%.6g", sm.max);
+            snprintf(me, sizeof me, "%.6g", sm.mean);
+        }
+        first_values(outs[i], 6, fv, sizeof fv);
+        cli_table_add(t, (const char *const[]){ortkit_session_output(s, i)->name,
+                                               ortkit_type_name(ortkit_tensor_type(outs[i])),
+                                               bracket ? bracket : shape, mn, mx, me, fv});
+    }
+    cli_table_print(t, stdout, "");
+    cli_table_free(t);
+    char b1[32], b2[32], b3[32], b4[32];
+    cli_format_duration(b1, sizeof b1, create_s);
+    cli_format_duration(b2, sizeof b2, first);
+    printf("\nsession created in %s; first run %s", b1, b2);
+    if (runs > 1) {
+        cli_format_duration(b1, sizeof b1, lat[0]);
+        cli_format_duration(b2, sizeof b2, median);
+        cli_format_duration(b3, sizeof b3, mean);
+        cli_format_duration(b4, sizeof b4, lat[runs - 1]);
+        printf("\n%zu runs: min %s, median %s, mean %s, max %s", runs, b1, b2, b3, b4);
+    }
+    printf("\n");
+}
+
+int cmd_run(int argc, char **argv)
+{
+    run_args a = {0};
+    int prc = parse_args(&a, argc, argv);
+    if (prc)
+        return prc < 0 ? CLI_OK : prc;
+
+    ortkit_runtime *rt = NULL;
+    ortkit_session *s = NULL;
+    ortkit_tensor **inputs = NULL, **outs = NULL;
+    const char **names = NULL;
+    double *lat = NULL;
+    size_t n_in = 0, n_out = 0;
+    int rc = CLI_FAIL;
+
+    if (cli_open_runtime(&rt, a.runtime)) {
+        cli_fail_lib();
+        goto cleanup;
+    }
+    ortkit_session_options so = ORTKIT_SESSION_OPTIONS_INIT;
+    so.intra_op_threads = (int)a.threads;
+    so.providers = a.providers;
+    so.provider_count = a.n_providers;
+    so.ep_policy = a.strict ? ORTKIT_EP_STRICT : ORTKIT_EP_FALLBACK;
+    double t0 = cli_now();
+    if (ortkit_session_open(&s, rt, a.model, &so)) {
+        cli_fail_lib();
+        goto cleanup;
+    }
+    double create_s = cli_now() - t0;
+    for (size_t i = 0; i < ortkit_session_provider_count(s); i++) {
+        const ortkit_provider_status *p = ortkit_session_provider(s, i);
+        if (!p->active)
+            fprintf(stderr, "ortkit: warning: provider '%s' skipped: %s\n", p->requested, p->reason);
+    }
+    n_in = ortkit_session_input_count(s);
+    n_out = ortkit_session_output_count(s);
+    inputs = calloc(n_in + 1, sizeof *inputs);
+    names = calloc(n_in + 1, sizeof *names);
+    outs = calloc(n_out + 1, sizeof *outs);
+    lat = calloc((size_t)a.repeat, sizeof *lat);
+    if (!inputs || !names || !outs || !lat) {
+        cli_fail("out of memory");
+        goto cleanup;
+    }
+    if (load_inputs(&a, s, inputs, names))
+        goto cleanup;
+    for (long r = 0; r < a.repeat; r++) {
+        if (r > 0)
+            for (size_t i = 0; i < n_out; i++) {
+                ortkit_tensor_free(outs[i]);
+                outs[i] = NULL;
+            }
+        double start = cli_now();
+        if (ortkit_session_run(s, NULL, names, (const ortkit_tensor *const *)inputs, n_in, NULL, 0, outs)) {
+            cli_fail_lib();
+            goto cleanup;
+        }
+        lat[r] = cli_now() - start;
+    }
+    if (a.out_dir && save_outputs(a.out_dir, s, outs, n_out))
+        goto cleanup;
+    report(&a, rt, s, outs, create_s, lat, (size_t)a.repeat);
+    rc = CLI_OK;
+cleanup:
+    for (size_t i = 0; inputs && i < n_in; i++)
+        ortkit_tensor_free(inputs[i]);
+    for (size_t i = 0; outs && i < n_out; i++)
+        ortkit_tensor_free(outs[i]);
+    free(inputs);
+    free(outs);
+    free(names);
+    free(lat);
+    ortkit_session_free(s);
+    ortkit_runtime_free(rt);
+    return rc;
+}

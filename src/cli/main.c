@@ -1,0 +1,43 @@
+/* main.c - `ortkit <command> [args]`: find the command and run it. */
+#include "cli.h"
+
+#include <string.h>
+
+int cmd_run(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+int cmd_version(int argc, char **argv);
+
+static const cli_command commands[] = {
+    {"run", cmd_run, "run a model on inputs and show its outputs"},
+    {"info", cmd_info, "show a model's inputs, outputs, metadata and opsets"},
+    {"version", cmd_version, "show ortkit's version and the runtime it loads"},
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: ortkit <command> [options]\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out, "\n'ortkit <command> --help' describes a command.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return CLI_USAGE;
+    }
+    const char *name = argv[1];
+    if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
+        usage(stdout);
+        return CLI_OK;
+    }
+    if (!strcmp(name, "--version"))
+        name = "version";
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(commands[i].name, name))
+            return commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "ortkit: unknown command '%s'\n", name);
+    usage(stderr);
+    return CLI_USAGE;
+}

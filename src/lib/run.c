@@ -1,0 +1,381 @@
+/*
+ * run.c - running a session: inputs checked against the model, passed to
+ * ORT without copying, outputs handed back as tensors that own ORT's memory.
+ */
+#include "session.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct ortkit_run_control {
+    ortkit_runtime *rt;
+    OrtRunOptions *options;
+    atomic_int cancelled;
+};
+
+int ortkit_run_control_new(ortkit_run_control **out, ortkit_session *s)
+{
+    if (!out || !s)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_run_control_new: NULL argument");
+    *out = NULL;
+    ortkit_run_control *c = calloc(1, sizeof *c);
+    if (!c)
+        return ortkit__error_nomem();
+    OrtStatus *st = s->rt->api->CreateRunOptions(&c->options);
+    if (st) {
+        free(c);
+        return ortkit__ort_error(s->rt, st, ORTKIT_E_ORT, "cannot create run options");
+    }
+    ortkit__runtime_ref(s->rt);
+    c->rt = s->rt;
+    *out = c;
+    return ORTKIT_OK;
+}
+
+void ortkit_run_control_cancel(ortkit_run_control *c)
+{
+    if (!c)
+        return;
+    atomic_store(&c->cancelled, 1);
+    OrtStatus *st = c->rt->api->RunOptionsSetTerminate(c->options);
+    if (st)
+        c->rt->api->ReleaseStatus(st);
+}
+
+void ortkit_run_control_reset(ortkit_run_control *c)
+{
+    if (!c)
+        return;
+    OrtStatus *st = c->rt->api->RunOptionsUnsetTerminate(c->options);
+    if (st)
+        c->rt->api->ReleaseStatus(st);
+    atomic_store(&c->cancelled, 0);
+}
+
+void ortkit_run_control_free(ortkit_run_control *c)
+{
+    if (!c)
+        return;
+    c->rt->api->ReleaseRunOptions(c->options);
+    ortkit_runtime_free(c->rt);
+    free(c);
+}
+
+/* Does the tensor fit what the model declares?  Symbolic dims fit any size. */
+static int input_fits(const ortkit_io_info *io, const ortkit_tensor *t)
+{
+    if (io->type != t->type || io->rank != t->rank)
+        return 0;
+    for (size_t d = 0; d < io->rank; d++)
+        if (io->dims[d].value >= 0 && io->dims[d].value != t->shape[d])
+            return 0;
+    return 1;
+}
+
+static int input_mismatch(const ortkit_io_info *io, const ortkit_tensor *t)
+{
+    char want[256], got[256];
+    ortkit_io_describe(io, want, sizeof want);
+    ortkit_tensor_describe(t, got, sizeof got);
+    return ortkit__error_set(ORTKIT_E_SHAPE, "input '%s' expects %s, got %s", io->name, want, got);
+}
+
+static void cache_release(ortkit__value_cache *cache)
+{
+    ((const OrtApi *)cache->owner)->ReleaseValue(cache->value);
+    free(cache);
+}
+
+static OrtStatus *string_value(const ortkit_runtime *rt, const ortkit_tensor *t, OrtValue **out)
+{
+    const OrtApi *api = rt->api;
+    OrtAllocator *alloc;
+    OrtStatus *st = api->GetAllocatorWithDefaultOptions(&alloc);
+    if (!st)
+        st = api->CreateTensorAsOrtValue(alloc, t->shape, t->rank,
+                                         ONNX_TENSOR_ELEMENT_DATA_TYPE_STRING, out);
+    if (!st && t->count)
+        st = api->FillStringTensor(*out, (const char *const *)t->strings, t->count);
+    if (st && *out) {
+        api->ReleaseValue(*out);
+        *out = NULL;
+    }
+    return st;
+}
+
+/*
+ * The ORT value for an input tensor.  Numeric tensors keep the value they got
+ * on their first run (made over their own memory), so later runs cost nothing;
+ * *temp is set when the caller must release the value after the run.
+ */
+static int input_value(const ortkit_session *s, const ortkit_tensor *t, OrtValue **out, int *temp)
+{
+    const ortkit_runtime *rt = s->rt;
+    const OrtApi *api = rt->api;
+    *temp = 0;
+    ortkit__value_cache *cache = atomic_load_explicit(&((ortkit_tensor *)t)->cache, memory_order_acquire);
+    if (cache && cache->owner == api) {
+        *out = cache->value;
+        return ORTKIT_OK;
+    }
+    OrtValue *v = NULL;
+    OrtStatus *st;
+    if (t->type == ORTKIT_TYPE_STRING) {
+        st = string_value(rt, t, &v);
+        *temp = 1; /* strings are copied in; set_string may change them later */
+    } else {
+        static char empty_data[1];
+        st = api->CreateTensorWithDataAsOrtValue(rt->cpu_memory, t->data ? t->data : empty_data,
+                                                 t->nbytes, t->shape, t->rank,
+                                                 (ONNXTensorElementDataType)t->type, &v);
+    }
+    if (st)
+        return ortkit__ort_error(rt, st, ORTKIT_E_ORT, "cannot pass tensor to the runtime");
+    *out = v;
+    if (*temp || cache)
+        return ORTKIT_OK; /* cached for another runtime: use this one once */
+    ortkit__value_cache *mine = malloc(sizeof *mine);
+    if (!mine) {
+        *temp = 1;
+        return ORTKIT_OK;
+    }
+    mine->owner = api;
+    mine->value = v;
+    mine->release = cache_release;
+    ortkit__value_cache *expected = NULL;
+    if (!atomic_compare_exchange_strong(&((ortkit_tensor *)t)->cache, &expected, mine)) {
+        free(mine); /* another thread cached one first; ours is used once */
+        *temp = 1;
+    }
+    return ORTKIT_OK;
+}
+
+/* Turn an ORT output into an ortkit tensor; takes ownership of v. */
+static int output_tensor(const ortkit_session *s, const char *name, OrtValue *v, ortkit_tensor **out)
+{
+    const ortkit_runtime *rt = s->rt;
+    const OrtApi *api = rt->api;
+    OrtTensorTypeAndShapeInfo *ti = NULL;
+    ONNXTensorElementDataType et;
+    size_t rank = 0;
+    int64_t shape[ORTKIT_MAX_RANK];
+    int rc = ORTKIT_OK;
+    OrtStatus *st = api->GetTensorTypeAndShape(v, &ti);
+    if (!st)
+        st = api->GetTensorElementType(ti, &et);
+    if (!st)
+        st = api->GetDimensionsCount(ti, &rank);
+    if (!st && rank > ORTKIT_MAX_RANK) {
+        rc = ortkit__error_set(ORTKIT_E_UNSUPPORTED, "output '%s' has rank %zu, above %d", name,
+                               rank, ORTKIT_MAX_RANK);
+        goto done;
+    }
+    if (!st)
+        st = api->GetDimensions(ti, shape, rank);
+    if (st) {
+        rc = ortkit__ort_error(rt, st, ORTKIT_E_ORT, "cannot read output '%s'", name);
+        goto done;
+    }
+    if (et == ONNX_TENSOR_ELEMENT_DATA_TYPE_STRING) {
+        /* ORT keeps strings in its own form: copy them out. */
+        if ((rc = ortkit_tensor_new(out, ORTKIT_TYPE_STRING, shape, rank)))
+            goto done;
+        for (size_t i = 0; i < (*out)->count; i++) {
+            size_t len = 0;
+            char *buf = NULL;
+            if ((st = api->GetStringTensorElementLength(v, i, &len)) || !(buf = malloc(len + 1)) ||
+                (st = api->GetStringTensorElement(v, len, i, buf))) {
+                free(buf);
+                rc = st ? ortkit__ort_error(rt, st, ORTKIT_E_ORT, "cannot read output '%s'", name)
+                        : ortkit__error_nomem();
+                ortkit_tensor_free(*out);
+                *out = NULL;
+                goto done;
+            }
+            buf[len] = '\0';
+            free((*out)->strings[i]);
+            (*out)->strings[i] = buf;
+        }
+        goto done;
+    }
+    void *data = NULL;
+    if ((st = api->GetTensorMutableData(v, &data))) {
+        rc = ortkit__ort_error(rt, st, ORTKIT_E_ORT, "cannot read output '%s'", name);
+        goto done;
+    }
+    ortkit__value_cache *cache = malloc(sizeof *cache);
+    if (!cache) {
+        rc = ortkit__error_nomem();
+        goto done;
+    }
+    /* The tensor owns the ORT value through its cache, so feeding an output
+     * back in as an input (recurrent state) reuses it as is. */
+    if ((rc = ortkit__tensor_wrap(out, (ortkit_type)et, shape, rank, data, NULL, NULL))) {
+        free(cache);
+        goto done;
+    }
+    cache->owner = api;
+    cache->value = v;
+    cache->release = cache_release;
+    atomic_store(&(*out)->cache, cache);
+    v = NULL;
+done:
+    if (ti)
+        api->ReleaseTensorTypeAndShapeInfo(ti);
+    if (v)
+        api->ReleaseValue(v);
+    return rc;
+}
+
+static const char *const kind_names[] = {"an unknown value", "a tensor", "a sequence", "a map",
+                                         "an optional", "a sparse tensor"};
+
+int ortkit_session_run(ortkit_session *s, ortkit_run_control *control,
+                       const char *const *input_names, const ortkit_tensor *const *inputs,
+                       size_t n_inputs, const char *const *output_names, size_t n_outputs,
+                       ortkit_tensor **outputs)
+{
+    if (!s || !outputs || (n_inputs && (!inputs || !input_names)) || (n_outputs && !output_names))
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_session_run: NULL argument");
+    if (control && control->rt != s->rt)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "run control belongs to another runtime");
+    const OrtApi *api = s->rt->api;
+    size_t n_out = n_outputs ? n_outputs : s->output_count;
+    enum { SMALL = 16 };
+    OrtValue *in_small[SMALL], *out_small[SMALL];
+    const char *in_name_small[SMALL], *out_name_small[SMALL];
+    unsigned char temp_small[SMALL], given_small[SMALL];
+    OrtValue **in_values = in_small, **out_values = out_small;
+    const char **in_names = in_name_small, **out_names = out_name_small;
+    unsigned char *temp = temp_small, *given = given_small;
+    int rc = ORTKIT_OK;
+    size_t made = 0;
+
+    /* Most models have few inputs and outputs: use the stack when they fit. */
+    if (n_inputs > SMALL || s->input_count > SMALL || n_out > SMALL) {
+        size_t ni = n_inputs > s->input_count ? n_inputs : s->input_count;
+        in_values = calloc(ni + 1, sizeof *in_values);
+        in_names = calloc(ni + 1, sizeof *in_names);
+        temp = calloc(ni + 1, 1);
+        given = calloc(ni + 1, 1);
+        out_values = calloc(n_out + 1, sizeof *out_values);
+        out_names = calloc(n_out + 1, sizeof *out_names);
+        if (!in_values || !in_names || !temp || !given || !out_values || !out_names) {
+            rc = ortkit__error_nomem();
+            goto cleanup;
+        }
+    }
+    memset(given, 0, s->input_count);
+    memset(out_values, 0, n_out * sizeof *out_values);
+
+    for (size_t i = 0; i < n_inputs; i++) {
+        long idx = ortkit_session_input_index(s, input_names[i]);
+        if (idx < 0) {
+            rc = ortkit__error_set(ORTKIT_E_NAME, "'%s' has no input named '%s'", s->label,
+                                   input_names[i] ? input_names[i] : "(null)");
+            goto cleanup;
+        }
+        if (given[idx]) {
+            rc = ortkit__error_set(ORTKIT_E_NAME, "input '%s' is given twice", input_names[i]);
+            goto cleanup;
+        }
+        given[idx] = 1;
+        if (!inputs[i]) {
+            rc = ortkit__error_set(ORTKIT_E_INVALID_ARG, "input '%s' is NULL", input_names[i]);
+            goto cleanup;
+        }
+        if (!input_fits(&s->inputs[idx], inputs[i])) {
+            rc = input_mismatch(&s->inputs[idx], inputs[i]);
+            goto cleanup;
+        }
+    }
+    for (size_t i = 0; i < s->input_count; i++)
+        if (!given[i]) {
+            char want[256];
+            ortkit_io_describe(&s->inputs[i], want, sizeof want);
+            rc = ortkit__error_set(ORTKIT_E_NAME, "missing input '%s' (%s)", s->inputs[i].name, want);
+            goto cleanup;
+        }
+    for (size_t i = 0; i < n_out; i++) {
+        long idx = n_outputs ? ortkit_session_output_index(s, output_names[i]) : (long)i;
+        if (idx < 0) {
+            rc = ortkit__error_set(ORTKIT_E_NAME, "'%s' has no output named '%s'", s->label,
+                                   output_names[i] ? output_names[i] : "(null)");
+            goto cleanup;
+        }
+        const ortkit_io_info *io = &s->outputs[idx];
+        if (io->kind != ORTKIT_KIND_TENSOR) {
+            rc = ortkit__error_set(ORTKIT_E_UNSUPPORTED,
+                                   "output '%s' is %s; ortkit returns tensors only", io->name,
+                                   kind_names[io->kind <= 5 ? io->kind : 0]);
+            goto cleanup;
+        }
+        out_names[i] = io->name;
+    }
+    for (made = 0; made < n_inputs; made++) {
+        int t;
+        if ((rc = input_value(s, inputs[made], &in_values[made], &t)))
+            goto cleanup;
+        temp[made] = (unsigned char)t;
+        /* ORT wants the model's own name strings only for lookup; ours live as long. */
+        in_names[made] = s->inputs[ortkit_session_input_index(s, input_names[made])].name;
+    }
+
+    OrtStatus *st = api->Run(s->ort, control ? control->options : NULL, in_names,
+                             (const OrtValue *const *)in_values, n_inputs, out_names, n_out,
+                             out_values);
+    if (st) {
+        if (control && atomic_load(&control->cancelled)) {
+            api->ReleaseStatus(st);
+            rc = ortkit__error_set(ORTKIT_E_CANCELLED, "run of '%s' was cancelled", s->label);
+        } else {
+            rc = ortkit__ort_error(s->rt, st, ORTKIT_E_RUN, "running '%s' failed", s->label);
+        }
+        goto cleanup;
+    }
+    size_t done = 0;
+    for (; done < n_out; done++) {
+        OrtValue *v = out_values[done];
+        out_values[done] = NULL;
+        if ((rc = output_tensor(s, out_names[done], v, &outputs[done])))
+            break;
+    }
+    if (rc) {
+        for (size_t i = 0; i < done; i++) {
+            ortkit_tensor_free(outputs[i]);
+            outputs[i] = NULL;
+        }
+    }
+cleanup:
+    for (size_t i = 0; i < made; i++)
+        if (temp[i])
+            api->ReleaseValue(in_values[i]);
+    for (size_t i = 0; i < n_out; i++)
+        if (out_values[i])
+            api->ReleaseValue(out_values[i]);
+    if (in_values != in_small) {
+        free(in_values);
+        free(in_names);
+        free(temp);
+        free(given);
+        free(out_values);
+        free(out_names);
+    }
+    return rc;
+}
+
+int ortkit_session_infer(ortkit_session *s, const ortkit_tensor *const *inputs, size_t n_inputs,
+                         ortkit_tensor **outputs, size_t n_outputs)
+{
+    if (!s)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_session_infer: session is NULL");
+    if (n_inputs != s->input_count)
+        return ortkit__error_set(ORTKIT_E_NAME, "'%s' takes %zu inputs, got %zu", s->label,
+                                 s->input_count, n_inputs);
+    if (n_outputs < s->output_count)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG,
+                                 "'%s' has %zu outputs; room was given for %zu", s->label,
+                                 s->output_count, n_outputs);
+    return ortkit_session_run(s, NULL, s->input_names, inputs, n_inputs, NULL, 0, outputs);
+}

@@ -1,0 +1,41 @@
+/*
+ * runtime.h - the loaded ONNX Runtime, for the modules that call into it.
+ * Only runtime.c touches dlopen/dlsym; the others go through rt->api.
+ */
+#ifndef ORTKIT_RUNTIME_H
+#define ORTKIT_RUNTIME_H
+
+#include "internal.h"
+
+#include <onnxruntime_c_api.h>
+
+struct ortkit_runtime {
+    atomic_int refs;
+    void *handle;       /* dlopen handle, kept open for the life of the process */
+    const OrtApi *api;  /* the table for api_level; call nothing newer */
+    OrtEnv *env;
+    OrtMemoryInfo *cpu_memory; /* describes caller-owned input buffers */
+    int api_level;
+    char *path;
+    char *source;
+    char version[64];
+    char **providers;
+    size_t provider_count;
+};
+
+/* Release a status we have no use for (from calls that cannot really fail). */
+static inline void ortkit__ort_discard(const OrtApi *api, OrtStatus *status)
+{
+    if (status)
+        api->ReleaseStatus(status);
+}
+
+/* Keep a runtime alive while a session uses it. */
+void ortkit__runtime_ref(ortkit_runtime *rt);
+
+/* Turn an OrtStatus into an ortkit error (releasing it); returns code.
+ * prefix_fmt names what was being done: "cannot open 'm.onnx'". */
+int ortkit__ort_error(const ortkit_runtime *rt, OrtStatus *status, int code,
+                      const char *prefix_fmt, ...) ORTKIT_PRINTF(4, 5);
+
+#endif

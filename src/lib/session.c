@@ -1,0 +1,730 @@
+/*
+ * session.c - session options, execution providers, opening a model and
+ * what the model says about itself.  Running is in run.c.
+ */
+#include "session.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Short names users type, ORT's names, and the name the generic
+ * SessionOptionsAppendExecutionProvider() expects. */
+static const struct provider_name {
+    const char *alias;
+    const char *ort_name;
+    const char *generic;
+} provider_names[] = {
+    {"cpu", "CPUExecutionProvider", NULL},
+    {"cuda", "CUDAExecutionProvider", NULL},
+    {"tensorrt", "TensorrtExecutionProvider", NULL},
+    {"trt", "TensorrtExecutionProvider", NULL},
+    {"openvino", "OpenVINOExecutionProvider", "OpenVINO"},
+    {"dnnl", "DnnlExecutionProvider", "DNNL"},
+    {"xnnpack", "XnnpackExecutionProvider", "XNNPACK"},
+    {"qnn", "QNNExecutionProvider", "QNN"},
+    {"snpe", "SNPEExecutionProvider", "SNPE"},
+    {"coreml", "CoreMLExecutionProvider", "CoreML"},
+    {"webgpu", "WebGpuExecutionProvider", "WebGPU"},
+    {"azure", "AzureExecutionProvider", "AZURE"},
+    {"rocm", "ROCMExecutionProvider", "ROCM"},
+    {"migraphx", "MIGraphXExecutionProvider", "MIGraphX"},
+    {"vitisai", "VitisAIExecutionProvider", "VitisAI"},
+};
+
+static const struct provider_name *provider_lookup(const char *name, size_t len)
+{
+    for (size_t i = 0; i < sizeof provider_names / sizeof provider_names[0]; i++) {
+        const struct provider_name *p = &provider_names[i];
+        if ((strlen(p->alias) == len && !strncasecmp(name, p->alias, len)) ||
+            (strlen(p->ort_name) == len && !strncasecmp(name, p->ort_name, len)))
+            return p;
+    }
+    return NULL;
+}
+
+static int runtime_has(const ortkit_runtime *rt, const char *ort_name)
+{
+    for (size_t i = 0; i < rt->provider_count; i++)
+        if (!strcmp(rt->providers[i], ort_name))
+            return 1;
+    return 0;
+}
+
+/* "k=v,k2=v2" -> parallel arrays of copies.  Returns count, or -1. */
+static long split_options(const char *spec, char ***keys, char ***values)
+{
+    *keys = *values = NULL;
+    if (!spec || !*spec)
+        return 0;
+    size_t cap = 1;
+    for (const char *c = spec; *c; c++)
+        cap += *c == ',';
+    *keys = calloc(cap, sizeof **keys);
+    *values = calloc(cap, sizeof **values);
+    char *copy = strdup(spec);
+    long n = 0;
+    if (!*keys || !*values || !copy)
+        goto fail;
+    for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(tok, '=');
+        if (!eq || eq == tok) {
+            ortkit__error_set(ORTKIT_E_INVALID_ARG, "provider option '%s' is not key=value", tok);
+            goto fail;
+        }
+        *eq = '\0';
+        (*keys)[n] = strdup(tok);
+        (*values)[n] = strdup(eq + 1);
+        if (!(*keys)[n] || !(*values)[n]) {
+            n++;
+            ortkit__error_nomem();
+            goto fail;
+        }
+        n++;
+    }
+    free(copy);
+    return n;
+fail:
+    for (long i = 0; *keys && i < n; i++) {
+        free((*keys)[i]);
+        free((*values)[i]);
+    }
+    free(*keys);
+    free(*values);
+    free(copy);
+    *keys = *values = NULL;
+    return -1;
+}
+
+/* Add one provider to the options; returns an OrtStatus (NULL on success). */
+static OrtStatus *append_provider(const ortkit_runtime *rt, OrtSessionOptions *so,
+                                  const struct provider_name *p, char **keys, char **values,
+                                  size_t n)
+{
+    const OrtApi *api = rt->api;
+    OrtStatus *st = NULL;
+    if (!strcmp(p->ort_name, "CUDAExecutionProvider")) {
+        OrtCUDAProviderOptionsV2 *cuda = NULL;
+        if (!(st = api->CreateCUDAProviderOptions(&cuda)) &&
+            !(st = api->UpdateCUDAProviderOptions(cuda, (const char *const *)keys,
+                                                  (const char *const *)values, n)))
+            st = api->SessionOptionsAppendExecutionProvider_CUDA_V2(so, cuda);
+        if (cuda)
+            api->ReleaseCUDAProviderOptions(cuda);
+    } else if (!strcmp(p->ort_name, "TensorrtExecutionProvider")) {
+        OrtTensorRTProviderOptionsV2 *trt = NULL;
+        if (!(st = api->CreateTensorRTProviderOptions(&trt)) &&
+            !(st = api->UpdateTensorRTProviderOptions(trt, (const char *const *)keys,
+                                                      (const char *const *)values, n)))
+            st = api->SessionOptionsAppendExecutionProvider_TensorRT_V2(so, trt);
+        if (trt)
+            api->ReleaseTensorRTProviderOptions(trt);
+    } else {
+        st = api->SessionOptionsAppendExecutionProvider(so, p->generic, (const char *const *)keys,
+                                                        (const char *const *)values, n);
+    }
+    return st;
+}
+
+static int set_status(ortkit_provider_status *ps, const char *requested, const char *name,
+                      int active, const char *reason)
+{
+    ps->requested = ortkit__strdup(requested);
+    ps->name = ortkit__strdup(name);
+    ps->reason = ortkit__strdup(reason);
+    ps->active = active;
+    return ps->requested && ps->name && ps->reason ? ORTKIT_OK : ORTKIT_E_NOMEM;
+}
+
+/*
+ * Add the requested providers in order.  exclude[i] set: leave provider i
+ * out (it broke session creation before).  Fills s->providers.
+ */
+static int add_providers(ortkit_session *s, OrtSessionOptions *so, const ortkit_session_options *o,
+                         const unsigned char *exclude, const char *exclude_reason)
+{
+    const ortkit_runtime *rt = s->rt;
+    size_t n = o ? o->provider_count : 0;
+    s->providers = calloc(n + 1, sizeof *s->providers);
+    if (!s->providers)
+        return ortkit__error_nomem();
+    for (size_t i = 0; i < n; i++) {
+        const char *req = o->providers[i] ? o->providers[i] : "";
+        size_t len = strcspn(req, ":");
+        const struct provider_name *p = provider_lookup(req, len);
+        ortkit_provider_status *ps = &s->providers[s->provider_count++];
+        char reason[768] = "";
+        char name[128];
+        snprintf(name, sizeof name, "%.*s", (int)len, req);
+        if (!p) {
+            snprintf(reason, sizeof reason, "unknown execution provider '%s'", name);
+        } else if (!strcmp(p->ort_name, "CPUExecutionProvider")) {
+            s->provider_count--; /* the CPU provider is always added last */
+            continue;
+        } else if (!runtime_has(rt, p->ort_name)) {
+            snprintf(reason, sizeof reason, "ONNX Runtime %s at '%s' was built without %s",
+                     rt->version, rt->path, p->ort_name);
+        } else if (exclude && exclude[i]) {
+            snprintf(reason, sizeof reason, "%s", exclude_reason);
+        } else {
+            char **keys, **values;
+            long nk = split_options(req[len] ? req + len + 1 : "", &keys, &values);
+            if (nk < 0)
+                return ortkit__error_wrap(ORTKIT_E_INVALID_ARG, "execution provider '%s'", req);
+            OrtStatus *st = append_provider(rt, so, p, keys, values, (size_t)nk);
+            for (long k = 0; k < nk; k++) {
+                free(keys[k]);
+                free(values[k]);
+            }
+            free(keys);
+            free(values);
+            if (st) {
+                const char *msg = rt->api->GetErrorMessage(st);
+                snprintf(reason, sizeof reason, "%s", msg ? msg : "ONNX Runtime refused it");
+                reason[strcspn(reason, "\r\n")] = '\0';
+                rt->api->ReleaseStatus(st);
+            }
+        }
+        int active = reason[0] == '\0';
+        if (set_status(ps, req, p ? p->ort_name : name, active, reason))
+            return ORTKIT_E_NOMEM;
+        if (!active && o->ep_policy == ORTKIT_EP_STRICT)
+            return ortkit__error_set(ORTKIT_E_PROVIDER, "execution provider '%s' cannot be used: %s",
+                                     req, reason);
+    }
+    return set_status(&s->providers[s->provider_count++], "cpu", "CPUExecutionProvider", 1, "");
+}
+
+static int check(const ortkit_runtime *rt, OrtStatus *st, const char *what)
+{
+    return st ? ortkit__ort_error(rt, st, ORTKIT_E_INVALID_ARG, "session option %s", what) : 0;
+}
+
+static int build_options(OrtSessionOptions **out, ortkit_session *s, const ortkit_session_options *o,
+                         const char *optimized_tmp, const unsigned char *exclude,
+                         const char *exclude_reason)
+{
+    const OrtApi *api = s->rt->api;
+    OrtSessionOptions *so = NULL;
+    OrtStatus *st = api->CreateSessionOptions(&so);
+    if (st)
+        return ortkit__ort_error(s->rt, st, ORTKIT_E_ORT, "cannot create session options");
+    int rc = 0;
+    if (o) {
+        if (o->intra_op_threads < 0 || o->inter_op_threads < 0) {
+            rc = ortkit__error_set(ORTKIT_E_INVALID_ARG, "thread counts must not be negative");
+            goto done;
+        }
+        if (o->intra_op_threads &&
+            (rc = check(s->rt, api->SetIntraOpNumThreads(so, o->intra_op_threads), "intra_op_threads")))
+            goto done;
+        if (o->inter_op_threads &&
+            (rc = check(s->rt, api->SetInterOpNumThreads(so, o->inter_op_threads), "inter_op_threads")))
+            goto done;
+        static const GraphOptimizationLevel levels[] = {ORT_ENABLE_ALL, ORT_DISABLE_ALL,
+                                                        ORT_ENABLE_BASIC, ORT_ENABLE_EXTENDED,
+                                                        ORT_ENABLE_ALL};
+        if ((unsigned)o->graph_opt > ORTKIT_GRAPH_OPT_ALL) {
+            rc = ortkit__error_set(ORTKIT_E_INVALID_ARG, "unknown graph optimisation level %d",
+                                   (int)o->graph_opt);
+            goto done;
+        }
+        if ((rc = check(s->rt, api->SetSessionGraphOptimizationLevel(so, levels[o->graph_opt]),
+                        "graph_opt")))
+            goto done;
+        if (o->exec_mode == ORTKIT_EXEC_PARALLEL &&
+            (rc = check(s->rt, api->SetSessionExecutionMode(so, ORT_PARALLEL), "exec_mode")))
+            goto done;
+        if (o->mem_pattern == ORTKIT_SWITCH_OFF &&
+            (rc = check(s->rt, api->DisableMemPattern(so), "mem_pattern")))
+            goto done;
+        if (o->mem_pattern == ORTKIT_SWITCH_ON &&
+            (rc = check(s->rt, api->EnableMemPattern(so), "mem_pattern")))
+            goto done;
+        if (o->cpu_arena == ORTKIT_SWITCH_OFF &&
+            (rc = check(s->rt, api->DisableCpuMemArena(so), "cpu_arena")))
+            goto done;
+        if (o->cpu_arena == ORTKIT_SWITCH_ON &&
+            (rc = check(s->rt, api->EnableCpuMemArena(so), "cpu_arena")))
+            goto done;
+        if (o->profile_prefix &&
+            (rc = check(s->rt, api->EnableProfiling(so, o->profile_prefix), "profile_prefix")))
+            goto done;
+        if (optimized_tmp &&
+            (rc = check(s->rt, api->SetOptimizedModelFilePath(so, optimized_tmp), "optimized_model_path")))
+            goto done;
+        for (size_t i = 0; i < o->config_count; i++) {
+            if (!o->config_keys || !o->config_values || !o->config_keys[i] || !o->config_values[i]) {
+                rc = ortkit__error_set(ORTKIT_E_INVALID_ARG, "session config entry %zu is NULL", i);
+                goto done;
+            }
+            st = api->AddSessionConfigEntry(so, o->config_keys[i], o->config_values[i]);
+            if (st) {
+                rc = ortkit__ort_error(s->rt, st, ORTKIT_E_INVALID_ARG, "session config entry '%s'",
+                                       o->config_keys[i]);
+                goto done;
+            }
+        }
+    }
+    rc = add_providers(s, so, o, exclude, exclude_reason);
+done:
+    if (rc) {
+        api->ReleaseSessionOptions(so);
+        return rc;
+    }
+    *out = so;
+    return ORTKIT_OK;
+}
+
+static void free_providers(ortkit_session *s)
+{
+    for (size_t i = 0; i < s->provider_count; i++) {
+        free((char *)s->providers[i].requested);
+        free((char *)s->providers[i].name);
+        free((char *)s->providers[i].reason);
+    }
+    free(s->providers);
+    s->providers = NULL;
+    s->provider_count = 0;
+}
+
+static void free_io(ortkit_io_info *io, size_t n)
+{
+    for (size_t i = 0; io && i < n; i++) {
+        free((char *)io[i].name);
+        for (size_t d = 0; io[i].dims && d < io[i].rank; d++)
+            free((char *)io[i].dims[d].symbol);
+        free((ortkit_dim *)io[i].dims);
+    }
+    free(io);
+}
+
+static void free_meta(ortkit_model_metadata *m)
+{
+    free((char *)m->producer);
+    free((char *)m->graph_name);
+    free((char *)m->graph_description);
+    free((char *)m->domain);
+    free((char *)m->description);
+    for (size_t i = 0; i < m->custom_count; i++) {
+        free((char *)m->custom_keys[i]);
+        free((char *)m->custom_values[i]);
+    }
+    free((char **)m->custom_keys);
+    free((char **)m->custom_values);
+}
+
+void ortkit_session_free(ortkit_session *s)
+{
+    if (!s)
+        return;
+    if (s->ort)
+        s->rt->api->ReleaseSession(s->ort);
+    free_io(s->inputs, s->input_count);
+    free_io(s->outputs, s->output_count);
+    free(s->input_names);
+    free(s->output_names);
+    free_meta(&s->meta);
+    free_providers(s);
+    free(s->label);
+    ortkit_runtime_free(s->rt);
+    free(s);
+}
+
+/* Copy an allocator-owned string and give it back. */
+static char *take_string(const OrtApi *api, OrtAllocator *alloc, char *s)
+{
+    char *copy = ortkit__strdup(s);
+    if (s)
+        ortkit__ort_discard(api, api->AllocatorFree(alloc, s));
+    return copy;
+}
+
+/* Element type, rank and dims of a tensor type info. */
+static int describe_tensor(ortkit_session *s, const OrtTensorTypeAndShapeInfo *ti, ortkit_io_info *io)
+{
+    const OrtApi *api = s->rt->api;
+    ONNXTensorElementDataType et;
+    size_t rank;
+    OrtStatus *st;
+    if ((st = api->GetTensorElementType(ti, &et)) || (st = api->GetDimensionsCount(ti, &rank)))
+        return ortkit__ort_error(s->rt, st, ORTKIT_E_ORT, "cannot read the type of '%s'", io->name);
+    io->type = (ortkit_type)et;
+    if (rank > ORTKIT_MAX_RANK)
+        return ortkit__error_set(ORTKIT_E_UNSUPPORTED, "'%s' has rank %zu, above ortkit's limit %d",
+                                 io->name, rank, ORTKIT_MAX_RANK);
+    int64_t values[ORTKIT_MAX_RANK];
+    const char *symbols[ORTKIT_MAX_RANK];
+    ortkit_dim *dims = calloc(rank ? rank : 1, sizeof *dims);
+    if (!dims)
+        return ortkit__error_nomem();
+    io->dims = dims;
+    io->rank = rank;
+    if ((st = api->GetDimensions(ti, values, rank)) ||
+        (st = api->GetSymbolicDimensions(ti, symbols, rank)))
+        return ortkit__ort_error(s->rt, st, ORTKIT_E_ORT, "cannot read the shape of '%s'", io->name);
+    for (size_t d = 0; d < rank; d++) {
+        dims[d].value = values[d] >= 0 ? values[d] : -1;
+        if (!(dims[d].symbol = ortkit__strdup(symbols[d])))
+            return ORTKIT_E_NOMEM;
+    }
+    return ORTKIT_OK;
+}
+
+static int describe_type(ortkit_session *s, const OrtTypeInfo *info, ortkit_io_info *io)
+{
+    const OrtApi *api = s->rt->api;
+    enum ONNXType kind;
+    OrtStatus *st = api->GetOnnxTypeFromTypeInfo(info, &kind);
+    if (st)
+        return ortkit__ort_error(s->rt, st, ORTKIT_E_ORT, "cannot read the type of '%s'", io->name);
+    const OrtTensorTypeAndShapeInfo *ti = NULL;
+    switch (kind) {
+    case ONNX_TYPE_TENSOR:
+    case ONNX_TYPE_SPARSETENSOR:
+        io->kind = kind == ONNX_TYPE_TENSOR ? ORTKIT_KIND_TENSOR : ORTKIT_KIND_SPARSE_TENSOR;
+        if ((st = api->CastTypeInfoToTensorInfo(info, &ti)))
+            return ortkit__ort_error(s->rt, st, ORTKIT_E_ORT, "cannot read '%s'", io->name);
+        return ti ? describe_tensor(s, ti, io) : ORTKIT_OK;
+    case ONNX_TYPE_SEQUENCE: {
+        io->kind = ORTKIT_KIND_SEQUENCE;
+        const OrtSequenceTypeInfo *seq = NULL;
+        OrtTypeInfo *elem = NULL;
+        if ((st = api->CastTypeInfoToSequenceTypeInfo(info, &seq)) ||
+            (st = api->GetSequenceElementType(seq, &elem)))
+            return ortkit__ort_error(s->rt, st, ORTKIT_E_ORT, "cannot read '%s'", io->name);
+        enum ONNXType ek;
+        if (!(st = api->GetOnnxTypeFromTypeInfo(elem, &ek)) && ek == ONNX_TYPE_TENSOR &&
+            !(st = api->CastTypeInfoToTensorInfo(elem, &ti)) && ti) {
+            ONNXTensorElementDataType et;
+            if (!(st = api->GetTensorElementType(ti, &et)))
+                io->type = (ortkit_type)et;
+        }
+        if (st)
+            api->ReleaseStatus(st);
+        api->ReleaseTypeInfo(elem);
+        return ORTKIT_OK;
+    }
+    case ONNX_TYPE_OPTIONAL:
+        io->kind = ORTKIT_KIND_OPTIONAL;
+        return ORTKIT_OK;
+    case ONNX_TYPE_MAP:
+        io->kind = ORTKIT_KIND_MAP;
+        return ORTKIT_OK;
+    default:
+        io->kind = ORTKIT_KIND_UNKNOWN;
+        return ORTKIT_OK;
+    }
+}
+
+static int load_io(ortkit_session *s, int outputs)
+{
+    const OrtApi *api = s->rt->api;
+    OrtAllocator *alloc;
+    size_t n;
+    OrtStatus *st = api->GetAllocatorWithDefaultOptions(&alloc);
+    if (!st)
+        st = outputs ? api->SessionGetOutputCount(s->ort, &n) : api->SessionGetInputCount(s->ort, &n);
+    if (st)
+        return ortkit__ort_error(s->rt, st, ORTKIT_E_ORT, "cannot list the model's %s",
+                                 outputs ? "outputs" : "inputs");
+    ortkit_io_info *io = calloc(n ? n : 1, sizeof *io);
+    const char **names = calloc(n ? n : 1, sizeof *names);
+    if (outputs) {
+        s->outputs = io, s->output_names = names;
+    } else {
+        s->inputs = io, s->input_names = names;
+    }
+    if (!io || !names)
+        return ortkit__error_nomem();
+    for (size_t i = 0; i < n; i++) {
+        char *name = NULL;
+        OrtTypeInfo *info = NULL;
+        st = outputs ? api->SessionGetOutputName(s->ort, i, alloc, &name)
+                     : api->SessionGetInputName(s->ort, i, alloc, &name);
+        if (st)
+            return ortkit__ort_error(s->rt, st, ORTKIT_E_ORT, "cannot read the name of %s %zu",
+                                     outputs ? "output" : "input", i);
+        if (outputs)
+            s->output_count++;
+        else
+            s->input_count++;
+        if (!(io[i].name = take_string(api, alloc, name)))
+            return ORTKIT_E_NOMEM;
+        names[i] = io[i].name;
+        st = outputs ? api->SessionGetOutputTypeInfo(s->ort, i, &info)
+                     : api->SessionGetInputTypeInfo(s->ort, i, &info);
+        if (st)
+            return ortkit__ort_error(s->rt, st, ORTKIT_E_ORT, "cannot read the type of '%s'", io[i].name);
+        int rc = describe_type(s, info, &io[i]);
+        api->ReleaseTypeInfo(info);
+        if (rc)
+            return rc;
+    }
+    return ORTKIT_OK;
+}
+
+static int load_metadata(ortkit_session *s)
+{
+    const OrtApi *api = s->rt->api;
+    OrtAllocator *alloc;
+    OrtModelMetadata *md = NULL;
+    OrtStatus *st = api->GetAllocatorWithDefaultOptions(&alloc);
+    if (!st)
+        st = api->SessionGetModelMetadata(s->ort, &md);
+    if (st)
+        return ortkit__ort_error(s->rt, st, ORTKIT_E_ORT, "cannot read the model's metadata");
+    ortkit_model_metadata *m = &s->meta;
+    int rc = ORTKIT_E_NOMEM;
+    char *str = NULL, **keys = NULL;
+    int64_t nkeys = 0;
+#define TAKE(call, field)                                                        \
+    do {                                                                         \
+        str = NULL;                                                              \
+        if ((st = (call)))                                                       \
+            goto ort_fail;                                                       \
+        if (!(m->field = take_string(api, alloc, str)))                          \
+            goto done;                                                           \
+    } while (0)
+    TAKE(api->ModelMetadataGetProducerName(md, alloc, &str), producer);
+    TAKE(api->ModelMetadataGetGraphName(md, alloc, &str), graph_name);
+    TAKE(api->ModelMetadataGetGraphDescription(md, alloc, &str), graph_description);
+    TAKE(api->ModelMetadataGetDomain(md, alloc, &str), domain);
+    TAKE(api->ModelMetadataGetDescription(md, alloc, &str), description);
+#undef TAKE
+    if ((st = api->ModelMetadataGetVersion(md, &m->version)))
+        goto ort_fail;
+    if ((st = api->ModelMetadataGetCustomMetadataMapKeys(md, alloc, &keys, &nkeys)))
+        goto ort_fail;
+    if (nkeys > 0) {
+        m->custom_keys = calloc((size_t)nkeys, sizeof *m->custom_keys);
+        m->custom_values = calloc((size_t)nkeys, sizeof *m->custom_values);
+        if (!m->custom_keys || !m->custom_values)
+            goto done;
+        for (int64_t i = 0; i < nkeys; i++) {
+            char *value = NULL;
+            if ((st = api->ModelMetadataLookupCustomMetadataMap(md, alloc, keys[i], &value)))
+                goto ort_fail;
+            ((const char **)m->custom_keys)[i] = ortkit__strdup(keys[i]);
+            ((const char **)m->custom_values)[i] = take_string(api, alloc, value);
+            m->custom_count++;
+            if (!m->custom_keys[i] || !m->custom_values[i])
+                goto done;
+        }
+    }
+    rc = ORTKIT_OK;
+    goto done;
+ort_fail:
+    rc = ortkit__ort_error(s->rt, st, ORTKIT_E_ORT, "cannot read the model's metadata");
+done:
+    for (int64_t i = 0; keys && i < nkeys; i++)
+        ortkit__ort_discard(api, api->AllocatorFree(alloc, keys[i]));
+    if (keys)
+        ortkit__ort_discard(api, api->AllocatorFree(alloc, keys));
+    api->ReleaseModelMetadata(md);
+    return rc;
+}
+
+static int session_create(ortkit_session *s, const char *path, const void *data, size_t size,
+                          const ortkit_session_options *o, const char *optimized_tmp)
+{
+    const OrtApi *api = s->rt->api;
+    size_t n = o ? o->provider_count : 0;
+    unsigned char *exclude = NULL;
+    char exclude_reason[768] = "";
+    for (;;) {
+        OrtSessionOptions *so = NULL;
+        int rc = build_options(&so, s, o, optimized_tmp, exclude, exclude_reason);
+        if (rc) {
+            free(exclude);
+            return rc;
+        }
+        OrtStatus *st = path ? api->CreateSession(s->rt->env, path, so, &s->ort)
+                             : api->CreateSessionFromArray(s->rt->env, data, size, so, &s->ort);
+        api->ReleaseSessionOptions(so);
+        if (!st) {
+            free(exclude);
+            return ORTKIT_OK;
+        }
+        /* A provider can be accepted into the options and still fail when the
+         * session starts (a missing CUDA library, no device).  Under the
+         * fallback policy, drop the added providers and try once more. */
+        int any_gpu = 0;
+        for (size_t i = 0; i + 1 < s->provider_count; i++)
+            any_gpu |= s->providers[i].active;
+        if (!exclude && any_gpu && o->ep_policy == ORTKIT_EP_FALLBACK &&
+            (exclude = calloc(n ? n : 1, 1))) {
+            const char *msg = api->GetErrorMessage(st);
+            snprintf(exclude_reason, sizeof exclude_reason, "session creation failed with it: %s",
+                     msg ? msg : "");
+            exclude_reason[strcspn(exclude_reason, "\r\n")] = '\0';
+            api->ReleaseStatus(st);
+            memset(exclude, 1, n ? n : 1);
+            free_providers(s);
+            continue;
+        }
+        free(exclude);
+        return ortkit__ort_error(s->rt, st, ORTKIT_E_MODEL, "cannot open model '%s'", s->label);
+    }
+}
+
+static int session_open(ortkit_session **out, ortkit_runtime *rt, const char *path,
+                        const void *data, size_t size, const ortkit_session_options *o)
+{
+    if (!out)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_session_open: out is NULL");
+    *out = NULL;
+    if (!rt)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_session_open: runtime is NULL");
+    if (o && o->version != ORTKIT_SESSION_OPTIONS_VERSION)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG,
+                                 "session options version %u is not %d; use ORTKIT_SESSION_OPTIONS_INIT",
+                                 o->version, ORTKIT_SESSION_OPTIONS_VERSION);
+    if (o && o->provider_count && !o->providers)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "provider_count is %zu but providers is NULL",
+                                 o->provider_count);
+    const char *label = path ? path : "<memory>";
+    if (path) {
+        struct stat st;
+        if (stat(path, &st) != 0)
+            return ortkit__error_set(ORTKIT_E_IO, "cannot open model '%s': %s", path, strerror(errno));
+        if (S_ISDIR(st.st_mode))
+            return ortkit__error_set(ORTKIT_E_IO, "cannot open model '%s': is a directory", path);
+        if (access(path, R_OK) != 0)
+            return ortkit__error_set(ORTKIT_E_IO, "cannot open model '%s': %s", path, strerror(errno));
+        if (st.st_size == 0)
+            return ortkit__error_set(ORTKIT_E_MODEL, "cannot open model '%s': the file is empty", path);
+    } else if (!data || size == 0) {
+        return ortkit__error_set(ORTKIT_E_MODEL, "cannot open model from memory: no data");
+    }
+
+    ortkit_session *s = calloc(1, sizeof *s);
+    if (!s)
+        return ortkit__error_nomem();
+    ortkit__runtime_ref(rt);
+    s->rt = rt;
+    char *optimized_tmp = NULL;
+    int rc = ORTKIT_OK;
+    if (!(s->label = ortkit__strdup(label))) {
+        rc = ORTKIT_E_NOMEM;
+        goto fail;
+    }
+    /* ORT writes the optimised model itself; aim it at a temporary name and
+     * rename only when the session opened, so a failure leaves nothing. */
+    if (o && o->optimized_model_path) {
+        size_t len = strlen(o->optimized_model_path) + 32;
+        if (!(optimized_tmp = malloc(len))) {
+            rc = ortkit__error_nomem();
+            goto fail;
+        }
+        snprintf(optimized_tmp, len, "%s.tmp%ld", o->optimized_model_path, (long)getpid());
+    }
+    if ((rc = session_create(s, path, data, size, o, optimized_tmp)))
+        goto fail;
+    if ((rc = load_io(s, 0)) || (rc = load_io(s, 1)) || (rc = load_metadata(s)))
+        goto fail;
+    if (optimized_tmp && rename(optimized_tmp, o->optimized_model_path) != 0) {
+        rc = ortkit__error_set(ORTKIT_E_IO, "cannot write optimised model '%s': %s",
+                               o->optimized_model_path, strerror(errno));
+        goto fail;
+    }
+    free(optimized_tmp);
+    *out = s;
+    return ORTKIT_OK;
+fail:
+    if (optimized_tmp)
+        unlink(optimized_tmp);
+    free(optimized_tmp);
+    ortkit_session_free(s);
+    return rc;
+}
+
+int ortkit_session_open(ortkit_session **out, ortkit_runtime *rt, const char *path,
+                        const ortkit_session_options *opts)
+{
+    if (!path)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_session_open: path is NULL");
+    return session_open(out, rt, path, NULL, 0, opts);
+}
+
+int ortkit_session_open_memory(ortkit_session **out, ortkit_runtime *rt, const void *data,
+                               size_t size, const ortkit_session_options *opts)
+{
+    return session_open(out, rt, NULL, data, size, opts);
+}
+
+size_t ortkit_session_provider_count(const ortkit_session *s) { return s ? s->provider_count : 0; }
+
+const ortkit_provider_status *ortkit_session_provider(const ortkit_session *s, size_t i)
+{
+    return s && i < s->provider_count ? &s->providers[i] : NULL;
+}
+
+size_t ortkit_session_input_count(const ortkit_session *s) { return s ? s->input_count : 0; }
+size_t ortkit_session_output_count(const ortkit_session *s) { return s ? s->output_count : 0; }
+
+const ortkit_io_info *ortkit_session_input(const ortkit_session *s, size_t i)
+{
+    return s && i < s->input_count ? &s->inputs[i] : NULL;
+}
+
+const ortkit_io_info *ortkit_session_output(const ortkit_session *s, size_t i)
+{
+    return s && i < s->output_count ? &s->outputs[i] : NULL;
+}
+
+static long find_name(const ortkit_io_info *io, size_t n, const char *name)
+{
+    for (size_t i = 0; name && i < n; i++)
+        if (!strcmp(io[i].name, name))
+            return (long)i;
+    return -1;
+}
+
+long ortkit_session_input_index(const ortkit_session *s, const char *name)
+{
+    return s ? find_name(s->inputs, s->input_count, name) : -1;
+}
+
+long ortkit_session_output_index(const ortkit_session *s, const char *name)
+{
+    return s ? find_name(s->outputs, s->output_count, name) : -1;
+}
+
+const ortkit_model_metadata *ortkit_session_metadata(const ortkit_session *s)
+{
+    return s ? &s->meta : NULL;
+}
+
+void ortkit_io_describe(const ortkit_io_info *io, char *buf, size_t size)
+{
+    if (!size)
+        return;
+    if (!io) {
+        snprintf(buf, size, "(null)");
+        return;
+    }
+    static const char *const kinds[] = {"unknown", "", "sequence", "map", "optional", "sparse"};
+    size_t n = 0;
+    const char *type = io->type ? ortkit_type_name(io->type) : "?";
+    if (io->kind != ORTKIT_KIND_TENSOR)
+        n = (size_t)snprintf(buf, size, "%s<%s>", kinds[io->kind <= 5 ? io->kind : 0], type);
+    else
+        n = (size_t)snprintf(buf, size, "%s[", type);
+    if (io->kind != ORTKIT_KIND_TENSOR)
+        return;
+    for (size_t d = 0; d < io->rank && n < size; d++) {
+        const ortkit_dim *dim = &io->dims[d];
+        if (dim->value >= 0)
+            n += (size_t)snprintf(buf + n, size - n, "%s%lld", d ? "," : "", (long long)dim->value);
+        else
+            n += (size_t)snprintf(buf + n, size - n, "%s%s", d ? "," : "",
+                                  dim->symbol[0] ? dim->symbol : "?");
+    }
+    if (n < size)
+        snprintf(buf + n, size - n, "]");
+}

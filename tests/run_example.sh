@@ -1,0 +1,20 @@
+#!/bin/sh
+# Build and run one example the way a user would: against an installed ortkit,
+# found with pkg-config.  Usage: run_example.sh BUILD_DIR EXAMPLE.c
+set -eu
+build=$1
+src=$2
+name=$(basename "$src" .c)
+prefix="$build/example-prefix"
+cmake --install "$build" --prefix "$prefix" >/dev/null
+export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
+work=$(mktemp -d "${TMPDIR:-/tmp}/ortkit-example.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+# shellcheck disable=SC2046
+cc -std=c11 -Wall -Wextra -Werror -o "$work/$name" "$src" $(pkg-config --cflags --libs ortkit) \
+    -Wl,-rpath,"$prefix/lib"
+# The first line of an example says how to run it: "/* run: ARGS */", with $MODELS.
+args=$(sed -n 's|^/\* run: \(.*\) \*/$|\1|p' "$src" | head -n 1)
+eval "set -- $args"
+cd "$work"
+"./$name" "$@"
