@@ -6,11 +6,15 @@
 int cmd_run(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_version(int argc, char **argv);
+int cmd_host(int argc, char **argv);
+int cmd_variants(int argc, char **argv);
 
 static const cli_command commands[] = {
     {"run", cmd_run, "run a model on inputs and show its outputs"},
     {"info", cmd_info, "show a model's inputs, outputs, metadata and opsets"},
     {"version", cmd_version, "show ortkit's version and the runtime it loads"},
+    {"host", cmd_host, "show this machine: CPU features, memory, NVIDIA GPUs and driver"},
+    {"variants", cmd_variants, "list the ORT build variants and which fit this host"},
 };
 
 static void usage(FILE *out)

@@ -140,9 +140,13 @@ int ortkit_host_has(const ortkit_host *host, ortkit_cpu_feature f)
            (host->cpu_features & ORTKIT_CPU_BIT(f)) != 0;
 }
 
+/* Copy, cutting what does not fit: the struct's fields have fixed sizes. */
 static void copy_str(char *dst, size_t size, const char *src)
 {
-    snprintf(dst, size, "%s", src ? src : "");
+    size_t n = src ? strnlen(src, size - 1) : 0;
+    if (n)
+        memcpy(dst, src, n);
+    dst[n] = '\0';
 }
 
 /* Trim leading and trailing white space in place. */
@@ -736,14 +740,16 @@ int ortkit_host_to_json(const ortkit_host *h, char **json_out)
     ADD(cJSON_AddStringToObject(root, "arch", ortkit_arch_name(h->arch)));
 
     cJSON *cpu = cJSON_AddObjectToObject(root, "cpu");
-    cJSON *cache = cpu ? cJSON_AddObjectToObject(cpu, "cache") : NULL;
-    cJSON *features = cpu ? cJSON_AddArrayToObject(cpu, "features") : NULL;
-    if (!cpu || !cache || !features)
+    if (!cpu)
         goto nomem;
     ADD(cJSON_AddStringToObject(cpu, "vendor", h->cpu_vendor));
     ADD(cJSON_AddStringToObject(cpu, "model", h->cpu_model));
     ADD(cJSON_AddNumberToObject(cpu, "logical_cpus", h->logical_cpus));
     ADD(cJSON_AddNumberToObject(cpu, "physical_cores", h->physical_cores));
+    cJSON *cache = cJSON_AddObjectToObject(cpu, "cache");
+    cJSON *features = cJSON_AddArrayToObject(cpu, "features");
+    if (!cache || !features)
+        goto nomem;
     ADD(cJSON_AddNumberToObject(cache, "l1d", (double)h->cache_l1d));
     ADD(cJSON_AddNumberToObject(cache, "l1i", (double)h->cache_l1i));
     ADD(cJSON_AddNumberToObject(cache, "l2", (double)h->cache_l2));
@@ -763,8 +769,7 @@ int ortkit_host_to_json(const ortkit_host *h, char **json_out)
     cJSON *mem = cJSON_AddObjectToObject(root, "memory");
     cJSON *os = cJSON_AddObjectToObject(root, "os");
     cJSON *nv = cJSON_AddObjectToObject(root, "nvidia");
-    cJSON *gpus = nv ? cJSON_AddArrayToObject(nv, "gpus") : NULL;
-    if (!mem || !os || !nv || !gpus)
+    if (!mem || !os || !nv)
         goto nomem;
     ADD(cJSON_AddNumberToObject(mem, "total", (double)h->mem_total));
     ADD(cJSON_AddNumberToObject(mem, "available", (double)h->mem_available));
@@ -777,6 +782,10 @@ int ortkit_host_to_json(const ortkit_host *h, char **json_out)
     format_cuda(cuda, sizeof cuda, h->cuda_driver);
     ADD(cJSON_AddStringToObject(nv, "driver", h->driver_version));
     ADD(cJSON_AddStringToObject(nv, "cuda", cuda));
+    ADD(cJSON_AddStringToObject(nv, "note", h->gpu_note));
+    cJSON *gpus = cJSON_AddArrayToObject(nv, "gpus");
+    if (!gpus)
+        goto nomem;
     for (int i = 0; i < h->gpu_count && i < ORTKIT_HOST_MAX_GPUS; i++) {
         const ortkit_gpu *g = &h->gpus[i];
         char cc[16];
@@ -790,7 +799,6 @@ int ortkit_host_to_json(const ortkit_host *h, char **json_out)
         ADD(cJSON_AddStringToObject(o, "compute_capability", cc));
         ADD(cJSON_AddNumberToObject(o, "memory", (double)g->memory_bytes));
     }
-    ADD(cJSON_AddStringToObject(nv, "note", h->gpu_note));
 
     if (h->tegra) {
         cJSON *j = cJSON_AddObjectToObject(root, "jetson");

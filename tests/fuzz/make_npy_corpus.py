@@ -34,6 +34,7 @@ def raw(header, data=b"", major=1):
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
+    cut = b"{'descr': '<f4', 'fortran_ord"
     m23 = np.arange(6, dtype=np.float32).reshape(2, 3)
     files = {
         "valid_f32_2x3": saved(m23),
@@ -65,7 +66,7 @@ def main():
         "bad_codepoint": raw(b"{'descr': '<U2', 'fortran_order': False, 'shape': (1,), }",
                              struct.pack("<2I", 0x41, 0x110000)),
         "not_tuple": raw(b"{'descr': '<f4', 'fortran_order': False, 'shape': (1), }", b"\0" * 4),
-        "unterminated": b"\x93NUMPY\x01\x00\x20\x00{'descr': '<f4', 'fortran_ord",
+        "unterminated": b"\x93NUMPY\x01\x00" + struct.pack("<H", len(cut)) + cut,
     }
     for name, data in files.items():
         assert len(data) < 4096, name

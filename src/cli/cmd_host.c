@@ -1,0 +1,158 @@
+/* cmd_host.c - `ortkit host`: what this machine (or a described one) offers. */
+#include "cli.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage_text[] =
+    "usage: ortkit host [--json] [--load FILE.json]\n"
+    "\n"
+    "Show this machine as ortkit sees it when it picks an ONNX Runtime build:\n"
+    "CPU, instruction sets usable here (cpuid checked against what the OS\n"
+    "enables; AT_HWCAP on arm64), memory, OS, glibc, NVIDIA driver and GPUs,\n"
+    "Jetson board.  No NVIDIA driver is a normal answer, not an error.\n"
+    "\n"
+    "  --json         print JSON; 'ortkit host --json > h.json' describes this\n"
+    "                 machine for --load and 'ortkit variants --host'\n"
+    "  --load FILE    show the machine described in FILE instead of this one\n";
+
+#define LABEL "%-12s"
+
+/* Print words after a label, wrapped at 80 columns under the first word. */
+static void print_wrapped(const char *label, const char *const *words, size_t n)
+{
+    size_t col = (size_t)printf(LABEL, label);
+    size_t start = col;
+    for (size_t i = 0; i < n; i++) {
+        size_t len = strlen(words[i]);
+        if (col > start && col + 1 + len > 80) {
+            printf("\n%*s", (int)start, "");
+            col = start;
+        }
+        col += (size_t)printf("%s%s", col > start ? " " : "", words[i]);
+    }
+    printf("\n");
+}
+
+static void print_host(const ortkit_host *h)
+{
+    char a[32], b[32], line[256];
+
+    if (h->arch == ORTKIT_ARCH_X86_64)
+        printf(LABEL "%s (x86-64-v%d)\n", "arch", ortkit_arch_name(h->arch), h->x86_64_level);
+    else
+        printf(LABEL "%s\n", "arch", ortkit_arch_name(h->arch));
+    if (h->cpu_model[0] || h->cpu_vendor[0])
+        printf(LABEL "%s%s%s%s\n", "cpu", h->cpu_model[0] ? h->cpu_model : "unknown model",
+               h->cpu_vendor[0] ? " (" : "", h->cpu_vendor, h->cpu_vendor[0] ? ")" : "");
+    if (h->logical_cpus > 0) {
+        if (h->physical_cores > 0)
+            printf(LABEL "%d logical, %d physical\n", "cores", h->logical_cpus,
+                   h->physical_cores);
+        else
+            printf(LABEL "%d logical\n", "cores", h->logical_cpus);
+    }
+
+    const struct { const char *name; uint64_t size; } caches[] = {
+        {"L1d", h->cache_l1d}, {"L1i", h->cache_l1i}, {"L2", h->cache_l2}, {"L3", h->cache_l3}};
+    line[0] = '\0';
+    for (size_t i = 0; i < sizeof caches / sizeof caches[0]; i++) {
+        if (!caches[i].size)
+            continue;
+        cli_format_bytes(a, sizeof a, (double)caches[i].size);
+        size_t len = strlen(line);
+        snprintf(line + len, sizeof line - len, "%s%s %s", len ? ", " : "", caches[i].name, a);
+    }
+    if (line[0])
+        printf(LABEL "%s\n", "caches", line);
+
+    const char *words[ORTKIT_CPU_FEATURE_COUNT];
+    size_t n = 0;
+    for (int f = 0; f < ORTKIT_CPU_FEATURE_COUNT; f++)
+        if (ortkit_host_has(h, (ortkit_cpu_feature)f))
+            words[n++] = ortkit_cpu_feature_name((ortkit_cpu_feature)f);
+    if (n == 0)
+        words[n++] = "none detected";
+    print_wrapped("features", words, n);
+
+    if (h->mem_total) {
+        cli_format_bytes(a, sizeof a, (double)h->mem_total);
+        cli_format_bytes(b, sizeof b, (double)h->mem_available);
+        printf(LABEL "%s total, %s available\n", "memory", a, b);
+    }
+    if (h->os_name[0] || h->os_distro[0]) {
+        snprintf(line, sizeof line, "%s%s%s", h->os_name, h->os_release[0] ? " " : "",
+                 h->os_release);
+        printf(LABEL "%s%s%s%s%s\n", "os", line, line[0] && h->os_distro[0] ? ", " : "",
+               h->os_distro, h->glibc[0] ? ", glibc " : "", h->glibc);
+    }
+
+    char cuda[16] = "";
+    if (h->cuda_driver > 0)
+        snprintf(cuda, sizeof cuda, "%d.%d", h->cuda_driver / 1000, (h->cuda_driver % 1000) / 10);
+    if (h->driver_version[0])
+        printf(LABEL "driver %s%s%s\n", "nvidia", h->driver_version,
+               cuda[0] ? ", CUDA " : "", cuda);
+    else if (h->tegra)
+        printf(LABEL "L4T driver%s%s\n", "nvidia", cuda[0] ? ", CUDA " : "", cuda);
+    if (h->tegra)
+        printf(LABEL "L4T %s%s%s\n", "jetson", h->l4t_release, h->board[0] ? ", " : "",
+               h->board);
+
+    if (h->gpu_count == 0) {
+        printf(LABEL "none%s%s%s\n", "gpus", h->gpu_note[0] ? " (" : "", h->gpu_note,
+               h->gpu_note[0] ? ")" : "");
+        return;
+    }
+    for (int i = 0; i < h->gpu_count && i < ORTKIT_HOST_MAX_GPUS; i++) {
+        const ortkit_gpu *g = &h->gpus[i];
+        char label[16];
+        snprintf(label, sizeof label, "gpu %d", i);
+        if (g->memory_bytes) {
+            cli_format_bytes(a, sizeof a, (double)g->memory_bytes);
+            printf(LABEL "%s, SM %d.%d, %s\n", label, g->name, g->cc_major, g->cc_minor, a);
+        } else {
+            printf(LABEL "%s, SM %d.%d\n", label, g->name, g->cc_major, g->cc_minor);
+        }
+    }
+    if (h->gpu_note[0])
+        printf(LABEL "%s\n", "note", h->gpu_note);
+}
+
+int cmd_host(int argc, char **argv);
+
+int cmd_host(int argc, char **argv)
+{
+    static const struct option longopts[] = {{"json", no_argument, NULL, 'j'},
+                                             {"load", required_argument, NULL, 'l'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
+    const char *load = NULL;
+    int json = 0, c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "jl:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'j': json = 1; break;
+        case 'l': load = optarg; break;
+        case 'h': fputs(usage_text, stdout); return CLI_OK;
+        default: return cli_usage("host", "unknown option");
+        }
+    }
+    if (optind < argc)
+        return cli_usage("host", "unexpected argument '%s'", argv[optind]);
+
+    ortkit_host host;
+    if ((load ? ortkit_host_load(&host, load) : ortkit_host_detect(&host)) != 0)
+        return cli_fail_lib();
+    if (!json) {
+        print_host(&host);
+        return CLI_OK;
+    }
+    char *text = NULL;
+    if (ortkit_host_to_json(&host, &text) != 0)
+        return cli_fail_lib();
+    puts(text);
+    free(text);
+    return CLI_OK;
+}

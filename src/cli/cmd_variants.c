@@ -1,0 +1,192 @@
+/* cmd_variants.c - `ortkit variants`: the build variants, and which fit a host. */
+#include "cli.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage_text[] =
+    "usage: ortkit variants [--fits] [--host FILE.json] [--flox] [--json] [NAME...]\n"
+    "\n"
+    "List the ONNX Runtime build variants ortkit knows: the 66 of the Flox\n"
+    "matrix, CUDA 13.0 and Jetson Orin.  A name is cpu-<isa> or\n"
+    "cuda<M>.<m>-sm<NN>-<isa>; Flox names (onnxruntime-python313-cuda12_9-sm90-\n"
+    "avx512) are accepted too.\n"
+    "\n"
+    "  --fits         check each variant against this machine: fits, or why not\n"
+    "  --host FILE    check against the machine described in FILE (see\n"
+    "                 'ortkit host --json'); implies --fits\n"
+    "  --flox         show the Flox names too\n"
+    "  --json         print JSON\n"
+    "  NAME...        only these variants\n";
+
+static void version_text(char *buf, size_t size, int v)
+{
+    snprintf(buf, size, "%d.%d", v / 1000, (v % 1000) / 10);
+}
+
+static void driver_text(char *buf, size_t size, const ortkit_variant *v)
+{
+    if (!v->cuda)
+        snprintf(buf, size, "-");
+    else if (v->tegra)
+        snprintf(buf, size, "L4T R%s", v->min_driver);
+    else
+        snprintf(buf, size, "%s", v->min_driver);
+}
+
+static cJSON *variant_json(const ortkit_variant *v, int fits, const char *why)
+{
+    char text[32];
+    cJSON *o = cJSON_CreateObject();
+    if (!o)
+        return NULL;
+    cJSON_AddStringToObject(o, "name", v->name);
+    cJSON_AddStringToObject(o, "flox_name", v->flox_name);
+    cJSON_AddBoolToObject(o, "in_flox_matrix", v->flox);
+    cJSON_AddStringToObject(o, "arch", ortkit_arch_name(v->arch));
+    cJSON_AddStringToObject(o, "isa", ortkit_isa_name(v->isa));
+    cJSON_AddStringToObject(o, "cpu_flags", v->cpu_flags);
+    cJSON *feats = cJSON_AddArrayToObject(o, "cpu_features");
+    for (int f = 0; feats && f < ORTKIT_CPU_FEATURE_COUNT; f++)
+        if (v->cpu_features & ORTKIT_CPU_BIT(f))
+            cJSON_AddItemToArray(feats,
+                                 cJSON_CreateString(ortkit_cpu_feature_name((ortkit_cpu_feature)f)));
+    if (v->cuda) {
+        version_text(text, sizeof text, v->cuda);
+        cJSON_AddStringToObject(o, "cuda", text);
+        snprintf(text, sizeof text, "%d.%d", v->sm / 10, v->sm % 10);
+        cJSON_AddStringToObject(o, "compute_capability", text);
+        cJSON_AddBoolToObject(o, "exact_sm_only", v->sm_exact);
+        cJSON_AddStringToObject(o, "cubin", v->cubin);
+        cJSON_AddStringToObject(o, "cuda_architectures", v->cuda_architectures);
+        cJSON_AddBoolToObject(o, "jetson", v->tegra);
+        cJSON_AddStringToObject(o, v->tegra ? "min_l4t" : "min_driver", v->min_driver);
+        if (v->toolkit_driver[0])
+            cJSON_AddStringToObject(o, "toolkit_min_driver", v->toolkit_driver);
+    } else {
+        cJSON_AddNullToObject(o, "cuda");
+    }
+    cJSON_AddStringToObject(o, "python", v->python);
+    if (fits >= 0) {
+        cJSON_AddBoolToObject(o, "fits", fits);
+        cJSON_AddStringToObject(o, "why", why);
+    }
+    return o;
+}
+
+int cmd_variants(int argc, char **argv);
+
+int cmd_variants(int argc, char **argv)
+{
+    static const struct option longopts[] = {{"fits", no_argument, NULL, 'f'},
+                                             {"host", required_argument, NULL, 'H'},
+                                             {"flox", no_argument, NULL, 'x'},
+                                             {"json", no_argument, NULL, 'j'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
+    const char *host_file = NULL;
+    int fits = 0, flox = 0, json = 0, c, rc = CLI_FAIL;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "fH:xjh", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'f': fits = 1; break;
+        case 'H': host_file = optarg; fits = 1; break;
+        case 'x': flox = 1; break;
+        case 'j': json = 1; break;
+        case 'h': fputs(usage_text, stdout); return CLI_OK;
+        default: return cli_usage("variants", "unknown option");
+        }
+    }
+
+    /* The variants to show: those named, or all. */
+    size_t count = optind < argc ? (size_t)(argc - optind) : ortkit_variant_count();
+    const ortkit_variant **list = calloc(count ? count : 1, sizeof *list);
+    cli_table *table = NULL;
+    cJSON *root = NULL, *arr = NULL;
+    if (!list)
+        return cli_fail("out of memory");
+    for (size_t i = 0; i < count; i++) {
+        if (optind < argc) {
+            if (ortkit_variant_parse(&list[i], argv[optind + (int)i]) != 0) {
+                rc = cli_fail_lib();
+                goto cleanup;
+            }
+        } else {
+            list[i] = ortkit_variant_get(i);
+        }
+    }
+
+    ortkit_host host;
+    if (fits && (host_file ? ortkit_host_load(&host, host_file) : ortkit_host_detect(&host))) {
+        rc = cli_fail_lib();
+        goto cleanup;
+    }
+
+    if (json) {
+        root = cJSON_CreateObject();
+        arr = root ? cJSON_AddArrayToObject(root, "variants") : NULL;
+        if (!arr) {
+            rc = cli_fail("out of memory");
+            goto cleanup;
+        }
+    } else {
+        static const char *const plain[] = {"VARIANT", "ARCH", "CUBIN", "MIN DRIVER", "CPU FLAGS"};
+        static const char *const plain_flox[] = {"VARIANT", "FLOX NAME", "ARCH", "CUBIN",
+                                                 "MIN DRIVER", "CPU FLAGS"};
+        static const char *const fit[] = {"VARIANT", "FITS", "WHY"};
+        static const char *const fit_flox[] = {"VARIANT", "FLOX NAME", "FITS", "WHY"};
+        const char *const *headers = fits ? (flox ? fit_flox : fit) : (flox ? plain_flox : plain);
+        size_t columns = (fits ? 3 : 5) + (size_t)flox;
+        if (!(table = cli_table_new(columns, headers))) {
+            rc = cli_fail("out of memory");
+            goto cleanup;
+        }
+    }
+
+    size_t fitting = 0;
+    for (size_t i = 0; i < count; i++) {
+        const ortkit_variant *v = list[i];
+        char why[256] = "", driver[32];
+        int ok = fits ? ortkit_variant_fits(v, &host, why, sizeof why) : -1;
+        fitting += ok == 1;
+        if (json) {
+            cJSON *o = variant_json(v, ok, why);
+            if (!o || !cJSON_AddItemToArray(arr, o)) {
+                cJSON_Delete(o);
+                rc = cli_fail("out of memory");
+                goto cleanup;
+            }
+            continue;
+        }
+        driver_text(driver, sizeof driver, v);
+        const char *cubin = v->cuda ? v->cubin : "-";
+        if (fits && flox)
+            cli_table_add(table, (const char *[]){v->name, v->flox_name, ok ? "yes" : "no", why});
+        else if (fits)
+            cli_table_add(table, (const char *[]){v->name, ok ? "yes" : "no", why});
+        else if (flox)
+            cli_table_add(table, (const char *[]){v->name, v->flox_name,
+                                                  ortkit_arch_name(v->arch), cubin, driver,
+                                                  v->cpu_flags});
+        else
+            cli_table_add(table, (const char *[]){v->name, ortkit_arch_name(v->arch), cubin,
+                                                  driver, v->cpu_flags});
+    }
+
+    if (json) {
+        rc = cli_json_print(root);
+        root = NULL;
+        goto cleanup;
+    }
+    cli_table_print(table, stdout, NULL);
+    if (fits)
+        printf("\n%zu of %zu variant%s fit%s %s\n", fitting, count, count == 1 ? "" : "s",
+               count == 1 ? "s" : "", host_file ? "the described host" : "this host");
+    rc = CLI_OK;
+cleanup:
+    cJSON_Delete(root);
+    cli_table_free(table);
+    free(list);
+    return rc;
+}

@@ -1,0 +1,372 @@
+/* test_run.c - running models: checks, every type, outputs, threads and cancellation. */
+#include "testutil.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <time.h>
+#include <unistd.h>
+
+static ortkit_runtime *runtimes[2];
+
+static int setup(void **state)
+{
+    (void)state;
+    for (int i = 0; i < 2; i++)
+        runtimes[i] = open_runtime(test_runtimes[i]);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    for (int i = 0; i < 2; i++)
+        ortkit_runtime_free(runtimes[i]);
+    return 0;
+}
+
+static ortkit_tensor *read_npy(const char *name)
+{
+    ortkit_tensor *t = NULL;
+    if (ortkit_npy_read(&t, model_path(name)))
+        fail_msg("%s", ortkit_error_last());
+    return t;
+}
+
+static void assert_close(const ortkit_tensor *got, const ortkit_tensor *want, double tol)
+{
+    assert_int_equal(ortkit_tensor_type(got), ortkit_tensor_type(want));
+    assert_int_equal(ortkit_tensor_rank(got), ortkit_tensor_rank(want));
+    assert_memory_equal(ortkit_tensor_shape(got), ortkit_tensor_shape(want),
+                        ortkit_tensor_rank(want) * sizeof(int64_t));
+    const float *g = ortkit_tensor_data(got), *w = ortkit_tensor_data(want);
+    for (size_t i = 0; i < ortkit_tensor_count(want); i++)
+        if (fabs((double)g[i] - (double)w[i]) > tol)
+            fail_msg("element %zu: got %g, want %g", i, (double)g[i], (double)w[i]);
+}
+
+static void test_add_matches_reference(void **state)
+{
+    (void)state;
+    ortkit_tensor *a = read_npy("add_a.npy"), *b = read_npy("add_b.npy"), *want = read_npy("add_sum.npy");
+    for (int r = 0; r < 2; r++) {
+        ortkit_session *s = open_model(runtimes[r], "add.onnx");
+        const char *names[] = {"b", "a"}; /* any order */
+        const ortkit_tensor *inputs[] = {b, a};
+        ortkit_tensor *out = NULL;
+        assert_int_equal(ortkit_session_run(s, NULL, names, inputs, 2, NULL, 0, &out), 0);
+        assert_close(out, want, 0);
+        /* Feed an output back in as an input: the recurrent-state pattern. */
+        ortkit_tensor *again = NULL;
+        const ortkit_tensor *inputs2[] = {b, out};
+        assert_int_equal(ortkit_session_run(s, NULL, names, inputs2, 2, NULL, 0, &again), 0);
+        const float *o1 = ortkit_tensor_data(out), *o2 = ortkit_tensor_data(again);
+        const float *bv = ortkit_tensor_data(b);
+        for (size_t i = 0; i < 6; i++)
+            assert_true(o2[i] == o1[i] + bv[i]);
+        ortkit_tensor_free(again);
+        ortkit_tensor_free(out);
+        ortkit_session_free(s);
+    }
+    ortkit_tensor_free(a);
+    ortkit_tensor_free(b);
+    ortkit_tensor_free(want);
+}
+
+static void test_same_tensor_two_runtimes(void **state)
+{
+    (void)state;
+    /* One input tensor used by both runtimes in turn: each gets its own ORT value. */
+    ortkit_tensor *a = read_npy("add_a.npy"), *b = read_npy("add_b.npy"), *want = read_npy("add_sum.npy");
+    ortkit_session *s0 = open_model(runtimes[0], "add.onnx"), *s1 = open_model(runtimes[1], "add.onnx");
+    const ortkit_tensor *inputs[] = {a, b};
+    for (int i = 0; i < 3; i++) {
+        ortkit_tensor *o0 = NULL, *o1 = NULL;
+        assert_int_equal(ortkit_session_infer(s0, inputs, 2, &o0, 1), 0);
+        assert_int_equal(ortkit_session_infer(s1, inputs, 2, &o1, 1), 0);
+        assert_close(o0, want, 0);
+        assert_close(o1, want, 0);
+        ortkit_tensor_free(o0);
+        ortkit_tensor_free(o1);
+    }
+    ortkit_session_free(s0);
+    ortkit_session_free(s1);
+    ortkit_tensor_free(a);
+    ortkit_tensor_free(b);
+    ortkit_tensor_free(want);
+}
+
+static void test_input_checks(void **state)
+{
+    (void)state;
+    ortkit_session *s = open_model(runtimes[0], "add.onnx");
+    ortkit_tensor *good = read_npy("add_a.npy"), *i64 = read_npy("i64_1x3.npy"), *out = NULL;
+    const char *names[] = {"a", "b"};
+
+    const ortkit_tensor *wrong_type[] = {i64, good};
+    assert_int_equal(ortkit_session_run(s, NULL, names, wrong_type, 2, NULL, 0, &out), ORTKIT_E_SHAPE);
+    assert_string_equal(ortkit_error_last(), "input 'a' expects float32[N,3], got int64[1,3]");
+
+    int64_t shape3[] = {2, 3, 1}, shape_bad[] = {2, 4};
+    ortkit_tensor *rank3 = NULL, *dim4 = NULL;
+    assert_int_equal(ortkit_tensor_new(&rank3, ORTKIT_TYPE_FLOAT32, shape3, 3), 0);
+    assert_int_equal(ortkit_tensor_new(&dim4, ORTKIT_TYPE_FLOAT32, shape_bad, 2), 0);
+    const ortkit_tensor *wrong_rank[] = {good, rank3};
+    assert_int_equal(ortkit_session_run(s, NULL, names, wrong_rank, 2, NULL, 0, &out), ORTKIT_E_SHAPE);
+    assert_string_equal(ortkit_error_last(), "input 'b' expects float32[N,3], got float32[2,3,1]");
+    const ortkit_tensor *wrong_dim[] = {good, dim4};
+    assert_int_equal(ortkit_session_run(s, NULL, names, wrong_dim, 2, NULL, 0, &out), ORTKIT_E_SHAPE);
+
+    const char *unknown[] = {"a", "zz"};
+    const ortkit_tensor *two[] = {good, good};
+    assert_int_equal(ortkit_session_run(s, NULL, unknown, two, 2, NULL, 0, &out), ORTKIT_E_NAME);
+    assert_error_has("'zz'");
+    const char *twice[] = {"a", "a"};
+    assert_int_equal(ortkit_session_run(s, NULL, twice, two, 2, NULL, 0, &out), ORTKIT_E_NAME);
+    assert_error_has("twice");
+    assert_int_equal(ortkit_session_run(s, NULL, names, two, 1, NULL, 0, &out), ORTKIT_E_NAME);
+    assert_string_equal(ortkit_error_last(), "missing input 'b' (float32[N,3])");
+    const char *no_out[] = {"nope"};
+    assert_int_equal(ortkit_session_run(s, NULL, names, two, 2, no_out, 1, &out), ORTKIT_E_NAME);
+    assert_error_has("'nope'");
+    assert_int_equal(ortkit_session_infer(s, two, 1, &out, 1), ORTKIT_E_NAME);
+    assert_int_equal(ortkit_session_run(NULL, NULL, names, two, 2, NULL, 0, &out), ORTKIT_E_INVALID_ARG);
+    /* Nothing was produced by any failed call. */
+    assert_null(out);
+
+    ortkit_tensor_free(rank3);
+    ortkit_tensor_free(dim4);
+    ortkit_tensor_free(good);
+    ortkit_tensor_free(i64);
+    ortkit_session_free(s);
+}
+
+static void test_selected_outputs_and_sequences(void **state)
+{
+    (void)state;
+    ortkit_session *s = open_model(runtimes[0], "seq_out.onnx");
+    int64_t sa[] = {2}, sb[] = {3};
+    ortkit_tensor *a = NULL, *b = NULL, *outs[2] = {NULL, NULL};
+    assert_int_equal(ortkit_tensor_new(&a, ORTKIT_TYPE_FLOAT32, sa, 1), 0);
+    assert_int_equal(ortkit_tensor_new(&b, ORTKIT_TYPE_FLOAT32, sb, 1), 0);
+    const char *names[] = {"a", "b"};
+    const ortkit_tensor *inputs[] = {a, b};
+    assert_int_equal(ortkit_session_run(s, NULL, names, inputs, 2, NULL, 0, outs), ORTKIT_E_UNSUPPORTED);
+    assert_error_has("output 'seq' is a sequence");
+    const char *only_t[] = {"t"};
+    assert_int_equal(ortkit_session_run(s, NULL, names, inputs, 2, only_t, 1, outs), 0);
+    assert_int_equal(ortkit_tensor_count(outs[0]), 2);
+    ortkit_tensor_free(outs[0]);
+    ortkit_tensor_free(a);
+    ortkit_tensor_free(b);
+    ortkit_session_free(s);
+}
+
+static void test_every_type_round_trips(void **state)
+{
+    (void)state;
+    for (int r = 0; r < 2; r++) {
+        ortkit_session *s = open_model(runtimes[r], "identity_types.onnx");
+        size_t n = ortkit_session_input_count(s);
+        assert_int_equal(n, 14);
+        for (size_t i = 0; i < n; i++) {
+            const ortkit_io_info *io = ortkit_session_input(s, i);
+            int64_t shape[] = {2, 3};
+            ortkit_tensor *in = NULL, *out = NULL;
+            assert_int_equal(ortkit_tensor_new(&in, io->type, shape, 2), 0);
+            if (io->type == ORTKIT_TYPE_STRING) {
+                const char *words[] = {"", "a", "héllo", "x y", "12345678901234567890", "z"};
+                for (size_t k = 0; k < 6; k++)
+                    assert_int_equal(ortkit_tensor_set_string(in, k, words[k]), 0);
+            } else {
+                unsigned char *d = ortkit_tensor_data(in);
+                for (size_t k = 0; k < ortkit_tensor_nbytes(in); k++)
+                    d[k] = (unsigned char)(k * 7 + 1);
+                if (io->type == ORTKIT_TYPE_BOOL)
+                    for (size_t k = 0; k < 6; k++)
+                        d[k] &= 1;
+            }
+            char out_name[64];
+            snprintf(out_name, sizeof out_name, "out_%s", io->name + 3);
+            const char *out_names[] = {out_name};
+            const ortkit_tensor *inputs[] = {in};
+            /* Run with just this input: the others are needed too, so give zeros. */
+            const ortkit_tensor **all = calloc(n, sizeof *all);
+            const char **all_names = calloc(n, sizeof *all_names);
+            ortkit_tensor **zeros = calloc(n, sizeof *zeros);
+            for (size_t k = 0; k < n; k++) {
+                const ortkit_io_info *other = ortkit_session_input(s, k);
+                all_names[k] = other->name;
+                if (k == i) {
+                    all[k] = inputs[0];
+                } else {
+                    assert_int_equal(ortkit_tensor_new(&zeros[k], other->type, shape, 2), 0);
+                    all[k] = zeros[k];
+                }
+            }
+            if (ortkit_session_run(s, NULL, all_names, all, n, out_names, 1, &out))
+                fail_msg("%s: %s", io->name, ortkit_error_last());
+            assert_int_equal(ortkit_tensor_type(out), io->type);
+            if (io->type == ORTKIT_TYPE_STRING) {
+                for (size_t k = 0; k < 6; k++)
+                    assert_string_equal(ortkit_tensor_string(out, k), ortkit_tensor_string(in, k));
+            } else {
+                assert_int_equal(ortkit_tensor_nbytes(out), ortkit_tensor_nbytes(in));
+                assert_memory_equal(ortkit_tensor_data(out), ortkit_tensor_data(in), ortkit_tensor_nbytes(in));
+            }
+            for (size_t k = 0; k < n; k++)
+                ortkit_tensor_free(zeros[k]);
+            free(zeros);
+            free(all);
+            free(all_names);
+            ortkit_tensor_free(in);
+            ortkit_tensor_free(out);
+        }
+        ortkit_session_free(s);
+    }
+}
+
+static void test_scalar(void **state)
+{
+    (void)state;
+    ortkit_tensor *n = read_npy("n.npy"), *out = NULL;
+    assert_int_equal(ortkit_tensor_rank(n), 0);
+    ortkit_session *s = open_model(runtimes[1], "int_scalar.onnx");
+    const ortkit_tensor *inputs[] = {n};
+    assert_int_equal(ortkit_session_infer(s, inputs, 1, &out, 1), 0);
+    assert_int_equal(ortkit_tensor_rank(out), 0);
+    assert_int_equal(((const int64_t *)ortkit_tensor_data(out))[0], 42);
+    ortkit_tensor_free(out);
+    ortkit_tensor_free(n);
+    ortkit_session_free(s);
+}
+
+/* ---- many threads on one session ---- */
+
+typedef struct worker {
+    ortkit_session *session;
+    const ortkit_tensor *x;
+    const ortkit_tensor *expected;
+    int runs, mismatches, failures;
+} worker;
+
+static void *work(void *arg)
+{
+    worker *w = arg;
+    const char *names[] = {"x"};
+    for (int i = 0; i < w->runs; i++) {
+        ortkit_tensor *y = NULL;
+        if (ortkit_session_run(w->session, NULL, names, &w->x, 1, NULL, 0, &y)) {
+            w->failures++;
+            continue;
+        }
+        if (ortkit_tensor_nbytes(y) != ortkit_tensor_nbytes(w->expected) ||
+            memcmp(ortkit_tensor_data(y), ortkit_tensor_data(w->expected), ortkit_tensor_nbytes(y)))
+            w->mismatches++;
+        ortkit_tensor_free(y);
+    }
+    return NULL;
+}
+
+static void test_concurrent_runs(void **state)
+{
+    (void)state;
+    for (int r = 0; r < 2; r++) {
+        ortkit_session_options o = ORTKIT_SESSION_OPTIONS_INIT;
+        o.intra_op_threads = 1;
+        ortkit_session *s = NULL;
+        assert_int_equal(ortkit_session_open(&s, runtimes[r], model_path("matmul.onnx"), &o), 0);
+        ortkit_tensor *x = read_npy("matmul_x.npy"), *want = read_npy("matmul_y.npy"), *ref = NULL;
+        const char *names[] = {"x"};
+        const ortkit_tensor *in[] = {x};
+        /* The single-threaded answer first; it also matches numpy closely. */
+        assert_int_equal(ortkit_session_run(s, NULL, names, in, 1, NULL, 0, &ref), 0);
+        assert_close(ref, want, 1e-4);
+        enum { THREADS = 6 };
+        pthread_t tid[THREADS];
+        worker w[THREADS];
+        for (int t = 0; t < THREADS; t++) {
+            w[t] = (worker){s, x, ref, 60, 0, 0};
+            assert_int_equal(pthread_create(&tid[t], NULL, work, &w[t]), 0);
+        }
+        for (int t = 0; t < THREADS; t++) {
+            pthread_join(tid[t], NULL);
+            assert_int_equal(w[t].failures, 0);
+            assert_int_equal(w[t].mismatches, 0);
+        }
+        ortkit_tensor_free(ref);
+        ortkit_tensor_free(x);
+        ortkit_tensor_free(want);
+        ortkit_session_free(s);
+    }
+}
+
+/* ---- cancellation ---- */
+
+typedef struct slow_run {
+    ortkit_session *session;
+    ortkit_run_control *control;
+    int64_t iterations;
+    int rc;
+} slow_run;
+
+static void *run_slow(void *arg)
+{
+    slow_run *sr = arg;
+    int64_t shape[] = {1, 256}, it = sr->iterations;
+    ortkit_tensor *x = NULL, *n = NULL, *y = NULL;
+    ortkit_tensor_new(&x, ORTKIT_TYPE_FLOAT32, shape, 2);
+    ortkit_tensor_borrow(&n, ORTKIT_TYPE_INT64, NULL, 0, &it, sizeof it);
+    const char *names[] = {"x", "iterations"};
+    const ortkit_tensor *inputs[] = {x, n};
+    sr->rc = ortkit_session_run(sr->session, sr->control, names, inputs, 2, NULL, 0, &y);
+    ortkit_tensor_free(y);
+    ortkit_tensor_free(x);
+    ortkit_tensor_free(n);
+    return NULL;
+}
+
+static void test_cancel(void **state)
+{
+    (void)state;
+    for (int r = 0; r < 2; r++) {
+        ortkit_session_options o = ORTKIT_SESSION_OPTIONS_INIT;
+        o.intra_op_threads = 1;
+        ortkit_session *s = NULL;
+        assert_int_equal(ortkit_session_open(&s, runtimes[r], model_path("slow.onnx"), &o), 0);
+        ortkit_run_control *c = NULL;
+        assert_int_equal(ortkit_run_control_new(&c, s), 0);
+        /* Long enough (minutes) that only a cancel can end it in time for the test. */
+        slow_run sr = {s, c, 100000000, 1};
+        pthread_t tid;
+        assert_int_equal(pthread_create(&tid, NULL, run_slow, &sr), 0);
+        usleep(200 * 1000);
+        ortkit_run_control_cancel(c);
+        pthread_join(tid, NULL);
+        assert_int_equal(sr.rc, ORTKIT_E_CANCELLED);
+        /* Still cancelled until reset; after reset the control runs again. */
+        sr.iterations = 2;
+        run_slow(&sr);
+        assert_int_equal(sr.rc, ORTKIT_E_CANCELLED);
+        ortkit_run_control_reset(c);
+        run_slow(&sr);
+        assert_int_equal(sr.rc, 0);
+        ortkit_run_control_free(c);
+        ortkit_session_free(s);
+    }
+    ortkit_run_control_free(NULL);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_add_matches_reference),
+        cmocka_unit_test(test_same_tensor_two_runtimes),
+        cmocka_unit_test(test_input_checks),
+        cmocka_unit_test(test_selected_outputs_and_sequences),
+        cmocka_unit_test(test_every_type_round_trips),
+        cmocka_unit_test(test_scalar),
+        cmocka_unit_test(test_concurrent_runs),
+        cmocka_unit_test(test_cancel),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

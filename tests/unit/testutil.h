@@ -1,0 +1,55 @@
+/* testutil.h - small helpers shared by the unit tests (header-only). */
+#ifndef ORTKIT_TESTUTIL_H
+#define ORTKIT_TESTUTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "ortkit.h"
+
+/* A path under the generated test models. */
+static inline const char *model_path(const char *name)
+{
+    static _Thread_local char buf[4][1024];
+    static _Thread_local int next;
+    char *p = buf[next++ % 4];
+    snprintf(p, sizeof buf[0], "%s/%s", ORTKIT_TEST_MODELS, name);
+    return p;
+}
+
+/* Open the runtime in dir (a test failure if it does not load). */
+static inline ortkit_runtime *open_runtime(const char *dir)
+{
+    ortkit_runtime_options o = ORTKIT_RUNTIME_OPTIONS_INIT;
+    o.path = dir;
+    ortkit_runtime *rt = NULL;
+    int rc = ortkit_runtime_open(&rt, &o);
+    if (rc)
+        fail_msg("cannot open runtime %s: %s", dir, ortkit_error_last());
+    return rt;
+}
+
+static inline ortkit_session *open_model(ortkit_runtime *rt, const char *name)
+{
+    ortkit_session *s = NULL;
+    if (ortkit_session_open(&s, rt, model_path(name), NULL))
+        fail_msg("cannot open %s: %s", name, ortkit_error_last());
+    return s;
+}
+
+/* Fail unless the last error contains text. */
+#define assert_error_has(text)                                                              \
+    do {                                                                                    \
+        if (!strstr(ortkit_error_last(), (text)))                                           \
+            fail_msg("error '%s' lacks '%s'", ortkit_error_last(), (text));                 \
+    } while (0)
+
+/* Both runtimes every test that touches ORT runs against. */
+static const char *const test_runtimes[] = {ORTKIT_TEST_RUNTIME_NEW, ORTKIT_TEST_RUNTIME_OLD};
+
+#endif
