@@ -528,6 +528,9 @@ typedef struct ortkit_variant {
     const char *min_driver;
     const char *toolkit_driver; /* the toolkit's own minimum: "575.51.03"; "" */
     const char *python;      /* Python of the Flox build: "3.13" */
+    /* Why no such build can exist ("" when it can): kept because the Flox
+     * matrix names it (CUDA 12.4 for SM 10.0/12.0); it never fits a host. */
+    const char *defect;
 } ortkit_variant;
 
 typedef enum ortkit_variant_form {

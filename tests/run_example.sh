@@ -11,7 +11,8 @@ export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
 work=$(mktemp -d "${TMPDIR:-/tmp}/ortkit-example.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 # shellcheck disable=SC2046
-cc -std=c11 -Wall -Wextra -Werror -o "$work/$name" "$src" $(pkg-config --cflags --libs ortkit) \
+# shellcheck disable=SC2086
+cc -std=c11 -Wall -Wextra -Werror ${EXAMPLE_CFLAGS:-} -o "$work/$name" "$src" $(pkg-config --cflags --libs ortkit) \
     -Wl,-rpath,"$prefix/lib"
 # The first line of an example says how to run it: "/* run: ARGS */", with $MODELS.
 args=$(sed -n 's|^/\* run: \(.*\) \*/$|\1|p' "$src" | head -n 1)

@@ -68,6 +68,8 @@ static cJSON *variant_json(const ortkit_variant *v, int fits, const char *why)
         cJSON_AddNullToObject(o, "cuda");
     }
     cJSON_AddStringToObject(o, "python", v->python);
+    if (v->defect[0])
+        cJSON_AddStringToObject(o, "defect", v->defect);
     if (fits >= 0) {
         cJSON_AddBoolToObject(o, "fits", fits);
         cJSON_AddStringToObject(o, "why", why);
@@ -131,13 +133,14 @@ int cmd_variants(int argc, char **argv)
             goto cleanup;
         }
     } else {
-        static const char *const plain[] = {"VARIANT", "ARCH", "CUBIN", "MIN DRIVER", "CPU FLAGS"};
+        static const char *const plain[] = {"VARIANT", "ARCH", "CUBIN", "MIN DRIVER",
+                                            "CPU FLAGS", "NOTE"};
         static const char *const plain_flox[] = {"VARIANT", "FLOX NAME", "ARCH", "CUBIN",
-                                                 "MIN DRIVER", "CPU FLAGS"};
+                                                 "MIN DRIVER", "CPU FLAGS", "NOTE"};
         static const char *const fit[] = {"VARIANT", "FITS", "WHY"};
         static const char *const fit_flox[] = {"VARIANT", "FLOX NAME", "FITS", "WHY"};
         const char *const *headers = fits ? (flox ? fit_flox : fit) : (flox ? plain_flox : plain);
-        size_t columns = (fits ? 3 : 5) + (size_t)flox;
+        size_t columns = (fits ? 3 : 6) + (size_t)flox;
         if (!(table = cli_table_new(columns, headers))) {
             rc = cli_fail("out of memory");
             goto cleanup;
@@ -168,10 +171,10 @@ int cmd_variants(int argc, char **argv)
         else if (flox)
             cli_table_add(table, (const char *[]){v->name, v->flox_name,
                                                   ortkit_arch_name(v->arch), cubin, driver,
-                                                  v->cpu_flags});
+                                                  v->cpu_flags, v->defect});
         else
             cli_table_add(table, (const char *[]){v->name, ortkit_arch_name(v->arch), cubin,
-                                                  driver, v->cpu_flags});
+                                                  driver, v->cpu_flags, v->defect});
     }
 
     if (json) {

@@ -2,6 +2,7 @@
 #include "internal.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -134,13 +135,22 @@ cleanup:
 
 int ortkit__file_write_atomic(const char *path, const void *data, size_t size)
 {
-    size_t len = strlen(path);
-    char *tmp = malloc(len + 16);
+    static atomic_uint counter;
+    size_t len = strlen(path) + 48;
+    char *tmp = malloc(len);
     if (!tmp)
         return ortkit__error_nomem();
-    snprintf(tmp, len + 16, "%s.tmpXXXXXX", path);
+    /* A unique name beside the target, created with O_EXCL and mode 0666 so
+     * the umask applies as for any new file; rename() then replaces the old
+     * file in one step, and a failure leaves the old one untouched. */
+    int fd = -1;
+    for (int attempt = 0; fd < 0 && attempt < 100; attempt++) {
+        snprintf(tmp, len, "%s.tmp.%ld.%u", path, (long)getpid(), atomic_fetch_add(&counter, 1));
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd < 0 && errno != EEXIST)
+            break;
+    }
     int rc = ORTKIT_OK;
-    int fd = mkstemp(tmp);
     if (fd < 0) {
         rc = ortkit__error_set(ORTKIT_E_IO, "cannot create '%s': %s", path, strerror(errno));
         free(tmp);
@@ -159,16 +169,15 @@ int ortkit__file_write_atomic(const char *path, const void *data, size_t size)
         p += n;
         left -= (size_t)n;
     }
-    /* mkstemp makes 0600; give the file the usual permissions under the umask. */
-    mode_t mask = umask(0);
-    umask(mask);
-    fchmod(fd, 0666 & ~mask);
-    if (fsync(fd) != 0 || close(fd) != 0) {
-        fd = -1;
-        rc = ortkit__error_set(ORTKIT_E_IO, "cannot write '%s': %s", path, strerror(errno));
+    int synced = fsync(fd) == 0;
+    int saved = errno;
+    int closed = close(fd) == 0;
+    fd = -1;
+    if (!synced || !closed) {
+        rc = ortkit__error_set(ORTKIT_E_IO, "cannot write '%s': %s", path,
+                               strerror(synced ? errno : saved));
         goto fail;
     }
-    fd = -1;
     if (rename(tmp, path) != 0) {
         rc = ortkit__error_set(ORTKIT_E_IO, "cannot rename into '%s': %s", path, strerror(errno));
         goto fail;

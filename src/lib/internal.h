@@ -37,8 +37,6 @@ size_t ortkit__shape_count(const int64_t *shape, size_t rank);
 /* Bytes for count elements of type (4-bit types round up); SIZE_MAX on overflow. */
 size_t ortkit__type_nbytes(ortkit_type type, size_t count);
 
-#endif
-
 /* ---- tensors ---------------------------------------------------------- */
 
 /* An ORT value made for a tensor, kept so later runs need not make it again.
@@ -74,3 +72,5 @@ int ortkit__tensor_wrap(ortkit_tensor **out, ortkit_type type, const int64_t *sh
                         void *data, void (*release)(void *ctx), void *ctx);
 /* Check type and shape; on failure the message says what was expected, and what came. */
 int ortkit__shape_check(ortkit_type type, const int64_t *shape, size_t rank);
+
+#endif

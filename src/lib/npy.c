@@ -151,7 +151,7 @@ static int parse_shape(cursor *c, npy_header *h)
     if (accept(c, ')'))
         return ORTKIT_OK;
     for (;;) {
-        int64_t d;
+        int64_t d = 0;
         int rc = parse_dim(c, &d);
         if (rc)
             return rc;
@@ -565,7 +565,7 @@ int ortkit_npy_write(const char *path, const ortkit_tensor *t)
     if (type == ORTKIT_TYPE_STRING) {
         width = 1; /* numpy has no zero-width strings */
         for (size_t i = 0; i < count; i++) {
-            size_t w;
+            size_t w = 0;
             int rc = string_width(path, t, i, &w);
             if (rc)
                 return rc;

@@ -133,8 +133,10 @@ static int input_value(const ortkit_session *s, const ortkit_tensor *t, OrtValue
     if (st)
         return ortkit__ort_error(rt, st, ORTKIT_E_ORT, "cannot pass tensor to the runtime");
     *out = v;
-    if (*temp || cache)
-        return ORTKIT_OK; /* cached for another runtime: use this one once */
+    if (cache)
+        *temp = 1; /* the tensor keeps a value of another runtime: use this one once */
+    if (*temp)
+        return ORTKIT_OK;
     ortkit__value_cache *mine = malloc(sizeof *mine);
     if (!mine) {
         *temp = 1;

@@ -38,6 +38,7 @@
 #define CU124_PYV "3.12"
 #define CU124_MIN "525.60.13"
 #define CU124_TK "550.54.14"
+#define CU124_BW "nvcc 12.4 cannot compile for Blackwell (SM 10.0 and 12.0 need CUDA 12.8)"
 
 #define CU129_DOT "12.9"
 #define CU129_US "12_9"
@@ -46,6 +47,7 @@
 #define CU129_PYV "3.13"
 #define CU129_MIN "525.60.13"
 #define CU129_TK "575.51.03"
+#define CU129_BW ""
 
 #define CU130_DOT "13.0"
 #define CU130_US "13_0"
@@ -54,6 +56,7 @@
 #define CU130_PYV "3.13"
 #define CU130_MIN "580.65.06"
 #define CU130_TK "580.65.06"
+#define CU130_BW ""
 
 /* Jetson Orin: the CUDA of JetPack 6.1/6.2, which needs L4T R36.4; the
  * Jetson driver is part of L4T, so its floor is an L4T release. */
@@ -121,25 +124,25 @@
  * and the others into plain sm_NN SASS, which runs on the same major with an
  * equal or higher minor.  No PTX is shipped, so nothing relies on JIT.
  */
-#define ROW(cu, sm, exact, sfx, isa, tegra, flox)                                            \
+#define ROW(cu, sm, exact, sfx, isa, tegra, flox, defect)                                    \
     {"cuda" cu##_DOT "-sm" #sm "-" isa##_C,                                               \
      "onnxruntime-python" cu##_PY "-cuda" cu##_US "-sm" #sm "-" isa##_F,                  \
      isa##_ARCH, isa##_ID, cu##_NUM, sm, exact, tegra, flox, #sm, "sm_" #sm sfx,          \
-     isa##_FLAGS, isa##_FEAT, cu##_MIN, cu##_TK, cu##_PYV}
-#define X86_ROWS(cu, sm, exact, sfx, flox)                                                   \
-    ROW(cu, sm, exact, sfx, AVX2, 0, flox), ROW(cu, sm, exact, sfx, AVX512, 0, flox),       \
-    ROW(cu, sm, exact, sfx, BF16, 0, flox), ROW(cu, sm, exact, sfx, VNNI, 0, flox)
+     isa##_FLAGS, isa##_FEAT, cu##_MIN, cu##_TK, cu##_PYV, defect}
+#define X86_ROWS(cu, sm, exact, sfx, flox, d)                                                \
+    ROW(cu, sm, exact, sfx, AVX2, 0, flox, d), ROW(cu, sm, exact, sfx, AVX512, 0, flox, d), \
+    ROW(cu, sm, exact, sfx, BF16, 0, flox, d), ROW(cu, sm, exact, sfx, VNNI, 0, flox, d)
 #define ARM_ROWS(cu, sm, exact, sfx, flox)                                                   \
-    ROW(cu, sm, exact, sfx, V82, 0, flox), ROW(cu, sm, exact, sfx, V9, 0, flox)
+    ROW(cu, sm, exact, sfx, V82, 0, flox, ""), ROW(cu, sm, exact, sfx, V9, 0, flox, "")
 /* The Flox matrix per CUDA release: 7 SMs x 4 x86 ISAs + SM90 x 2 arm64 ISAs. */
 #define CUDA_ROWS(cu, flox)                                                                  \
-    X86_ROWS(cu, 75, 0, "", flox), X86_ROWS(cu, 80, 0, "", flox),                           \
-    X86_ROWS(cu, 86, 0, "", flox), X86_ROWS(cu, 89, 0, "", flox),                           \
-    X86_ROWS(cu, 90, 1, "a", flox), ARM_ROWS(cu, 90, 1, "a", flox),                         \
-    X86_ROWS(cu, 100, 1, "a", flox), X86_ROWS(cu, 120, 1, "a", flox)
+    X86_ROWS(cu, 75, 0, "", flox, ""), X86_ROWS(cu, 80, 0, "", flox, ""),                   \
+    X86_ROWS(cu, 86, 0, "", flox, ""), X86_ROWS(cu, 89, 0, "", flox, ""),                   \
+    X86_ROWS(cu, 90, 1, "a", flox, ""), ARM_ROWS(cu, 90, 1, "a", flox),                     \
+    X86_ROWS(cu, 100, 1, "a", flox, cu##_BW), X86_ROWS(cu, 120, 1, "a", flox, cu##_BW)
 #define CPU_ROW(isa)                                                                         \
     {"cpu-" isa##_C, "onnxruntime-python313-cpu-" isa##_F, isa##_ARCH, isa##_ID, 0, 0, 0, 0, \
-     1, "", "", isa##_FLAGS, isa##_FEAT, "", "", "3.13"}
+     1, "", "", isa##_FLAGS, isa##_FEAT, "", "", "3.13", ""}
 
 static const ortkit_variant table[] = {
     /* The 66 of the Flox matrix: 6 CPU-only + 30 for CUDA 12.4 + 30 for 12.9. */
@@ -148,7 +151,7 @@ static const ortkit_variant table[] = {
     CUDA_ROWS(CU129, 1),
     /* Beyond it: CUDA 13.0 (which drops SM < 75, so the same SMs) and Jetson Orin. */
     CUDA_ROWS(CU130, 0),
-    ROW(CU126, 87, 0, "", V82, 1, 0),
+    ROW(CU126, 87, 0, "", V82, 1, 0, ""),
 };
 
 #define TABLE_SIZE (sizeof table / sizeof table[0])
@@ -416,6 +419,10 @@ int ortkit_variant_fits(const ortkit_variant *v, const ortkit_host *host, char *
         why = NULL;
     if (!v || !host)
         return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_variant_fits: NULL argument");
+    if (v->defect && v->defect[0]) {
+        SAY("no such build can exist: %s", v->defect);
+        return 0;
+    }
 
     if (host->arch != v->arch) {
         SAY("built for %s; this host is %s", ortkit_arch_name(v->arch),

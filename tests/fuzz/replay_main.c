@@ -4,7 +4,9 @@
  * -fsanitize=fuzzer (-DORTKIT_LIBFUZZER), libFuzzer's own main is used instead.
  */
 #ifndef ORTKIT_LIBFUZZER
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* scandir, alphasort */
+#endif
 #include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>

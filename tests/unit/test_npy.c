@@ -1,5 +1,7 @@
 /* test_npy.c - .npy read, parse and write: round trips, malformed input, atomic writes. */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* nftw */
+#endif
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>

@@ -1,0 +1,428 @@
+/* test_variant.c - the variant table: names, round trips, build flags, host fitness. */
+#include "testutil.h"
+
+#include "internal.h"
+
+#include <ctype.h>
+
+#define HOSTS ORTKIT_TEST_SOURCE_DIR "/tests/hosts/"
+
+/* The axes of the Flox matrix as its README states them (seed 001):
+ * 7 SMs x 4 x86 ISAs + SM90 x 2 ARM ISAs, for CUDA 12.4 (python312) and
+ * 12.9 (python313), and 6 CPU-only variants (python313). */
+static const char *const flox_sms[] = {"75", "80", "86", "89", "90", "100", "120"};
+static const char *const flox_x86[] = {"avx2", "avx512", "avx512bf16", "avx512vnni"};
+static const char *const flox_arm[] = {"armv8_2", "armv9"};
+static const char *const flox_cuda[][2] = {{"312", "12_4"}, {"313", "12_9"}};
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static const ortkit_variant *must_parse(const char *name)
+{
+    const ortkit_variant *v = NULL;
+    if (ortkit_variant_parse(&v, name) != 0 || !v)
+        fail_msg("'%s' does not parse: %s", name, ortkit_error_last());
+    return v;
+}
+
+static void check_flox_name(const char *name, int *seen)
+{
+    const ortkit_variant *v = must_parse(name);
+    assert_string_equal(v->flox_name, name);
+    assert_int_equal(v->flox, 1);
+    size_t i = (size_t)(v - ortkit_variant_get(0));
+    assert_true(i < ortkit_variant_count());
+    assert_int_equal(seen[i], 0); /* each expected name is its own row */
+    seen[i] = 1;
+}
+
+static void test_flox_matrix_name_for_name(void **state)
+{
+    int seen[256] = {0};
+    int expected = 0;
+    char name[128];
+    assert_true(ortkit_variant_count() < N(seen));
+
+    const char *const cpu_isas[] = {"avx2", "avx512", "avx512bf16", "avx512vnni", "armv8_2",
+                                    "armv9"};
+    for (size_t i = 0; i < N(cpu_isas); i++, expected++) {
+        snprintf(name, sizeof name, "onnxruntime-python313-cpu-%s", cpu_isas[i]);
+        check_flox_name(name, seen);
+    }
+    for (size_t c = 0; c < N(flox_cuda); c++) {
+        for (size_t s = 0; s < N(flox_sms); s++) {
+            for (size_t i = 0; i < N(flox_x86); i++, expected++) {
+                snprintf(name, sizeof name, "onnxruntime-python%s-cuda%s-sm%s-%s",
+                         flox_cuda[c][0], flox_cuda[c][1], flox_sms[s], flox_x86[i]);
+                check_flox_name(name, seen);
+            }
+        }
+        for (size_t i = 0; i < N(flox_arm); i++, expected++) {
+            snprintf(name, sizeof name, "onnxruntime-python%s-cuda%s-sm90-%s", flox_cuda[c][0],
+                     flox_cuda[c][1], flox_arm[i]);
+            check_flox_name(name, seen);
+        }
+    }
+    assert_int_equal(expected, 66);
+
+    /* ... and no other row claims to be in the matrix. */
+    int flox_rows = 0;
+    for (size_t i = 0; i < ortkit_variant_count(); i++) {
+        flox_rows += ortkit_variant_get(i)->flox;
+        if (ortkit_variant_get(i)->flox)
+            assert_int_equal(seen[i], 1);
+    }
+    assert_int_equal(flox_rows, 66);
+
+    /* The examples the Flox documents give. */
+    assert_string_equal(must_parse("onnxruntime-python313-cuda12_9-sm90-avx512")->name,
+                        "cuda12.9-sm90-avx512");
+    assert_string_equal(must_parse("onnxruntime-python312-cuda12_4-sm90-avx512")->name,
+                        "cuda12.4-sm90-avx512");
+    assert_string_equal(must_parse("onnxruntime-python313-cpu-avx2")->name, "cpu-avx2");
+}
+
+static void test_table_size(void **state)
+{
+    /* 66 from the matrix, CUDA 13.0 with the same 30 GPU targets (all SM >= 75),
+     * and Jetson Orin. */
+    assert_int_equal(ortkit_variant_count(), 66 + 30 + 1);
+    assert_null(ortkit_variant_get(ortkit_variant_count()));
+    int cuda13 = 0, jetson = 0;
+    for (size_t i = 0; i < ortkit_variant_count(); i++) {
+        const ortkit_variant *v = ortkit_variant_get(i);
+        if (v->cuda == 13000) {
+            cuda13++;
+            assert_true(v->sm >= 75);
+            assert_int_equal(v->flox, 0);
+        }
+        if (v->tegra) {
+            jetson++;
+            assert_string_equal(v->name, "cuda12.6-sm87-armv8.2");
+            assert_int_equal(v->arch, ORTKIT_ARCH_AARCH64);
+        }
+    }
+    assert_int_equal(cuda13, 30);
+    assert_int_equal(jetson, 1);
+}
+
+/* Every row's names follow the grammar, parse back to the row in both forms
+ * (any case), print back the same, and no two rows share a name. */
+static void test_names_round_trip(void **state)
+{
+    for (size_t i = 0; i < ortkit_variant_count(); i++) {
+        const ortkit_variant *v = ortkit_variant_get(i);
+        char want[128], buf[128];
+        const char *isa = ortkit_isa_name(v->isa);
+        if (v->cuda)
+            snprintf(want, sizeof want, "cuda%d.%d-sm%d-%s", v->cuda / 1000,
+                     (v->cuda % 1000) / 10, v->sm, isa);
+        else
+            snprintf(want, sizeof want, "cpu-%s", isa);
+        assert_string_equal(v->name, want);
+
+        char flox[160];
+        snprintf(flox, sizeof flox, "onnxruntime-python%s-%s", v->cuda == 12040 ? "312" : "313",
+                 want);
+        for (char *p = flox + strlen("onnxruntime-python3xx-"); *p; p++)
+            if (*p == '.')
+                *p = '_';
+        assert_string_equal(v->flox_name, flox);
+
+        const ortkit_variant *back = NULL;
+        assert_int_equal(ortkit_variant_parse(&back, v->name), 0);
+        assert_ptr_equal(back, v);
+        assert_int_equal(ortkit_variant_parse(&back, v->flox_name), 0);
+        assert_ptr_equal(back, v);
+        for (size_t k = 0; k <= strlen(v->name); k++)
+            buf[k] = (char)toupper((unsigned char)v->name[k]);
+        assert_int_equal(ortkit_variant_parse(&back, buf), 0);
+        assert_ptr_equal(back, v);
+
+        assert_int_equal(ortkit_variant_name(v, buf, sizeof buf, ORTKIT_VARIANT_CANONICAL), 0);
+        assert_string_equal(buf, v->name);
+        assert_int_equal(ortkit_variant_name(v, buf, sizeof buf, ORTKIT_VARIANT_FLOX), 0);
+        assert_string_equal(buf, v->flox_name);
+
+        for (size_t j = 0; j < i; j++) {
+            const ortkit_variant *w = ortkit_variant_get(j);
+            assert_string_not_equal(v->name, w->name);
+            assert_string_not_equal(v->flox_name, w->flox_name);
+        }
+    }
+}
+
+static void test_build_flags(void **state)
+{
+    const char *const avx512 = "-mavx512f -mavx512dq -mavx512vl -mavx512bw -mfma";
+    for (size_t i = 0; i < ortkit_variant_count(); i++) {
+        const ortkit_variant *v = ortkit_variant_get(i);
+        char want[160];
+        switch (v->isa) {
+        case ORTKIT_ISA_AVX2: snprintf(want, sizeof want, "-mavx2 -mfma"); break;
+        case ORTKIT_ISA_AVX512: snprintf(want, sizeof want, "%s", avx512); break;
+        case ORTKIT_ISA_AVX512BF16: snprintf(want, sizeof want, "%s -mavx512bf16", avx512); break;
+        case ORTKIT_ISA_AVX512VNNI: snprintf(want, sizeof want, "%s -mavx512vnni", avx512); break;
+        case ORTKIT_ISA_ARMV8_2: snprintf(want, sizeof want, "-march=armv8.2-a+fp16+dotprod"); break;
+        case ORTKIT_ISA_ARMV9: snprintf(want, sizeof want, "-march=armv9-a+sve2"); break;
+        default: fail_msg("%s: unknown ISA %d", v->name, v->isa);
+        }
+        assert_string_equal(v->cpu_flags, want);
+        assert_int_equal(v->arch, v->isa >= ORTKIT_ISA_ARMV8_2 ? ORTKIT_ARCH_AARCH64
+                                                                : ORTKIT_ARCH_X86_64);
+        if (!v->cuda) {
+            assert_string_equal(v->cuda_architectures, "");
+            assert_string_equal(v->min_driver, "");
+            continue;
+        }
+        /* ORT's CMake makes 90/100/120 arch-specific (sm_90a): exact SM only. */
+        snprintf(want, sizeof want, "%d", v->sm);
+        assert_string_equal(v->cuda_architectures, want);
+        snprintf(want, sizeof want, "sm_%d%s", v->sm, v->sm >= 90 ? "a" : "");
+        assert_string_equal(v->cubin, want);
+        assert_int_equal(v->sm_exact, v->sm >= 90);
+        switch (v->cuda) {
+        case 12040:
+            assert_string_equal(v->min_driver, "525.60.13");
+            assert_string_equal(v->toolkit_driver, "550.54.14");
+            assert_string_equal(v->python, "3.12");
+            break;
+        case 12090:
+            assert_string_equal(v->min_driver, "525.60.13");
+            assert_string_equal(v->toolkit_driver, "575.51.03");
+            break;
+        case 13000:
+            assert_string_equal(v->min_driver, "580.65.06");
+            assert_string_equal(v->toolkit_driver, "580.65.06");
+            break;
+        case 12060:
+            assert_string_equal(v->min_driver, "36.4");
+            assert_int_equal(v->tegra, 1);
+            break;
+        default: fail_msg("%s: unexpected CUDA %d", v->name, v->cuda);
+        }
+        /* nvcc learnt Blackwell in 12.8: the matrix's CUDA 12.4 rows for it cannot exist. */
+        assert_int_equal(v->defect[0] != 0, v->cuda == 12040 && v->sm >= 100);
+    }
+    const ortkit_variant *v = must_parse("cpu-avx512bf16");
+    assert_true(v->cpu_features & ORTKIT_CPU_BIT(ORTKIT_CPU_AVX512BF16));
+    assert_true(v->cpu_features & ORTKIT_CPU_BIT(ORTKIT_CPU_AVX512BW));
+    assert_false(v->cpu_features & ORTKIT_CPU_BIT(ORTKIT_CPU_AVX512VNNI));
+    v = must_parse("cpu-armv9");
+    assert_true(v->cpu_features & ORTKIT_CPU_BIT(ORTKIT_CPU_SVE2));
+}
+
+static void test_parse_errors(void **state)
+{
+    static const struct { const char *name; int code; const char *msg; } cases[] = {
+        {"", ORTKIT_E_INVALID_ARG, "expected cpu-<isa>"},
+        {"gpu", ORTKIT_E_INVALID_ARG, "expected cpu-<isa>"},
+        {"cpu-avx3", ORTKIT_E_INVALID_ARG, "no instruction set 'avx3'"},
+        {"cuda12.9-sm90-avx3", ORTKIT_E_INVALID_ARG, "no instruction set 'avx3'"},
+        {"cuda12.8-sm90-avx2", ORTKIT_E_UNSUPPORTED, "no variants for CUDA 12.8"},
+        {"cuda12.9-sm61-avx2", ORTKIT_E_UNSUPPORTED, "CUDA 12.9 has no variant for sm61"},
+        {"cuda13.0-sm87-armv8.2", ORTKIT_E_UNSUPPORTED, "CUDA 13.0 has no variant for sm87"},
+        {"cuda12.9-sm80-armv9", ORTKIT_E_UNSUPPORTED,
+         "built only for avx2 avx512 avx512bf16 avx512vnni"},
+        {"onnxruntime-python312-cuda12_9-sm90-avx512", ORTKIT_E_INVALID_ARG,
+         "the Flox name of cuda12.9-sm90-avx512 is onnxruntime-python313-cuda12_9-sm90-avx512"},
+        {"onnxruntime-python313-cuda12_8-sm90-avx512", ORTKIT_E_UNSUPPORTED,
+         "no variants for CUDA 12.8"},
+        {"onnxruntime-python313-cpu-sse2", ORTKIT_E_INVALID_ARG, "no instruction set 'sse2'"},
+        {"cuda12.9-sm90-avx512-extra", ORTKIT_E_INVALID_ARG, "expected cpu-<isa>"},
+    };
+    for (size_t i = 0; i < N(cases); i++) {
+        const ortkit_variant *v = (const ortkit_variant *)1;
+        int rc = ortkit_variant_parse(&v, cases[i].name);
+        if (rc != cases[i].code)
+            fail_msg("'%s': got %d (%s), want %d", cases[i].name, rc, ortkit_error_last(),
+                     cases[i].code);
+        assert_null(v);
+        assert_error_has(cases[i].msg);
+    }
+    char longname[300];
+    memset(longname, 'x', sizeof longname - 1);
+    longname[sizeof longname - 1] = '\0';
+    const ortkit_variant *v;
+    assert_int_equal(ortkit_variant_parse(&v, longname), ORTKIT_E_INVALID_ARG);
+    assert_int_equal(ortkit_variant_parse(NULL, "cpu-avx2"), ORTKIT_E_INVALID_ARG);
+    assert_int_equal(ortkit_variant_parse(&v, NULL), ORTKIT_E_INVALID_ARG);
+
+    char buf[9]; /* just room for "cpu-avx2" */
+    v = must_parse("cpu-avx2");
+    assert_int_equal(ortkit_variant_name(v, buf, sizeof buf, ORTKIT_VARIANT_CANONICAL), 0);
+    assert_int_equal(ortkit_variant_name(v, buf, sizeof buf, ORTKIT_VARIANT_FLOX),
+                     ORTKIT_E_INVALID_ARG);
+    assert_string_equal(buf, "");
+    assert_int_equal(ortkit_variant_name(v, buf, sizeof buf, (ortkit_variant_form)7),
+                     ORTKIT_E_INVALID_ARG);
+    assert_int_equal(ortkit_variant_name(NULL, buf, sizeof buf, ORTKIT_VARIANT_CANONICAL),
+                     ORTKIT_E_INVALID_ARG);
+}
+
+static ortkit_host load_host(const char *file)
+{
+    ortkit_host h;
+    char path[512];
+    snprintf(path, sizeof path, "%s%s.json", HOSTS, file);
+    if (ortkit_host_load(&h, path) != 0)
+        fail_msg("%s", ortkit_error_last());
+    return h;
+}
+
+static void expect_fit(const ortkit_host *h, const char *variant, int fits, const char *why)
+{
+    char got[256];
+    int rc = ortkit_variant_fits(must_parse(variant), h, got, sizeof got);
+    if (rc != fits || strcmp(got, why))
+        fail_msg("%s: got %d \"%s\"; want %d \"%s\"", variant, rc, got, fits, why);
+}
+
+/* The described hosts x variants: fits, or exactly why not. */
+static void test_fits_described_hosts(void **state)
+{
+    static const struct { const char *host, *variant; int fits; const char *why; } cases[] = {
+        {"h100-server", "cuda12.4-sm90-avx512", 1, ""},
+        {"h100-server", "cuda12.9-sm90-avx512vnni", 1,
+         "driver 570.124.06 is older than CUDA 12.9's own minimum 575.51.03; it runs through "
+         "minor-version compatibility"},
+        {"h100-server", "cuda12.9-sm90-avx512bf16", 0, "needs AVX-512 BF16; this CPU lacks it"},
+        {"h100-server", "cuda13.0-sm90-avx512", 0,
+         "needs driver >= 580.65.06 for CUDA 13.0; found 570.124.06"},
+        {"h100-server", "cuda12.4-sm80-avx2", 0,
+         "SM 8.0 cubins do not run on SM 9.0 (NVIDIA H100 PCIe), nor on the 1 other GPU"},
+        {"h100-server", "cuda12.4-sm90-armv9", 0, "built for aarch64; this host is x86_64"},
+        {"h100-server", "cuda12.4-sm100-avx2", 0,
+         "no such build can exist: nvcc 12.4 cannot compile for Blackwell (SM 10.0 and 12.0 "
+         "need CUDA 12.8)"},
+        {"graviton3", "cpu-armv8.2", 1, ""},
+        {"graviton3", "cpu-armv9", 0, "needs SVE2; this CPU lacks it"},
+        {"graviton3", "cpu-avx2", 0, "built for x86_64; this host is aarch64"},
+        {"graviton3", "cuda12.9-sm90-armv8.2", 0,
+         "needs an NVIDIA GPU with SM 9.0; none found (no NVIDIA driver: libnvidia-ml.so.1 not "
+         "found)"},
+        {"laptop-avx2", "cpu-avx2", 1, ""},
+        {"laptop-avx2", "cpu-avx512", 0,
+         "needs AVX-512 F, AVX-512 BW, AVX-512 DQ and AVX-512 VL; this CPU lacks them"},
+        {"laptop-avx2", "cpu-avx512vnni", 0,
+         "needs AVX-512 F, AVX-512 BW, AVX-512 DQ, AVX-512 VL and AVX-512 VNNI; this CPU lacks them"},
+        {"jetson-orin", "cuda12.6-sm87-armv8.2", 1, ""},
+        {"jetson-orin", "cpu-armv8.2", 1, ""},
+        {"jetson-orin", "cpu-armv9", 0, "needs SVE and SVE2; this CPU lacks them"},
+        {"jetson-orin", "cuda12.9-sm90-armv8.2", 0,
+         "built for discrete NVIDIA GPUs; this host is a Jetson"},
+        {"graviton3", "cuda12.6-sm87-armv8.2", 0,
+         "built for Jetson (Linux for Tegra); this host is not a Jetson"},
+        {"old-driver-3090", "cuda12.4-sm86-avx2", 1,
+         "driver 525.147.05 is older than CUDA 12.4's own minimum 550.54.14; it runs through "
+         "minor-version compatibility"},
+        {"old-driver-3090", "cuda12.4-sm80-avx2", 1,
+         "driver 525.147.05 is older than CUDA 12.4's own minimum 550.54.14; it runs through "
+         "minor-version compatibility"},
+        {"old-driver-3090", "cuda12.4-sm89-avx2", 0,
+         "SM 8.9 cubins do not run on SM 8.6 (NVIDIA GeForce RTX 3090)"},
+        {"old-driver-3090", "cuda12.4-sm90-avx2", 0,
+         "SM 9.0 cubins do not run on SM 8.6 (NVIDIA GeForce RTX 3090)"},
+        {"old-driver-3090", "cuda12.4-sm86-avx512", 0,
+         "needs AVX-512 F, AVX-512 BW, AVX-512 DQ and AVX-512 VL; this CPU lacks them"},
+        {"old-driver-3090", "cuda13.0-sm86-avx2", 0,
+         "needs driver >= 580.65.06 for CUDA 13.0; found 525.147.05"},
+        {"sapphire-rapids", "cpu-avx512bf16", 1, ""},
+        {"sapphire-rapids", "cpu-avx512vnni", 1, ""},
+        {"sapphire-rapids", "cuda12.9-sm90-avx512", 0,
+         "needs an NVIDIA GPU with SM 9.0; none found (no NVIDIA driver: libnvidia-ml.so.1 not "
+         "found)"},
+        {"rtx5090", "cuda12.9-sm120-avx512bf16", 1, ""},
+        {"rtx5090", "cuda13.0-sm120-avx512vnni", 1, ""},
+        {"rtx5090", "cuda12.9-sm100-avx512", 0,
+         "SM 10.0 cubins do not run on SM 12.0 (NVIDIA GeForce RTX 5090)"},
+        {"rtx5090", "cuda12.9-sm90-avx512", 0,
+         "SM 9.0 cubins do not run on SM 12.0 (NVIDIA GeForce RTX 5090)"},
+        {"t4", "cuda12.4-sm75-avx512", 1, ""},
+        {"t4", "cuda12.9-sm75-avx2", 1,
+         "driver 550.54.15 is older than CUDA 12.9's own minimum 575.51.03; it runs through "
+         "minor-version compatibility"},
+        {"t4", "cuda12.4-sm75-avx512vnni", 0, "needs AVX-512 VNNI; this CPU lacks it"},
+        {"t4", "cuda13.0-sm75-avx2", 0, "needs driver >= 580.65.06 for CUDA 13.0; found 550.54.15"},
+        {"t4", "cuda12.4-sm80-avx2", 0, "SM 8.0 cubins do not run on SM 7.5 (Tesla T4)"},
+    };
+    for (size_t i = 0; i < N(cases); i++) {
+        ortkit_host h = load_host(cases[i].host);
+        expect_fit(&h, cases[i].variant, cases[i].fits, cases[i].why);
+    }
+}
+
+/* Edges the described hosts do not reach: driver floors, L4T, minor SMs. */
+static void test_fits_edges(void **state)
+{
+    ortkit_host h = load_host("old-driver-3090");
+    snprintf(h.driver_version, sizeof h.driver_version, "515.65.01");
+    expect_fit(&h, "cuda12.4-sm86-avx2", 0, "needs driver >= 525.60.13 for CUDA 12.4; found 515.65.01");
+    snprintf(h.driver_version, sizeof h.driver_version, "525.60.13");
+    assert_int_equal(ortkit_variant_fits(must_parse("cuda12.9-sm86-avx2"), &h, NULL, 0), 1);
+    snprintf(h.driver_version, sizeof h.driver_version, "525.60.12");
+    assert_int_equal(ortkit_variant_fits(must_parse("cuda12.9-sm86-avx2"), &h, NULL, 0), 0);
+    snprintf(h.driver_version, sizeof h.driver_version, "525.6");
+    assert_int_equal(ortkit_variant_fits(must_parse("cuda12.9-sm86-avx2"), &h, NULL, 0), 0);
+    snprintf(h.driver_version, sizeof h.driver_version, "575.51.03");
+    expect_fit(&h, "cuda12.9-sm86-avx2", 1, "");
+    h.driver_version[0] = '\0';
+    expect_fit(&h, "cuda12.9-sm86-avx2", 0,
+               "needs driver >= 525.60.13 for CUDA 12.9; the driver version is unknown");
+
+    /* A cubin for X.Y runs on X.Z, Z >= Y; arch-specific ones only on their SM. */
+    h = load_host("rtx5090");
+    h.gpus[0].cc_minor = 1;
+    expect_fit(&h, "cuda12.9-sm120-avx2", 0,
+               "sm_120a cubins run only on SM 12.0; found SM 12.1 (NVIDIA GeForce RTX 5090)");
+    h = load_host("old-driver-3090");
+    h.gpus[0].cc_minor = 9;
+    expect_fit(&h, "cuda12.4-sm86-avx2", 1,
+               "driver 525.147.05 is older than CUDA 12.4's own minimum 550.54.14; it runs "
+               "through minor-version compatibility");
+    /* Any one fitting GPU will do. */
+    h = load_host("t4");
+    h.gpus[1] = h.gpus[0];
+    h.gpus[1].cc_major = 8;
+    h.gpus[1].cc_minor = 0;
+    h.gpu_count = 2;
+    expect_fit(&h, "cuda12.4-sm80-avx512", 1, "");
+    h.gpu_count = 0;
+    h.gpu_note[0] = '\0';
+    expect_fit(&h, "cuda12.4-sm75-avx512", 0, "needs an NVIDIA GPU with SM 7.5; none found");
+
+    h = load_host("jetson-orin");
+    snprintf(h.l4t_release, sizeof h.l4t_release, "36.3.0");
+    expect_fit(&h, "cuda12.6-sm87-armv8.2", 0, "needs L4T R36.4 or newer for CUDA 12.6; found R36.3.0");
+    snprintf(h.l4t_release, sizeof h.l4t_release, "36.4");
+    expect_fit(&h, "cuda12.6-sm87-armv8.2", 1, "");
+    h.l4t_release[0] = '\0';
+    expect_fit(&h, "cuda12.6-sm87-armv8.2", 0,
+               "needs L4T R36.4 or newer for CUDA 12.6; the L4T release is unknown");
+
+    memset(&h, 0, sizeof h);
+    expect_fit(&h, "cpu-avx2", 0, "built for x86_64; this host is of unknown architecture");
+
+    /* why is optional and always terminated; NULL arguments are errors. */
+    char tiny[8];
+    h = load_host("laptop-avx2");
+    assert_int_equal(ortkit_variant_fits(must_parse("cpu-avx512"), &h, tiny, sizeof tiny), 0);
+    assert_string_equal(tiny, "needs A");
+    assert_int_equal(ortkit_variant_fits(NULL, &h, tiny, sizeof tiny), ORTKIT_E_INVALID_ARG);
+    assert_int_equal(ortkit_variant_fits(must_parse("cpu-avx2"), NULL, NULL, 0),
+                     ORTKIT_E_INVALID_ARG);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_flox_matrix_name_for_name),
+        cmocka_unit_test(test_table_size),
+        cmocka_unit_test(test_names_round_trip),
+        cmocka_unit_test(test_build_flags),
+        cmocka_unit_test(test_parse_errors),
+        cmocka_unit_test(test_fits_described_hosts),
+        cmocka_unit_test(test_fits_edges),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
