@@ -48,11 +48,37 @@ static void die(const char *what)
     exit(1);
 }
 
+/* The raw side: the same library ortkit loaded, driven directly. */
+typedef struct raw_side {
+    const OrtApi *api;
+    OrtEnv *env;
+    OrtSessionOptions *opts;
+    OrtSession *session;
+    OrtMemoryInfo *mem;
+} raw_side;
+
+static void raw_open(raw_side *r, const ortkit_runtime *rt, const char *model, int threads)
+{
+    void *lib = dlopen(ortkit_runtime_path(rt), RTLD_NOW | RTLD_NOLOAD);
+    const OrtApiBase *(*get_base)(void) = lib ? (const OrtApiBase *(*)(void))dlsym(lib, "OrtGetApiBase") : NULL;
+    if (!get_base) {
+        fprintf(stderr, "bench_overhead: cannot reach OrtGetApiBase in %s\n", ortkit_runtime_path(rt));
+        exit(1);
+    }
+    const OrtApi *api = r->api = get_base()->GetApi((uint32_t)ortkit_runtime_api_level(rt));
+    die_ort(api, api->CreateEnv(ORT_LOGGING_LEVEL_FATAL, "bench", &r->env), "env");
+    die_ort(api, api->CreateSessionOptions(&r->opts), "options");
+    die_ort(api, api->SetIntraOpNumThreads(r->opts, threads), "threads");
+    die_ort(api, api->SetInterOpNumThreads(r->opts, 1), "threads");
+    die_ort(api, api->CreateSession(r->env, model, r->opts, &r->session), "raw session");
+    die_ort(api, api->CreateCpuMemoryInfo(OrtArenaAllocator, OrtMemTypeDefault, &r->mem), "memory info");
+}
+
 int main(int argc, char **argv)
 {
     const char *model = NULL, *in_names[64], *in_files[64];
     size_t n_given = 0;
-    int threads = 1, rounds = 200, block = 50;
+    int threads = 1, rounds = 200, block = 50, raw_first = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-i") && i + 1 < argc && n_given < 64) {
             char *eq = strchr(argv[++i], '=');
@@ -67,18 +93,20 @@ int main(int argc, char **argv)
             threads = atoi(argv[++i]);
         } else if (!strcmp(argv[i], "--rounds") && i + 1 < argc) {
             rounds = atoi(argv[++i]);
+        } else if (!strcmp(argv[i], "--raw-first")) {
+            raw_first = 1; /* create the raw session first: a control for creation order */
         } else if (!strcmp(argv[i], "--block") && i + 1 < argc) {
             block = atoi(argv[++i]);
         } else if (argv[i][0] != '-' && !model) {
             model = argv[i];
         } else {
             fprintf(stderr, "usage: bench_overhead MODEL [-i NAME=FILE.npy]... [--threads N] "
-                            "[--rounds N] [--block N]\n");
+                            "[--rounds N] [--block N] [--raw-first]\n");
             return 2;
         }
     }
     if (!model || threads < 1 || rounds < 1 || block < 1) {
-        fprintf(stderr, "usage: bench_overhead MODEL [-i NAME=FILE.npy]... [--threads N] [--rounds N] [--block N]\n");
+        fprintf(stderr, "usage: bench_overhead MODEL [-i NAME=FILE.npy]... [--threads N] [--rounds N] [--block N] [--raw-first]\n");
         return 2;
     }
 
@@ -87,6 +115,9 @@ int main(int argc, char **argv)
     ortkit_session *s = NULL;
     if (ortkit_runtime_open(&rt, NULL))
         die("runtime");
+    raw_side raw_s;
+    if (raw_first)
+        raw_open(&raw_s, rt, model, threads);
     ortkit_session_options so = ORTKIT_SESSION_OPTIONS_INIT;
     so.intra_op_threads = threads;
     so.inter_op_threads = 1;
@@ -111,24 +142,11 @@ int main(int argc, char **argv)
         }
     }
 
-    /* ---- raw ORT side: the same library, found through ortkit's answer ---- */
-    void *lib = dlopen(ortkit_runtime_path(rt), RTLD_NOW | RTLD_NOLOAD);
-    const OrtApiBase *(*get_base)(void) = lib ? (const OrtApiBase *(*)(void))dlsym(lib, "OrtGetApiBase") : NULL;
-    if (!get_base) {
-        fprintf(stderr, "bench_overhead: cannot reach OrtGetApiBase in %s\n", ortkit_runtime_path(rt));
-        return 1;
-    }
-    const OrtApi *api = get_base()->GetApi((uint32_t)ortkit_runtime_api_level(rt));
-    OrtEnv *env;
-    OrtSessionOptions *opts;
-    OrtSession *raw;
-    OrtMemoryInfo *mem;
-    die_ort(api, api->CreateEnv(ORT_LOGGING_LEVEL_FATAL, "bench", &env), "env");
-    die_ort(api, api->CreateSessionOptions(&opts), "options");
-    die_ort(api, api->SetIntraOpNumThreads(opts, threads), "threads");
-    die_ort(api, api->SetInterOpNumThreads(opts, 1), "threads");
-    die_ort(api, api->CreateSession(env, model, opts, &raw), "raw session");
-    die_ort(api, api->CreateCpuMemoryInfo(OrtArenaAllocator, OrtMemTypeDefault, &mem), "memory info");
+    if (!raw_first)
+        raw_open(&raw_s, rt, model, threads);
+    const OrtApi *api = raw_s.api;
+    OrtSession *raw = raw_s.session;
+    OrtMemoryInfo *mem = raw_s.mem;
     OrtValue **raw_in = calloc(n_in, sizeof *raw_in), **raw_out = calloc(n_out, sizeof *raw_out);
     const char **out_names = calloc(n_out, sizeof *out_names);
     for (size_t i = 0; i < n_out; i++)
@@ -187,7 +205,8 @@ int main(int argc, char **argv)
     double med_kit = t_kit[rounds / 2], med_raw = t_raw[rounds / 2];
     printf("model      %s\n", model);
     printf("runtime    ONNX Runtime %s, %d intra-op thread(s)\n", ortkit_runtime_version(rt), threads);
-    printf("runs       %d rounds x %d runs per side, interleaved\n\n", rounds, block);
+    printf("runs       %d rounds x %d runs per side, interleaved; %s session created first\n\n",
+           rounds, block, raw_first ? "raw" : "ortkit");
     printf("           %12s %12s %12s\n", "raw C API", "ortkit", "ortkit-raw");
     printf("median/run %10.3f us %9.3f us %+9.3f us\n", med_raw * 1e6, med_kit * 1e6, (med_kit - med_raw) * 1e6);
     printf("mean/run   %10.3f us %9.3f us %+9.3f us\n", mean_raw * 1e6, mean_kit * 1e6, (mean_kit - mean_raw) * 1e6);
@@ -199,8 +218,8 @@ int main(int argc, char **argv)
     }
     api->ReleaseMemoryInfo(mem);
     api->ReleaseSession(raw);
-    api->ReleaseSessionOptions(opts);
-    api->ReleaseEnv(env);
+    api->ReleaseSessionOptions(raw_s.opts);
+    api->ReleaseEnv(raw_s.env);
     free(raw_in);
     free(raw_out);
     free(out_names);

@@ -221,7 +221,7 @@ typedef enum ortkit_switch {
 } ortkit_switch;
 
 typedef enum ortkit_graph_opt {
-    ORTKIT_GRAPH_OPT_DEFAULT = 0, /* ORT's default: all */
+    ORTKIT_GRAPH_OPT_DEFAULT = 0, /* whatever the runtime does by default */
     ORTKIT_GRAPH_OPT_DISABLE = 1,
     ORTKIT_GRAPH_OPT_BASIC = 2,
     ORTKIT_GRAPH_OPT_EXTENDED = 3,

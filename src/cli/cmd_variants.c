@@ -8,10 +8,10 @@
 static const char usage_text[] =
     "usage: ortkit variants [--fits] [--host FILE.json] [--flox] [--json] [NAME...]\n"
     "\n"
-    "List the ONNX Runtime build variants ortkit knows: the 66 of the Flox\n"
-    "matrix, CUDA 13.0 and Jetson Orin.  A name is cpu-<isa> or\n"
-    "cuda<M>.<m>-sm<NN>-<isa>; Flox names (onnxruntime-python313-cuda12_9-sm90-\n"
-    "avx512) are accepted too.\n"
+    "List the ONNX Runtime build variants ortkit knows: the 66 of the Flox matrix,\n"
+    "CUDA 13.0 and Jetson Orin, with what each is built for and needs.  Names are\n"
+    "cpu-<isa> or cuda<M>.<m>-sm<NN>-<isa> (cuda12.9-sm90-avx512); the Flox form\n"
+    "(onnxruntime-python313-cuda12_9-sm90-avx512) is accepted too.\n"
     "\n"
     "  --fits         check each variant against this machine: fits, or why not\n"
     "  --host FILE    check against the machine described in FILE (see\n"
@@ -88,7 +88,7 @@ int cmd_variants(int argc, char **argv)
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
     const char *host_file = NULL;
-    int fits = 0, flox = 0, json = 0, c, rc = CLI_FAIL;
+    int fits = 0, flox = 0, json = 0, note = 0, c, rc = CLI_FAIL;
     optind = 1;
     while ((c = getopt_long(argc, argv, "fH:xjh", longopts, NULL)) != -1) {
         switch (c) {
@@ -140,7 +140,10 @@ int cmd_variants(int argc, char **argv)
         static const char *const fit[] = {"VARIANT", "FITS", "WHY"};
         static const char *const fit_flox[] = {"VARIANT", "FLOX NAME", "FITS", "WHY"};
         const char *const *headers = fits ? (flox ? fit_flox : fit) : (flox ? plain_flox : plain);
-        size_t columns = (fits ? 3 : 6) + (size_t)flox;
+        /* The NOTE column (why a variant cannot be built) only when one has a note. */
+        for (size_t i = 0; i < count; i++)
+            note |= list[i]->defect[0] != 0;
+        size_t columns = (fits ? 3 : 5 + (size_t)note) + (size_t)flox;
         if (!(table = cli_table_new(columns, headers))) {
             rc = cli_fail("out of memory");
             goto cleanup;

@@ -3,11 +3,6 @@
 
 #include <string.h>
 
-int cmd_run(int argc, char **argv);
-int cmd_info(int argc, char **argv);
-int cmd_version(int argc, char **argv);
-int cmd_host(int argc, char **argv);
-int cmd_variants(int argc, char **argv);
 
 static const cli_command commands[] = {
     {"run", cmd_run, "run a model on inputs and show its outputs"},

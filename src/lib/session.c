@@ -225,7 +225,7 @@ static int build_options(OrtSessionOptions **out, ortkit_session *s, const ortki
         if (o->inter_op_threads &&
             (rc = check(s->rt, api->SetInterOpNumThreads(so, o->inter_op_threads), "inter_op_threads")))
             goto done;
-        static const GraphOptimizationLevel levels[] = {ORT_ENABLE_ALL, ORT_DISABLE_ALL,
+        static const GraphOptimizationLevel levels[] = {ORT_DISABLE_ALL, ORT_DISABLE_ALL,
                                                         ORT_ENABLE_BASIC, ORT_ENABLE_EXTENDED,
                                                         ORT_ENABLE_ALL};
         if ((unsigned)o->graph_opt > ORTKIT_GRAPH_OPT_ALL) {
@@ -233,7 +233,9 @@ static int build_options(OrtSessionOptions **out, ortkit_session *s, const ortki
                                    (int)o->graph_opt);
             goto done;
         }
-        if ((rc = check(s->rt, api->SetSessionGraphOptimizationLevel(so, levels[o->graph_opt]),
+        /* Left alone unless asked: ORT's default level is not always ORT_ENABLE_ALL. */
+        if (o->graph_opt != ORTKIT_GRAPH_OPT_DEFAULT &&
+            (rc = check(s->rt, api->SetSessionGraphOptimizationLevel(so, levels[o->graph_opt]),
                         "graph_opt")))
             goto done;
         if (o->exec_mode == ORTKIT_EXEC_PARALLEL &&

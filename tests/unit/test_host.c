@@ -1,0 +1,602 @@
+/* test_host.c - host detection (real and against fake /proc, /sys, /etc and
+ * NVML), and host JSON: round trips and strict reading. */
+#include "testutil.h"
+
+#include "internal.h"
+
+#include <ftw.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#if defined(__GLIBC__)
+#include <gnu/libc-version.h>
+#endif
+
+#define HOSTS ORTKIT_TEST_SOURCE_DIR "/tests/hosts/"
+
+/* Test hooks of host.c. */
+void ortkit__host_set_root(const char *root);
+void ortkit__host_set_nvml_library(const char *path);
+void ortkit__host_set_nvml_resolver(void *(*resolve)(const char *symbol));
+int ortkit__host_arm_cpu_name(const char *cpuinfo, char *vendor, size_t vendor_size,
+                              char *model, size_t model_size);
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static char tmpdir[] = "/tmp/ortkit_test_host_XXXXXX";
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    return remove(path);
+}
+
+static int group_setup(void **state)
+{
+    return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int group_teardown(void **state)
+{
+    return nftw(tmpdir, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
+}
+
+/* Each test starts with the real machine. */
+static int reset_hooks(void **state)
+{
+    ortkit__host_set_root(NULL);
+    ortkit__host_set_nvml_library(NULL);
+    ortkit__host_set_nvml_resolver(NULL);
+    return 0;
+}
+
+/* Write root/rel (size bytes of data), creating directories. */
+static void put_file(const char *root, const char *rel, const char *data, size_t size)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", root, rel);
+    mkdir(root, 0755);
+    for (char *p = path + strlen(root) + 1; (p = strchr(p, '/')); p++) {
+        *p = '\0';
+        mkdir(path, 0755);
+        *p = '/';
+    }
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(data, 1, size, f), size);
+    fclose(f);
+}
+
+static void put(const char *root, const char *rel, const char *text)
+{
+    put_file(root, rel, text, strlen(text));
+}
+
+static void test_feature_names(void **state)
+{
+    for (int f = 0; f < ORTKIT_CPU_FEATURE_COUNT; f++) {
+        const char *name = ortkit_cpu_feature_name((ortkit_cpu_feature)f);
+        assert_non_null(name);
+        assert_non_null(ortkit_cpu_feature_label((ortkit_cpu_feature)f));
+        assert_int_equal(ortkit_cpu_feature_from_name(name), f);
+        assert_true(ortkit_cpu_feature_arch((ortkit_cpu_feature)f) ==
+                    (f >= ORTKIT_CPU_ASIMD ? ORTKIT_ARCH_AARCH64 : ORTKIT_ARCH_X86_64));
+    }
+    assert_true(ORTKIT_CPU_FEATURE_COUNT <= 64);
+    assert_null(ortkit_cpu_feature_name(ORTKIT_CPU_FEATURE_COUNT));
+    assert_int_equal(ortkit_cpu_feature_from_name("avx1024"), -1);
+    assert_int_equal(ortkit_cpu_feature_from_name(NULL), -1);
+    assert_string_equal(ortkit_cpu_feature_label(ORTKIT_CPU_AVX512BF16), "AVX-512 BF16");
+    assert_string_equal(ortkit_arch_name(ORTKIT_ARCH_AARCH64), "aarch64");
+}
+
+#if defined(__x86_64__)
+/* The kernel's cpuinfo flags also reflect what the OS enables: they must
+ * agree with cpuid + XCR0. */
+static void check_against_cpuinfo(const ortkit_host *h)
+{
+    static const struct { ortkit_cpu_feature f; const char *flag; } map[] = {
+        {ORTKIT_CPU_SSE3, "pni"},           {ORTKIT_CPU_SSSE3, "ssse3"},
+        {ORTKIT_CPU_SSE4_1, "sse4_1"},      {ORTKIT_CPU_SSE4_2, "sse4_2"},
+        {ORTKIT_CPU_POPCNT, "popcnt"},      {ORTKIT_CPU_CX16, "cx16"},
+        {ORTKIT_CPU_LAHF, "lahf_lm"},       {ORTKIT_CPU_MOVBE, "movbe"},
+        {ORTKIT_CPU_LZCNT, "abm"},          {ORTKIT_CPU_BMI1, "bmi1"},
+        {ORTKIT_CPU_BMI2, "bmi2"},          {ORTKIT_CPU_AVX, "avx"},
+        {ORTKIT_CPU_AVX2, "avx2"},          {ORTKIT_CPU_FMA, "fma"},
+        {ORTKIT_CPU_F16C, "f16c"},          {ORTKIT_CPU_AVX512F, "avx512f"},
+        {ORTKIT_CPU_AVX512CD, "avx512cd"},  {ORTKIT_CPU_AVX512BW, "avx512bw"},
+        {ORTKIT_CPU_AVX512DQ, "avx512dq"},  {ORTKIT_CPU_AVX512VL, "avx512vl"},
+        {ORTKIT_CPU_AVX512VNNI, "avx512_vnni"}, {ORTKIT_CPU_AVX512BF16, "avx512_bf16"},
+        {ORTKIT_CPU_AVXVNNI, "avx_vnni"},   {ORTKIT_CPU_AMX_TILE, "amx_tile"},
+        {ORTKIT_CPU_AMX_INT8, "amx_int8"},  {ORTKIT_CPU_AMX_BF16, "amx_bf16"},
+    };
+    /* /proc files report size 0: read until EOF. */
+    size_t cap = 1 << 22;
+    char *text = malloc(cap);
+    assert_non_null(text);
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    assert_non_null(f);
+    text[fread(text, 1, cap - 1, f)] = '\0';
+    fclose(f);
+    char *flags = strstr(text, "\nflags");
+    assert_non_null(flags);
+    char *eol = strchr(flags + 1, '\n');
+    if (eol)
+        *eol = '\0';
+    for (size_t i = 0; i < N(map); i++) {
+        char word[40];
+        snprintf(word, sizeof word, " %s ", map[i].flag);
+        char line[8192];
+        snprintf(line, sizeof line, "%s ", strchr(flags, ':'));
+        int in_cpuinfo = strstr(line, word) != NULL;
+        if (in_cpuinfo != ortkit_host_has(h, map[i].f))
+            fail_msg("%s: cpuid+XCR0 says %d, /proc/cpuinfo says %d",
+                     ortkit_cpu_feature_name(map[i].f), ortkit_host_has(h, map[i].f), in_cpuinfo);
+    }
+    free(text);
+}
+#endif
+
+static void test_detect_this_machine(void **state)
+{
+    ortkit_host h;
+    assert_int_equal(ortkit_host_detect(&h), 0);
+#if defined(__x86_64__)
+    assert_int_equal(h.arch, ORTKIT_ARCH_X86_64);
+    assert_true(h.x86_64_level >= 1 && h.x86_64_level <= 4);
+    assert_true(h.cpu_vendor[0] && h.cpu_model[0]);
+    check_against_cpuinfo(&h);
+    /* Every x86-64 Linux machine ortkit targets has SSE4.2. */
+    assert_true(ortkit_host_has(&h, ORTKIT_CPU_SSE4_2));
+#elif defined(__aarch64__)
+    assert_int_equal(h.arch, ORTKIT_ARCH_AARCH64);
+    assert_true(ortkit_host_has(&h, ORTKIT_CPU_ASIMD));
+#endif
+    assert_int_equal(h.logical_cpus, (int)sysconf(_SC_NPROCESSORS_ONLN));
+    assert_true(h.physical_cores >= 1 && h.physical_cores <= h.logical_cpus);
+    assert_true(h.mem_total > 0 && h.mem_available <= h.mem_total);
+    assert_true(h.cache_l1d > 0);
+    assert_string_equal(h.os_name, "Linux");
+#if defined(__GLIBC__)
+    assert_string_equal(h.glibc, gnu_get_libc_version());
+#endif
+    /* No driver is an answer with a reason, not an error. */
+    if (h.gpu_count == 0 && !h.tegra)
+        assert_true(h.gpu_note[0] != '\0');
+    assert_int_equal(ortkit_host_detect(NULL), ORTKIT_E_INVALID_ARG);
+}
+
+static void test_no_driver(void **state)
+{
+    ortkit__host_set_nvml_library("/nonexistent/libnvidia-ml.so.1");
+    ortkit_host h;
+    assert_int_equal(ortkit_host_detect(&h), 0);
+    assert_int_equal(h.gpu_count, 0);
+    assert_string_equal(h.driver_version, "");
+    assert_string_equal(h.gpu_note, "no NVIDIA driver: /nonexistent/libnvidia-ml.so.1 not found");
+}
+
+/* ---- a fake NVML ---- */
+
+typedef struct fake_device *fake_device;
+typedef struct {
+    unsigned long long total, free, used;
+} fake_memory;
+
+static struct {
+    int init_rc;
+    unsigned count;
+    int have_v2;
+    int shutdowns;
+} nvml;
+
+static struct fake_device {
+    const char *name;
+    int major, minor;
+    unsigned long long memory;
+} devices[] = {
+    {"NVIDIA H100 80GB HBM3", 9, 0, 85520809984ull},
+    {"NVIDIA A100-SXM4-40GB", 8, 0, 42949672960ull},
+};
+
+static int fake_init(void) { return nvml.init_rc; }
+static int fake_shutdown(void) { nvml.shutdowns++; return 0; }
+static const char *fake_error_string(int rc) { return rc == 9 ? "Driver Not Loaded" : "Unknown Error"; }
+static int fake_driver_version(char *buf, unsigned len)
+{
+    snprintf(buf, len, "570.124.06");
+    return 0;
+}
+static int fake_cuda_v2(int *v) { *v = 12080; return 0; }
+static int fake_cuda_v1(int *v) { *v = 12020; return 0; }
+static int fake_count(unsigned *n) { *n = nvml.count; return 0; }
+static int fake_handle(unsigned i, fake_device *dev)
+{
+    *dev = &devices[i % N(devices)];
+    return 0;
+}
+static int fake_name(fake_device dev, char *buf, unsigned len)
+{
+    snprintf(buf, len, "%s", dev->name);
+    return 0;
+}
+static int fake_capability(fake_device dev, int *major, int *minor)
+{
+    *major = dev->major;
+    *minor = dev->minor;
+    return 0;
+}
+static int fake_memory_info(fake_device dev, fake_memory *m)
+{
+    m->total = dev->memory;
+    m->free = dev->memory / 2;
+    m->used = dev->memory - m->free;
+    return 0;
+}
+
+static void *fake_resolve(const char *symbol)
+{
+    static const struct { const char *name; void *fn; } syms[] = {
+        {"nvmlInit_v2", (void *)fake_init},
+        {"nvmlShutdown", (void *)fake_shutdown},
+        {"nvmlErrorString", (void *)fake_error_string},
+        {"nvmlSystemGetDriverVersion", (void *)fake_driver_version},
+        {"nvmlSystemGetCudaDriverVersion", (void *)fake_cuda_v1},
+        {"nvmlDeviceGetCount_v2", (void *)fake_count},
+        {"nvmlDeviceGetHandleByIndex_v2", (void *)fake_handle},
+        {"nvmlDeviceGetName", (void *)fake_name},
+        {"nvmlDeviceGetCudaComputeCapability", (void *)fake_capability},
+        {"nvmlDeviceGetMemoryInfo", (void *)fake_memory_info},
+    };
+    if (!strcmp(symbol, "nvmlSystemGetCudaDriverVersion_v2"))
+        return nvml.have_v2 ? (void *)fake_cuda_v2 : NULL;
+    for (size_t i = 0; i < N(syms); i++)
+        if (!strcmp(symbol, syms[i].name))
+            return syms[i].fn;
+    return NULL;
+}
+
+static void *old_resolve(const char *symbol)
+{
+    return strcmp(symbol, "nvmlDeviceGetCount_v2") ? fake_resolve(symbol) : NULL;
+}
+
+static void test_nvml(void **state)
+{
+    ortkit_host h;
+    ortkit__host_set_nvml_resolver(fake_resolve);
+
+    nvml.init_rc = 0, nvml.count = 2, nvml.have_v2 = 1, nvml.shutdowns = 0;
+    assert_int_equal(ortkit_host_detect(&h), 0);
+    assert_string_equal(h.driver_version, "570.124.06");
+    assert_int_equal(h.cuda_driver, 12080);
+    assert_int_equal(h.gpu_count, 2);
+    assert_string_equal(h.gpus[0].name, "NVIDIA H100 80GB HBM3");
+    assert_int_equal(h.gpus[0].cc_major, 9);
+    assert_int_equal(h.gpus[0].cc_minor, 0);
+    assert_int_equal(h.gpus[0].memory_bytes, 85520809984ull);
+    assert_string_equal(h.gpus[1].name, "NVIDIA A100-SXM4-40GB");
+    assert_int_equal(h.gpus[1].cc_major, 8);
+    assert_string_equal(h.gpu_note, "");
+    assert_int_equal(nvml.shutdowns, 1);
+
+    /* Older drivers: the CUDA version from the first entry point. */
+    nvml.have_v2 = 0;
+    assert_int_equal(ortkit_host_detect(&h), 0);
+    assert_int_equal(h.cuda_driver, 12020);
+
+    nvml.count = 0;
+    assert_int_equal(ortkit_host_detect(&h), 0);
+    assert_int_equal(h.gpu_count, 0);
+    assert_string_equal(h.gpu_note, "the NVIDIA driver sees no GPU");
+
+    nvml.count = 20;
+    assert_int_equal(ortkit_host_detect(&h), 0);
+    assert_int_equal(h.gpu_count, ORTKIT_HOST_MAX_GPUS);
+    assert_string_equal(h.gpu_note, "only the first 16 of 20 GPUs are listed");
+
+    nvml.init_rc = 9, nvml.shutdowns = 0;
+    assert_int_equal(ortkit_host_detect(&h), 0);
+    assert_int_equal(h.gpu_count, 0);
+    assert_string_equal(h.driver_version, "");
+    assert_string_equal(h.gpu_note, "the NVIDIA driver is not usable: Driver Not Loaded");
+    assert_int_equal(nvml.shutdowns, 0);
+
+    ortkit__host_set_nvml_resolver(old_resolve);
+    nvml.init_rc = 0;
+    assert_int_equal(ortkit_host_detect(&h), 0);
+    assert_int_equal(h.gpu_count, 0);
+    assert_string_equal(h.gpu_note, "the NVIDIA driver is too old: NVML lacks nvmlDeviceGetCount_v2");
+}
+
+/* A Jetson AGX Orin as its files describe it. */
+static void make_jetson_root(const char *root)
+{
+    put(root, "proc/meminfo",
+        "MemTotal:       64335836 kB\nMemFree:        50000000 kB\n"
+        "MemAvailable:   58123456 kB\nBuffers:          123456 kB\n");
+    put(root, "sys/devices/system/cpu/online", "0-3,6\n");
+    static const int core[] = {0, 0, 1, 1, -1, -1, 0};
+    static const int pkg[] = {0, 0, 0, 0, -1, -1, 1};
+    for (int cpu = 0; cpu < 7; cpu++) {
+        char rel[128], val[16];
+        if (core[cpu] < 0)
+            continue;
+        snprintf(rel, sizeof rel, "sys/devices/system/cpu/cpu%d/topology/core_id", cpu);
+        snprintf(val, sizeof val, "%d\n", core[cpu]);
+        put(root, rel, val);
+        snprintf(rel, sizeof rel, "sys/devices/system/cpu/cpu%d/topology/physical_package_id", cpu);
+        snprintf(val, sizeof val, "%d\n", pkg[cpu]);
+        put(root, rel, val);
+    }
+    static const char *const caches[][3] = {
+        {"1", "Data", "64K"}, {"1", "Instruction", "64K"}, {"2", "Unified", "256K"},
+        {"3", "Unified", "2048K"}};
+    for (int i = 0; i < 4; i++) {
+        char rel[128];
+        snprintf(rel, sizeof rel, "sys/devices/system/cpu/cpu0/cache/index%d/level", i);
+        put(root, rel, caches[i][0]);
+        snprintf(rel, sizeof rel, "sys/devices/system/cpu/cpu0/cache/index%d/type", i);
+        put(root, rel, caches[i][1]);
+        snprintf(rel, sizeof rel, "sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+        put(root, rel, caches[i][2]);
+    }
+    put(root, "etc/os-release",
+        "NAME=\"Ubuntu\"\nVERSION_ID=\"22.04\"\nPRETTY_NAME=\"Ubuntu 22.04.5 LTS\"\nID=ubuntu\n");
+    put(root, "etc/nv_tegra_release",
+        "# R36 (release), REVISION: 4.3, GCID: 38968081, BOARD: generic, EABI: aarch64, "
+        "DATE: Wed Jan  8 01:49:37 UTC 2025\n# KERNEL_VARIANT: oot\n");
+    put_file(root, "proc/device-tree/model", "NVIDIA Jetson AGX Orin Developer Kit",
+             sizeof "NVIDIA Jetson AGX Orin Developer Kit");
+    static const char compatible[] = "nvidia,p3737-0000+p3701-0005\0nvidia,p3701-0005\0nvidia,tegra234";
+    put_file(root, "proc/device-tree/compatible", compatible, sizeof compatible);
+}
+
+static void test_detect_fake_root(void **state)
+{
+    char root[512];
+    snprintf(root, sizeof root, "%s/jetson", tmpdir);
+    make_jetson_root(root);
+    ortkit__host_set_root(root);
+    ortkit__host_set_nvml_library("/nonexistent/libnvidia-ml.so.1");
+
+    ortkit_host h;
+    assert_int_equal(ortkit_host_detect(&h), 0);
+    assert_int_equal(h.mem_total, 64335836ull * 1024);
+    assert_int_equal(h.mem_available, 58123456ull * 1024);
+    assert_int_equal(h.logical_cpus, 5);
+    assert_int_equal(h.physical_cores, 3); /* (0,0) (0,1) (1,0) */
+    assert_int_equal(h.cache_l1d, 64 * 1024);
+    assert_int_equal(h.cache_l1i, 64 * 1024);
+    assert_int_equal(h.cache_l2, 256 * 1024);
+    assert_int_equal(h.cache_l3, 2 * 1024 * 1024);
+    assert_string_equal(h.os_distro, "Ubuntu 22.04.5 LTS");
+    assert_int_equal(h.tegra, 1);
+    assert_string_equal(h.l4t_release, "36.4.3");
+    assert_string_equal(h.board, "NVIDIA Jetson AGX Orin Developer Kit");
+    assert_int_equal(h.gpu_count, 1);
+    assert_string_equal(h.gpus[0].name, "Orin (integrated)");
+    assert_int_equal(h.gpus[0].cc_major, 8);
+    assert_int_equal(h.gpus[0].cc_minor, 7);
+    assert_int_equal(h.gpus[0].memory_bytes, h.mem_total);
+    assert_int_equal(h.cuda_driver, 12060);
+
+    /* JetPack 6.0 shipped CUDA 12.2. */
+    put(root, "etc/nv_tegra_release", "# R36 (release), REVISION: 3.0, GCID: 36191598\n");
+    assert_int_equal(ortkit_host_detect(&h), 0);
+    assert_string_equal(h.l4t_release, "36.3.0");
+    assert_int_equal(h.cuda_driver, 12020);
+
+    /* An empty root: nothing to read is no error, only empty fields. */
+    snprintf(root, sizeof root, "%s/empty", tmpdir);
+    mkdir(root, 0755);
+    ortkit__host_set_root(root);
+    assert_int_equal(ortkit_host_detect(&h), 0);
+    assert_int_equal(h.tegra, 0);
+    assert_int_equal(h.mem_total, 0);
+    assert_int_equal(h.logical_cpus, 0);
+    assert_string_equal(h.os_distro, "");
+    assert_int_equal(h.gpu_count, 0);
+}
+
+static void test_arm_cpu_name(void **state)
+{
+    char vendor[32], model[64];
+    const char graviton3[] = "processor\t: 0\nBogoMIPS\t: 2100.00\n"
+                             "Features\t: fp asimd evtstrm aes pmull sha1 sha2 crc32 atomics "
+                             "fphp asimdhp cpuid asimdrdm jscvt fcma lrcpc dcpop sha3 sm3 sm4 "
+                             "asimddp sha512 sve asimdfhm dit uscat ilrcpc flagm ssbs paca pacg "
+                             "dcpodp svei8mm svebf16 i8mm bf16 dgh rng\n"
+                             "CPU implementer\t: 0x41\nCPU architecture: 8\nCPU variant\t: 0x1\n"
+                             "CPU part\t: 0xd40\nCPU revision\t: 1\n";
+    assert_int_equal(ortkit__host_arm_cpu_name(graviton3, vendor, sizeof vendor, model,
+                                               sizeof model), 0);
+    assert_string_equal(vendor, "ARM");
+    assert_string_equal(model, "Neoverse-V1");
+    assert_int_equal(ortkit__host_arm_cpu_name("CPU implementer\t: 0x99\nCPU part\t: 0x123\n",
+                                               vendor, sizeof vendor, model, sizeof model), 0);
+    assert_string_equal(vendor, "implementer 0x99");
+    assert_string_equal(model, "part 0x123");
+    assert_int_equal(ortkit__host_arm_cpu_name("model name\t: Intel\n", vendor, sizeof vendor,
+                                               model, sizeof model), -1);
+}
+
+/* ---- JSON ---- */
+
+static char *to_json(const ortkit_host *h)
+{
+    char *s = NULL;
+    if (ortkit_host_to_json(h, &s) != 0)
+        fail_msg("to_json: %s", ortkit_error_last());
+    return s;
+}
+
+static void round_trip(const ortkit_host *h)
+{
+    char *a = to_json(h);
+    ortkit_host back;
+    if (ortkit_host_from_json(&back, a) != 0)
+        fail_msg("from_json: %s\n%s", ortkit_error_last(), a);
+    char *b = to_json(&back);
+    assert_string_equal(a, b);
+    assert_int_equal(back.cpu_features, h->cpu_features);
+    assert_int_equal(back.gpu_count, h->gpu_count);
+    assert_int_equal(back.x86_64_level, h->x86_64_level);
+    free(a);
+    free(b);
+}
+
+static void test_json_round_trip(void **state)
+{
+    static const char *const files[] = {"h100-server", "graviton3", "laptop-avx2",
+                                        "jetson-orin", "old-driver-3090", "sapphire-rapids",
+                                        "rtx5090", "t4"};
+    for (size_t i = 0; i < N(files); i++) {
+        char path[512];
+        ortkit_host h;
+        snprintf(path, sizeof path, "%s%s.json", HOSTS, files[i]);
+        if (ortkit_host_load(&h, path) != 0)
+            fail_msg("%s", ortkit_error_last());
+        round_trip(&h);
+    }
+    ortkit_host h;
+    assert_int_equal(ortkit_host_detect(&h), 0);
+    round_trip(&h);
+
+    /* What the files say, read back. */
+    assert_int_equal(ortkit_host_load(&h, HOSTS "h100-server.json"), 0);
+    assert_int_equal(h.arch, ORTKIT_ARCH_X86_64);
+    assert_int_equal(h.x86_64_level, 4);
+    assert_int_equal(h.cuda_driver, 12080);
+    assert_int_equal(h.gpu_count, 2);
+    assert_int_equal(h.gpus[1].cc_major, 9);
+    assert_true(ortkit_host_has(&h, ORTKIT_CPU_AVX512VNNI));
+    assert_false(ortkit_host_has(&h, ORTKIT_CPU_AVX512BF16));
+    assert_int_equal(ortkit_host_load(&h, HOSTS "jetson-orin.json"), 0);
+    assert_int_equal(h.tegra, 1);
+    assert_string_equal(h.l4t_release, "36.4.3");
+    assert_int_equal(h.x86_64_level, 0);
+
+    /* A minimal description; the psABI level follows from the features. */
+    assert_int_equal(ortkit_host_from_json(&h, "{\"arch\": \"x86_64\", \"cpu\": {\"features\": "
+                                               "[\"sse3\", \"ssse3\", \"sse4.1\", \"sse4.2\", "
+                                               "\"popcnt\", \"cx16\", \"lahf\"]}}"), 0);
+    assert_int_equal(h.x86_64_level, 2);
+    assert_int_equal(ortkit_host_from_json(&h, "{\"arch\": \"arm64\"}"), 0);
+    assert_int_equal(h.arch, ORTKIT_ARCH_AARCH64);
+    assert_int_equal(h.gpu_count, 0);
+}
+
+static void test_json_errors(void **state)
+{
+    static const struct { const char *json, *msg; } cases[] = {
+        {"", "syntax error at line 1"},
+        {"{\"arch\": \"x86_64\",\n \"cpu\": {]", "syntax error at line 2"},
+        {"[]", "must be an object, not an array"},
+        {"{}", "'arch' must be \"x86_64\" or \"aarch64\" and is missing"},
+        {"{\"arch\": \"sparc\"}", "'arch' must be \"x86_64\" or \"aarch64\", not \"sparc\""},
+        {"{\"arch\": 64}", "'arch' must be a string, not a number"},
+        {"{\"arch\": \"x86_64\", \"schema\": 2}", "schema 2 is not known"},
+        {"{\"arch\": \"x86_64\", \"cpus\": {}}", "unknown key 'cpus'"},
+        {"{\"arch\": \"x86_64\", \"arch\": \"aarch64\"}", "key 'arch' appears twice"},
+        {"{\"arch\": \"x86_64\", \"cpu\": {\"features\": [\"avx2\", \"avx1024\"]}}",
+         "unknown CPU feature 'avx1024' in cpu.features"},
+        {"{\"arch\": \"x86_64\", \"cpu\": {\"features\": [\"avx512_bf16\"]}}",
+         "unknown CPU feature 'avx512_bf16'"},
+        {"{\"arch\": \"x86_64\", \"cpu\": {\"features\": [\"sve2\"]}}",
+         "CPU feature 'sve2' is for aarch64, but arch is x86_64"},
+        {"{\"arch\": \"x86_64\", \"cpu\": {\"features\": \"avx2\"}}",
+         "'cpu.features' must be an array, not a string"},
+        {"{\"arch\": \"x86_64\", \"cpu\": {\"features\": [2]}}",
+         "cpu.features[0] must be a string, not a number"},
+        {"{\"arch\": \"x86_64\", \"cpu\": {\"flags\": []}}", "unknown key 'cpu.flags'"},
+        {"{\"arch\": \"x86_64\", \"cpu\": {\"logical_cpus\": \"8\"}}",
+         "'cpu.logical_cpus' must be a number, not a string"},
+        {"{\"arch\": \"x86_64\", \"cpu\": {\"logical_cpus\": -1}}",
+         "'cpu.logical_cpus' must be a whole number from 0 to 1048576, not -1"},
+        {"{\"arch\": \"x86_64\", \"cpu\": {\"logical_cpus\": 2.5}}",
+         "'cpu.logical_cpus' must be a whole number"},
+        {"{\"arch\": \"x86_64\", \"cpu\": {\"cache\": {\"l4\": 1}}}", "unknown key 'cpu.cache.l4'"},
+        {"{\"arch\": \"x86_64\", \"cpu\": {\"cache\": []}}", "'cpu.cache' must be an object"},
+        {"{\"arch\": \"x86_64\", \"cpu\": {\"x86_64_level\": 5}}",
+         "'cpu.x86_64_level' must be a whole number from 0 to 4, not 5"},
+        {"{\"arch\": \"x86_64\", \"cpu\": {\"x86_64_level\": 0}}",
+         "'cpu.x86_64_level' must be from 1 to 4, not 0"},
+        {"{\"arch\": \"aarch64\", \"cpu\": {\"x86_64_level\": 3}}",
+         "'cpu.x86_64_level' given, but arch is aarch64"},
+        {"{\"arch\": \"x86_64\", \"memory\": {\"total\": 1e300}}",
+         "'memory.total' must be a whole number from 0 to 9007199254740992"},
+        {"{\"arch\": \"x86_64\", \"memory\": {\"total\": true}}",
+         "'memory.total' must be a number, not a boolean"},
+        {"{\"arch\": \"x86_64\", \"os\": {\"kernel\": \"6.1\"}}", "unknown key 'os.kernel'"},
+        {"{\"arch\": \"x86_64\", \"os\": {\"name\": \"Linux Linux Linux Linux Linux Linux\"}}",
+         "'os.name' is longer than 31 bytes"},
+        {"{\"arch\": \"x86_64\", \"nvidia\": {\"driver\": \"latest\"}}",
+         "'nvidia.driver' must look like \"570.124.06\", not \"latest\""},
+        {"{\"arch\": \"x86_64\", \"nvidia\": {\"driver\": \"570.\"}}",
+         "'nvidia.driver' must look like"},
+        {"{\"arch\": \"x86_64\", \"nvidia\": {\"cuda\": \"12\"}}",
+         "'nvidia.cuda' must look like \"12.8\", not \"12\""},
+        {"{\"arch\": \"x86_64\", \"nvidia\": {\"gpus\": {}}}",
+         "'nvidia.gpus' must be an array, not an object"},
+        {"{\"arch\": \"x86_64\", \"nvidia\": {\"gpus\": [1]}}",
+         "'nvidia.gpus[0]' must be an object, not a number"},
+        {"{\"arch\": \"x86_64\", \"nvidia\": {\"gpus\": [{\"name\": \"x\"}]}}",
+         "'nvidia.gpus[0].compute_capability' must look like \"9.0\", not \"\""},
+        {"{\"arch\": \"x86_64\", \"nvidia\": {\"gpus\": [{\"compute_capability\": \"9.0\"}, "
+         "{\"compute_capability\": \"9.10\"}]}}",
+         "'nvidia.gpus[1].compute_capability' must look like \"9.0\", not \"9.10\""},
+        {"{\"arch\": \"x86_64\", \"nvidia\": {\"gpus\": [{\"compute_capability\": \"9.0\", "
+         "\"sm\": 90}]}}", "unknown key 'nvidia.gpus[0].sm'"},
+        {"{\"arch\": \"aarch64\", \"jetson\": {\"l4t\": \"R36\"}}",
+         "'jetson.l4t' must look like \"36.4.3\", not \"R36\""},
+        {"{\"arch\": \"aarch64\", \"jetson\": true}", "'jetson' must be an object, not a boolean"},
+    };
+    for (size_t i = 0; i < N(cases); i++) {
+        ortkit_host h;
+        memset(&h, 0x5a, sizeof h);
+        int rc = ortkit_host_from_json(&h, cases[i].json);
+        if (rc != ORTKIT_E_FORMAT)
+            fail_msg("%s: got %d (%s)", cases[i].json, rc, ortkit_error_last());
+        assert_error_has("host JSON: ");
+        assert_error_has(cases[i].msg);
+        assert_int_equal(h.arch, 0x5a5a5a5a); /* untouched on failure */
+    }
+
+    /* 17 GPUs is more than a host holds. */
+    char json[4096] = "{\"arch\": \"x86_64\", \"nvidia\": {\"gpus\": [";
+    for (int i = 0; i < 17; i++)
+        strcat(json, i ? ", {\"compute_capability\": \"8.0\"}" : "{\"compute_capability\": \"8.0\"}");
+    strcat(json, "]}}");
+    ortkit_host h;
+    assert_int_equal(ortkit_host_from_json(&h, json), ORTKIT_E_FORMAT);
+    assert_error_has("'nvidia.gpus' lists 17 GPUs; at most 16");
+
+    char path[512];
+    snprintf(path, sizeof path, "%s/bad.json", tmpdir);
+    put(tmpdir, "bad.json", "{\"arch\": \"x86_64\", \"cpu\": {\"features\": [\"avx3\"]}}");
+    assert_int_equal(ortkit_host_load(&h, path), ORTKIT_E_FORMAT);
+    assert_error_has("bad.json': host JSON: unknown CPU feature 'avx3'");
+    put_file(tmpdir, "nul.json", "{\"arch\": \"x86_64\"}\0{}", 21);
+    snprintf(path, sizeof path, "%s/nul.json", tmpdir);
+    assert_int_equal(ortkit_host_load(&h, path), ORTKIT_E_FORMAT);
+    assert_error_has("NUL byte");
+    assert_int_equal(ortkit_host_load(&h, "/nonexistent/host.json"), ORTKIT_E_IO);
+    assert_int_equal(ortkit_host_from_json(NULL, "{}"), ORTKIT_E_INVALID_ARG);
+    assert_int_equal(ortkit_host_from_json(&h, NULL), ORTKIT_E_INVALID_ARG);
+    char *out;
+    assert_int_equal(ortkit_host_to_json(NULL, &out), ORTKIT_E_INVALID_ARG);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup(test_feature_names, reset_hooks),
+        cmocka_unit_test_setup(test_detect_this_machine, reset_hooks),
+        cmocka_unit_test_setup(test_no_driver, reset_hooks),
+        cmocka_unit_test_setup(test_nvml, reset_hooks),
+        cmocka_unit_test_setup(test_detect_fake_root, reset_hooks),
+        cmocka_unit_test_setup(test_arm_cpu_name, reset_hooks),
+        cmocka_unit_test_setup(test_json_round_trip, reset_hooks),
+        cmocka_unit_test_setup(test_json_errors, reset_hooks),
+    };
+    return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
