@@ -31,6 +31,8 @@ int cmd_variants(int argc, char **argv);
 int cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "ortkit <cmd>: <message>" plus a hint to try --help; returns CLI_USAGE. */
 int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The option getopt_long just refused, named; returns CLI_USAGE. */
+int cli_bad_option(const char *cmd, char **argv);
 /* The failure recorded by the library, as one line; returns CLI_FAIL. */
 int cli_fail_lib(void);
 

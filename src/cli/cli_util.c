@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -28,6 +29,15 @@ int cli_usage(const char *cmd, const char *fmt, ...)
     fprintf(stderr, "\n(see 'ortkit %s --help')\n", cmd);
     va_end(ap);
     return CLI_USAGE;
+}
+
+int cli_bad_option(const char *cmd, char **argv)
+{
+    /* main() sets opterr = 0, so this is the only message. */
+    const char *arg = optind > 0 ? argv[optind - 1] : "";
+    if (!strncmp(arg, "--", 2))
+        return cli_usage(cmd, "option '%.*s' is unknown or needs a value", (int)strcspn(arg, "="), arg);
+    return cli_usage(cmd, "option '-%c' is unknown or needs a value", optopt ? optopt : '?');
 }
 
 int cli_fail_lib(void) { return cli_fail("%s", ortkit_error_last()); }
@@ -126,15 +136,14 @@ static size_t text_width(const char *s)
     return w;
 }
 
-static void print_cell(FILE *out, const char *s, size_t width, int right, int last)
+/* Append one cell, padded to width, to line (of size room). */
+static void put_cell(char *line, size_t room, const char *s, size_t width, int right)
 {
-    size_t pad = width - text_width(s);
+    size_t used = strlen(line), pad = width - text_width(s);
     if (right)
-        fprintf(out, "%*s%s", (int)pad, "", s);
-    else if (last)
-        fputs(s, out);
+        snprintf(line + used, room - used, "%*s%s", (int)pad, "", s);
     else
-        fprintf(out, "%s%*s", s, (int)pad, "");
+        snprintf(line + used, room - used, "%s%*s", s, (int)pad, "");
 }
 
 void cli_table_print(const cli_table *t, FILE *out, const char *indent)
@@ -153,16 +162,25 @@ void cli_table_print(const cli_table *t, FILE *out, const char *indent)
                 width[c] = w;
         }
     }
-    for (size_t r = 0; r <= t->rows; r++) {
-        fputs(indent ? indent : "", out);
+    size_t room = 1;
+    for (size_t c = 0; c < t->columns; c++)
+        room += width[c] * 4 + 2; /* UTF-8: up to 4 bytes per column of width */
+    char *line = malloc(room);
+    for (size_t r = 0; line && r <= t->rows; r++) {
+        line[0] = '\0';
         for (size_t c = 0; c < t->columns; c++) {
             const char *cell = r == 0 ? t->headers[c] : t->cells[(r - 1) * t->columns + c];
             if (c)
-                fputs("  ", out);
-            print_cell(out, cell ? cell : "", width[c], t->right[c], c + 1 == t->columns);
+                strcat(line, "  ");
+            put_cell(line, room, cell ? cell : "", width[c], t->right[c]);
         }
-        fputc('\n', out);
+        /* Padding of empty trailing cells is noise for diff and copy-paste. */
+        size_t len = strlen(line);
+        while (len && line[len - 1] == ' ')
+            line[--len] = '\0';
+        fprintf(out, "%s%s\n", indent ? indent : "", line);
     }
+    free(line);
     free(width);
 }
 

@@ -120,7 +120,6 @@ static void print_host(const ortkit_host *h)
         printf(LABEL "%s\n", "note", h->gpu_note);
 }
 
-int cmd_host(int argc, char **argv);
 
 int cmd_host(int argc, char **argv)
 {
@@ -136,7 +135,7 @@ int cmd_host(int argc, char **argv)
         case 'j': json = 1; break;
         case 'l': load = optarg; break;
         case 'h': fputs(usage_text, stdout); return CLI_OK;
-        default: return cli_usage("host", "unknown option");
+        default: return cli_bad_option("host", argv);
         }
     }
     if (optind < argc)

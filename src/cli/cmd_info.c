@@ -62,7 +62,7 @@ int cmd_info(int argc, char **argv)
         case 'r': runtime_path = optarg; break;
         case 'j': json = 1; break;
         case 'h': fputs(usage_text, stdout); return CLI_OK;
-        default: return cli_usage("info", "unknown option");
+        default: return cli_bad_option("info", argv);
         }
     }
     if (optind + 1 != argc)
@@ -124,8 +124,9 @@ int cmd_info(int argc, char **argv)
     printf("\nmetadata\n");
     static const char *const headers[] = {"key", "value"};
     cli_table *t = cli_table_new(2, headers);
-    char version[32];
-    snprintf(version, sizeof version, "%lld", (long long)m->version);
+    char version[32] = "-"; /* ORT reports INT64_MAX when the model sets none */
+    if (m->version != INT64_MAX)
+        snprintf(version, sizeof version, "%lld", (long long)m->version);
     cli_table_add(t, (const char *const[]){"producer", m->producer});
     cli_table_add(t, (const char *const[]){"graph", m->graph_name});
     cli_table_add(t, (const char *const[]){"domain", m->domain});

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static const char usage_text[] =
     "usage: ortkit run MODEL [-i NAME=FILE.npy]... [--random|--zeros] [--dim SYMBOL=VALUE]...\n"
@@ -111,7 +112,7 @@ static int parse_args(run_args *a, int argc, char **argv)
         case 'r': a->runtime = optarg; break;
         case 'j': a->json = 1; break;
         case 'h': fputs(usage_text, stdout); return -1;
-        default: return cli_usage("run", "unknown option");
+        default: return cli_bad_option("run", argv);
         }
     }
     if (optind + 1 != argc)
@@ -189,23 +190,84 @@ static void file_name_for(const char *name, char *buf, size_t size)
         snprintf(buf, size, "output");
 }
 
-static int save_outputs(const char *dir, const ortkit_session *s, ortkit_tensor **outs, size_t n)
+/* DIR/FILE.npy into buf; 0, or -1 when it does not fit (a path that long is refused). */
+static int npy_path(char *buf, size_t size, const char *dir, const char *file)
 {
-    struct stat st;
-    if (stat(dir, &st) != 0) {
-        if (errno != ENOENT || mkdir(dir, 0777) != 0)
-            return cli_fail("cannot create output directory '%s': %s", dir, strerror(errno));
-    } else if (!S_ISDIR(st.st_mode)) {
-        return cli_fail("output directory '%s' is not a directory", dir);
-    }
+    int n = snprintf(buf, size, "%s/%s.npy", dir, file);
+    return n < 0 || (size_t)n >= size ? -1 : 0;
+}
+
+/* Remove a staging directory and whatever is in it (flat: .npy files only). */
+static void remove_staging(const char *staging, const ortkit_session *s, size_t n)
+{
     for (size_t i = 0; i < n; i++) {
         char file[512], path[4096];
         file_name_for(ortkit_session_output(s, i)->name, file, sizeof file);
-        snprintf(path, sizeof path, "%s/%s.npy", dir, file);
-        if (ortkit_npy_write(path, outs[i]))
-            return cli_fail("output '%s': %s", ortkit_session_output(s, i)->name, ortkit_error_last());
+        if (!npy_path(path, sizeof path, staging, file))
+            unlink(path);
     }
-    return 0;
+    rmdir(staging);
+}
+
+/*
+ * Save every output as DIR/NAME.npy, all or nothing: each is written into a
+ * staging directory inside DIR, every destination is checked, and only then
+ * are they renamed into place.  A failure leaves DIR as it was.
+ */
+static int save_outputs(const char *dir, const ortkit_session *s, ortkit_tensor **outs, size_t n)
+{
+    struct stat st;
+    int created = 0, rc = CLI_FAIL;
+    if (stat(dir, &st) != 0) {
+        if (errno != ENOENT || mkdir(dir, 0777) != 0)
+            return cli_fail("cannot create output directory '%s': %s", dir, strerror(errno));
+        created = 1;
+    } else if (!S_ISDIR(st.st_mode)) {
+        return cli_fail("output directory '%s' is not a directory", dir);
+    }
+    char staging[4096];
+    snprintf(staging, sizeof staging, "%s/.ortkit-run-XXXXXX", dir);
+    if (!mkdtemp(staging)) {
+        cli_fail("cannot write into '%s': %s", dir, strerror(errno));
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++) {
+        char file[512], path[4096];
+        const char *name = ortkit_session_output(s, i)->name;
+        file_name_for(name, file, sizeof file);
+        if (npy_path(path, sizeof path, staging, file)) {
+            cli_fail("output directory '%s': path too long", dir);
+            goto unstage;
+        }
+        if (ortkit_npy_write(path, outs[i])) {
+            cli_fail("output '%s': %s", name, ortkit_error_last());
+            goto unstage;
+        }
+        if (npy_path(path, sizeof path, dir, file)) {
+            cli_fail("output directory '%s': path too long", dir);
+            goto unstage;
+        }
+        if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+            cli_fail("output '%s': cannot replace '%s': it is a directory", name, path);
+            goto unstage;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        char file[512], from[4096], to[4096];
+        file_name_for(ortkit_session_output(s, i)->name, file, sizeof file);
+        if (npy_path(from, sizeof from, staging, file) || npy_path(to, sizeof to, dir, file) ||
+            rename(from, to) != 0) {
+            cli_fail("cannot write '%s': %s", to, strerror(errno));
+            goto unstage;
+        }
+    }
+    rc = CLI_OK;
+unstage:
+    remove_staging(staging, s, n);
+done:
+    if (rc && created)
+        rmdir(dir);
+    return rc;
 }
 
 static int cmp_double(const void *x, const void *y)

@@ -77,7 +77,6 @@ static cJSON *variant_json(const ortkit_variant *v, int fits, const char *why)
     return o;
 }
 
-int cmd_variants(int argc, char **argv);
 
 int cmd_variants(int argc, char **argv)
 {
@@ -97,7 +96,7 @@ int cmd_variants(int argc, char **argv)
         case 'x': flox = 1; break;
         case 'j': json = 1; break;
         case 'h': fputs(usage_text, stdout); return CLI_OK;
-        default: return cli_usage("variants", "unknown option");
+        default: return cli_bad_option("variants", argv);
         }
     }
 

@@ -27,7 +27,7 @@ int cmd_version(int argc, char **argv)
         case 'r': runtime_path = optarg; break;
         case 'j': json = 1; break;
         case 'h': fputs(usage_text, stdout); return CLI_OK;
-        default: return cli_usage("version", "unknown option");
+        default: return cli_bad_option("version", argv);
         }
     }
     if (optind < argc)

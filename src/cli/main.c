@@ -1,6 +1,7 @@
 /* main.c - `ortkit <command> [args]`: find the command and run it. */
 #include "cli.h"
 
+#include <getopt.h>
 #include <string.h>
 
 
@@ -26,6 +27,7 @@ int main(int argc, char **argv)
         usage(stderr);
         return CLI_USAGE;
     }
+    opterr = 0; /* commands report bad options themselves, in one line */
     const char *name = argv[1];
     if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
         usage(stdout);

@@ -107,7 +107,7 @@ static int discover(char **path, const char **source, const ortkit_runtime_optio
     const char *v;
     if (opts && opts->path && opts->path[0]) {
         *source = "options";
-        return resolve_explicit(path, opts->path, "the options");
+        return resolve_explicit(path, opts->path, "options");
     }
     if ((v = env_nonempty("ORTKIT_RUNTIME"))) {
         *source = "ORTKIT_RUNTIME";

@@ -1,8 +1,11 @@
-# Help: `ortkit`, `ortkit --help` and every command's --help print usage on
-# stdout and exit 0; an unknown command is a usage error (exit 2).
+# Help: `ortkit --help` and every command's --help print usage on stdout and
+# exit 0; `ortkit` alone and an unknown command are usage errors (exit 2).
 
 # --- the command list ---
-for args in --help -h help ""; do
+expect_exit 2 "$ORTKIT"
+expect_lines out 0
+expect_in err "usage: ortkit <command> [options]"
+for args in --help -h help; do
     # shellcheck disable=SC2086
     expect_exit 0 "$ORTKIT" $args
     expect_lines err 0

@@ -151,9 +151,12 @@ static void test_detect_this_machine(void **state)
     assert_true(ortkit_host_has(&h, ORTKIT_CPU_ASIMD));
 #endif
     assert_int_equal(h.logical_cpus, (int)sysconf(_SC_NPROCESSORS_ONLN));
-    assert_true(h.physical_cores >= 1 && h.physical_cores <= h.logical_cpus);
+    /* Some VMs and containers lack sysfs topology or cache entries. */
+    if (access("/sys/devices/system/cpu/cpu0/topology/core_id", R_OK) == 0)
+        assert_true(h.physical_cores >= 1 && h.physical_cores <= h.logical_cpus);
+    if (access("/sys/devices/system/cpu/cpu0/cache/index0/size", R_OK) == 0)
+        assert_true(h.cache_l1d > 0 || h.cache_l1i > 0 || h.cache_l2 > 0);
     assert_true(h.mem_total > 0 && h.mem_available <= h.mem_total);
-    assert_true(h.cache_l1d > 0);
     assert_string_equal(h.os_name, "Linux");
 #if defined(__GLIBC__)
     assert_string_equal(h.glibc, gnu_get_libc_version());
