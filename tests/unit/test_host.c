@@ -14,11 +14,7 @@
 #define HOSTS ORTKIT_TEST_SOURCE_DIR "/tests/hosts/"
 
 /* Test hooks of host.c. */
-void ortkit__host_set_root(const char *root);
-void ortkit__host_set_nvml_library(const char *path);
-void ortkit__host_set_nvml_resolver(void *(*resolve)(const char *symbol));
-int ortkit__host_arm_cpu_name(const char *cpuinfo, char *vendor, size_t vendor_size,
-                              char *model, size_t model_size);
+#include "host_internal.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 

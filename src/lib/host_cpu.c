@@ -1,0 +1,311 @@
+/* host_cpu.c - the CPU: vendor, model, instruction sets (cpuid, XCR0, AT_HWCAP), cores, caches. */
+#include "host_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+#if defined(__aarch64__)
+#include <sys/auxv.h>
+#endif
+
+/* ---- CPU ----------------------------------------------------------------------- */
+
+/* psABI levels: x86-64-v2 adds CMPXCHG16B, LAHF, POPCNT, SSE3..SSE4.2;
+ * v3 adds AVX, AVX2, BMI1/2, F16C, FMA, LZCNT, MOVBE; v4 adds AVX-512
+ * F/BW/CD/DQ/VL. */
+int ortkit__host_x86_level(uint64_t f)
+{
+#define HAS_ALL(m) ((f & (m)) == (m))
+    const uint64_t v2 = B(ORTKIT_CPU_CX16) | B(ORTKIT_CPU_LAHF) | B(ORTKIT_CPU_POPCNT) |
+                        B(ORTKIT_CPU_SSE3) | B(ORTKIT_CPU_SSSE3) | B(ORTKIT_CPU_SSE4_1) |
+                        B(ORTKIT_CPU_SSE4_2);
+    const uint64_t v3 = B(ORTKIT_CPU_AVX) | B(ORTKIT_CPU_AVX2) | B(ORTKIT_CPU_BMI1) |
+                        B(ORTKIT_CPU_BMI2) | B(ORTKIT_CPU_F16C) | B(ORTKIT_CPU_FMA) |
+                        B(ORTKIT_CPU_LZCNT) | B(ORTKIT_CPU_MOVBE);
+    const uint64_t v4 = B(ORTKIT_CPU_AVX512F) | B(ORTKIT_CPU_AVX512BW) |
+                        B(ORTKIT_CPU_AVX512CD) | B(ORTKIT_CPU_AVX512DQ) | B(ORTKIT_CPU_AVX512VL);
+    if (!HAS_ALL(v2))
+        return 1;
+    if (!HAS_ALL(v3))
+        return 2;
+    return HAS_ALL(v4) ? 4 : 3;
+#undef HAS_ALL
+}
+
+#if defined(__x86_64__)
+static uint64_t read_xcr0(void)
+{
+    uint32_t lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    return ((uint64_t)hi << 32) | lo;
+}
+
+static void detect_x86(ortkit_host *h)
+{
+    unsigned a, b, c, d;
+    uint64_t f = 0;
+    unsigned max = __get_cpuid_max(0, NULL);
+    if (max == 0)
+        return;
+
+    __cpuid(0, a, b, c, d);
+    memcpy(h->cpu_vendor, &b, 4);
+    memcpy(h->cpu_vendor + 4, &d, 4);
+    memcpy(h->cpu_vendor + 8, &c, 4);
+    h->cpu_vendor[12] = '\0';
+
+#define SET(reg, bit, feat) do { if ((reg) & (1u << (bit))) f |= ORTKIT_CPU_BIT(feat); } while (0)
+    unsigned ecx1 = 0;
+    if (max >= 1) {
+        __cpuid(1, a, b, c, d);
+        ecx1 = c;
+        SET(c, 0, ORTKIT_CPU_SSE3);
+        SET(c, 9, ORTKIT_CPU_SSSE3);
+        SET(c, 12, ORTKIT_CPU_FMA);
+        SET(c, 13, ORTKIT_CPU_CX16);
+        SET(c, 19, ORTKIT_CPU_SSE4_1);
+        SET(c, 20, ORTKIT_CPU_SSE4_2);
+        SET(c, 22, ORTKIT_CPU_MOVBE);
+        SET(c, 23, ORTKIT_CPU_POPCNT);
+        SET(c, 28, ORTKIT_CPU_AVX);
+        SET(c, 29, ORTKIT_CPU_F16C);
+    }
+    if (max >= 7) {
+        __cpuid_count(7, 0, a, b, c, d);
+        unsigned subleaves = a;
+        SET(b, 3, ORTKIT_CPU_BMI1);
+        SET(b, 5, ORTKIT_CPU_AVX2);
+        SET(b, 8, ORTKIT_CPU_BMI2);
+        SET(b, 16, ORTKIT_CPU_AVX512F);
+        SET(b, 17, ORTKIT_CPU_AVX512DQ);
+        SET(b, 28, ORTKIT_CPU_AVX512CD);
+        SET(b, 30, ORTKIT_CPU_AVX512BW);
+        SET(b, 31, ORTKIT_CPU_AVX512VL);
+        SET(c, 11, ORTKIT_CPU_AVX512VNNI);
+        SET(d, 22, ORTKIT_CPU_AMX_BF16);
+        SET(d, 24, ORTKIT_CPU_AMX_TILE);
+        SET(d, 25, ORTKIT_CPU_AMX_INT8);
+        if (subleaves >= 1) {
+            __cpuid_count(7, 1, a, b, c, d);
+            SET(a, 4, ORTKIT_CPU_AVXVNNI);
+            SET(a, 5, ORTKIT_CPU_AVX512BF16);
+        }
+    }
+    unsigned ext = __get_cpuid_max(0x80000000u, NULL);
+    if (ext >= 0x80000001u) {
+        __cpuid(0x80000001u, a, b, c, d);
+        SET(c, 0, ORTKIT_CPU_LAHF);
+        SET(c, 5, ORTKIT_CPU_LZCNT);
+    }
+#undef SET
+    if (ext >= 0x80000004u) {
+        unsigned brand[12];
+        for (unsigned i = 0; i < 3; i++)
+            __cpuid(0x80000002u + i, brand[4 * i], brand[4 * i + 1], brand[4 * i + 2],
+                    brand[4 * i + 3]);
+        char text[49];
+        memcpy(text, brand, 48);
+        text[48] = '\0';
+        ortkit__host_copy_str(h->cpu_model, sizeof h->cpu_model, ortkit__host_trim(text));
+    }
+
+    /* A CPU may have AVX while the OS does not save the wider registers
+     * (old kernels, some hypervisors): then AVX code faults.  XCR0 says what
+     * the OS saves: bits 1-2 SSE/AVX state, 5-7 AVX-512 state, 17-18 AMX. */
+    uint64_t xcr0 = (ecx1 & (1u << 27)) ? read_xcr0() : 0;
+    int os_avx = (xcr0 & 0x6) == 0x6;
+    int os_avx512 = os_avx && (xcr0 & 0xe0) == 0xe0;
+    int os_amx = (xcr0 & 0x60000) == 0x60000;
+    if (!os_avx)
+        f &= ~(B(ORTKIT_CPU_AVX) | B(ORTKIT_CPU_AVX2) | B(ORTKIT_CPU_FMA) |
+               B(ORTKIT_CPU_F16C) | B(ORTKIT_CPU_AVXVNNI));
+    if (!os_avx512)
+        f &= ~(B(ORTKIT_CPU_AVX512F) | B(ORTKIT_CPU_AVX512CD) | B(ORTKIT_CPU_AVX512BW) |
+               B(ORTKIT_CPU_AVX512DQ) | B(ORTKIT_CPU_AVX512VL) | B(ORTKIT_CPU_AVX512VNNI) |
+               B(ORTKIT_CPU_AVX512BF16));
+    if (!os_amx)
+        f &= ~(B(ORTKIT_CPU_AMX_TILE) | B(ORTKIT_CPU_AMX_INT8) | B(ORTKIT_CPU_AMX_BF16));
+
+    h->cpu_features = f;
+    h->x86_64_level = ortkit__host_x86_level(f);
+}
+#endif
+
+#if defined(__aarch64__)
+/* Linux's AT_HWCAP/AT_HWCAP2 bits (arch/arm64/include/uapi/asm/hwcap.h). */
+static void detect_arm(ortkit_host *h)
+{
+    unsigned long hw = getauxval(AT_HWCAP), hw2 = getauxval(AT_HWCAP2);
+    uint64_t f = 0;
+    if (hw & (1ul << 1))
+        f |= B(ORTKIT_CPU_ASIMD);
+    /* FPHP and ASIMDHP: scalar and vector half precision; -march=...+fp16 uses both. */
+    if ((hw & (1ul << 9)) && (hw & (1ul << 10)))
+        f |= B(ORTKIT_CPU_FP16);
+    if (hw & (1ul << 20))
+        f |= B(ORTKIT_CPU_DOTPROD);
+    if (hw & (1ul << 22))
+        f |= B(ORTKIT_CPU_SVE);
+    if (hw2 & (1ul << 1))
+        f |= B(ORTKIT_CPU_SVE2);
+    if (hw2 & (1ul << 13))
+        f |= B(ORTKIT_CPU_I8MM);
+    if (hw2 & (1ul << 14))
+        f |= B(ORTKIT_CPU_BF16);
+    h->cpu_features = f;
+}
+#endif
+
+/* arm64 has no brand string: name the core from /proc/cpuinfo's implementer
+ * and part numbers.  Returns 0 when they were found. */
+int ortkit__host_arm_cpu_name(const char *cpuinfo, char *vendor, size_t vendor_size,
+                              char *model, size_t model_size)
+{
+    static const struct { unsigned impl; const char *name; } vendors[] = {
+        {0x41, "ARM"}, {0x42, "Broadcom"}, {0x43, "Cavium"}, {0x48, "HiSilicon"},
+        {0x4e, "NVIDIA"}, {0x51, "Qualcomm"}, {0x61, "Apple"}, {0xc0, "Ampere"},
+    };
+    static const struct { unsigned impl, part; const char *name; } parts[] = {
+        {0x41, 0xd03, "Cortex-A53"},   {0x41, 0xd07, "Cortex-A57"},
+        {0x41, 0xd08, "Cortex-A72"},   {0x41, 0xd0b, "Cortex-A76"},
+        {0x41, 0xd0c, "Neoverse-N1"},  {0x41, 0xd40, "Neoverse-V1"},
+        {0x41, 0xd41, "Cortex-A78"},   {0x41, 0xd42, "Cortex-A78AE"},
+        {0x41, 0xd49, "Neoverse-N2"},  {0x41, 0xd4f, "Neoverse-V2"},
+        {0x41, 0xd84, "Neoverse-V3"},  {0x41, 0xd8e, "Neoverse-N3"},
+        {0x4e, 0x004, "Carmel"},       {0xc0, 0xac3, "AmpereOne"},
+    };
+    const char *p = strstr(cpuinfo, "CPU implementer");
+    const char *q = strstr(cpuinfo, "CPU part");
+    if (!p || !q || !(p = strchr(p, ':')) || !(q = strchr(q, ':')))
+        return -1;
+    unsigned impl = (unsigned)strtoul(p + 1, NULL, 0);
+    unsigned part = (unsigned)strtoul(q + 1, NULL, 0);
+    snprintf(vendor, vendor_size, "implementer 0x%02x", impl);
+    for (size_t i = 0; i < sizeof vendors / sizeof vendors[0]; i++)
+        if (vendors[i].impl == impl)
+            snprintf(vendor, vendor_size, "%s", vendors[i].name);
+    snprintf(model, model_size, "part 0x%03x", part);
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+        if (parts[i].impl == impl && parts[i].part == part)
+            snprintf(model, model_size, "%s", parts[i].name);
+    return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Logical CPUs from the online list ("0-3,8-11"); physical cores as distinct
+ * (package, core) pairs of their topology. */
+static void detect_topology(ortkit_host *h)
+{
+    char list[4096];
+    if (ortkit__host_read_text("/sys/devices/system/cpu/online", list, sizeof list) <= 0) {
+        if (!ortkit__host_root_moved()) { /* only the real machine has a real sysconf */
+            long n = sysconf(_SC_NPROCESSORS_ONLN);
+            h->logical_cpus = n > 0 ? (int)n : 0;
+        }
+        return;
+    }
+    size_t cap = 1024, count = 0;
+    uint64_t *keys = malloc(cap * sizeof *keys);
+    if (!keys)
+        return;
+    int logical = 0;
+    for (char *tok = strtok(list, ",\n"); tok; tok = strtok(NULL, ",\n")) {
+        char *dash;
+        long lo = strtol(tok, &dash, 10), hi = lo;
+        if (*dash == '-')
+            hi = strtol(dash + 1, NULL, 10);
+        for (long cpu = lo; cpu <= hi && cpu - lo < 65536; cpu++) {
+            logical++;
+            char path[128];
+            long core, pkg;
+            snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%ld/topology/core_id", cpu);
+            if (ortkit__host_read_long(path, &core) != 0)
+                continue;
+            snprintf(path, sizeof path,
+                     "/sys/devices/system/cpu/cpu%ld/topology/physical_package_id", cpu);
+            if (ortkit__host_read_long(path, &pkg) != 0)
+                pkg = 0;
+            if (count == cap) {
+                uint64_t *more = realloc(keys, 2 * cap * sizeof *keys);
+                if (!more)
+                    break;
+                keys = more;
+                cap *= 2;
+            }
+            keys[count++] = ((uint64_t)(uint32_t)pkg << 32) | (uint32_t)core;
+        }
+    }
+    qsort(keys, count, sizeof *keys, cmp_u64);
+    int cores = 0;
+    for (size_t i = 0; i < count; i++)
+        if (i == 0 || keys[i] != keys[i - 1])
+            cores++;
+    free(keys);
+    h->logical_cpus = logical;
+    h->physical_cores = cores;
+}
+
+/* Sizes of cpu0's caches as sysfs gives them: "48K", "2048K", "105M". */
+static void detect_caches(ortkit_host *h)
+{
+    for (int i = 0; i < 16; i++) {
+        char path[128], type[32], size[32];
+        long level;
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
+        if (ortkit__host_read_long(path, &level) != 0)
+            break;
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/type", i);
+        if (ortkit__host_read_text(path, type, sizeof type) <= 0)
+            continue;
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+        if (ortkit__host_read_text(path, size, sizeof size) <= 0)
+            continue;
+        char *end;
+        uint64_t bytes = strtoull(size, &end, 10);
+        if (*end == 'K')
+            bytes <<= 10;
+        else if (*end == 'M')
+            bytes <<= 20;
+        else if (*end == 'G')
+            bytes <<= 30;
+        const char *t = ortkit__host_trim(type);
+        if (level == 1 && !strcmp(t, "Data"))
+            h->cache_l1d = bytes;
+        else if (level == 1 && !strcmp(t, "Instruction"))
+            h->cache_l1i = bytes;
+        else if (level == 2)
+            h->cache_l2 = bytes;
+        else if (level == 3)
+            h->cache_l3 = bytes;
+    }
+}
+
+void ortkit__host_detect_cpu(ortkit_host *h)
+{
+#if defined(__x86_64__)
+    h->arch = ORTKIT_ARCH_X86_64;
+    detect_x86(h);
+#elif defined(__aarch64__)
+    h->arch = ORTKIT_ARCH_AARCH64;
+    detect_arm(h);
+#endif
+    if (!h->cpu_model[0]) {
+        char *info = malloc(65536);
+        if (info && ortkit__host_read_text("/proc/cpuinfo", info, 65536) > 0)
+            ortkit__host_arm_cpu_name(info, h->cpu_vendor, sizeof h->cpu_vendor,
+                                      h->cpu_model, sizeof h->cpu_model);
+        free(info);
+    }
+    detect_topology(h);
+    detect_caches(h);
+}

@@ -1,0 +1,454 @@
+/* host_json.c - a host written as JSON and read back, strictly: unknown keys and wrong types fail. */
+#include "host_internal.h"
+
+#include <cjson/cJSON.h>
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- JSON ---------------------------------------------------------------------- */
+
+#define HOST_JSON_SCHEMA 1
+
+static void format_cuda(char *buf, size_t size, int v)
+{
+    if (v > 0)
+        snprintf(buf, size, "%d.%d", v / 1000, (v % 1000) / 10);
+    else
+        ortkit__host_copy_str(buf, size, "");
+}
+
+int ortkit_host_to_json(const ortkit_host *h, char **json_out)
+{
+    if (!h || !json_out)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_host_to_json: NULL argument");
+    *json_out = NULL;
+    int ok = 1, rc = ORTKIT_OK;
+    cJSON *root = cJSON_CreateObject();
+    if (!root)
+        return ortkit__error_nomem();
+#define ADD(x) (ok &= (x) != NULL)
+    ADD(cJSON_AddNumberToObject(root, "schema", HOST_JSON_SCHEMA));
+    ADD(cJSON_AddStringToObject(root, "arch", ortkit_arch_name(h->arch)));
+
+    cJSON *cpu = cJSON_AddObjectToObject(root, "cpu");
+    if (!cpu)
+        goto nomem;
+    ADD(cJSON_AddStringToObject(cpu, "vendor", h->cpu_vendor));
+    ADD(cJSON_AddStringToObject(cpu, "model", h->cpu_model));
+    ADD(cJSON_AddNumberToObject(cpu, "logical_cpus", h->logical_cpus));
+    ADD(cJSON_AddNumberToObject(cpu, "physical_cores", h->physical_cores));
+    cJSON *cache = cJSON_AddObjectToObject(cpu, "cache");
+    cJSON *features = cJSON_AddArrayToObject(cpu, "features");
+    if (!cache || !features)
+        goto nomem;
+    ADD(cJSON_AddNumberToObject(cache, "l1d", (double)h->cache_l1d));
+    ADD(cJSON_AddNumberToObject(cache, "l1i", (double)h->cache_l1i));
+    ADD(cJSON_AddNumberToObject(cache, "l2", (double)h->cache_l2));
+    ADD(cJSON_AddNumberToObject(cache, "l3", (double)h->cache_l3));
+    for (int f = 0; f < ORTKIT_CPU_FEATURE_COUNT; f++) {
+        if (!(h->cpu_features & B(f)))
+            continue;
+        cJSON *s = cJSON_CreateString(ortkit_cpu_feature_name((ortkit_cpu_feature)f));
+        if (!s || !cJSON_AddItemToArray(features, s)) {
+            cJSON_Delete(s);
+            goto nomem;
+        }
+    }
+    if (h->arch == ORTKIT_ARCH_X86_64)
+        ADD(cJSON_AddNumberToObject(cpu, "x86_64_level", h->x86_64_level));
+
+    cJSON *mem = cJSON_AddObjectToObject(root, "memory");
+    cJSON *os = cJSON_AddObjectToObject(root, "os");
+    cJSON *nv = cJSON_AddObjectToObject(root, "nvidia");
+    if (!mem || !os || !nv)
+        goto nomem;
+    ADD(cJSON_AddNumberToObject(mem, "total", (double)h->mem_total));
+    ADD(cJSON_AddNumberToObject(mem, "available", (double)h->mem_available));
+    ADD(cJSON_AddStringToObject(os, "name", h->os_name));
+    ADD(cJSON_AddStringToObject(os, "release", h->os_release));
+    ADD(cJSON_AddStringToObject(os, "distro", h->os_distro));
+    ADD(cJSON_AddStringToObject(os, "glibc", h->glibc));
+
+    char cuda[16];
+    format_cuda(cuda, sizeof cuda, h->cuda_driver);
+    ADD(cJSON_AddStringToObject(nv, "driver", h->driver_version));
+    ADD(cJSON_AddStringToObject(nv, "cuda", cuda));
+    ADD(cJSON_AddStringToObject(nv, "note", h->gpu_note));
+    cJSON *gpus = cJSON_AddArrayToObject(nv, "gpus");
+    if (!gpus)
+        goto nomem;
+    for (int i = 0; i < h->gpu_count && i < ORTKIT_HOST_MAX_GPUS; i++) {
+        const ortkit_gpu *g = &h->gpus[i];
+        char cc[16];
+        snprintf(cc, sizeof cc, "%d.%d", g->cc_major, g->cc_minor);
+        cJSON *o = cJSON_CreateObject();
+        if (!o || !cJSON_AddItemToArray(gpus, o)) {
+            cJSON_Delete(o);
+            goto nomem;
+        }
+        ADD(cJSON_AddStringToObject(o, "name", g->name));
+        ADD(cJSON_AddStringToObject(o, "compute_capability", cc));
+        ADD(cJSON_AddNumberToObject(o, "memory", (double)g->memory_bytes));
+    }
+
+    if (h->tegra) {
+        cJSON *j = cJSON_AddObjectToObject(root, "jetson");
+        if (!j)
+            goto nomem;
+        ADD(cJSON_AddStringToObject(j, "l4t", h->l4t_release));
+        ADD(cJSON_AddStringToObject(j, "board", h->board));
+    }
+#undef ADD
+    if (!ok)
+        goto nomem;
+    if (!(*json_out = cJSON_Print(root)))
+        goto nomem;
+    goto cleanup;
+nomem:
+    rc = ortkit__error_nomem();
+cleanup:
+    cJSON_Delete(root);
+    return rc;
+}
+
+/* Reading is strict: a host file is often written by hand, and a typo
+ * ("avx512_bf16", "cpu.feature") must not silently describe another machine. */
+
+static const char *json_type(const cJSON *it)
+{
+    if (cJSON_IsString(it)) return "a string";
+    if (cJSON_IsNumber(it)) return "a number";
+    if (cJSON_IsBool(it)) return "a boolean";
+    if (cJSON_IsNull(it)) return "null";
+    if (cJSON_IsArray(it)) return "an array";
+    if (cJSON_IsObject(it)) return "an object";
+    return "invalid";
+}
+
+/* "cpu" + "model" -> "cpu.model" */
+static const char *key_path(char *buf, size_t size, const char *where, const char *key)
+{
+    snprintf(buf, size, "%s%s%s", where, *where ? "." : "", key);
+    return buf;
+}
+
+static int check_keys(const cJSON *obj, const char *where, const char *const *allowed)
+{
+    char path[128];
+    for (const cJSON *it = obj->child; it; it = it->next) {
+        int known = 0;
+        for (size_t i = 0; allowed[i] && !known; i++)
+            known = !strcmp(it->string, allowed[i]);
+        if (!known)
+            return ortkit__error_set(ORTKIT_E_FORMAT, "host JSON: unknown key '%s'",
+                                     key_path(path, sizeof path, where, it->string));
+        for (const cJSON *o = obj->child; o != it; o = o->next)
+            if (!strcmp(o->string, it->string))
+                return ortkit__error_set(ORTKIT_E_FORMAT, "host JSON: key '%s' appears twice",
+                                         key_path(path, sizeof path, where, it->string));
+    }
+    return 0;
+}
+
+/* An optional member that must be an object; *out is NULL when absent or null. */
+static int get_object(const cJSON *obj, const char *key, const char *where, const cJSON **out)
+{
+    char path[128];
+    const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
+    *out = NULL;
+    if (!it || cJSON_IsNull(it))
+        return 0;
+    if (!cJSON_IsObject(it))
+        return ortkit__error_set(ORTKIT_E_FORMAT, "host JSON: '%s' must be an object, not %s",
+                                 key_path(path, sizeof path, where, key), json_type(it));
+    *out = it;
+    return 0;
+}
+
+static int get_string(const cJSON *obj, const char *key, const char *where, char *dst,
+                      size_t size)
+{
+    char path[128];
+    const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (!it || cJSON_IsNull(it))
+        return 0;
+    if (!cJSON_IsString(it))
+        return ortkit__error_set(ORTKIT_E_FORMAT, "host JSON: '%s' must be a string, not %s",
+                                 key_path(path, sizeof path, where, key), json_type(it));
+    if (strlen(it->valuestring) >= size)
+        return ortkit__error_set(ORTKIT_E_FORMAT, "host JSON: '%s' is longer than %zu bytes",
+                                 key_path(path, sizeof path, where, key), size - 1);
+    ortkit__host_copy_str(dst, size, it->valuestring);
+    return 0;
+}
+
+static int get_uint(const cJSON *obj, const char *key, const char *where, double max,
+                    uint64_t *out)
+{
+    char path[128];
+    const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (!it || cJSON_IsNull(it))
+        return 0;
+    if (!cJSON_IsNumber(it))
+        return ortkit__error_set(ORTKIT_E_FORMAT, "host JSON: '%s' must be a number, not %s",
+                                 key_path(path, sizeof path, where, key), json_type(it));
+    double v = it->valuedouble;
+    if (!(v >= 0 && v <= max) || (double)(uint64_t)v != v)
+        return ortkit__error_set(ORTKIT_E_FORMAT,
+                                 "host JSON: '%s' must be a whole number from 0 to %.0f, not %g",
+                                 key_path(path, sizeof path, where, key), max, v);
+    *out = (uint64_t)v;
+    return 0;
+}
+
+static int get_int(const cJSON *obj, const char *key, const char *where, int max, int *out)
+{
+    uint64_t v = (uint64_t)*out;
+    int rc = get_uint(obj, key, where, max, &v);
+    *out = (int)v;
+    return rc;
+}
+
+/* "570.124.06", "36.4.3": digits and dots, starting and ending with a digit. */
+static int dotted_ok(const char *s)
+{
+    if (!isdigit((unsigned char)s[0]))
+        return 0;
+    for (const char *p = s; *p; p++)
+        if (!isdigit((unsigned char)*p) && !(*p == '.' && isdigit((unsigned char)p[1])))
+            return 0;
+    return 1;
+}
+
+/* "12.8" -> 12080, "9.0" -> (9, 0); 0 on success. */
+static int parse_major_minor(const char *s, int max_minor, int *major, int *minor)
+{
+    char tail;
+    if (sscanf(s, "%d.%d%c", major, minor, &tail) != 2 || *major < 1 || *major > 99 ||
+        *minor < 0 || *minor > max_minor || !dotted_ok(s))
+        return -1;
+    return 0;
+}
+
+static int read_cpu(ortkit_host *h, const cJSON *cpu)
+{
+    static const char *const keys[] = {"vendor", "model", "logical_cpus", "physical_cores",
+                                       "cache", "features", "x86_64_level", NULL};
+    static const char *const cache_keys[] = {"l1d", "l1i", "l2", "l3", NULL};
+    const double max_cache = 1099511627776.0; /* 1 TiB */
+    const cJSON *cache, *features;
+    int rc, level = -1;
+    if ((rc = check_keys(cpu, "cpu", keys)) || (rc = get_object(cpu, "cache", "cpu", &cache)) ||
+        (rc = get_string(cpu, "vendor", "cpu", h->cpu_vendor, sizeof h->cpu_vendor)) ||
+        (rc = get_string(cpu, "model", "cpu", h->cpu_model, sizeof h->cpu_model)) ||
+        (rc = get_int(cpu, "logical_cpus", "cpu", 1 << 20, &h->logical_cpus)) ||
+        (rc = get_int(cpu, "physical_cores", "cpu", 1 << 20, &h->physical_cores)) ||
+        (rc = get_int(cpu, "x86_64_level", "cpu", 4, &level)))
+        return rc;
+    if (cache && ((rc = check_keys(cache, "cpu.cache", cache_keys)) ||
+                  (rc = get_uint(cache, "l1d", "cpu.cache", max_cache, &h->cache_l1d)) ||
+                  (rc = get_uint(cache, "l1i", "cpu.cache", max_cache, &h->cache_l1i)) ||
+                  (rc = get_uint(cache, "l2", "cpu.cache", max_cache, &h->cache_l2)) ||
+                  (rc = get_uint(cache, "l3", "cpu.cache", max_cache, &h->cache_l3))))
+        return rc;
+
+    features = cJSON_GetObjectItemCaseSensitive(cpu, "features");
+    if (features && !cJSON_IsNull(features)) {
+        if (!cJSON_IsArray(features))
+            return ortkit__error_set(ORTKIT_E_FORMAT,
+                                     "host JSON: 'cpu.features' must be an array, not %s",
+                                     json_type(features));
+        int i = 0;
+        for (const cJSON *it = features->child; it; it = it->next, i++) {
+            if (!cJSON_IsString(it))
+                return ortkit__error_set(ORTKIT_E_FORMAT,
+                                         "host JSON: cpu.features[%d] must be a string, not %s",
+                                         i, json_type(it));
+            int f = ortkit_cpu_feature_from_name(it->valuestring);
+            if (f < 0)
+                return ortkit__error_set(ORTKIT_E_FORMAT,
+                                         "host JSON: unknown CPU feature '%s' in cpu.features",
+                                         it->valuestring);
+            if (ortkit_cpu_feature_arch((ortkit_cpu_feature)f) != h->arch)
+                return ortkit__error_set(ORTKIT_E_FORMAT,
+                                         "host JSON: CPU feature '%s' is for %s, but arch is %s",
+                                         it->valuestring, ortkit_arch_name(ortkit_cpu_feature_arch((ortkit_cpu_feature)f)),
+                                         ortkit_arch_name(h->arch));
+            h->cpu_features |= B(f);
+        }
+    }
+    if (h->arch != ORTKIT_ARCH_X86_64) {
+        if (level > 0)
+            return ortkit__error_set(ORTKIT_E_FORMAT,
+                                     "host JSON: 'cpu.x86_64_level' given, but arch is %s",
+                                     ortkit_arch_name(h->arch));
+    } else if (level == 0) {
+        return ortkit__error_set(ORTKIT_E_FORMAT,
+                                 "host JSON: 'cpu.x86_64_level' must be from 1 to 4, not 0");
+    } else {
+        /* Absent: what the listed features make. */
+        h->x86_64_level = level > 0 ? level : ortkit__host_x86_level(h->cpu_features);
+    }
+    return 0;
+}
+
+static int read_nvidia(ortkit_host *h, const cJSON *nv)
+{
+    static const char *const keys[] = {"driver", "cuda", "gpus", "note", NULL};
+    static const char *const gpu_keys[] = {"name", "compute_capability", "memory", NULL};
+    char cuda[16] = "";
+    int rc;
+    if ((rc = check_keys(nv, "nvidia", keys)) ||
+        (rc = get_string(nv, "driver", "nvidia", h->driver_version, sizeof h->driver_version)) ||
+        (rc = get_string(nv, "cuda", "nvidia", cuda, sizeof cuda)) ||
+        (rc = get_string(nv, "note", "nvidia", h->gpu_note, sizeof h->gpu_note)))
+        return rc;
+    if (h->driver_version[0] && !dotted_ok(h->driver_version))
+        return ortkit__error_set(ORTKIT_E_FORMAT,
+                                 "host JSON: 'nvidia.driver' must look like \"570.124.06\", not \"%s\"",
+                                 h->driver_version);
+    if (cuda[0]) {
+        int major, minor;
+        if (parse_major_minor(cuda, 99, &major, &minor))
+            return ortkit__error_set(ORTKIT_E_FORMAT,
+                                     "host JSON: 'nvidia.cuda' must look like \"12.8\", not \"%s\"",
+                                     cuda);
+        h->cuda_driver = major * 1000 + minor * 10;
+    }
+    const cJSON *gpus = cJSON_GetObjectItemCaseSensitive(nv, "gpus");
+    if (!gpus || cJSON_IsNull(gpus))
+        return 0;
+    if (!cJSON_IsArray(gpus))
+        return ortkit__error_set(ORTKIT_E_FORMAT, "host JSON: 'nvidia.gpus' must be an array, not %s",
+                                 json_type(gpus));
+    if (cJSON_GetArraySize(gpus) > ORTKIT_HOST_MAX_GPUS)
+        return ortkit__error_set(ORTKIT_E_FORMAT, "host JSON: 'nvidia.gpus' lists %d GPUs; at most %d",
+                                 cJSON_GetArraySize(gpus), ORTKIT_HOST_MAX_GPUS);
+    for (const cJSON *it = gpus->child; it; it = it->next) {
+        char where[32], cc[16] = "";
+        ortkit_gpu *g = &h->gpus[h->gpu_count];
+        snprintf(where, sizeof where, "nvidia.gpus[%d]", h->gpu_count);
+        if (!cJSON_IsObject(it))
+            return ortkit__error_set(ORTKIT_E_FORMAT, "host JSON: '%s' must be an object, not %s",
+                                     where, json_type(it));
+        if ((rc = check_keys(it, where, gpu_keys)) ||
+            (rc = get_string(it, "name", where, g->name, sizeof g->name)) ||
+            (rc = get_string(it, "compute_capability", where, cc, sizeof cc)) ||
+            (rc = get_uint(it, "memory", where, 9007199254740992.0, &g->memory_bytes)))
+            return rc;
+        if (parse_major_minor(cc, 9, &g->cc_major, &g->cc_minor))
+            return ortkit__error_set(ORTKIT_E_FORMAT,
+                                     "host JSON: '%s.compute_capability' must look like \"9.0\", not \"%s\"",
+                                     where, cc);
+        h->gpu_count++;
+    }
+    return 0;
+}
+
+int ortkit_host_from_json(ortkit_host *out, const char *json)
+{
+    static const char *const keys[] = {"schema", "arch", "cpu", "memory", "os",
+                                       "nvidia", "jetson", NULL};
+    static const char *const mem_keys[] = {"total", "available", NULL};
+    static const char *const os_keys[] = {"name", "release", "distro", "glibc", NULL};
+    static const char *const jetson_keys[] = {"l4t", "board", NULL};
+    const double max_mem = 9007199254740992.0; /* 2^53: exact in JSON numbers */
+    if (!out || !json)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_host_from_json: NULL argument");
+
+    ortkit_host h;
+    memset(&h, 0, sizeof h);
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithOpts(json, &end, 1);
+    int rc = ORTKIT_OK;
+    const cJSON *cpu, *mem, *os, *nv, *jet;
+    if (!root) {
+        int line = 1, col = 1;
+        for (const char *p = json; end && p < end && *p; p++, col++)
+            if (*p == '\n')
+                line++, col = 0;
+        return ortkit__error_set(ORTKIT_E_FORMAT, "host JSON: syntax error at line %d, column %d",
+                                 line, col);
+    }
+    if (!cJSON_IsObject(root)) {
+        rc = ortkit__error_set(ORTKIT_E_FORMAT, "host JSON: must be an object, not %s",
+                               json_type(root));
+        goto cleanup;
+    }
+    uint64_t schema = HOST_JSON_SCHEMA;
+    char arch[16] = "";
+    if ((rc = check_keys(root, "", keys)) || (rc = get_uint(root, "schema", "", 1e6, &schema)) ||
+        (rc = get_string(root, "arch", "", arch, sizeof arch)))
+        goto cleanup;
+    if (schema != HOST_JSON_SCHEMA) {
+        rc = ortkit__error_set(ORTKIT_E_FORMAT, "host JSON: schema %llu is not known (this ortkit reads %d)",
+                               (unsigned long long)schema, HOST_JSON_SCHEMA);
+        goto cleanup;
+    }
+    if (!strcmp(arch, "x86_64"))
+        h.arch = ORTKIT_ARCH_X86_64;
+    else if (!strcmp(arch, "aarch64") || !strcmp(arch, "arm64"))
+        h.arch = ORTKIT_ARCH_AARCH64;
+    else {
+        rc = ortkit__error_set(ORTKIT_E_FORMAT, "host JSON: 'arch' must be \"x86_64\" or \"aarch64\"%s%s%s",
+                               arch[0] ? ", not \"" : " and is missing", arch, arch[0] ? "\"" : "");
+        goto cleanup;
+    }
+    if ((rc = get_object(root, "cpu", "", &cpu)) || (rc = get_object(root, "memory", "", &mem)) ||
+        (rc = get_object(root, "os", "", &os)) || (rc = get_object(root, "nvidia", "", &nv)) ||
+        (rc = get_object(root, "jetson", "", &jet)))
+        goto cleanup;
+    if (cpu && (rc = read_cpu(&h, cpu)))
+        goto cleanup;
+    if (!cpu && h.arch == ORTKIT_ARCH_X86_64)
+        h.x86_64_level = 1;
+    if (mem && ((rc = check_keys(mem, "memory", mem_keys)) ||
+                (rc = get_uint(mem, "total", "memory", max_mem, &h.mem_total)) ||
+                (rc = get_uint(mem, "available", "memory", max_mem, &h.mem_available))))
+        goto cleanup;
+    if (os && ((rc = check_keys(os, "os", os_keys)) ||
+               (rc = get_string(os, "name", "os", h.os_name, sizeof h.os_name)) ||
+               (rc = get_string(os, "release", "os", h.os_release, sizeof h.os_release)) ||
+               (rc = get_string(os, "distro", "os", h.os_distro, sizeof h.os_distro)) ||
+               (rc = get_string(os, "glibc", "os", h.glibc, sizeof h.glibc))))
+        goto cleanup;
+    if (nv && (rc = read_nvidia(&h, nv)))
+        goto cleanup;
+    if (jet) {
+        if ((rc = check_keys(jet, "jetson", jetson_keys)) ||
+            (rc = get_string(jet, "l4t", "jetson", h.l4t_release, sizeof h.l4t_release)) ||
+            (rc = get_string(jet, "board", "jetson", h.board, sizeof h.board)))
+            goto cleanup;
+        if (!dotted_ok(h.l4t_release)) {
+            rc = ortkit__error_set(ORTKIT_E_FORMAT,
+                                   "host JSON: 'jetson.l4t' must look like \"36.4.3\", not \"%s\"",
+                                   h.l4t_release);
+            goto cleanup;
+        }
+        h.tegra = 1;
+    }
+    *out = h;
+cleanup:
+    cJSON_Delete(root);
+    return rc;
+}
+
+int ortkit_host_load(ortkit_host *out, const char *path)
+{
+    if (!out || !path)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_host_load: NULL argument");
+    char *text = NULL;
+    size_t size;
+    int rc = ortkit__file_read(&text, &size, path, 1 << 20);
+    if (rc != 0)
+        return rc;
+    if (strlen(text) != size)
+        rc = ortkit__error_set(ORTKIT_E_FORMAT, "'%s': host JSON holds a NUL byte", path);
+    else if ((rc = ortkit_host_from_json(out, text)) != 0)
+        ortkit__error_wrap(rc, "'%s'", path);
+    free(text);
+    return rc;
+}
