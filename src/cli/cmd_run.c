@@ -1,5 +1,6 @@
 /* cmd_run.c - `ortkit run MODEL`: run a model once (or N times) and show its outputs. */
 #include "cli.h"
+#include "inputs.h"
 #include "values.h"
 
 #include <errno.h>
@@ -36,14 +37,10 @@ static const char usage_text[] =
 
 typedef struct run_args {
     const char *model, *runtime, *out_dir;
-    const char *input_names[MAX_ARGS], *input_files[MAX_ARGS];
-    size_t n_inputs;
-    dim_value dims[MAX_ARGS];
-    size_t n_dims;
+    input_spec in;
     const char *providers[MAX_ARGS];
     size_t n_providers;
     char *ep_list;
-    fill_mode fill;
     long threads, repeat, seed;
     int strict, json;
 } run_args;
@@ -64,36 +61,20 @@ static int parse_args(run_args *a, int argc, char **argv)
     optind = 1;
     while ((c = getopt_long(argc, argv, "i:o:h", longopts, NULL)) != -1) {
         switch (c) {
-        case 'i': {
-            if (a->n_inputs == MAX_ARGS)
-                return cli_usage("run", "too many -i options");
-            char *eq = strchr(optarg, '=');
-            a->input_names[a->n_inputs] = eq ? optarg : NULL;
-            a->input_files[a->n_inputs] = eq ? eq + 1 : optarg;
-            if (eq)
-                *eq = '\0';
-            if (eq && (!optarg[0] || !eq[1]))
-                return cli_usage("run", "-i wants NAME=FILE.npy");
-            a->n_inputs++;
+        case 'i':
+            if (input_spec_add_file(&a->in, "run", optarg))
+                return CLI_USAGE;
             break;
-        }
         case 'R':
         case 'Z':
-            if (a->fill != FILL_NONE && a->fill != (c == 'R' ? FILL_RANDOM : FILL_ZEROS))
+            if (a->in.fill != FILL_NONE && a->in.fill != (c == 'R' ? FILL_RANDOM : FILL_ZEROS))
                 return cli_usage("run", "--random and --zeros exclude each other");
-            a->fill = c == 'R' ? FILL_RANDOM : FILL_ZEROS;
+            a->in.fill = c == 'R' ? FILL_RANDOM : FILL_ZEROS;
             break;
-        case 'd': {
-            char *eq = strchr(optarg, '=');
-            long v;
-            if (!eq || eq == optarg || cli_parse_long(eq + 1, 0, INT32_MAX, &v))
-                return cli_usage("run", "--dim wants SYMBOL=SIZE with SIZE >= 0, got '%s'", optarg);
-            if (a->n_dims == MAX_ARGS)
-                return cli_usage("run", "too many --dim options");
-            *eq = '\0';
-            a->dims[a->n_dims++] = (dim_value){optarg, v};
+        case 'd':
+            if (input_spec_add_dim(&a->in, "run", optarg))
+                return CLI_USAGE;
             break;
-        }
         case 'o': a->out_dir = optarg; break;
         case 't':
             if (cli_parse_long(optarg, 1, 4096, &a->threads))
@@ -118,61 +99,8 @@ static int parse_args(run_args *a, int argc, char **argv)
     if (optind + 1 != argc)
         return cli_usage("run", optind < argc ? "give exactly one model" : "no model given");
     a->model = argv[optind];
-    for (char *save = NULL, *p = a->ep_list ? strtok_r(a->ep_list, ",", &save) : NULL; p;
-         p = strtok_r(NULL, ",", &save)) {
-        if (a->n_providers == MAX_ARGS)
-            return cli_usage("run", "too many providers in --ep");
-        a->providers[a->n_providers++] = p;
-    }
-    return 0;
-}
-
-/* Build every model input: from -i files, else generated; NULL on failure (message printed). */
-static int load_inputs(const run_args *a, const ortkit_session *s, ortkit_tensor **tensors,
-                       const char **names)
-{
-    size_t n = ortkit_session_input_count(s);
-    for (size_t k = 0; k < a->n_inputs; k++) {
-        if (!a->input_names[k] && n != 1)
-            return cli_fail("-i %s: the model has %zu inputs; write -i NAME=FILE", a->input_files[k], n);
-        const char *name = a->input_names[k] ? a->input_names[k] : ortkit_session_input(s, 0)->name;
-        long idx = ortkit_session_input_index(s, name);
-        if (idx < 0) {
-            char list[1024] = "";
-            for (size_t i = 0; i < n; i++) {
-                size_t used = strlen(list);
-                snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "", ortkit_session_input(s, i)->name);
-            }
-            return cli_fail("'%s' has no input named '%s' (its inputs: %s)", a->model, name, list);
-        }
-        if (tensors[idx])
-            return cli_fail("input '%s' is given twice", name);
-        if (ortkit_npy_read(&tensors[idx], a->input_files[k]))
-            return cli_fail("input '%s': %s", name, ortkit_error_last());
-    }
-    unsigned seed = (unsigned)a->seed;
-    char missing[1024] = "", not_given[1024] = "";
-    for (size_t i = 0; i < n; i++) {
-        const ortkit_io_info *io = ortkit_session_input(s, i);
-        names[i] = io->name;
-        if (tensors[i])
-            continue;
-        if (a->fill == FILL_NONE) {
-            size_t used = strlen(not_given);
-            snprintf(not_given + used, sizeof not_given - used, "%s%s", used ? ", " : "", io->name);
-            continue;
-        }
-        if (io->kind != ORTKIT_KIND_TENSOR)
-            return cli_fail("input '%s' is not a tensor; ortkit cannot generate it", io->name);
-        int rc = make_input(&tensors[i], io, a->fill, a->dims, a->n_dims, &seed, missing, sizeof missing);
-        if (rc > 0 || (rc < 0 && !missing[0]))
-            return cli_fail_lib();
-    }
-    if (not_given[0])
-        return cli_fail("inputs not given: %s (use -i NAME=FILE.npy, --random or --zeros)", not_given);
-    if (missing[0])
-        return cli_fail("symbolic dimensions without a size: %s (set each with --dim SYMBOL=SIZE)", missing);
-    return 0;
+    a->in.seed = (unsigned)a->seed;
+    return providers_split("run", a->ep_list, a->providers, MAX_ARGS, &a->n_providers);
 }
 
 /* Output names as file names: anything but [A-Za-z0-9._-] becomes '_'. */
@@ -416,11 +344,7 @@ int cmd_run(int argc, char **argv)
         goto cleanup;
     }
     double create_s = cli_now() - t0;
-    for (size_t i = 0; i < ortkit_session_provider_count(s); i++) {
-        const ortkit_provider_status *p = ortkit_session_provider(s, i);
-        if (!p->active)
-            fprintf(stderr, "ortkit: warning: provider '%s' skipped: %s\n", p->requested, p->reason);
-    }
+    providers_warn_skipped(s);
     n_in = ortkit_session_input_count(s);
     n_out = ortkit_session_output_count(s);
     inputs = calloc(n_in + 1, sizeof *inputs);
@@ -431,7 +355,7 @@ int cmd_run(int argc, char **argv)
         cli_fail("out of memory");
         goto cleanup;
     }
-    if (load_inputs(&a, s, inputs, names))
+    if (inputs_build(&a.in, a.model, s, inputs, names))
         goto cleanup;
     for (long r = 0; r < a.repeat; r++) {
         if (r > 0)

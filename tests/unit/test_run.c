@@ -6,23 +6,6 @@
 #include <time.h>
 #include <unistd.h>
 
-static ortkit_runtime *runtimes[2];
-
-static int setup(void **state)
-{
-    (void)state;
-    for (int i = 0; i < 2; i++)
-        runtimes[i] = open_runtime(test_runtimes[i]);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    for (int i = 0; i < 2; i++)
-        ortkit_runtime_free(runtimes[i]);
-    return 0;
-}
 
 static ortkit_tensor *read_npy(const char *name)
 {
@@ -368,5 +351,5 @@ int main(void)
         cmocka_unit_test(test_concurrent_runs),
         cmocka_unit_test(test_cancel),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, open_runtimes, free_runtimes);
 }

@@ -4,23 +4,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static ortkit_runtime *runtimes[2];
-
-static int setup(void **state)
-{
-    (void)state;
-    for (int i = 0; i < 2; i++)
-        runtimes[i] = open_runtime(test_runtimes[i]);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    for (int i = 0; i < 2; i++)
-        ortkit_runtime_free(runtimes[i]);
-    return 0;
-}
 
 static void check_add_model(const ortkit_session *s)
 {
@@ -248,5 +231,5 @@ int main(void)
         cmocka_unit_test(test_options),
         cmocka_unit_test(test_runtime_outlives_free),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, open_runtimes, free_runtimes);
 }

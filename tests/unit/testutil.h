@@ -51,5 +51,23 @@ static inline ortkit_session *open_model(ortkit_runtime *rt, const char *name)
 
 /* Both runtimes every test that touches ORT runs against. */
 static const char *const test_runtimes[] = {ORTKIT_TEST_RUNTIME_NEW, ORTKIT_TEST_RUNTIME_OLD};
+static ortkit_runtime *runtimes[2];
+
+/* cmocka group set-up and tear-down: runtimes[] holds 1.30.0 and 1.17.3. */
+static inline int open_runtimes(void **state)
+{
+    (void)state;
+    for (int i = 0; i < 2; i++)
+        runtimes[i] = open_runtime(test_runtimes[i]);
+    return 0;
+}
+
+static inline int free_runtimes(void **state)
+{
+    (void)state;
+    for (int i = 0; i < 2; i++)
+        ortkit_runtime_free(runtimes[i]);
+    return 0;
+}
 
 #endif

@@ -1,0 +1,109 @@
+/* inputs.c - model inputs and provider lists for `ortkit run` and `ortkit bench`. */
+#include "inputs.h"
+#include "cli.h"
+
+#include <stdint.h>
+#include <string.h>
+
+int input_spec_add_file(input_spec *spec, const char *cmd, char *arg)
+{
+    if (spec->n_files == INPUTS_MAX)
+        return cli_usage(cmd, "too many -i options");
+    char *eq = strchr(arg, '=');
+    spec->names[spec->n_files] = eq ? arg : NULL;
+    spec->files[spec->n_files] = eq ? eq + 1 : arg;
+    if (eq)
+        *eq = '\0';
+    if (eq && (!arg[0] || !eq[1]))
+        return cli_usage(cmd, "-i wants NAME=FILE.npy");
+    spec->n_files++;
+    return 0;
+}
+
+int input_spec_add_dim(input_spec *spec, const char *cmd, char *arg)
+{
+    char *eq = strchr(arg, '=');
+    long v;
+    if (!eq || eq == arg || cli_parse_long(eq + 1, 0, INT32_MAX, &v))
+        return cli_usage(cmd, "--dim wants SYMBOL=SIZE with SIZE >= 0, got '%s'", arg);
+    if (spec->n_dims == INPUTS_MAX)
+        return cli_usage(cmd, "too many --dim options");
+    *eq = '\0';
+    spec->dims[spec->n_dims++] = (dim_value){arg, v};
+    return 0;
+}
+
+int providers_split(const char *cmd, char *list, const char **out, size_t max, size_t *n)
+{
+    for (char *save = NULL, *p = list ? strtok_r(list, ",", &save) : NULL; p;
+         p = strtok_r(NULL, ",", &save)) {
+        if (*n == max)
+            return cli_usage(cmd, "too many providers in --ep");
+        out[(*n)++] = p;
+    }
+    return 0;
+}
+
+void providers_warn_skipped(const ortkit_session *s)
+{
+    for (size_t i = 0; i < ortkit_session_provider_count(s); i++) {
+        const ortkit_provider_status *p = ortkit_session_provider(s, i);
+        if (!p->active)
+            fprintf(stderr, "ortkit: warning: provider '%s' skipped: %s\n", p->requested, p->reason);
+    }
+}
+
+/* "a, b, c": the model's input names, for a message about a name it lacks. */
+static void input_list(const ortkit_session *s, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    for (size_t i = 0; i < ortkit_session_input_count(s); i++) {
+        size_t used = strlen(buf);
+        snprintf(buf + used, size - used, "%s%s", i ? ", " : "", ortkit_session_input(s, i)->name);
+    }
+}
+
+int inputs_build(const input_spec *spec, const char *model, const ortkit_session *s,
+                 ortkit_tensor **tensors, const char **names)
+{
+    size_t n = ortkit_session_input_count(s);
+    for (size_t k = 0; k < spec->n_files; k++) {
+        if (!spec->names[k] && n != 1)
+            return cli_fail("-i %s: the model has %zu inputs; write -i NAME=FILE", spec->files[k], n);
+        const char *name = spec->names[k] ? spec->names[k] : ortkit_session_input(s, 0)->name;
+        long idx = ortkit_session_input_index(s, name);
+        if (idx < 0) {
+            char list[1024];
+            input_list(s, list, sizeof list);
+            return cli_fail("'%s' has no input named '%s' (its inputs: %s)", model, name, list);
+        }
+        if (tensors[idx])
+            return cli_fail("input '%s' is given twice", name);
+        if (ortkit_npy_read(&tensors[idx], spec->files[k]))
+            return cli_fail("input '%s': %s", name, ortkit_error_last());
+    }
+    unsigned seed = spec->seed;
+    char missing[1024] = "", not_given[1024] = "";
+    for (size_t i = 0; i < n; i++) {
+        const ortkit_io_info *io = ortkit_session_input(s, i);
+        names[i] = io->name;
+        if (tensors[i])
+            continue;
+        if (spec->fill == FILL_NONE) {
+            size_t used = strlen(not_given);
+            snprintf(not_given + used, sizeof not_given - used, "%s%s", used ? ", " : "", io->name);
+            continue;
+        }
+        if (io->kind != ORTKIT_KIND_TENSOR)
+            return cli_fail("input '%s' is not a tensor; ortkit cannot generate it", io->name);
+        int rc = make_input(&tensors[i], io, spec->fill, spec->dims, spec->n_dims, &seed, missing,
+                            sizeof missing);
+        if (rc > 0 || (rc < 0 && !missing[0]))
+            return cli_fail_lib();
+    }
+    if (not_given[0])
+        return cli_fail("inputs not given: %s (use -i NAME=FILE.npy, --random or --zeros)", not_given);
+    if (missing[0])
+        return cli_fail("symbolic dimensions without a size: %s (set each with --dim SYMBOL=SIZE)", missing);
+    return 0;
+}
