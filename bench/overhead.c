@@ -7,6 +7,10 @@
  * alike.  Reports the median and mean time per run of each and their ratio.
  *
  *   bench_overhead MODEL [-i NAME=FILE.npy]... [--threads N] [--rounds N] [--block N]
+ *                  [--raw-first] [--only kit|raw]
+ *
+ * --only runs one side's timed loop, so that `valgrind --tool=callgrind`
+ * can count each side's instructions (noise-free, unlike time).
  *
  * Inputs not given are zeros (symbolic dimensions are 1).
  */
@@ -79,6 +83,7 @@ int main(int argc, char **argv)
     const char *model = NULL, *in_names[64], *in_files[64];
     size_t n_given = 0;
     int threads = 1, rounds = 200, block = 50, raw_first = 0;
+    const char *only = NULL; /* "kit" or "raw": one side only, for instruction counts */
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-i") && i + 1 < argc && n_given < 64) {
             char *eq = strchr(argv[++i], '=');
@@ -93,6 +98,8 @@ int main(int argc, char **argv)
             threads = atoi(argv[++i]);
         } else if (!strcmp(argv[i], "--rounds") && i + 1 < argc) {
             rounds = atoi(argv[++i]);
+        } else if (!strcmp(argv[i], "--only") && i + 1 < argc) {
+            only = argv[++i];
         } else if (!strcmp(argv[i], "--raw-first")) {
             raw_first = 1; /* create the raw session first: a control for creation order */
         } else if (!strcmp(argv[i], "--block") && i + 1 < argc) {
@@ -101,12 +108,12 @@ int main(int argc, char **argv)
             model = argv[i];
         } else {
             fprintf(stderr, "usage: bench_overhead MODEL [-i NAME=FILE.npy]... [--threads N] "
-                            "[--rounds N] [--block N] [--raw-first]\n");
+                            "[--rounds N] [--block N] [--raw-first] [--only kit|raw]\n");
             return 2;
         }
     }
     if (!model || threads < 1 || rounds < 1 || block < 1) {
-        fprintf(stderr, "usage: bench_overhead MODEL [-i NAME=FILE.npy]... [--threads N] [--rounds N] [--block N] [--raw-first]\n");
+        fprintf(stderr, "usage: bench_overhead MODEL [-i NAME=FILE.npy]... [--threads N] [--rounds N] [--block N] [--raw-first] [--only kit|raw]\n");
         return 2;
     }
 
@@ -175,6 +182,8 @@ int main(int argc, char **argv)
         for (int side = 0; side < 2; side++) {
             /* Alternate which side goes first, so neither always follows the other. */
             int kit = (side == 0) == (r % 2 == 0);
+            if (only && strcmp(only, kit ? "kit" : "raw"))
+                continue;
             double start = now();
             for (int b = 0; b < block; b++) {
                 if (kit) {

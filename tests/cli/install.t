@@ -2,17 +2,22 @@
 # DIR/include/ortkit.h and DIR/lib/pkgconfig/ortkit.pc; the installed tool
 # finds the runtime set-up fetched with no environment variable at all.
 build=$(dirname "$ORTKIT")
+# No environment but PATH (and the sanitizers' settings, in the ASan build).
+bare_env() {
+    env -i PATH=/usr/bin:/bin ${LSAN_OPTIONS:+"LSAN_OPTIONS=$LSAN_OPTIONS"} \
+        ${UBSAN_OPTIONS:+"UBSAN_OPTIONS=$UBSAN_OPTIONS"} "$@"
+}
 prefix="$PWD/prefix"
 cmake --install "$build" --prefix "$prefix" >/dev/null
 for f in bin/ortkit lib/libortkit.so lib/libortkit.a include/ortkit.h lib/pkgconfig/ortkit.pc; do
     [ -e "$prefix/$f" ] || { echo "FAIL: $f not installed" >&2; exit 1; }
 done
-expect_exit 0 env -i PATH=/usr/bin:/bin "$prefix/bin/ortkit" version
+expect_exit 0 bare_env "$prefix/bin/ortkit" version
 expect_in out "found by   default"
 expect_in out "ONNX Runtime 1.30.0"
 # The installed tree can move: ortkit.pc and the tool's RUNPATH are relative.
 mv "$prefix" "$PWD/moved"
-expect_exit 0 env -i PATH=/usr/bin:/bin "$PWD/moved/bin/ortkit" run "$MODELS/add.onnx" --zeros --dim N=2
+expect_exit 0 bare_env "$PWD/moved/bin/ortkit" run "$MODELS/add.onnx" --zeros --dim N=2
 expect_in out "sum"
 PKG_CONFIG_PATH="$PWD/moved/lib/pkgconfig" pkg-config --cflags ortkit >flags
 expect_in flags "$PWD/moved/lib/pkgconfig/../../include"
