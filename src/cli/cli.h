@@ -22,10 +22,15 @@ typedef struct cli_command {
 
 /* The commands, one file each (cmd_<name>.c). */
 int cmd_run(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 int cmd_host(int argc, char **argv);
 int cmd_variants(int argc, char **argv);
+int cmd_bundle(int argc, char **argv);
+int cmd_doctor(int argc, char **argv);
+int cmd_build(int argc, char **argv);
 
 /* One line on stderr, "ortkit: <message>"; returns CLI_FAIL. */
 int cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -63,6 +63,39 @@ static void input_list(const ortkit_session *s, char *buf, size_t size)
     }
 }
 
+/* Whether symbol already has a size in dims. */
+static int has_dim(const dim_value *dims, size_t n, const char *symbol)
+{
+    for (size_t k = 0; k < n; k++)
+        if (!strcmp(dims[k].symbol, symbol))
+            return 1;
+    return 0;
+}
+
+/*
+ * The --dim sizes, then the sizes that inputs read from files give their
+ * symbols: with a [2,3] file for a float32[N,3] input, a generated input
+ * float32[N,3] is also [2,3].  An input of the wrong rank is left for the
+ * check before the run to report.
+ */
+static size_t known_dims(const input_spec *spec, const ortkit_session *s, ortkit_tensor *const *tensors,
+                         dim_value *dims, size_t cap)
+{
+    size_t n = spec->n_dims;
+    memcpy(dims, spec->dims, n * sizeof *dims);
+    for (size_t i = 0; i < ortkit_session_input_count(s); i++) {
+        const ortkit_io_info *io = ortkit_session_input(s, i);
+        if (!tensors[i] || io->rank != ortkit_tensor_rank(tensors[i]))
+            continue;
+        for (size_t d = 0; d < io->rank && n < cap; d++) {
+            const char *sym = io->dims[d].symbol;
+            if (io->dims[d].value < 0 && sym[0] && !has_dim(dims, n, sym))
+                dims[n++] = (dim_value){sym, ortkit_tensor_shape(tensors[i])[d]};
+        }
+    }
+    return n;
+}
+
 int inputs_build(const input_spec *spec, const char *model, const ortkit_session *s,
                  ortkit_tensor **tensors, const char **names)
 {
@@ -82,6 +115,8 @@ int inputs_build(const input_spec *spec, const char *model, const ortkit_session
         if (ortkit_npy_read(&tensors[idx], spec->files[k]))
             return cli_fail("input '%s': %s", name, ortkit_error_last());
     }
+    dim_value dims[2 * INPUTS_MAX];
+    size_t n_dims = known_dims(spec, s, tensors, dims, sizeof dims / sizeof dims[0]);
     unsigned seed = spec->seed;
     char missing[1024] = "", not_given[1024] = "";
     for (size_t i = 0; i < n; i++) {
@@ -96,8 +131,7 @@ int inputs_build(const input_spec *spec, const char *model, const ortkit_session
         }
         if (io->kind != ORTKIT_KIND_TENSOR)
             return cli_fail("input '%s' is not a tensor; ortkit cannot generate it", io->name);
-        int rc = make_input(&tensors[i], io, spec->fill, spec->dims, spec->n_dims, &seed, missing,
-                            sizeof missing);
+        int rc = make_input(&tensors[i], io, spec->fill, dims, n_dims, &seed, missing, sizeof missing);
         if (rc > 0 || (rc < 0 && !missing[0]))
             return cli_fail_lib();
     }

@@ -7,10 +7,15 @@
 
 static const cli_command commands[] = {
     {"run", cmd_run, "run a model on inputs and show its outputs"},
+    {"bench", cmd_bench, "measure latency, throughput, CPU and memory; compare two set-ups"},
+    {"validate", cmd_validate, "run ONNX backend tests: conformance, determinism, memory"},
     {"info", cmd_info, "show a model's inputs, outputs, metadata and opsets"},
     {"version", cmd_version, "show ortkit's version and the runtime it loads"},
     {"host", cmd_host, "show this machine: CPU features, memory, NVIDIA GPUs and driver"},
+    {"build", cmd_build, "build ONNX Runtime from source for a variant, under a memory budget"},
     {"variants", cmd_variants, "list the ORT build variants and which fit this host"},
+    {"bundle", cmd_bundle, "import, verify and list relocatable ONNX Runtime bundles"},
+    {"doctor", cmd_doctor, "explain which runtime is loaded here, and check that it works"},
 };
 
 static void usage(FILE *out)

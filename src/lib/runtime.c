@@ -3,6 +3,7 @@
  * Every dlopen/dlsym of ONNX Runtime in ortkit is in this file.
  */
 #include "runtime.h"
+#include "bundle.h"
 
 #include <dirent.h>
 #include <dlfcn.h>
@@ -113,6 +114,21 @@ static int discover(char **path, const char **source, const ortkit_runtime_optio
         *source = "ORTKIT_RUNTIME";
         return resolve_explicit(path, v, "ORTKIT_RUNTIME");
     }
+    /* Bundles: the one pinned, else the best that fits this host (an unfit
+     * one is never loaded); none found or none fitting: search on. */
+    static _Thread_local char bundle_source[BUNDLE_NAME_MAX + 8];
+    int pinned = opts && opts->bundle && opts->bundle[0];
+    char *name = NULL;
+    int rc = ortkit__bundle_discover(path, &name, pinned ? opts->bundle : env_nonempty("ORTKIT_BUNDLE"),
+                                     pinned ? "the options" : "ORTKIT_BUNDLE");
+    if (rc)
+        return rc;
+    if (*path) {
+        snprintf(bundle_source, sizeof bundle_source, "bundle %s", name);
+        free(name);
+        *source = bundle_source;
+        return ORTKIT_OK;
+    }
     if (ORTKIT_DEFAULT_RUNTIME[0] && exists(ORTKIT_DEFAULT_RUNTIME)) {
         *source = "default";
         return resolve_explicit(path, ORTKIT_DEFAULT_RUNTIME, "ortkit's default location");
@@ -136,6 +152,8 @@ int ortkit_runtime_search_paths(char *buf, size_t size)
     const char *rt = env_nonempty("ORTKIT_RUNTIME"), *od = env_nonempty("ONNXRUNTIME_DIR");
     snprintf(buf, size,
              "ORTKIT_RUNTIME=%s\n"
+             "bundles: ORTKIT_BUNDLE, else the best fit in ORTKIT_PATH, the user's, the system's "
+             "and the default bundle directories (ortkit bundle list)\n"
              "default: %s\n"
              "ONNXRUNTIME_DIR=%s\n"
              "pkg-config libonnxruntime\n"

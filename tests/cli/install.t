@@ -13,7 +13,12 @@ for f in bin/ortkit lib/libortkit.so lib/libortkit.a include/ortkit.h lib/pkgcon
     [ -e "$prefix/$f" ] || { echo "FAIL: $f not installed" >&2; exit 1; }
 done
 expect_exit 0 bare_env "$prefix/bin/ortkit" version
-expect_in out "found by   default"
+# The bundle `make build` imported (deps/bundles), else set-up's runtime.
+if [ -e "$RT_NEW/../../bundles/ort-1.30.0-cpu/manifest.json" ]; then
+    expect_in out "found by   bundle ort-1.30.0-cpu"
+else
+    expect_in out "found by   default"
+fi
 expect_in out "ONNX Runtime 1.30.0"
 # The installed tree can move: ortkit.pc and the tool's RUNPATH are relative.
 mv "$prefix" "$PWD/moved"

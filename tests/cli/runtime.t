@@ -1,13 +1,19 @@
 # ortkit version: which ONNX Runtime is found, how, and at what API level;
 # and the runtimes it must refuse, each with a message naming what is wrong.
 
-# --- the default: the runtime that set-up fetched, found without any variable ---
+# --- the default: the runtime that set-up fetched, found without any variable:
+# the bundle `make build` imported into deps/bundles, else where set-up put it ---
+default_bundle="$RT_NEW/../../bundles/ort-1.30.0-cpu"
 expect_exit 0 "$ORTKIT" version
 expect_lines err 0
 expect_in out "ortkit     0.1.0"
 expect_in out "runtime    ONNX Runtime 1.30.0"
-expect_in out "path       $RT_NEW/libonnxruntime.so"
-expect_in out "found by   default"
+if [ -e "$default_bundle/manifest.json" ]; then
+    expect_in out "found by   bundle ort-1.30.0-cpu"
+else
+    expect_in out "path       $RT_NEW/libonnxruntime.so"
+    expect_in out "found by   default"
+fi
 expect_in out "API level  "
 expect_in out "(ortkit supports 17 and newer)"
 expect_in out "CPUExecutionProvider"
@@ -43,14 +49,17 @@ expect_in out "runtime   ONNX Runtime 1.17.3"
 
 # --- --json ---
 expect_exit 0 "$ORTKIT" version --json
-/usr/bin/python3 - "$RT_NEW" <<'EOF'
-import json, sys
+/usr/bin/python3 - "$RT_NEW" "$default_bundle" <<'EOF'
+import json, os, sys
 doc = json.load(open("out"))
 assert doc["ortkit"] == "0.1.0", doc
 r = doc["runtime"]
 assert r["version"] == "1.30.0", r
-assert r["path"].startswith(sys.argv[1] + "/libonnxruntime.so"), r
-assert r["source"] == "default", r
+if os.path.exists(sys.argv[2] + "/manifest.json"):
+    assert r["source"] == "bundle ort-1.30.0-cpu", r
+else:
+    assert r["path"].startswith(sys.argv[1] + "/libonnxruntime.so"), r
+    assert r["source"] == "default", r
 assert isinstance(r["api_level"], int) and r["api_level"] >= 17, r
 assert "CPUExecutionProvider" in r["providers"], r
 EOF

@@ -1,0 +1,352 @@
+/*
+ * driver.c - one build: configure when needed, run ninja with the gate
+ * serving its launchers, show progress, keep the log, install.
+ *
+ * Ninja runs with a -j above the gate's CPU slots, so the gate (which knows
+ * memory) and not ninja (which does not) decides how many compiles run; the
+ * surplus launchers wait in the gate, where it can pick one that fits.
+ */
+#include "build.h"
+#include "server.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t interrupted;
+
+void ortkit_build_interrupt(int sig) { interrupted = sig; }
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* The child side of every command the build runs: its own process group
+ * (ortkit forwards interrupts itself), stdin from /dev/null, output to the
+ * log, and death with ortkit. */
+static void child_setup(int out_fd)
+{
+    setpgid(0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGINT);
+    int devnull = open("/dev/null", O_RDONLY);
+    if (devnull >= 0)
+        dup2(devnull, 0);
+    dup2(out_fd, 1);
+    dup2(out_fd, 2);
+}
+
+/* Run argv with its output appended to the log; returns its exit status,
+ * 128+signal, or -1 when it could not start. */
+static int run_logged(char *const *argv, int log_fd)
+{
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        child_setup(log_fd);
+        execvp(argv[0], argv);
+        dprintf(2, "ortkit: cannot run %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    int st = 0, forwarded = 0;
+    for (;;) {
+        pid_t r = waitpid(pid, &st, WNOHANG);
+        if (r == pid)
+            break;
+        if (r < 0 && errno != EINTR)
+            return -1;
+        if (interrupted && !forwarded) {
+            kill(-pid, SIGINT);
+            forwarded = 1;
+        }
+        sleep_ms(50);
+    }
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+}
+
+static int file_exists(const char *dir, const char *name)
+{
+    char p[PATH_MAX];
+    struct stat st;
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    return stat(p, &st) == 0;
+}
+
+static int step_failed(const char *what, const char *log_path)
+{
+    char first[1024];
+    if (interrupted)
+        return ortkit_build_fail(ORTKIT_E_CANCELLED, "interrupted during %s", what);
+    if (ortkit_build_first_error(log_path, first, sizeof first) == 0)
+        return ortkit_build_fail(ORTKIT_E_IO, "%s failed: %s (full log: %s)", what, first, log_path);
+    return ortkit_build_fail(ORTKIT_E_IO, "%s failed (full log: %s)", what, log_path);
+}
+
+/* Configure only when the build directory lacks it or the command changed:
+ * a rerun after an interruption goes straight back to ninja. */
+static int configure(const ortkit_build_run_options *o, int log_fd, const char *log_path)
+{
+    const ortkit_build_plan *plan = o->plan;
+    char stamp[PATH_MAX], *old = NULL;
+    snprintf(stamp, sizeof stamp, "%s/configure.cmd", plan->state_dir);
+    char *cmd = ortkit_build_plan_command_line(&plan->configure);
+    if (!cmd)
+        return ortkit_build_fail(ORTKIT_E_NOMEM, "out of memory");
+    FILE *probe = fopen(stamp, "r");
+    if (probe) {
+        fclose(probe);
+        ortkit_build_read_file(&old, stamp, 1 << 20);
+    }
+    int same = old && !strcmp(old, cmd) && file_exists(o->build_dir, "CMakeCache.txt") &&
+               file_exists(o->build_dir, "build.ninja");
+    free(old);
+    int rc = 0;
+    if (same) {
+        dprintf(log_fd, "ortkit: configuration unchanged; not configuring again\n");
+        goto cleanup;
+    }
+    if (plan->reduce.n) {
+        dprintf(log_fd, "ortkit: %s\n", "reducing operator kernels");
+        if (run_logged(plan->reduce.v, log_fd) != 0) {
+            rc = step_failed("operator reduction", log_path);
+            goto cleanup;
+        }
+    }
+    dprintf(log_fd, "ortkit: %s\n", cmd);
+    if (!o->quiet)
+        fprintf(stderr, "ortkit: configuring %s\n", o->build_dir);
+    if (run_logged(plan->configure.v, log_fd) != 0) {
+        rc = step_failed("configure", log_path);
+        goto cleanup;
+    }
+    rc = ortkit_build_write_atomic(stamp, cmd, strlen(cmd));
+cleanup:
+    free(cmd);
+    return rc;
+}
+
+static pid_t start_ninja(const ortkit_build_run_options *o, int jobs, int out_fd)
+{
+    char j[16];
+    snprintf(j, sizeof j, "%d", jobs);
+    char *argv[] = {"ninja", "-C", (char *)o->build_dir, "-j", j, (char *)o->target, NULL};
+    pid_t pid = fork();
+    if (pid != 0)
+        return pid;
+    child_setup(out_fd);
+    setenv("NINJA_STATUS", "[ortkit %f/%t %r] ", 1);
+    if (o->distcc_hosts)
+        setenv("DISTCC_HOSTS", o->distcc_hosts, 1);
+    execvp(argv[0], argv);
+    dprintf(2, "ortkit: cannot run ninja: %s\n", strerror(errno));
+    _exit(127);
+}
+
+typedef struct ninja_reader {
+    char buf[16384];
+    size_t len;
+} ninja_reader;
+
+/* Lines from ninja: into the log; status prefixes into the progress. */
+static void take_lines(ninja_reader *nr, FILE *log, ortkit_build_progress *p, ortkit_build_report *rep)
+{
+    char *start = nr->buf, *nl;
+    while ((nl = memchr(start, '\n', nr->len - (size_t)(start - nr->buf)))) {
+        *nl = '\0';
+        long done, total;
+        if (ortkit_build_progress_parse(start, &done, &total, NULL)) {
+            p->done = done;
+            p->total = total;
+            rep->steps_done = done;
+            rep->steps_total = total;
+        }
+        fprintf(log, "%s\n", start);
+        start = nl + 1;
+    }
+    size_t left = nr->len - (size_t)(start - nr->buf);
+    if (left == sizeof nr->buf) {
+        /* A line longer than the buffer: log it in pieces. */
+        fwrite(nr->buf, 1, left, log);
+        left = 0;
+    }
+    memmove(nr->buf, start, left);
+    nr->len = left;
+}
+
+static int build_under_gate(const ortkit_build_run_options *o, ortkit_build_report *rep,
+                            FILE *log, const char *log_path)
+{
+    const ortkit_build_plan *plan = o->plan;
+    char hist_path[PATH_MAX];
+    snprintf(hist_path, sizeof hist_path, "%s/history.tsv", plan->state_dir);
+    ortkit_build_history hist;
+    int rc = ortkit_build_history_load(&hist, hist_path);
+    if (rc)
+        return rc;
+    ortkit_build_server srv;
+    if ((rc = ortkit_build_server_open(&srv, plan->state_dir, rep->budget, rep->slots, &hist, rep))) {
+        ortkit_build_history_free(&hist);
+        return rc;
+    }
+    srv.chain = o->chain;
+    srv.learn = !(o->chain && strstr(o->chain, "distcc"));
+    for (int l = 0; l < OB_LANG_COUNT; l++)
+        if (o->lang_default[l])
+            srv.gate.lang_default[l] = o->lang_default[l];
+
+    int fds[2] = {-1, -1};
+    if (pipe2(fds, O_CLOEXEC) != 0) {
+        rc = ortkit_build_fail(ORTKIT_E_IO, "pipe: %s", strerror(errno));
+        goto cleanup;
+    }
+    int jobs = o->ninja_jobs > 0 ? o->ninja_jobs : rep->slots * 2 < rep->slots + 4 ? rep->slots + 4
+                                                                                  : rep->slots * 2;
+    fflush(log);
+    pid_t ninja = start_ninja(o, jobs, fds[1]);
+    close(fds[1]);
+    if (ninja < 0) {
+        close(fds[0]);
+        rc = ortkit_build_fail(ORTKIT_E_IO, "cannot start ninja: %s", strerror(errno));
+        goto cleanup;
+    }
+    ortkit_build_progress prog = {.enabled = o->progress, .t_start = ortkit_build_now()};
+    if (hist.last_steps > 0)
+        prog.eta_hint = hist.last_wall / (double)hist.last_steps;
+    ninja_reader *nr = calloc(1, sizeof *nr);
+    int open_pipe = nr != NULL, status = -1, forwarded = 0;
+    double last_tick = 0;
+    if (!nr)
+        kill(ninja, SIGINT);
+    while (open_pipe || status < 0) {
+        struct pollfd pfd[512];
+        size_t n = 0;
+        if (open_pipe)
+            pfd[n++] = (struct pollfd){.fd = fds[0], .events = POLLIN};
+        n += ortkit_build_server_pollfds(&srv, pfd + n, sizeof pfd / sizeof pfd[0] - n);
+        int r = poll(pfd, (nfds_t)n, 100);
+        double now = ortkit_build_now();
+        if (interrupted && !forwarded) {
+            /* Ninja interrupts its running commands and waits for them. */
+            kill(ninja, SIGINT);
+            srv.stopping = 1;
+            forwarded = 1;
+        }
+        if (r > 0) {
+            size_t first = 0;
+            if (open_pipe && pfd[0].revents) {
+                first = 1;
+                ssize_t got = read(fds[0], nr->buf + nr->len, sizeof nr->buf - nr->len);
+                if (got > 0) {
+                    nr->len += (size_t)got;
+                    take_lines(nr, log, &prog, rep);
+                } else if (got == 0 || (errno != EINTR && errno != EAGAIN)) {
+                    open_pipe = 0;
+                }
+            } else if (open_pipe) {
+                first = 1;
+            }
+            ortkit_build_server_handle(&srv, pfd + first, n - first, now);
+        }
+        if (now - last_tick >= 0.2) {
+            ortkit_build_server_tick(&srv, now);
+            last_tick = now;
+        }
+        if (status < 0) {
+            int st;
+            if (waitpid(ninja, &st, WNOHANG) == ninja)
+                status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+        }
+        ortkit_build_progress_draw(&prog, srv.gate.running, ortkit_build_gate_in_use(&srv.gate),
+                                   rep->budget, 0, stderr);
+    }
+    /* Launchers wait for their compilers, so once every launcher has hung
+     * up no compiler of this build is left (bounded: a launcher may be
+     * stuck in a compiler that ignores signals). */
+    for (double t0 = ortkit_build_now(); srv.n_clients && ortkit_build_now() - t0 < 10;) {
+        struct pollfd pfd[512];
+        size_t n = ortkit_build_server_pollfds(&srv, pfd, sizeof pfd / sizeof pfd[0]);
+        if (poll(pfd, (nfds_t)n, 100) > 0)
+            ortkit_build_server_handle(&srv, pfd, n, ortkit_build_now());
+    }
+    if (nr && nr->len) {
+        fwrite(nr->buf, 1, nr->len, log);
+        fputc('\n', log);
+    }
+    free(nr);
+    close(fds[0]);
+    ortkit_build_progress_clear(&prog, stderr);
+    rep->wall = ortkit_build_now() - prog.t_start;
+    rep->gate = srv.gate.stats;
+    fflush(log);
+    if (status == 0 && !interrupted && rep->steps_done > 0 && rep->steps_total >= hist.last_steps) {
+        hist.last_wall = rep->wall;
+        hist.last_steps = rep->steps_total;
+    }
+    /* Saved whatever happened: an interrupted build's peaks help its rerun. */
+    ortkit_build_history_save(&hist, hist_path);
+    if (interrupted)
+        rc = ortkit_build_fail(ORTKIT_E_CANCELLED,
+                               "interrupted; %ld of %ld steps done; run the same command again to "
+                               "resume",
+                               rep->steps_done, rep->steps_total);
+    else if (status != 0)
+        rc = step_failed("build", log_path);
+cleanup:
+    ortkit_build_server_close(&srv);
+    ortkit_build_history_free(&hist);
+    return rc;
+}
+
+int ortkit_build_execute(const ortkit_build_run_options *o, ortkit_build_report *rep)
+{
+    const ortkit_build_plan *plan = o->plan;
+    char log_path[PATH_MAX];
+    int rc = ortkit_build_mkdirs(plan->state_dir);
+    if (rc)
+        return rc;
+    snprintf(log_path, sizeof log_path, "%s/ortkit-build.log", o->build_dir);
+    FILE *log = fopen(log_path, "we");
+    if (!log)
+        return ortkit_build_fail(ORTKIT_E_IO, "cannot write '%s': %s", log_path, strerror(errno));
+    setvbuf(log, NULL, _IOLBF, 0);
+
+    uint64_t avail = 0, total = 0;
+    if (!o->budget && ortkit_build_meminfo(&avail, &total) != 0) {
+        fclose(log);
+        return ORTKIT_E_IO;
+    }
+    if (o->budget) {
+        rep->budget = o->budget;
+    } else {
+        /* Leave the system a reserve: 10% of memory, and at least 1 GiB. */
+        uint64_t reserve = total / 10 > OB_GiB ? total / 10 : OB_GiB;
+        rep->budget = avail > reserve + OB_GiB ? avail - reserve : OB_GiB;
+    }
+    rep->slots = o->slots > 0 ? o->slots : ortkit_build_nproc();
+
+    if ((rc = configure(o, fileno(log), log_path)))
+        goto cleanup;
+    if ((rc = build_under_gate(o, rep, log, log_path)))
+        goto cleanup;
+    if (o->install) {
+        char *argv[] = {"cmake", "--install", (char *)o->build_dir, "--prefix", plan->stage_dir, NULL};
+        fprintf(log, "ortkit: cmake --install %s --prefix %s\n", o->build_dir, plan->stage_dir);
+        fflush(log);
+        if (run_logged(argv, fileno(log)) != 0)
+            rc = step_failed("install", log_path);
+    }
+cleanup:
+    fclose(log);
+    return rc;
+}

@@ -1,0 +1,304 @@
+/*
+ * plan.c - variant + source tree + options -> the exact CMake configuration.
+ *
+ * Option names are ONNX Runtime's own (cmake/CMakeLists.txt of 1.21):
+ * onnxruntime_BUILD_SHARED_LIB, onnxruntime_BUILD_UNIT_TESTS,
+ * onnxruntime_USE_CUDA + onnxruntime_CUDA_HOME + onnxruntime_CUDNN_HOME,
+ * onnxruntime_REDUCED_OPS_BUILD (whose kernel registrations are rewritten
+ * beforehand by tools/ci_build/reduce_op_kernels.py, as build.py does), and
+ * CMake's own FETCHCONTENT_* and CMAKE_* variables.
+ */
+#include "build.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PUSH(sv, ...)                                          \
+    do {                                                       \
+        if ((rc = ortkit_build_strv_pushf((sv), __VA_ARGS__))) \
+            goto cleanup;                                      \
+    } while (0)
+
+int ortkit_build_cuda_architectures(const ortkit_variant *v, char *buf, size_t size)
+{
+    /* The variant's cubin ("sm_90a") names exactly the SASS it must carry;
+     * "-real" keeps PTX out, so nothing relies on the driver's JIT. */
+    if (!v || !v->cuda || strncmp(v->cubin, "sm_", 3) != 0)
+        return ortkit_build_fail(ORTKIT_E_INVALID_ARG, "variant has no CUDA architecture");
+    if ((size_t)snprintf(buf, size, "%s-real", v->cubin + 3) >= size)
+        return ortkit_build_fail(ORTKIT_E_INVALID_ARG, "buffer too small");
+    return 0;
+}
+
+static int push_launchers(ortkit_build_strv *sv, const ortkit_build_config *cfg, int cuda)
+{
+    int rc = 0;
+    if (!cfg->launcher)
+        return 0;
+    /* CMake runs "<launcher...> <compiler> <args>": the gate sees every
+     * compile (and link) and decides when it may start. */
+    static const char *const langs[] = {"C", "CXX", "CUDA"};
+    for (size_t i = 0; i < 3; i++) {
+        if (i == 2 && !cuda)
+            break;
+        PUSH(sv, "-DCMAKE_%s_COMPILER_LAUNCHER=%s;build;--launch=%s/.ortkit", langs[i],
+             cfg->launcher, cfg->build_dir);
+    }
+    for (size_t i = 0; i < 2; i++)
+        PUSH(sv, "-DCMAKE_%s_LINKER_LAUNCHER=%s;build;--launch=%s/.ortkit", langs[i],
+             cfg->launcher, cfg->build_dir);
+cleanup:
+    return rc;
+}
+
+static int push_defines(ortkit_build_strv *sv, const ortkit_build_config *cfg)
+{
+    int rc = 0;
+    for (size_t i = 0; i < cfg->n_defines; i++)
+        PUSH(sv, "-D%s", cfg->defines[i]);
+cleanup:
+    return rc;
+}
+
+static int plan_cmake_project(ortkit_build_plan *p, const ortkit_build_config *cfg)
+{
+    int rc = 0;
+    ortkit_build_strv *c = &p->configure;
+    PUSH(c, "cmake");
+    PUSH(c, "-S");
+    PUSH(c, "%s", cfg->source);
+    PUSH(c, "-B");
+    PUSH(c, "%s", cfg->build_dir);
+    PUSH(c, "-G");
+    PUSH(c, "Ninja");
+    PUSH(c, "-DCMAKE_BUILD_TYPE=Release");
+    PUSH(c, "-DCMAKE_INSTALL_PREFIX=%s", p->stage_dir);
+    if ((rc = push_launchers(c, cfg, 0)) || (rc = push_defines(c, cfg)))
+        goto cleanup;
+    PUSH(&p->summary, "project\t%s (a CMake project)", cfg->source);
+cleanup:
+    return rc;
+}
+
+/* FETCHCONTENT_SOURCE_DIR_<NAME>: CMake upper-cases the dependency's name. */
+static int push_dep(ortkit_build_strv *c, const char *spec)
+{
+    const char *eq = strchr(spec, '=');
+    if (!eq || eq == spec || !eq[1])
+        return ortkit_build_fail(ORTKIT_E_INVALID_ARG, "--dep wants NAME=DIR, got '%s'", spec);
+    char name[64];
+    size_t n = (size_t)(eq - spec);
+    if (n >= sizeof name)
+        return ortkit_build_fail(ORTKIT_E_INVALID_ARG, "dependency name too long: '%s'", spec);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)spec[i];
+        if (!isalnum(ch) && ch != '_' && ch != '-')
+            return ortkit_build_fail(ORTKIT_E_INVALID_ARG, "bad dependency name in '%s'", spec);
+        name[i] = (char)toupper(ch);
+    }
+    name[n] = '\0';
+    return ortkit_build_strv_pushf(c, "-DFETCHCONTENT_SOURCE_DIR_%s=%s", name, eq + 1);
+}
+
+static int plan_ort(ortkit_build_plan *p, const ortkit_build_config *cfg)
+{
+    int rc = 0;
+    const ortkit_variant *v = cfg->variant;
+    ortkit_build_strv *c = &p->configure, *s = &p->summary;
+    char arch[32] = "";
+    if (!v)
+        return ortkit_build_fail(ORTKIT_E_INVALID_ARG, "an ONNX Runtime build needs a variant");
+    if (v->defect[0])
+        return ortkit_build_fail(ORTKIT_E_UNSUPPORTED, "variant %s cannot be built: %s", v->name,
+                                 v->defect);
+    int cuda = v->cuda != 0;
+    if (cuda) {
+        if (!cfg->cuda_home || !cfg->cudnn_home)
+            return ortkit_build_fail(ORTKIT_E_INVALID_ARG,
+                                     "variant %s needs the CUDA toolkit and cuDNN locations",
+                                     v->name);
+        if ((rc = ortkit_build_cuda_architectures(v, arch, sizeof arch)))
+            return rc;
+    }
+
+    if (cfg->ops_config) {
+        ortkit_build_strv *r = &p->reduce;
+        PUSH(r, "%s", cfg->python ? cfg->python : "python3");
+        PUSH(r, "%s/tools/ci_build/reduce_op_kernels.py", cfg->source);
+        PUSH(r, "%s", cfg->ops_config);
+        PUSH(r, "--cmake_build_dir");
+        PUSH(r, "%s", cfg->build_dir);
+        if (cuda)
+            PUSH(r, "--use_cuda");
+    }
+
+    PUSH(c, "cmake");
+    PUSH(c, "-S");
+    PUSH(c, "%s/cmake", cfg->source);
+    PUSH(c, "-B");
+    PUSH(c, "%s", cfg->build_dir);
+    PUSH(c, "-G");
+    PUSH(c, "Ninja");
+    PUSH(c, "-DCMAKE_BUILD_TYPE=Release");
+    PUSH(c, "-DCMAKE_INSTALL_PREFIX=%s", p->stage_dir);
+    PUSH(c, "-Donnxruntime_BUILD_SHARED_LIB=ON");
+    PUSH(c, "-Donnxruntime_BUILD_UNIT_TESTS=OFF");
+    PUSH(c, "-Donnxruntime_ENABLE_PYTHON=OFF");
+    PUSH(c, "-Donnxruntime_USE_XNNPACK=OFF");
+    PUSH(c, "-Donnxruntime_USE_DNNL=OFF");
+    PUSH(c, "-Donnxruntime_USE_TENSORRT=OFF");
+    PUSH(c, "-Donnxruntime_USE_CUDA=%s", cuda ? "ON" : "OFF");
+    if (cuda) {
+        PUSH(c, "-Donnxruntime_CUDA_HOME=%s", cfg->cuda_home);
+        PUSH(c, "-Donnxruntime_CUDNN_HOME=%s", cfg->cudnn_home);
+        PUSH(c, "-DCMAKE_CUDA_COMPILER=%s/bin/nvcc", cfg->cuda_home);
+        PUSH(c, "-DCMAKE_CUDA_ARCHITECTURES=%s", arch);
+        /* One nvcc thread per compile: the gate, not nvcc, decides parallelism. */
+        PUSH(c, "-Donnxruntime_NVCC_THREADS=1");
+    }
+    PUSH(c, "-Donnxruntime_ENABLE_LTO=%s", cfg->lto ? "ON" : "OFF");
+    PUSH(c, "-Donnxruntime_REDUCED_OPS_BUILD=%s", cfg->ops_config ? "ON" : "OFF");
+    if (!cfg->fetch)
+        PUSH(c, "-DFETCHCONTENT_FULLY_DISCONNECTED=ON");
+    for (size_t i = 0; i < cfg->n_deps; i++)
+        if ((rc = push_dep(c, cfg->deps[i])))
+            goto cleanup;
+    if (cfg->eigen_dir) {
+        PUSH(c, "-Donnxruntime_USE_PREINSTALLED_EIGEN=ON");
+        PUSH(c, "-Deigen_SOURCE_PATH=%s", cfg->eigen_dir);
+    }
+    PUSH(c, "-DCMAKE_C_FLAGS=%s", v->cpu_flags);
+    PUSH(c, "-DCMAKE_CXX_FLAGS=%s", v->cpu_flags);
+    if ((rc = push_launchers(c, cfg, cuda)) || (rc = push_defines(c, cfg)))
+        goto cleanup;
+
+    /* For people. */
+    PUSH(s, "variant\t%s (Flox: %s)", v->name, v->flox_name);
+    PUSH(s, "source\t%s (ONNX Runtime %s)", cfg->source,
+         cfg->ort_version ? cfg->ort_version : "?");
+    PUSH(s, "cpu\t%s %s: %s", ortkit_arch_name(v->arch), ortkit_isa_name(v->isa), v->cpu_flags);
+    if (cuda)
+        PUSH(s, "cuda\t%d.%d for SM %d.%d: %s SASS only (CMAKE_CUDA_ARCHITECTURES=%s); toolkit %s, "
+                "cuDNN %s",
+             v->cuda / 1000, (v->cuda % 1000) / 10, v->sm / 10, v->sm % 10, v->cubin, arch,
+             cfg->cuda_home, cfg->cudnn_home);
+    PUSH(s, "providers\tCPU%s (TensorRT, DNNL, XNNPACK off)", cuda ? ", CUDA" : "");
+    PUSH(s, "outputs\tshared library; unit tests and Python off");
+    PUSH(s, "dependencies\t%s%s%s%s", cfg->fetch ? "CMake may download" : "offline (system packages",
+         cfg->eigen_dir ? "; Eigen from " : "", cfg->eigen_dir ? cfg->eigen_dir : "",
+         cfg->fetch ? "" : ")");
+    for (size_t i = 0; i < cfg->n_deps; i++)
+        PUSH(s, "dependency\t%s", cfg->deps[i]);
+    PUSH(s, "lto\t%s", cfg->lto ? "on" : "off");
+    if (cfg->ops_config)
+        PUSH(s, "operators\treduced to %s", cfg->ops_config);
+    else
+        PUSH(s, "operators\tall");
+cleanup:
+    return rc;
+}
+
+int ortkit_build_plan_make(ortkit_build_plan *out, const ortkit_build_config *cfg)
+{
+    int rc;
+    memset(out, 0, sizeof *out);
+    if (!cfg || !cfg->source || !cfg->build_dir)
+        return ortkit_build_fail(ORTKIT_E_INVALID_ARG, "a plan needs a source and a build directory");
+    if (asprintf(&out->stage_dir, "%s/stage", cfg->build_dir) < 0 ||
+        asprintf(&out->state_dir, "%s/.ortkit", cfg->build_dir) < 0) {
+        out->stage_dir = out->state_dir = NULL;
+        rc = ortkit_build_fail(ORTKIT_E_NOMEM, "out of memory");
+        goto fail;
+    }
+    rc = cfg->kind == ORTKIT_BUILD_CMAKE ? plan_cmake_project(out, cfg) : plan_ort(out, cfg);
+    if (rc)
+        goto fail;
+    if ((rc = ortkit_build_strv_pushf(&out->summary, "build\t%s", cfg->build_dir)) ||
+        (rc = ortkit_build_strv_pushf(&out->summary, "stage\t%s", out->stage_dir)) ||
+        (rc = ortkit_build_strv_pushf(&out->summary, "gate\t%s",
+                                      cfg->launcher ? "every compile and link through "
+                                                      "`ortkit build --launch`"
+                                                    : "none")))
+        goto fail;
+    return 0;
+fail:
+    ortkit_build_plan_free(out);
+    return rc;
+}
+
+void ortkit_build_plan_free(ortkit_build_plan *plan)
+{
+    if (!plan)
+        return;
+    ortkit_build_strv_free(&plan->configure);
+    ortkit_build_strv_free(&plan->reduce);
+    ortkit_build_strv_free(&plan->summary);
+    free(plan->stage_dir);
+    free(plan->state_dir);
+    memset(plan, 0, sizeof *plan);
+}
+
+char *ortkit_build_plan_command_line(const ortkit_build_strv *argv)
+{
+    size_t cap = 1, len = 0;
+    for (size_t i = 0; i < argv->n; i++)
+        cap += strlen(argv->v[i]) * 4 + 3;
+    char *out = malloc(cap);
+    if (!out)
+        return NULL;
+    out[0] = '\0';
+    for (size_t i = 0; i < argv->n; i++) {
+        char *q = ortkit_build_shell_quote(argv->v[i]);
+        if (!q) {
+            free(out);
+            return NULL;
+        }
+        len += (size_t)snprintf(out + len, cap - len, "%s%s", i ? " " : "", q);
+        free(q);
+    }
+    return out;
+}
+
+static int write_command(FILE *out, const char *title, const ortkit_build_strv *argv)
+{
+    fprintf(out, "\n%s:\n", title);
+    for (size_t i = 0; i < argv->n; i++) {
+        char *q = ortkit_build_shell_quote(argv->v[i]);
+        if (!q)
+            return ortkit_build_fail(ORTKIT_E_NOMEM, "out of memory");
+        /* "-S dir" and "-B dir" stay on one line; every other argument has its own. */
+        int pair = argv->v[i][0] == '-' && strlen(argv->v[i]) == 2 && i + 1 < argv->n;
+        if (pair) {
+            char *q2 = ortkit_build_shell_quote(argv->v[i + 1]);
+            fprintf(out, "%s%s %s%s\n", i ? "    " : "  ", q, q2 ? q2 : "",
+                    i + 2 < argv->n ? " \\" : "");
+            free(q2);
+            i++;
+        } else {
+            fprintf(out, "%s%s%s\n", i ? "    " : "  ", q, i + 1 < argv->n ? " \\" : "");
+        }
+        free(q);
+    }
+    return 0;
+}
+
+int ortkit_build_plan_write(const ortkit_build_plan *plan, FILE *out)
+{
+    int rc;
+    fprintf(out, "ortkit build plan\n");
+    for (size_t i = 0; i < plan->summary.n; i++) {
+        const char *line = plan->summary.v[i], *tab = strchr(line, '\t');
+        if (tab)
+            fprintf(out, "  %-13.*s %s\n", (int)(tab - line), line, tab + 1);
+        else
+            fprintf(out, "  %s\n", line);
+    }
+    if (plan->reduce.n && (rc = write_command(out, "reduce operators", &plan->reduce)))
+        return rc;
+    if ((rc = write_command(out, "configure", &plan->configure)))
+        return rc;
+    fprintf(out, "\ninstall:\n  cmake --install %s --prefix %s\n",
+             plan->configure.n > 4 ? plan->configure.v[4] : "?", plan->stage_dir);
+    return 0;
+}

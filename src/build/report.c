@@ -1,0 +1,189 @@
+/*
+ * report.c - what a build cost: wall time, CPU use, memory, the heaviest
+ * files, and how often the gate held a compile back.
+ */
+#include "build.h"
+
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+int ortkit_build_report_add(ortkit_build_report *rep, const char *path, ortkit_build_lang lang,
+                            double wall, double cpu, double waited, uint64_t peak,
+                            uint64_t estimate, int status, ortkit_build_hold held)
+{
+    if (rep->n == rep->cap) {
+        size_t cap = rep->cap ? rep->cap * 2 : 64;
+        ortkit_build_record *r = realloc(rep->r, cap * sizeof *r);
+        if (!r)
+            return ortkit_build_fail(ORTKIT_E_NOMEM, "out of memory");
+        rep->r = r;
+        rep->cap = cap;
+    }
+    char *p = strdup(path ? path : "");
+    if (!p)
+        return ortkit_build_fail(ORTKIT_E_NOMEM, "out of memory");
+    rep->r[rep->n++] = (ortkit_build_record){p, lang, wall, cpu, waited, peak, estimate, status, held};
+    rep->cpu += cpu;
+    return 0;
+}
+
+void ortkit_build_report_free(ortkit_build_report *rep)
+{
+    for (size_t i = 0; i < rep->n; i++)
+        free(rep->r[i].path);
+    free(rep->r);
+    memset(rep, 0, sizeof *rep);
+}
+
+static int by_peak(const void *a, const void *b)
+{
+    const ortkit_build_record *x = *(ortkit_build_record *const *)a, *y = *(ortkit_build_record *const *)b;
+    return x->peak < y->peak ? 1 : x->peak > y->peak ? -1 : strcmp(x->path, y->path);
+}
+
+static int by_wall(const void *a, const void *b)
+{
+    const ortkit_build_record *x = *(ortkit_build_record *const *)a, *y = *(ortkit_build_record *const *)b;
+    return x->wall < y->wall ? 1 : x->wall > y->wall ? -1 : strcmp(x->path, y->path);
+}
+
+/* The records sorted by cmp (pointers into rep); NULL when there are none. */
+static const ortkit_build_record **sorted(const ortkit_build_report *rep,
+                                          int (*cmp)(const void *, const void *))
+{
+    if (!rep->n)
+        return NULL;
+    const ortkit_build_record **v = malloc(rep->n * sizeof *v);
+    if (!v)
+        return NULL;
+    for (size_t i = 0; i < rep->n; i++)
+        v[i] = &rep->r[i];
+    qsort(v, rep->n, sizeof *v, cmp);
+    return v;
+}
+
+static const char *short_path(const char *p)
+{
+    /* The last three components are enough to find a file in ORT's tree. */
+    const char *s = p + strlen(p);
+    for (int slashes = 0; s > p; s--)
+        if (s[-1] == '/' && ++slashes == 3)
+            break;
+    return s;
+}
+
+static uint64_t max_peak(const ortkit_build_report *rep)
+{
+    uint64_t m = 0;
+    for (size_t i = 0; i < rep->n; i++)
+        if (rep->r[i].peak > m)
+            m = rep->r[i].peak;
+    return m;
+}
+
+static double utilisation(const ortkit_build_report *rep)
+{
+    int ncpu = ortkit_build_nproc();
+    return rep->wall > 0 ? 100.0 * rep->cpu / (rep->wall * ncpu) : 0;
+}
+
+void ortkit_build_report_print(const ortkit_build_report *rep, FILE *out)
+{
+    char a[32], b[32], c[32], d[32];
+    fprintf(out, "steps: %ld run (%ld to do when this run started)\n", rep->steps_done,
+            rep->steps_total);
+    fprintf(out, "wall time: %.1f s; compile CPU time: %.1f s; CPU utilisation: %.0f%% of %d cores\n",
+            rep->wall, rep->cpu, utilisation(rep), ortkit_build_nproc());
+    ortkit_build_format_size(a, sizeof a, rep->budget);
+    ortkit_build_format_size(b, sizeof b, rep->gate.max_in_use);
+    ortkit_build_format_size(c, sizeof c, rep->gate.max_sampled);
+    ortkit_build_format_size(d, sizeof d, max_peak(rep));
+    fprintf(out, "memory: budget %s, %d CPU slots; gate's peak in use %s; sampled compilers' peak "
+                 "%s; largest compile %s\n",
+            a, rep->slots, b, c, d);
+    fprintf(out, "gate: %llu compiles, at most %d at once; held back %llu times for memory, "
+                 "%llu for low system memory, %llu waited for a CPU slot",
+            (unsigned long long)rep->gate.admitted, rep->gate.max_running,
+            (unsigned long long)rep->gate.held_budget, (unsigned long long)rep->gate.held_system,
+            (unsigned long long)rep->gate.held_slots);
+    if (rep->gate.alone_over_budget)
+        fprintf(out, "; %llu ran alone above the budget", (unsigned long long)rep->gate.alone_over_budget);
+    fputc('\n', out);
+    const ortkit_build_record **v = sorted(rep, by_peak);
+    if (v) {
+        fprintf(out, "heaviest by memory:\n");
+        for (size_t i = 0; i < rep->n && i < 10; i++) {
+            ortkit_build_format_size(a, sizeof a, v[i]->peak);
+            fprintf(out, "  %10s  %7.1f s  %s\n", a, v[i]->wall, short_path(v[i]->path));
+        }
+        qsort(v, rep->n, sizeof *v, by_wall);
+        fprintf(out, "heaviest by time:\n");
+        for (size_t i = 0; i < rep->n && i < 10; i++) {
+            ortkit_build_format_size(a, sizeof a, v[i]->peak);
+            fprintf(out, "  %7.1f s  %10s  %s\n", v[i]->wall, a, short_path(v[i]->path));
+        }
+        free(v);
+    }
+}
+
+static cJSON *record_json(const ortkit_build_record *r)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (!o)
+        return NULL;
+    cJSON_AddStringToObject(o, "path", r->path);
+    cJSON_AddStringToObject(o, "lang", ortkit_build_lang_name(r->lang));
+    cJSON_AddNumberToObject(o, "wall_s", r->wall);
+    cJSON_AddNumberToObject(o, "cpu_s", r->cpu);
+    cJSON_AddNumberToObject(o, "waited_s", r->waited);
+    cJSON_AddNumberToObject(o, "peak_bytes", (double)r->peak);
+    cJSON_AddNumberToObject(o, "estimate_bytes", (double)r->estimate);
+    cJSON_AddNumberToObject(o, "status", r->status);
+    return o;
+}
+
+char *ortkit_build_report_json(const ortkit_build_report *rep, const char *extra_json)
+{
+    cJSON *root = extra_json ? cJSON_Parse(extra_json) : cJSON_CreateObject();
+    if (!root)
+        return NULL;
+    cJSON_AddNumberToObject(root, "wall_s", rep->wall);
+    cJSON_AddNumberToObject(root, "cpu_s", rep->cpu);
+    cJSON_AddNumberToObject(root, "cpu_utilisation_pct", utilisation(rep));
+    cJSON_AddNumberToObject(root, "cores", ortkit_build_nproc());
+    cJSON_AddNumberToObject(root, "steps_run", (double)rep->steps_done);
+    cJSON_AddNumberToObject(root, "steps_to_do", (double)rep->steps_total);
+    cJSON_AddNumberToObject(root, "budget_bytes", (double)rep->budget);
+    cJSON_AddNumberToObject(root, "slots", rep->slots);
+    cJSON_AddNumberToObject(root, "largest_compile_bytes", (double)max_peak(rep));
+    cJSON *g = cJSON_AddObjectToObject(root, "gate");
+    if (g) {
+        cJSON_AddNumberToObject(g, "compiles", (double)rep->gate.admitted);
+        cJSON_AddNumberToObject(g, "max_running", rep->gate.max_running);
+        cJSON_AddNumberToObject(g, "max_reserved_bytes", (double)rep->gate.max_reserved);
+        cJSON_AddNumberToObject(g, "max_in_use_bytes", (double)rep->gate.max_in_use);
+        cJSON_AddNumberToObject(g, "max_sampled_bytes", (double)rep->gate.max_sampled);
+        cJSON_AddNumberToObject(g, "held_for_memory", (double)rep->gate.held_budget);
+        cJSON_AddNumberToObject(g, "held_for_system_memory", (double)rep->gate.held_system);
+        cJSON_AddNumberToObject(g, "waited_for_slot", (double)rep->gate.held_slots);
+        cJSON_AddNumberToObject(g, "alone_over_budget", (double)rep->gate.alone_over_budget);
+    }
+    const ortkit_build_record **v = sorted(rep, by_peak);
+    cJSON *mem = cJSON_AddArrayToObject(root, "heaviest_by_memory");
+    cJSON *tim = cJSON_AddArrayToObject(root, "heaviest_by_time");
+    cJSON *all = cJSON_AddArrayToObject(root, "compiles");
+    if (v && mem && tim && all) {
+        for (size_t i = 0; i < rep->n && i < 10; i++)
+            cJSON_AddItemToArray(mem, record_json(v[i]));
+        qsort(v, rep->n, sizeof *v, by_wall);
+        for (size_t i = 0; i < rep->n && i < 10; i++)
+            cJSON_AddItemToArray(tim, record_json(v[i]));
+        for (size_t i = 0; i < rep->n; i++)
+            cJSON_AddItemToArray(all, record_json(&rep->r[i]));
+    }
+    free(v);
+    char *text = cJSON_Print(root);
+    cJSON_Delete(root);
+    return text;
+}

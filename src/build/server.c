@@ -1,0 +1,319 @@
+/*
+ * server.c - the gate's socket side: accepts launchers, turns their
+ * requests into gate jobs, answers GO when the gate admits them, samples the
+ * memory of running compiles and the system, and records each compile.
+ * Single-threaded: the build's poll loop (driver.c) calls in here.
+ */
+#include "build.h"
+#include "server.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+int ortkit_build_server_open(ortkit_build_server *s, const char *state_dir, uint64_t budget,
+                             int slots, ortkit_build_history *history, ortkit_build_report *report)
+{
+    memset(s, 0, sizeof *s);
+    s->listen_fd = -1;
+    s->history = history;
+    s->report = report;
+    s->learn = 1;
+    ortkit_build_gate_init(&s->gate, budget, slots, history);
+    s->gate.low_water = 512 * OB_MiB;
+
+    struct sockaddr_un sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sun_family = AF_UNIX;
+    char name[64];
+    ortkit_build_gate_address(name, sizeof name, state_dir);
+    size_t n = strlen(name);
+    memcpy(sa.sun_path + 1, name, n);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    if (fd < 0)
+        return ortkit_build_fail(ORTKIT_E_IO, "cannot create the gate's socket: %s", strerror(errno));
+    if (bind(fd, (struct sockaddr *)&sa, (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + n)) ||
+        listen(fd, 256)) {
+        int e = errno;
+        close(fd);
+        if (e == EADDRINUSE)
+            return ortkit_build_fail(ORTKIT_E_IO, "another gate is already serving %s", state_dir);
+        return ortkit_build_fail(ORTKIT_E_IO, "cannot listen on the gate's socket: %s", strerror(e));
+    }
+    s->listen_fd = fd;
+    return 0;
+}
+
+static void client_drop(ortkit_build_server *s, size_t i)
+{
+    ortkit_build_client *c = &s->clients[i];
+    if (c->job) {
+        /* Gone without END: killed, or the build is stopping. */
+        ortkit_build_gate_release(&s->gate, c->job);
+        s->dropped++;
+    }
+    close(c->fd);
+    s->clients[i] = s->clients[--s->n_clients];
+}
+
+void ortkit_build_server_close(ortkit_build_server *s)
+{
+    while (s->n_clients)
+        client_drop(s, s->n_clients - 1);
+    free(s->clients);
+    s->clients = NULL;
+    if (s->listen_fd >= 0)
+        close(s->listen_fd);
+    s->listen_fd = -1;
+    ortkit_build_gate_free(&s->gate);
+}
+
+size_t ortkit_build_server_pollfds(const ortkit_build_server *s, struct pollfd *pfd, size_t max)
+{
+    size_t k = 0;
+    if (s->listen_fd >= 0 && k < max)
+        pfd[k++] = (struct pollfd){.fd = s->listen_fd, .events = POLLIN};
+    for (size_t i = 0; i < s->n_clients && k < max; i++)
+        pfd[k++] = (struct pollfd){.fd = s->clients[i].fd, .events = POLLIN};
+    return k;
+}
+
+static void accept_all(ortkit_build_server *s)
+{
+    for (;;) {
+        int fd = accept4(s->listen_fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+        if (fd < 0)
+            return;
+        if (s->n_clients == s->cap_clients) {
+            size_t cap = s->cap_clients ? s->cap_clients * 2 : 32;
+            ortkit_build_client *c = realloc(s->clients, cap * sizeof *c);
+            if (!c) {
+                close(fd);
+                return;
+            }
+            s->clients = c;
+            s->cap_clients = cap;
+        }
+        ortkit_build_client *c = &s->clients[s->n_clients++];
+        memset(c, 0, sizeof *c);
+        c->fd = fd;
+    }
+}
+
+static void on_admit(ortkit_build_job *job, void *ctx)
+{
+    ortkit_build_server *s = ctx;
+    for (size_t i = 0; i < s->n_clients; i++) {
+        if (s->clients[i].job != job)
+            continue;
+        char line[64];
+        int n = snprintf(line, sizeof line, "GO %s\n", s->chain ? s->chain : "-");
+        /* A full socket buffer is impossible for one short line; a dead peer
+         * shows up as EOF on the next poll and is dropped there. */
+        (void)!send(s->clients[i].fd, line, (size_t)n, MSG_NOSIGNAL);
+        return;
+    }
+}
+
+static void on_request(ortkit_build_server *s, ortkit_build_client *c, char *line, double now)
+{
+    long pid;
+    char lang[16];
+    int off = 0;
+    if (c->job || sscanf(line, "REQ %ld %15s %n", &pid, lang, &off) != 2 || !off) {
+        c->bad = 1;
+        return;
+    }
+    int l = ortkit_build_lang_parse(lang);
+    c->job = ortkit_build_gate_request(&s->gate, (pid_t)pid, l < 0 ? OB_LANG_CXX : (ortkit_build_lang)l,
+                                       line + off, now);
+    if (!c->job)
+        c->bad = 1;
+}
+
+static void on_end(ortkit_build_server *s, ortkit_build_client *c, const char *line, double now)
+{
+    int status;
+    double wall, user, sys;
+    long maxrss_kb;
+    ortkit_build_job *j = c->job;
+    if (!j || !j->admitted ||
+        sscanf(line, "END %d %lf %lf %lf %ld", &status, &wall, &user, &sys, &maxrss_kb) != 5) {
+        c->bad = 1;
+        return;
+    }
+    uint64_t peak = (uint64_t)(maxrss_kb > 0 ? maxrss_kb : 0) * 1024;
+    /* The sampler sees the whole tree at once (driver + cc1plus + as), the
+     * rusage only its largest process: keep the larger. */
+    if (j->rss_max > peak)
+        peak = j->rss_max;
+    if (s->report)
+        ortkit_build_report_add(s->report, j->path, j->lang, wall, user + sys,
+                                j->t_admit - j->t_request, peak, j->estimate, status, j->held);
+    /* A ccache hit costs next to nothing and says nothing about the real
+     * compile: through ccache a file's learnt peak only ever grows. */
+    const ortkit_build_hist_entry *old =
+        s->history && j->path[0] ? ortkit_build_history_find(s->history, j->path) : NULL;
+    int cached = s->chain && strstr(s->chain, "ccache") && old && old->peak >= peak;
+    if (s->learn && s->history && status == 0 && j->path[0] && !cached)
+        ortkit_build_history_put(s->history, j->path, peak, wall, user + sys);
+    (void)now;
+    ortkit_build_gate_release(&s->gate, j);
+    c->job = NULL;
+}
+
+void ortkit_build_server_handle(ortkit_build_server *s, const struct pollfd *pfd, size_t n,
+                                double now)
+{
+    for (size_t k = 0; k < n; k++) {
+        if (!pfd[k].revents)
+            continue;
+        if (pfd[k].fd == s->listen_fd) {
+            accept_all(s);
+            continue;
+        }
+        size_t i = 0;
+        while (i < s->n_clients && s->clients[i].fd != pfd[k].fd)
+            i++;
+        if (i == s->n_clients)
+            continue;
+        ortkit_build_client *c = &s->clients[i];
+        ssize_t r = read(c->fd, c->buf + c->len, sizeof c->buf - 1 - c->len);
+        if (r < 0 && (errno == EAGAIN || errno == EINTR))
+            continue;
+        if (r <= 0) {
+            client_drop(s, i);
+            continue;
+        }
+        c->len += (size_t)r;
+        c->buf[c->len] = '\0';
+        char *nl;
+        while (!c->bad && (nl = memchr(c->buf, '\n', c->len))) {
+            *nl = '\0';
+            if (!strncmp(c->buf, "REQ ", 4))
+                on_request(s, c, c->buf, now);
+            else if (!strncmp(c->buf, "END ", 4))
+                on_end(s, c, c->buf, now);
+            else
+                c->bad = 1;
+            size_t used = (size_t)(nl - c->buf) + 1;
+            memmove(c->buf, nl + 1, c->len - used);
+            c->len -= used;
+            c->buf[c->len] = '\0';
+        }
+        if (c->bad || c->len == sizeof c->buf - 1)
+            client_drop(s, i);
+    }
+    if (!s->stopping)
+        ortkit_build_gate_schedule(&s->gate, now, on_admit, s);
+}
+
+/* ---- sampling ------------------------------------------------------------ */
+
+typedef struct proc_info {
+    pid_t pid, ppid;
+    uint64_t rss;
+} proc_info;
+
+static int cmp_pid(const void *a, const void *b)
+{
+    pid_t x = ((const proc_info *)a)->pid, y = ((const proc_info *)b)->pid;
+    return x < y ? -1 : x > y;
+}
+
+static size_t scan_procs(proc_info **out)
+{
+    *out = NULL;
+    DIR *d = opendir("/proc");
+    if (!d)
+        return 0;
+    size_t n = 0, cap = 0;
+    proc_info *v = NULL;
+    long page = sysconf(_SC_PAGESIZE);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!isdigit((unsigned char)e->d_name[0]))
+            continue;
+        char path[300], buf[512];
+        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        ssize_t r = read(fd, buf, sizeof buf - 1);
+        close(fd);
+        if (r <= 0)
+            continue;
+        buf[r] = '\0';
+        char *p = strrchr(buf, ')');
+        if (!p)
+            continue;
+        /* After "(comm)": state ppid ... rss is the 22nd field from state. */
+        char state;
+        long ppid;
+        unsigned long long rss = 0;
+        if (sscanf(p + 1, " %c %ld %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d "
+                          "%*d %*d %*u %*u %llu",
+                   &state, &ppid, &rss) != 3)
+            continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 512;
+            proc_info *nv = realloc(v, cap * sizeof *nv);
+            if (!nv)
+                break;
+            v = nv;
+        }
+        v[n++] = (proc_info){(pid_t)atol(e->d_name), (pid_t)ppid, (uint64_t)rss * (uint64_t)page};
+    }
+    closedir(d);
+    if (v)
+        qsort(v, n, sizeof *v, cmp_pid);
+    *out = v;
+    return n;
+}
+
+static const proc_info *find_proc(const proc_info *v, size_t n, pid_t pid)
+{
+    proc_info key = {.pid = pid};
+    return bsearch(&key, v, n, sizeof *v, cmp_pid);
+}
+
+void ortkit_build_server_tick(ortkit_build_server *s, double now)
+{
+    uint64_t avail = 0;
+    if (ortkit_build_meminfo(&avail, NULL) == 0)
+        ortkit_build_gate_set_available(&s->gate, avail);
+    if (s->gate.running > 0) {
+        proc_info *v = NULL;
+        size_t n = scan_procs(&v);
+        for (size_t i = 0; i < s->gate.n_jobs; i++) {
+            ortkit_build_job *j = s->gate.jobs[i];
+            if (!j->admitted)
+                continue;
+            /* The launcher's descendants: every process whose chain of
+             * parents reaches it (the launcher itself is not counted). */
+            uint64_t sum = 0;
+            for (size_t k = 0; k < n; k++) {
+                const proc_info *p = &v[k];
+                for (int depth = 0; p && depth < 16 && p->ppid > 1; depth++) {
+                    if (p->ppid == j->pid) {
+                        sum += v[k].rss;
+                        break;
+                    }
+                    p = find_proc(v, n, p->ppid);
+                }
+            }
+            ortkit_build_gate_sample(&s->gate, j, sum);
+        }
+        free(v);
+    }
+    if (!s->stopping)
+        ortkit_build_gate_schedule(&s->gate, now, on_admit, s);
+}

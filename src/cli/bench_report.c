@@ -1,0 +1,291 @@
+/* bench_report.c - the figures of `ortkit bench` as a table or JSON. */
+#include "bench.h"
+#include "cli.h"
+
+#include <math.h>
+#include <string.h>
+
+typedef enum { K_DURATION, K_COUNT, K_RATE, K_PERCENT, K_BYTES, K_BYTES_SIGNED } figure_kind;
+
+enum {
+    F_LOAD, F_COLD_CREATE, F_COLD_FIRST, F_CREATE, F_FIRST, F_RUNS, F_MIN, F_MEAN, F_STDDEV, F_P50,
+    F_P90, F_P95, F_P99, F_MAX, F_THROUGHPUT, F_CPU, F_RUNTIME_MEM, F_SETUP_MEM, F_RSS_GROWTH, F_COUNT
+};
+
+static const struct {
+    const char *label;
+    figure_kind kind;
+    int ratio; /* whether B/A means something */
+} figures[F_COUNT] = {
+    [F_LOAD] = {"runtime load", K_DURATION, 1},
+    [F_COLD_CREATE] = {"cold session create", K_DURATION, 1},
+    [F_COLD_FIRST] = {"cold first run", K_DURATION, 1},
+    [F_CREATE] = {"session create", K_DURATION, 1},
+    [F_FIRST] = {"first run", K_DURATION, 1},
+    [F_RUNS] = {"timed runs", K_COUNT, 1},
+    [F_MIN] = {"latency min", K_DURATION, 1},
+    [F_MEAN] = {"latency mean", K_DURATION, 1},
+    [F_STDDEV] = {"latency stddev", K_DURATION, 1},
+    [F_P50] = {"latency p50", K_DURATION, 1},
+    [F_P90] = {"latency p90", K_DURATION, 1},
+    [F_P95] = {"latency p95", K_DURATION, 1},
+    [F_P99] = {"latency p99", K_DURATION, 1},
+    [F_MAX] = {"latency max", K_DURATION, 1},
+    [F_THROUGHPUT] = {"throughput", K_RATE, 1},
+    [F_CPU] = {"CPU use", K_PERCENT, 1},
+    [F_RUNTIME_MEM] = {"memory: runtime", K_BYTES, 1},
+    [F_SETUP_MEM] = {"memory: session", K_BYTES, 1},
+    [F_RSS_GROWTH] = {"RSS growth in runs", K_BYTES_SIGNED, 0},
+};
+
+/* A side's figures; NAN for those it shares with A (one runtime, loaded once). */
+static void side_values(const bench_side *sd, double v[F_COUNT])
+{
+    const bench_stats *st = &sd->stats;
+    v[F_LOAD] = sd->shared_rt ? NAN : sd->load_s;
+    v[F_COLD_CREATE] = sd->shared_rt ? NAN : sd->cold_create_s;
+    v[F_COLD_FIRST] = sd->shared_rt ? NAN : sd->cold_first_s;
+    v[F_RUNTIME_MEM] = sd->shared_rt ? NAN : sd->runtime_rss;
+    v[F_CREATE] = sd->create_s;
+    v[F_FIRST] = sd->first_s;
+    v[F_RUNS] = (double)sd->n_lat;
+    v[F_MIN] = st->min;
+    v[F_MEAN] = st->mean;
+    v[F_STDDEV] = st->stddev;
+    v[F_P50] = st->p50;
+    v[F_P90] = st->p90;
+    v[F_P95] = st->p95;
+    v[F_P99] = st->p99;
+    v[F_MAX] = st->max;
+    v[F_THROUGHPUT] = sd->wall_s > 0 ? (double)sd->n_lat / sd->wall_s : 0;
+    v[F_CPU] = sd->wall_s > 0 ? (sd->user_s + sd->sys_s) / sd->wall_s * 100 : 0;
+    v[F_SETUP_MEM] = sd->setup_rss;
+    v[F_RSS_GROWTH] = sd->rss_growth;
+}
+
+/* Three significant digits: latencies of two set-ups often differ in the third. */
+void bench_format_duration(char *buf, size_t size, double s)
+{
+    double v = s < 1e-3 ? s * 1e6 : s < 1 ? s * 1e3 : s;
+    const char *unit = s < 1e-3 ? "us" : s < 1 ? "ms" : "s";
+    snprintf(buf, size, v < 10 ? "%.2f %s" : v < 100 ? "%.1f %s" : "%.0f %s", v, unit);
+}
+
+static void format_value(char *buf, size_t size, figure_kind kind, double v)
+{
+    if (isnan(v)) {
+        snprintf(buf, size, "shared");
+        return;
+    }
+    switch (kind) {
+    case K_DURATION: bench_format_duration(buf, size, v); break;
+    case K_COUNT: snprintf(buf, size, "%.0f", v); break;
+    case K_RATE: snprintf(buf, size, v >= 100 ? "%.0f runs/s" : "%.2f runs/s", v); break;
+    case K_PERCENT: snprintf(buf, size, "%.0f%%", v); break;
+    case K_BYTES: cli_format_bytes(buf, size, v < 0 ? 0 : v); break;
+    case K_BYTES_SIGNED: {
+        char b[32];
+        cli_format_bytes(b, sizeof b, fabs(v));
+        snprintf(buf, size, "%s%s", v < 0 ? "-" : "+", b);
+        break;
+    }
+    }
+}
+
+/* Where input i came from: the .npy file, or how it was generated. */
+static const char *input_source(const bench_config *cfg, size_t i)
+{
+    for (size_t k = 0; k < cfg->in.n_files; k++)
+        if (cfg->in.names[k] ? !strcmp(cfg->in.names[k], cfg->names[i]) : cfg->n_in == 1)
+            return cfg->in.files[k];
+    return cfg->in.fill == FILL_ZEROS ? "zeros" : "random";
+}
+
+static void print_side_header(const bench_config *cfg, size_t idx)
+{
+    const bench_side *sd = &cfg->side[idx];
+    char threads[32];
+    if (sd->threads)
+        snprintf(threads, sizeof threads, "%ld thread%s", sd->threads, sd->threads == 1 ? "" : "s");
+    else
+        snprintf(threads, sizeof threads, "default threads");
+    if (cfg->n_sides == 2)
+        printf("%c          %s\n           ", idx ? 'B' : 'A', sd->label);
+    else
+        printf("runtime    ");
+    printf("ONNX Runtime %s (%s)\n", ortkit_runtime_version(sd->rt), ortkit_runtime_path(sd->rt));
+    printf("%s%s, providers", cfg->n_sides == 2 ? "           " : "session    ", threads);
+    for (size_t i = 0; i < ortkit_session_provider_count(sd->session); i++) {
+        const ortkit_provider_status *p = ortkit_session_provider(sd->session, i);
+        printf(" %s%s", p->name, p->active ? "" : " (skipped)");
+    }
+    printf("\n");
+}
+
+static void print_table(const bench_config *cfg)
+{
+    printf("model      %s\n", cfg->model);
+    printf("inputs    ");
+    for (size_t i = 0; i < cfg->n_in; i++) {
+        char shape[256];
+        ortkit_tensor_describe(cfg->side[0].inputs[i], shape, sizeof shape);
+        printf("%s %s %s (%s)", i ? ";" : "", cfg->names[i], shape, input_source(cfg, i));
+    }
+    printf("\n");
+    for (size_t i = 0; i < cfg->n_sides; i++)
+        print_side_header(cfg, i);
+    printf("method     %ld warm-up runs, then ", cfg->warmup);
+    if (cfg->runs)
+        printf("%ld timed runs", cfg->runs);
+    else
+        printf("%g s", cfg->duration);
+    printf("%s; %ld caller%s; blocks of %ld%s\n\n", cfg->n_sides == 2 ? " per side" : "", cfg->callers,
+           cfg->callers == 1 ? "" : "s", cfg->block, cfg->n_sides == 2 ? ", A and B alternating" : "");
+
+    char ha[128], hb[128];
+    snprintf(ha, sizeof ha, "A: %s", cfg->side[0].label);
+    snprintf(hb, sizeof hb, "B: %s", cfg->side[1].label);
+    const char *const headers[] = {"figure", cfg->n_sides == 2 ? ha : "value", hb, "B/A"};
+    size_t cols = cfg->n_sides == 2 ? 4 : 2;
+    cli_table *t = cli_table_new(cols, headers);
+    for (size_t c = 1; c < cols; c++)
+        cli_table_align_right(t, c);
+    double va[F_COUNT], vb[F_COUNT];
+    side_values(&cfg->side[0], va);
+    if (cfg->n_sides == 2)
+        side_values(&cfg->side[1], vb);
+    for (size_t f = 0; f < F_COUNT; f++) {
+        char a[64], b[64] = "", r[32] = "-";
+        format_value(a, sizeof a, figures[f].kind, va[f]);
+        if (cfg->n_sides == 2) {
+            format_value(b, sizeof b, figures[f].kind, vb[f]);
+            if (figures[f].ratio && va[f] > 0 && vb[f] >= 0) /* false for NAN */
+                snprintf(r, sizeof r, "%.3f", vb[f] / va[f]);
+        }
+        cli_table_add(t, (const char *const[]){figures[f].label, a, b, r});
+    }
+    cli_table_print(t, stdout, "");
+    cli_table_free(t);
+
+    char peak[32];
+    cli_format_bytes(peak, sizeof peak, cfg->peak_rss);
+    printf("\npeak RSS %s (whole process); CPU use is process CPU time over wall time, 100%% = one core\n",
+           peak);
+    if (cfg->n_sides == 2 && va[F_P50] > 0) {
+        double ratio = vb[F_P50] / va[F_P50];
+        printf("B/A p50 latency %.3f: B %s; B had the lower mean in %zu of %zu rounds\n", ratio,
+               ratio < 1 ? "faster" : ratio > 1 ? "slower" : "the same", cfg->rounds_b_faster, cfg->rounds);
+    }
+}
+
+/* A number, or null for a figure the side shares with A. */
+static void add_number(cJSON *o, const char *key, double v)
+{
+    cJSON_AddItemToObject(o, key, isnan(v) ? cJSON_CreateNull() : cJSON_CreateNumber(v));
+}
+
+static cJSON *side_json(const bench_side *sd)
+{
+    cJSON *o = cJSON_CreateObject();
+    double v[F_COUNT];
+    side_values(sd, v);
+    cJSON_AddStringToObject(o, "label", sd->label);
+    cJSON *r = cJSON_AddObjectToObject(o, "runtime");
+    cJSON_AddStringToObject(r, "version", ortkit_runtime_version(sd->rt));
+    cJSON_AddStringToObject(r, "path", ortkit_runtime_path(sd->rt));
+    cJSON_AddNumberToObject(o, "threads", (double)sd->threads);
+    cJSON *eps = cJSON_AddArrayToObject(o, "providers");
+    for (size_t i = 0; i < ortkit_session_provider_count(sd->session); i++) {
+        const ortkit_provider_status *p = ortkit_session_provider(sd->session, i);
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "name", p->name);
+        cJSON_AddBoolToObject(e, "active", p->active);
+        if (!p->active)
+            cJSON_AddStringToObject(e, "reason", p->reason);
+        cJSON_AddItemToArray(eps, e);
+    }
+    cJSON_AddBoolToObject(o, "shares_runtime_of_a", sd->shared_rt);
+    add_number(o, "runtime_load_s", v[F_LOAD]);
+    cJSON *cold = cJSON_AddObjectToObject(o, "cold");
+    add_number(cold, "session_create_s", v[F_COLD_CREATE]);
+    add_number(cold, "first_run_s", v[F_COLD_FIRST]);
+    cJSON_AddNumberToObject(o, "session_create_s", v[F_CREATE]);
+    cJSON_AddNumberToObject(o, "first_run_s", v[F_FIRST]);
+    cJSON_AddNumberToObject(o, "runs", v[F_RUNS]);
+    cJSON_AddNumberToObject(o, "wall_s", sd->wall_s);
+    cJSON *l = cJSON_AddObjectToObject(o, "latency_s");
+    static const char *const keys[] = {"min", "mean", "stddev", "p50", "p90", "p95", "p99", "max"};
+    for (size_t k = 0; k < 8; k++)
+        cJSON_AddNumberToObject(l, keys[k], v[F_MIN + k]);
+    cJSON_AddNumberToObject(o, "throughput_runs_per_s", v[F_THROUGHPUT]);
+    cJSON *c = cJSON_AddObjectToObject(o, "cpu");
+    cJSON_AddNumberToObject(c, "user_s", sd->user_s);
+    cJSON_AddNumberToObject(c, "sys_s", sd->sys_s);
+    cJSON_AddNumberToObject(c, "percent_of_one_core", v[F_CPU]);
+    cJSON *m = cJSON_AddObjectToObject(o, "memory");
+    add_number(m, "runtime_bytes", v[F_RUNTIME_MEM]);
+    cJSON_AddNumberToObject(m, "session_bytes", v[F_SETUP_MEM]);
+    cJSON_AddNumberToObject(m, "rss_growth_bytes", v[F_RSS_GROWTH]);
+    return o;
+}
+
+static int print_json(const bench_config *cfg)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "model", cfg->model);
+    cJSON *ins = cJSON_AddArrayToObject(root, "inputs");
+    for (size_t i = 0; i < cfg->n_in; i++) {
+        const ortkit_tensor *t = cfg->side[0].inputs[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", cfg->names[i]);
+        cJSON_AddStringToObject(o, "type", ortkit_type_name(ortkit_tensor_type(t)));
+        cJSON *shape = cJSON_AddArrayToObject(o, "shape");
+        for (size_t d = 0; d < ortkit_tensor_rank(t); d++)
+            cJSON_AddItemToArray(shape, cJSON_CreateNumber((double)ortkit_tensor_shape(t)[d]));
+        cJSON_AddStringToObject(o, "source", input_source(cfg, i));
+        cJSON_AddItemToArray(ins, o);
+    }
+    cJSON_AddNumberToObject(root, "warmup", (double)cfg->warmup);
+    if (cfg->runs)
+        cJSON_AddNumberToObject(root, "runs_per_side", (double)cfg->runs);
+    else
+        cJSON_AddNumberToObject(root, "seconds_per_side", cfg->duration);
+    cJSON_AddNumberToObject(root, "callers", (double)cfg->callers);
+    cJSON_AddNumberToObject(root, "block", (double)cfg->block);
+    cJSON_AddBoolToObject(root, "interrupted", cfg->interrupted);
+    cJSON_AddNumberToObject(root, "peak_rss_bytes", cfg->peak_rss);
+    cJSON *sides = cJSON_AddArrayToObject(root, "sides");
+    for (size_t i = 0; i < cfg->n_sides; i++)
+        cJSON_AddItemToArray(sides, side_json(&cfg->side[i]));
+    if (cfg->n_sides == 2) {
+        double va[F_COUNT], vb[F_COUNT];
+        side_values(&cfg->side[0], va);
+        side_values(&cfg->side[1], vb);
+        cJSON *cmp = cJSON_AddObjectToObject(root, "comparison");
+        cJSON *ratio = cJSON_AddObjectToObject(cmp, "b_over_a");
+        static const char *const keys[F_COUNT] = {
+            [F_LOAD] = "runtime_load_s", [F_COLD_CREATE] = "cold_session_create_s",
+            [F_COLD_FIRST] = "cold_first_run_s", [F_RUNTIME_MEM] = "runtime_memory",
+            [F_CREATE] = "session_create_s", [F_FIRST] = "first_run_s", [F_RUNS] = "runs",
+            [F_MIN] = "latency_min", [F_MEAN] = "latency_mean", [F_STDDEV] = "latency_stddev",
+            [F_P50] = "latency_p50", [F_P90] = "latency_p90", [F_P95] = "latency_p95",
+            [F_P99] = "latency_p99", [F_MAX] = "latency_max", [F_THROUGHPUT] = "throughput",
+            [F_CPU] = "cpu_percent", [F_SETUP_MEM] = "session_memory"};
+        for (size_t f = 0; f < F_COUNT; f++)
+            if (figures[f].ratio)
+                cJSON_AddItemToObject(ratio, keys[f], va[f] > 0 && vb[f] >= 0
+                                                          ? cJSON_CreateNumber(vb[f] / va[f])
+                                                          : cJSON_CreateNull());
+        cJSON_AddNumberToObject(cmp, "rounds", (double)cfg->rounds);
+        cJSON_AddNumberToObject(cmp, "rounds_b_faster", (double)cfg->rounds_b_faster);
+    }
+    return cli_json_print(root);
+}
+
+int bench_report(const bench_config *cfg)
+{
+    if (cfg->json)
+        return print_json(cfg);
+    print_table(cfg);
+    return CLI_OK;
+}

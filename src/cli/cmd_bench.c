@@ -1,0 +1,480 @@
+/*
+ * cmd_bench.c - `ortkit bench MODEL`: latency, throughput, CPU and memory of
+ * a model on a runtime, or of two runtimes / two settings side by side.
+ */
+#include "bench.h"
+#include "cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+static const char usage_text[] =
+    "usage: ortkit bench MODEL [-n RUNS | -t SECONDS] [--warmup N] [-c CALLERS]\n"
+    "                    [-i NAME=FILE.npy]... [--random|--zeros] [--dim SYMBOL=SIZE]...\n"
+    "                    [--seed N] [--threads N] [--ep LIST] [--strict] [--runtime PATH]\n"
+    "                    [--compare KEY=VALUE]... [--block N] [--json] [--plot FILE.svg]\n"
+    "                    [--progress]\n"
+    "\n"
+    "Measure a model: session creation, first run, then after a warm-up the\n"
+    "latency of each run (min, mean, stddev, p50, p90, p95, p99, max), throughput,\n"
+    "CPU use and memory.  Side by side, two runtimes or two settings run the same\n"
+    "inputs in alternating blocks and every figure is shown for both with B/A.\n"
+    "\n"
+    "  -n, --runs N           timed runs (per side; default 1000, at most 10000000)\n"
+    "  -t, --time SECONDS     run for this long instead (per side; at most 10000000 runs)\n"
+    "  --warmup N             untimed runs before timing (default 5)\n"
+    "  -c, --callers N        N threads calling one session at once (1 to 256)\n"
+    "  -i, --input NAME=FILE  feed input NAME from a .npy file\n"
+    "  --random, --zeros      generate the other inputs (default: --random)\n"
+    "  --dim SYMBOL=SIZE      size of a symbolic dimension for generated inputs\n"
+    "  --seed N               seed for --random (default 1)\n"
+    "  --threads N            intra-op threads (default: ORT's, one per core)\n"
+    "  --ep LIST              execution providers in order, e.g. cuda,cpu\n"
+    "  --strict               fail when a provider in --ep cannot be used\n"
+    "  --runtime PATH         ONNX Runtime library or directory; given twice,\n"
+    "                         the two runtimes run side by side\n"
+    "  --compare KEY=VALUE    side by side: B is A with one setting changed;\n"
+    "                         KEY is runtime, threads or ep (repeat for several)\n"
+    "  --block N              runs per block when alternating (default: ~0.1 s)\n"
+    "  --json                 print JSON\n"
+    "  --plot FILE.svg        draw the latency distribution (histogram and CDF)\n"
+    "  --progress             show progress on stderr even when it is not a terminal\n";
+
+typedef struct bench_args {
+    bench_config cfg;
+    char *ep_list[2];
+    const char *runtimes[2];
+    size_t n_runtimes;
+    long threads_b;        /* -1: as A */
+    int ep_b_set, runtime_b_set, compare, random_set, zeros_set;
+    long seed;
+} bench_args;
+
+static int parse_compare(bench_args *a, char *arg)
+{
+    char *eq = strchr(arg, '=');
+    if (!eq || eq == arg)
+        return cli_usage("bench", "--compare wants KEY=VALUE (runtime=PATH, threads=N or ep=LIST), got '%s'", arg);
+    *eq = '\0';
+    const char *value = eq + 1;
+    a->compare = 1;
+    if (!strcmp(arg, "runtime")) {
+        if (!*value)
+            return cli_usage("bench", "--compare runtime= wants a path");
+        if (a->runtime_b_set || a->n_runtimes == 2)
+            return cli_usage("bench", "the runtime of B is given twice");
+        a->runtime_b_set = 1;
+        a->runtimes[1] = value;
+    } else if (!strcmp(arg, "threads")) {
+        if (cli_parse_long(value, 1, 4096, &a->threads_b))
+            return cli_usage("bench", "--compare threads= wants a number from 1 to 4096, got '%s'", value);
+    } else if (!strcmp(arg, "ep")) {
+        a->ep_b_set = 1;
+        a->ep_list[1] = eq + 1;
+    } else {
+        return cli_usage("bench", "--compare: unknown setting '%s' (runtime, threads or ep)", arg);
+    }
+    return 0;
+}
+
+static int parse_seconds(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (!*s || *end || errno || !isfinite(v) || v <= 0 || v > 86400)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_args(bench_args *a, int argc, char **argv)
+{
+    enum { O_RANDOM = 256, O_ZEROS, O_DIM, O_SEED, O_THREADS, O_EP, O_STRICT, O_RUNTIME, O_COMPARE,
+           O_BLOCK, O_JSON, O_PLOT, O_PROGRESS, O_WARMUP };
+    static const struct option longopts[] = {
+        {"runs", required_argument, NULL, 'n'},      {"time", required_argument, NULL, 't'},
+        {"callers", required_argument, NULL, 'c'},   {"input", required_argument, NULL, 'i'},
+        {"warmup", required_argument, NULL, O_WARMUP}, {"random", no_argument, NULL, O_RANDOM},
+        {"zeros", no_argument, NULL, O_ZEROS},       {"dim", required_argument, NULL, O_DIM},
+        {"seed", required_argument, NULL, O_SEED},   {"threads", required_argument, NULL, O_THREADS},
+        {"ep", required_argument, NULL, O_EP},       {"strict", no_argument, NULL, O_STRICT},
+        {"runtime", required_argument, NULL, O_RUNTIME}, {"compare", required_argument, NULL, O_COMPARE},
+        {"block", required_argument, NULL, O_BLOCK}, {"json", no_argument, NULL, O_JSON},
+        {"plot", required_argument, NULL, O_PLOT},   {"progress", no_argument, NULL, O_PROGRESS},
+        {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0}};
+    bench_config *cfg = &a->cfg;
+    long threads = 0;
+    int runs_set = 0;
+    a->threads_b = -1;
+    a->seed = 1;
+    cfg->warmup = 5;
+    cfg->callers = 1;
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "n:t:c:i:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'n':
+            if (cli_parse_long(optarg, 1, BENCH_MAX_RUNS, &cfg->runs))
+                return cli_usage("bench", "-n wants a number of runs from 1 to %d, got '%s'", BENCH_MAX_RUNS, optarg);
+            runs_set = 1;
+            break;
+        case 't':
+            if (parse_seconds(optarg, &cfg->duration))
+                return cli_usage("bench", "-t wants seconds, more than 0 and at most 86400, got '%s'", optarg);
+            break;
+        case 'c':
+            if (cli_parse_long(optarg, 1, BENCH_MAX_CALLERS, &cfg->callers))
+                return cli_usage("bench", "-c wants 1 to %d concurrent callers (one thread each), got '%s'",
+                                 BENCH_MAX_CALLERS, optarg);
+            break;
+        case 'i':
+            if (input_spec_add_file(&cfg->in, "bench", optarg))
+                return CLI_USAGE;
+            break;
+        case O_WARMUP:
+            if (cli_parse_long(optarg, 0, 1000000, &cfg->warmup))
+                return cli_usage("bench", "--warmup wants a number from 0 to 1000000, got '%s'", optarg);
+            break;
+        case O_RANDOM: a->random_set = 1; break;
+        case O_ZEROS: a->zeros_set = 1; break;
+        case O_DIM:
+            if (input_spec_add_dim(&cfg->in, "bench", optarg))
+                return CLI_USAGE;
+            break;
+        case O_SEED:
+            if (cli_parse_long(optarg, 0, UINT32_MAX, &a->seed))
+                return cli_usage("bench", "--seed wants a non-negative number, got '%s'", optarg);
+            break;
+        case O_THREADS:
+            if (cli_parse_long(optarg, 1, 4096, &threads))
+                return cli_usage("bench", "--threads wants a number from 1 to 4096, got '%s'", optarg);
+            break;
+        case O_EP: a->ep_list[0] = optarg; break;
+        case O_STRICT: cfg->strict = 1; break;
+        case O_RUNTIME:
+            if (a->n_runtimes == 2 || (a->n_runtimes == 1 && a->runtime_b_set))
+                return cli_usage("bench", "at most two runtimes can be compared");
+            a->runtimes[a->n_runtimes++] = optarg;
+            break;
+        case O_COMPARE:
+            if (parse_compare(a, optarg))
+                return CLI_USAGE;
+            break;
+        case O_BLOCK:
+            if (cli_parse_long(optarg, 1, BENCH_MAX_RUNS, &cfg->block))
+                return cli_usage("bench", "--block wants a number of runs >= 1, got '%s'", optarg);
+            break;
+        case O_JSON: cfg->json = 1; break;
+        case O_PLOT: cfg->plot = optarg; break;
+        case O_PROGRESS: cfg->progress = 1; break;
+        case 'h': fputs(usage_text, stdout); return -1;
+        default: return cli_bad_option("bench", argv);
+        }
+    }
+    if (optind + 1 != argc)
+        return cli_usage("bench", optind < argc ? "give exactly one model" : "no model given");
+    cfg->model = argv[optind];
+    if (runs_set && cfg->duration > 0)
+        return cli_usage("bench", "give -n or -t, not both");
+    if (!runs_set && cfg->duration <= 0)
+        cfg->runs = 1000;
+    if (cfg->runs && cfg->callers > cfg->runs)
+        return cli_usage("bench", "-c %ld is more callers than the %ld runs of -n", cfg->callers, cfg->runs);
+    if (a->random_set && a->zeros_set)
+        return cli_usage("bench", "--random and --zeros exclude each other");
+    if (cfg->plot) {
+        size_t len = strlen(cfg->plot);
+        if (len < 5 || strcasecmp(cfg->plot + len - 4, ".svg"))
+            return cli_usage("bench", "--plot writes SVG; give a FILE.svg (got '%s')", cfg->plot);
+    }
+    cfg->in.fill = a->zeros_set ? FILL_ZEROS : FILL_RANDOM;
+    cfg->in.seed = (unsigned)a->seed;
+    if (a->runtimes[1] && !a->runtime_b_set)
+        a->compare = 1; /* --runtime twice */
+
+    /* Side A from the plain options; B from A plus what --compare changes. */
+    cfg->n_sides = a->compare ? 2 : 1;
+    bench_side *A = &cfg->side[0], *B = &cfg->side[1];
+    A->runtime_path = a->runtimes[0];
+    A->threads = threads;
+    if (providers_split("bench", a->ep_list[0], A->providers, BENCH_MAX_EP, &A->n_providers))
+        return CLI_USAGE;
+    if (cfg->n_sides == 2) {
+        B->runtime_path = a->runtimes[1] ? a->runtimes[1] : a->runtimes[0];
+        B->threads = a->threads_b >= 0 ? a->threads_b : threads;
+        if (a->ep_b_set) {
+            if (providers_split("bench", a->ep_list[1], B->providers, BENCH_MAX_EP, &B->n_providers))
+                return CLI_USAGE;
+        } else {
+            memcpy(B->providers, A->providers, sizeof A->providers);
+            B->n_providers = A->n_providers;
+        }
+    }
+    if (!cfg->progress)
+        cfg->progress = isatty(STDERR_FILENO);
+    return 0;
+}
+
+/* "cuda,cpu" or "cpu" for a side's requested providers. */
+static void ep_text(const bench_side *sd, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s", sd->n_providers ? "" : "cpu");
+    for (size_t i = 0; i < sd->n_providers; i++) {
+        size_t used = strlen(buf);
+        snprintf(buf + used, size - used, "%s%s", i ? "," : "", sd->providers[i]);
+    }
+}
+
+/* Name each side by what differs between them: "ORT 1.17.3", "threads=2". */
+static void make_labels(bench_config *cfg)
+{
+    bench_side *A = &cfg->side[0], *B = &cfg->side[1];
+    if (cfg->n_sides == 1) {
+        snprintf(A->label, sizeof A->label, "ORT %s", ortkit_runtime_version(A->rt));
+        return;
+    }
+    char ea[256], eb[256];
+    ep_text(A, ea, sizeof ea);
+    ep_text(B, eb, sizeof eb);
+    int rt_diff = strcmp(ortkit_runtime_path(A->rt), ortkit_runtime_path(B->rt)) != 0;
+    int same_version = !strcmp(ortkit_runtime_version(A->rt), ortkit_runtime_version(B->rt));
+    for (size_t i = 0; i < 2; i++) {
+        bench_side *sd = &cfg->side[i];
+        char *l = sd->label;
+        size_t size = sizeof sd->label;
+        l[0] = '\0';
+        if (rt_diff && !same_version)
+            snprintf(l, size, "ORT %s", ortkit_runtime_version(sd->rt));
+        else if (rt_diff)
+            snprintf(l, size, "%s", ortkit_runtime_path(sd->rt));
+        if (A->threads != B->threads) {
+            size_t used = strlen(l);
+            if (sd->threads)
+                snprintf(l + used, size - used, "%sthreads=%ld", used ? " " : "", sd->threads);
+            else
+                snprintf(l + used, size - used, "%sthreads=default", used ? " " : "");
+        }
+        if (strcmp(ea, eb)) {
+            size_t used = strlen(l);
+            snprintf(l + used, size - used, "%sep=%s", used ? " " : "", i ? eb : ea);
+        }
+        if (!l[0])
+            snprintf(l, size, "%s", i ? "B" : "A");
+    }
+}
+
+/* Read the model once so that the first session does not pay for a cold
+ * page cache that the second would then skip. */
+static void warm_file_cache(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return;
+    char buf[65536];
+    while (fread(buf, 1, sizeof buf, f) == sizeof buf)
+        ;
+    fclose(f);
+}
+
+static const char *side_prefix(const bench_config *cfg, size_t idx)
+{
+    return cfg->n_sides < 2 ? "" : idx ? "B: " : "A: ";
+}
+
+/* Load side idx's runtime; B shares A's when both name the same library. */
+static int load_runtime(bench_config *cfg, size_t idx)
+{
+    bench_side *sd = &cfg->side[idx];
+    double rss0 = bench_rss_now(), t0 = cli_now();
+    if (cli_open_runtime(&sd->rt, sd->runtime_path))
+        return cli_fail("%s%s", side_prefix(cfg, idx), ortkit_error_last());
+    sd->load_s = cli_now() - t0;
+    sd->runtime_rss = bench_rss_now() - rss0;
+    if (idx == 1 && !strcmp(ortkit_runtime_path(sd->rt), ortkit_runtime_path(cfg->side[0].rt))) {
+        ortkit_runtime_free(sd->rt);
+        sd->rt = cfg->side[0].rt;
+        sd->shared_rt = 1;
+    }
+    return 0;
+}
+
+static int open_session(bench_config *cfg, size_t idx, ortkit_session **out, double *seconds)
+{
+    bench_side *sd = &cfg->side[idx];
+    ortkit_session_options so = ORTKIT_SESSION_OPTIONS_INIT;
+    so.intra_op_threads = (int)sd->threads;
+    so.providers = sd->providers;
+    so.provider_count = sd->n_providers;
+    so.ep_policy = cfg->strict ? ORTKIT_EP_STRICT : ORTKIT_EP_FALLBACK;
+    double t0 = cli_now();
+    if (ortkit_session_open(out, sd->rt, cfg->model, &so))
+        return cli_fail("%s%s", side_prefix(cfg, idx), ortkit_error_last());
+    *seconds = cli_now() - t0;
+    return 0;
+}
+
+/* The cold session of side idx and its first run: the runtime's one-time
+ * start-up (thread pools, kernel registries, provider libraries) lands here. */
+static int cold_start(bench_config *cfg, size_t idx)
+{
+    bench_side *sd = &cfg->side[idx];
+    double rss0 = bench_rss_now();
+    if (!sd->cold && open_session(cfg, idx, &sd->cold, &sd->cold_create_s))
+        return CLI_FAIL;
+    if (bench_run_once(cfg, sd->cold, sd->inputs, &sd->cold_first_s))
+        return cli_fail("%s%s", side_prefix(cfg, idx), ortkit_error_last());
+    sd->runtime_rss += bench_rss_now() - rss0;
+    return 0;
+}
+
+/* The measured session; the memory it adds is counted with its warm-up. */
+static int open_measured(bench_config *cfg, size_t idx)
+{
+    bench_side *sd = &cfg->side[idx];
+    double rss0 = bench_rss_now();
+    if (open_session(cfg, idx, &sd->session, &sd->create_s))
+        return CLI_FAIL;
+    sd->setup_rss = bench_rss_now() - rss0;
+    providers_warn_skipped(sd->session);
+    return 0;
+}
+
+/* A copy of t with its own storage (and so its own cached runtime value). */
+static int copy_tensor(ortkit_tensor **out, const ortkit_tensor *t)
+{
+    ortkit_type type = ortkit_tensor_type(t);
+    size_t n = ortkit_tensor_count(t);
+    if (type != ORTKIT_TYPE_STRING) {
+        int rc = ortkit_tensor_new(out, type, ortkit_tensor_shape(t), ortkit_tensor_rank(t));
+        if (!rc && ortkit_tensor_nbytes(t))
+            memcpy(ortkit_tensor_data(*out), ortkit_tensor_data(t), ortkit_tensor_nbytes(t));
+        return rc;
+    }
+    const char **strs = calloc(n + 1, sizeof *strs);
+    if (!strs)
+        return ORTKIT_E_NOMEM;
+    for (size_t i = 0; i < n; i++)
+        strs[i] = ortkit_tensor_string(t, i);
+    int rc = ortkit_tensor_new_strings(out, ortkit_tensor_shape(t), ortkit_tensor_rank(t), strs);
+    free(strs);
+    return rc;
+}
+
+/* Inputs are built once, from A's cold session, and copied for B. */
+static int prepare_inputs(bench_config *cfg)
+{
+    bench_side *A = &cfg->side[0];
+    cfg->n_in = ortkit_session_input_count(A->cold);
+    cfg->n_out = ortkit_session_output_count(A->cold);
+    cfg->names = calloc(cfg->n_in + 1, sizeof *cfg->names);
+    for (size_t i = 0; i < cfg->n_sides; i++)
+        cfg->side[i].inputs = calloc(cfg->n_in + 1, sizeof *cfg->side[i].inputs);
+    if (!cfg->names || !A->inputs || (cfg->n_sides == 2 && !cfg->side[1].inputs))
+        return cli_fail("out of memory");
+    if (inputs_build(&cfg->in, cfg->model, A->cold, A->inputs, cfg->names))
+        return CLI_FAIL;
+    for (size_t i = 0; cfg->n_sides == 2 && i < cfg->n_in; i++)
+        if (copy_tensor(&cfg->side[1].inputs[i], A->inputs[i]))
+            return cli_fail_lib();
+    return 0;
+}
+
+static void free_config(bench_config *cfg)
+{
+    for (size_t s = 0; s < 2; s++) {
+        bench_side *sd = &cfg->side[s];
+        for (size_t i = 0; sd->inputs && i < cfg->n_in; i++)
+            ortkit_tensor_free(sd->inputs[i]);
+        free(sd->inputs);
+        free(sd->lat);
+        ortkit_session_free(sd->session);
+        ortkit_session_free(sd->cold);
+        if (!sd->shared_rt)
+            ortkit_runtime_free(sd->rt);
+    }
+    free(cfg->names);
+}
+
+/* Runtimes, then cold sessions (A's also tells the inputs), then the
+ * sessions measured.  B's cold start is skipped when it shares A's runtime:
+ * A's already paid the one-time costs for both. */
+static int set_up(bench_config *cfg)
+{
+    warm_file_cache(cfg->model);
+    for (size_t i = 0; i < cfg->n_sides; i++)
+        if (load_runtime(cfg, i))
+            return CLI_FAIL;
+    bench_side *A = &cfg->side[0];
+    double rss0 = bench_rss_now();
+    if (open_session(cfg, 0, &A->cold, &A->cold_create_s))
+        return CLI_FAIL;
+    A->runtime_rss += bench_rss_now() - rss0;
+    if (prepare_inputs(cfg))
+        return CLI_FAIL;
+    for (size_t i = 0; i < cfg->n_sides; i++)
+        if (!cfg->side[i].shared_rt && cold_start(cfg, i))
+            return CLI_FAIL;
+    for (size_t i = 0; i < cfg->n_sides; i++)
+        if (open_measured(cfg, i))
+            return CLI_FAIL;
+    make_labels(cfg);
+    return 0;
+}
+
+/* Refuse a --plot path that cannot be written before spending time on runs;
+ * the file itself is written at the end. */
+static int check_plot_dir(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char dir[4096];
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else
+        snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+    if (access(dir, W_OK | X_OK))
+        return cli_fail("cannot write plot '%s': %s", path, strerror(errno));
+    return 0;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+    bench_args a;
+    memset(&a, 0, sizeof a);
+    int prc = parse_args(&a, argc, argv);
+    if (prc)
+        return prc < 0 ? CLI_OK : prc;
+    bench_config *cfg = &a.cfg;
+    int rc = CLI_FAIL;
+    if ((cfg->plot && check_plot_dir(cfg->plot)) || set_up(cfg) || bench_measure(cfg))
+        goto cleanup;
+    size_t total = 0;
+    for (size_t i = 0; i < cfg->n_sides; i++) {
+        bench_side *sd = &cfg->side[i];
+        total += sd->n_lat;
+        bench_stats_compute(&sd->stats, sd->lat, sd->n_lat);
+    }
+    if (total == 0) {
+        cli_fail("interrupted before any timed run");
+        goto cleanup;
+    }
+    if (bench_report(cfg))
+        goto cleanup;
+    if (cfg->plot && bench_plot_svg(cfg, cfg->plot))
+        goto cleanup;
+    if (cfg->capped)
+        fprintf(stderr, "ortkit: note: -t stopped at %d runs per side, the most bench keeps\n", BENCH_MAX_RUNS);
+    if (cfg->interrupted) {
+        cli_fail("interrupted after %zu timed runs; the figures above cover those", total);
+        goto cleanup;
+    }
+    rc = CLI_OK;
+cleanup:
+    free_config(cfg);
+    return rc;
+}

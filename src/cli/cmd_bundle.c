@@ -1,0 +1,314 @@
+/* cmd_bundle.c - `ortkit bundle import|verify|list`: relocatable ONNX Runtime bundles. */
+#include "cli.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char usage_text[] =
+    "usage: ortkit bundle import SRC [--name NAME] [--variant V] [--into DIR] [--force] [--json]\n"
+    "       ortkit bundle verify BUNDLE [--json]\n"
+    "       ortkit bundle list [--json]\n"
+    "\n"
+    "A bundle is a directory holding one ONNX Runtime build that works from\n"
+    "wherever it lies: lib/ (RUNPATH $ORIGIN), include/, a pkg-config file, a\n"
+    "CMake package, the licences and manifest.json (what it is, what it needs of\n"
+    "a host, every file's size and SHA-256).  With no explicit runtime, ortkit\n"
+    "loads the best bundle that fits the host ('ortkit doctor' explains which).\n"
+    "\n"
+    "import SRC    make a bundle from a libonnxruntime.so* file, a directory\n"
+    "              holding one, or an unpacked release (lib/ and include/)\n"
+    "  --name NAME     the bundle's name (default ort-<version>-<variant>)\n"
+    "  --variant V     what it is built for: cpu (default: any CPU of its\n"
+    "                  architecture) or a variant such as cuda12.9-sm90-avx512\n"
+    "                  (see 'ortkit variants'); a CUDA build needs one\n"
+    "  --into DIR      where to put it (default: $XDG_DATA_HOME/ortkit/bundles,\n"
+    "                  ~/.local/share/ortkit/bundles)\n"
+    "  --force         replace a bundle of the same name\n"
+    "verify BUNDLE check every file's size and SHA-256, that nothing is missing\n"
+    "              or extra, RUNPATH $ORIGIN, and that the library loads and\n"
+    "              reports the manifest's version; BUNDLE is a directory or the\n"
+    "              name of a bundle 'ortkit bundle list' shows\n"
+    "list          the bundles found on ORTKIT_PATH (colon-separated), in\n"
+    "              $XDG_DATA_HOME/ortkit/bundles, in $XDG_DATA_DIRS (/usr/local/share,\n"
+    "              /usr/share) + /ortkit/bundles, and in ortkit's default directory\n"
+    "  --json          print JSON\n";
+
+static void total_size(const ortkit_manifest *m, char *buf, size_t size)
+{
+    double bytes = 0;
+    for (size_t i = 0; i < m->file_count; i++)
+        bytes += (double)m->files[i].size;
+    cli_format_bytes(buf, size, bytes);
+}
+
+static cJSON *manifest_json(const ortkit_manifest *m)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (!o)
+        return NULL;
+    cJSON_AddStringToObject(o, "name", m->name);
+    cJSON_AddStringToObject(o, "dir", m->dir);
+    cJSON_AddStringToObject(o, "ort_version", m->ort_version);
+    cJSON_AddNumberToObject(o, "api_level", m->api_level);
+    cJSON_AddStringToObject(o, "variant", m->variant);
+    cJSON_AddStringToObject(o, "arch", ortkit_arch_name(m->arch));
+    cJSON *p = cJSON_AddArrayToObject(o, "providers");
+    for (size_t i = 0; p && i < m->provider_count; i++)
+        cJSON_AddItemToArray(p, cJSON_CreateString(m->providers[i]));
+    cJSON_AddNumberToObject(o, "files", (double)m->file_count);
+    return o;
+}
+
+/* ---- import ------------------------------------------------------------------ */
+
+static int bundle_import(int argc, char **argv)
+{
+    static const struct option longopts[] = {{"name", required_argument, NULL, 'n'},
+                                             {"variant", required_argument, NULL, 'v'},
+                                             {"into", required_argument, NULL, 'i'},
+                                             {"force", no_argument, NULL, 'f'},
+                                             {"json", no_argument, NULL, 'j'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
+    ortkit_bundle_import_options o = ORTKIT_BUNDLE_IMPORT_OPTIONS_INIT;
+    int json = 0, c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "n:v:i:fjh", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'n': o.name = optarg; break;
+        case 'v': o.variant = optarg; break;
+        case 'i': o.into = optarg; break;
+        case 'f': o.force = 1; break;
+        case 'j': json = 1; break;
+        case 'h': fputs(usage_text, stdout); return CLI_OK;
+        default: return cli_usage("bundle", "unknown option");
+        }
+    }
+    if (optind >= argc)
+        return cli_usage("bundle", "import needs SRC: a libonnxruntime.so* file or a directory");
+    if (optind + 1 < argc)
+        return cli_usage("bundle", "unexpected argument '%s'", argv[optind + 1]);
+
+    ortkit_bundle *b = NULL;
+    if (ortkit_bundle_import(&b, argv[optind], &o) != 0)
+        return cli_fail_lib();
+    const ortkit_manifest *m = ortkit_bundle_manifest(b);
+    int rc = CLI_OK;
+    if (json) {
+        rc = cli_json_print(manifest_json(m));
+    } else {
+        char size[32];
+        total_size(m, size, sizeof size);
+        printf("imported   %s\n", m->name);
+        printf("into       %s\n", m->dir);
+        printf("runtime    ONNX Runtime %s (C API %d), variant %s, %s\n", m->ort_version,
+               m->api_level, m->variant, ortkit_arch_name(m->arch));
+        printf("providers ");
+        for (size_t i = 0; i < m->provider_count; i++)
+            printf(" %s", m->providers[i]);
+        printf("\nfiles      %zu, %s\n", m->file_count, size);
+    }
+    ortkit_bundle_free(b);
+    return rc;
+}
+
+/* ---- verify ------------------------------------------------------------------ */
+
+/* A directory, else the name of a bundle the search finds. */
+static int open_named(ortkit_bundle **out, const char *what)
+{
+    struct stat st;
+    if (stat(what, &st) == 0 || strchr(what, '/'))
+        return ortkit_bundle_open(out, what) ? cli_fail_lib() : CLI_OK;
+    ortkit_bundle_list *l = NULL;
+    if (ortkit_bundle_list_open(&l) != 0)
+        return cli_fail_lib();
+    int rc = -1;
+    for (size_t i = 0; rc < 0 && i < ortkit_bundle_list_count(l); i++) {
+        const ortkit_bundle_entry *e = ortkit_bundle_list_get(l, i);
+        if (!strcmp(e->name, what))
+            rc = ortkit_bundle_open(out, e->dir) ? cli_fail_lib() : CLI_OK;
+    }
+    ortkit_bundle_list_free(l);
+    if (rc < 0)
+        rc = cli_fail("no bundle '%s': not a directory, and 'ortkit bundle list' finds no bundle "
+                      "of that name", what);
+    return rc;
+}
+
+static int bundle_verify(int argc, char **argv)
+{
+    static const struct option longopts[] = {{"json", no_argument, NULL, 'j'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
+    int json = 0, c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "jh", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'j': json = 1; break;
+        case 'h': fputs(usage_text, stdout); return CLI_OK;
+        default: return cli_usage("bundle", "unknown option");
+        }
+    }
+    if (optind >= argc)
+        return cli_usage("bundle", "verify needs BUNDLE: a bundle directory or name");
+    if (optind + 1 < argc)
+        return cli_usage("bundle", "unexpected argument '%s'", argv[optind + 1]);
+
+    ortkit_bundle *b = NULL;
+    int rc = open_named(&b, argv[optind]);
+    if (rc)
+        return rc;
+    int bad = ortkit_bundle_verify(b) != 0;
+    size_t n = ortkit_bundle_problem_count(b);
+    const ortkit_manifest *m = ortkit_bundle_manifest(b);
+    if (bad && n == 0) {
+        rc = cli_fail_lib();
+        goto cleanup;
+    }
+    if (json) {
+        cJSON *o = manifest_json(m);
+        cJSON_AddBoolToObject(o, "ok", !bad);
+        cJSON *p = cJSON_AddArrayToObject(o, "problems");
+        for (size_t i = 0; p && i < n; i++)
+            cJSON_AddItemToArray(p, cJSON_CreateString(ortkit_bundle_problem(b, i)));
+        rc = cli_json_print(o);
+    } else {
+        char size[32];
+        total_size(m, size, sizeof size);
+        printf("bundle     %s\n", m->name);
+        printf("dir        %s\n", m->dir);
+        printf("runtime    ONNX Runtime %s, variant %s, %s\n", m->ort_version, m->variant,
+               ortkit_arch_name(m->arch));
+        printf("checked    %zu files (%s): sizes, SHA-256, links, nothing missing or extra,\n"
+               "           ELF machine and RUNPATH $ORIGIN in lib/, the library loads\n",
+               m->file_count, size);
+        if (!bad)
+            printf("result     ok\n");
+        else
+            printf("result     %zu problem%s\n", n, n == 1 ? "" : "s");
+        for (size_t i = 0; i < n; i++)
+            printf("  %s\n", ortkit_bundle_problem(b, i));
+    }
+    if (bad && rc == CLI_OK)
+        rc = cli_fail("bundle '%s' failed verification: %zu problem%s", m->name, n,
+                      n == 1 ? "" : "s");
+cleanup:
+    ortkit_bundle_free(b);
+    return rc;
+}
+
+/* ---- list -------------------------------------------------------------------- */
+
+static const char *state_name(ortkit_bundle_dir_state s)
+{
+    return s == ORTKIT_BUNDLE_DIR_OK ? "ok" : s == ORTKIT_BUNDLE_DIR_MISSING ? "missing" : "unreadable";
+}
+
+static int bundle_list(int argc, char **argv)
+{
+    static const struct option longopts[] = {{"json", no_argument, NULL, 'j'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
+    int json = 0, c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "jh", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'j': json = 1; break;
+        case 'h': fputs(usage_text, stdout); return CLI_OK;
+        default: return cli_usage("bundle", "unknown option");
+        }
+    }
+    if (optind < argc)
+        return cli_usage("bundle", "unexpected argument '%s'", argv[optind]);
+    ortkit_bundle_list *l = NULL;
+    if (ortkit_bundle_list_open(&l) != 0)
+        return cli_fail_lib();
+
+    /* An unreadable directory is worth a warning, not a failure. */
+    for (size_t i = 0; i < ortkit_bundle_list_dir_count(l); i++) {
+        const ortkit_bundle_dir *d = ortkit_bundle_list_dir(l, i);
+        if (d->state == ORTKIT_BUNDLE_DIR_UNREADABLE ||
+            (d->state == ORTKIT_BUNDLE_DIR_MISSING && !strcmp(d->source, "ORTKIT_PATH")))
+            fprintf(stderr, "ortkit: warning: %s directory '%s' %s: %s\n", d->source, d->path,
+                    d->state == ORTKIT_BUNDLE_DIR_MISSING ? "does not exist" : "cannot be read",
+                    d->note);
+    }
+    size_t n = ortkit_bundle_list_count(l);
+    int rc = CLI_OK;
+    if (json) {
+        cJSON *root = cJSON_CreateObject();
+        cJSON *dirs = cJSON_AddArrayToObject(root, "dirs");
+        for (size_t i = 0; i < ortkit_bundle_list_dir_count(l); i++) {
+            const ortkit_bundle_dir *d = ortkit_bundle_list_dir(l, i);
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "path", d->path);
+            cJSON_AddStringToObject(o, "source", d->source);
+            cJSON_AddStringToObject(o, "state", state_name(d->state));
+            cJSON_AddStringToObject(o, "note", d->note);
+            cJSON_AddNumberToObject(o, "bundles", (double)d->bundle_count);
+            cJSON_AddItemToArray(dirs, o);
+        }
+        cJSON *arr = cJSON_AddArrayToObject(root, "bundles");
+        for (size_t i = 0; i < n; i++) {
+            const ortkit_bundle_entry *e = ortkit_bundle_list_get(l, i);
+            cJSON *o = e->bundle ? manifest_json(ortkit_bundle_manifest(e->bundle)) : cJSON_CreateObject();
+            if (!e->bundle) {
+                cJSON_AddStringToObject(o, "name", e->name);
+                cJSON_AddStringToObject(o, "dir", e->dir);
+            }
+            cJSON_AddStringToObject(o, "source", e->source);
+            cJSON_AddBoolToObject(o, "usable", e->bundle && !ortkit_bundle_damage(e->bundle)[0]);
+            cJSON_AddStringToObject(o, "error", e->bundle ? ortkit_bundle_damage(e->bundle) : e->error);
+            cJSON_AddItemToArray(arr, o);
+        }
+        rc = cli_json_print(root);
+    } else if (n == 0) {
+        printf("no bundles found; searched:\n");
+        for (size_t i = 0; i < ortkit_bundle_list_dir_count(l); i++) {
+            const ortkit_bundle_dir *d = ortkit_bundle_list_dir(l, i);
+            printf("  %-11s  %s (%s)\n", d->source, d->path, state_name(d->state));
+        }
+        printf("make one with 'ortkit bundle import'\n");
+    } else {
+        static const char *const headers[] = {"NAME", "ORT", "VARIANT", "ARCH", "FROM", "DIR", "NOTE"};
+        cli_table *t = cli_table_new(7, headers);
+        for (size_t i = 0; i < n; i++) {
+            const ortkit_bundle_entry *e = ortkit_bundle_list_get(l, i);
+            const ortkit_manifest *m = e->bundle ? ortkit_bundle_manifest(e->bundle) : NULL;
+            char note[1100] = "";
+            if (!m)
+                snprintf(note, sizeof note, "unusable: %s", e->error);
+            else if (ortkit_bundle_damage(e->bundle)[0])
+                snprintf(note, sizeof note, "damaged: %s", ortkit_bundle_damage(e->bundle));
+            cli_table_add(t, (const char *[]){e->name, m ? m->ort_version : "-",
+                                              m ? m->variant : "-",
+                                              m ? ortkit_arch_name(m->arch) : "-", e->source,
+                                              e->dir, note});
+        }
+        cli_table_print(t, stdout, NULL);
+        cli_table_free(t);
+    }
+    ortkit_bundle_list_free(l);
+    return rc;
+}
+
+int cmd_bundle(int argc, char **argv)
+{
+    if (argc < 2)
+        return cli_usage("bundle", "a subcommand is needed: import, verify or list");
+    const char *sub = argv[1];
+    if (!strcmp(sub, "--help") || !strcmp(sub, "-h") || !strcmp(sub, "help")) {
+        fputs(usage_text, stdout);
+        return CLI_OK;
+    }
+    if (!strcmp(sub, "import"))
+        return bundle_import(argc - 1, argv + 1);
+    if (!strcmp(sub, "verify"))
+        return bundle_verify(argc - 1, argv + 1);
+    if (!strcmp(sub, "list"))
+        return bundle_list(argc - 1, argv + 1);
+    return cli_usage("bundle", "unknown subcommand '%s' (import, verify or list)", sub);
+}

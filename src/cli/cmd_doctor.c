@@ -1,0 +1,468 @@
+/*
+ * cmd_doctor.c - `ortkit doctor`: the host, every bundle and whether it fits,
+ * the choice and why, and a live check of the runtime that gets loaded.  The
+ * report is meant to be pasted whole into a bug report.
+ */
+#include "cli.h"
+
+#include <getopt.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char usage_text[] =
+    "usage: ortkit doctor [--json] [--host FILE.json] [--bundle NAME]\n"
+    "\n"
+    "Explain which ONNX Runtime ortkit loads here and check that it works: the\n"
+    "host, the directories searched for bundles, every bundle found and whether\n"
+    "it fits (and exactly why not), the choice and why, the chosen bundle's\n"
+    "integrity, and a tiny model run on each execution provider that should\n"
+    "work.  Exits 0 when a runtime was found and works, 1 otherwise.\n"
+    "\n"
+    "  --json          print JSON\n"
+    "  --host FILE     judge the bundles for the machine described in FILE\n"
+    "                  ('ortkit host --json'); nothing is loaded then\n"
+    "  --bundle NAME   pin a bundle by name or ONNX Runtime version, as\n"
+    "                  ORTKIT_BUNDLE does\n";
+
+typedef struct check {
+    const char *provider;
+    const char *result; /* "ok", "failed", "not tried" */
+    double seconds;
+    char detail[300];
+} check;
+
+typedef struct report {
+    ortkit_host host;
+    const char *host_file;
+    const char *pin;
+    ortkit_bundle_list *list;
+    const ortkit_bundle **bundles;
+    ortkit_bundle_verdict *verdicts;
+    size_t count;
+    ortkit_bundle_choice choice;
+    int chosen_ok;
+    const ortkit_bundle *chosen;
+    ortkit_bundle *verified;        /* the chosen bundle, opened again for verify */
+    int verify_ok;
+    ortkit_runtime *rt;
+    char rt_error[1024];
+    check checks[32];
+    size_t check_count;
+    int ok;
+} report;
+
+/* ---- gathering ----------------------------------------------------------------- */
+
+static int gpu_runtime_expected(const report *r)
+{
+    if (r->chosen && !strncmp(ortkit_runtime_source(r->rt), "bundle ", 7))
+        return ortkit_bundle_manifest(r->chosen)->cuda != 0;
+    return r->host.gpu_count > 0;
+}
+
+/* Should this provider work here?  NULL: yes; else why it is not tried. */
+static const char *why_not_try(const report *r, const char *p, char *buf, size_t size)
+{
+    if (!strcmp(p, "CPUExecutionProvider") || !strcmp(p, "XnnpackExecutionProvider") ||
+        !strcmp(p, "DnnlExecutionProvider"))
+        return NULL;
+    if (!strcmp(p, "CUDAExecutionProvider") || !strcmp(p, "TensorrtExecutionProvider")) {
+        if (r->host.gpu_count == 0)
+            return "this host has no NVIDIA GPU";
+        if (!gpu_runtime_expected(r))
+            return "the runtime is a CPU build (no CUDA libraries beside it)";
+        if (!strcmp(p, "TensorrtExecutionProvider")) {
+            char dir[PATH_MAX], lib[PATH_MAX + 48];
+            snprintf(dir, sizeof dir, "%s", ortkit_runtime_path(r->rt));
+            snprintf(lib, sizeof lib, "%s/libonnxruntime_providers_tensorrt.so", dirname(dir));
+            if (access(lib, F_OK) != 0)
+                return "no libonnxruntime_providers_tensorrt.so beside the runtime";
+        }
+        return NULL;
+    }
+    snprintf(buf, size, "needs hardware or drivers ortkit does not check for");
+    return buf;
+}
+
+static void live_checks(report *r)
+{
+    size_t n = ortkit_runtime_provider_count(r->rt);
+    for (size_t i = 0; i < n && r->check_count < sizeof r->checks / sizeof r->checks[0]; i++) {
+        check *c = &r->checks[r->check_count++];
+        char buf[128];
+        c->provider = ortkit_runtime_provider(r->rt, i);
+        const char *skip = why_not_try(r, c->provider, buf, sizeof buf);
+        if (skip) {
+            c->result = "not tried";
+            snprintf(c->detail, sizeof c->detail, "%s", skip);
+            continue;
+        }
+        ortkit_selftest t;
+        ortkit_selftest_run(&t, r->rt, c->provider);
+        c->result = t.ok ? "ok" : "failed";
+        c->seconds = t.seconds;
+        snprintf(c->detail, sizeof c->detail, "%s", t.detail);
+        if (!t.ok)
+            r->ok = 0;
+    }
+}
+
+static int gather(report *r)
+{
+    if (r->host_file ? ortkit_host_load(&r->host, r->host_file) : ortkit_host_detect(&r->host))
+        return cli_fail_lib();
+    if (ortkit_bundle_list_open(&r->list) != 0)
+        return cli_fail_lib();
+    r->count = ortkit_bundle_list_count(r->list);
+    r->bundles = calloc(r->count + 1, sizeof *r->bundles);
+    r->verdicts = calloc(r->count + 1, sizeof *r->verdicts);
+    if (!r->bundles || !r->verdicts)
+        return cli_fail("out of memory");
+    for (size_t i = 0; i < r->count; i++)
+        r->bundles[i] = ortkit_bundle_list_get(r->list, i)->bundle;
+    r->chosen_ok = ortkit_bundle_select(&r->choice, r->verdicts, &r->host, r->bundles, r->count,
+                                        r->pin) == 0;
+    if (r->chosen_ok)
+        r->chosen = r->bundles[r->choice.index];
+    r->ok = r->chosen_ok;
+    if (r->host_file)
+        return CLI_OK; /* a described machine: nothing here is loaded for it */
+
+    /* The chosen bundle's files, as `ortkit bundle verify` checks them. */
+    if (r->chosen && ortkit_bundle_open(&r->verified, ortkit_bundle_manifest(r->chosen)->dir) == 0)
+        r->verify_ok = ortkit_bundle_verify(r->verified) == 0;
+    /* The runtime exactly as a program would get it. */
+    ortkit_runtime_options o = ORTKIT_RUNTIME_OPTIONS_INIT;
+    o.bundle = r->pin;
+    if (ortkit_runtime_open(&r->rt, &o) != 0) {
+        snprintf(r->rt_error, sizeof r->rt_error, "%s", ortkit_error_last());
+        r->ok = 0;
+        return CLI_OK;
+    }
+    r->ok = !r->chosen || r->verify_ok;
+    live_checks(r); /* a provider that should work and does not clears ok */
+    return CLI_OK;
+}
+
+/* ---- text ---------------------------------------------------------------------- */
+
+#define LABEL "  %-10s "
+
+static void print_words(const char *label, const char *const *words, size_t n)
+{
+    size_t col = (size_t)printf(LABEL, label), start = col;
+    for (size_t i = 0; i < n; i++) {
+        size_t len = strlen(words[i]);
+        if (col > start && col + 1 + len > 80) {
+            printf("\n%*s", (int)start, "");
+            col = start;
+        }
+        col += (size_t)printf("%s%s", col > start ? " " : "", words[i]);
+    }
+    printf("%s\n", n ? "" : "none");
+}
+
+static void print_host(const report *r)
+{
+    const ortkit_host *h = &r->host;
+    char a[32], b[32];
+    printf("Host%s%s\n", r->host_file ? " described in " : "", r->host_file ? r->host_file : "");
+    if (h->x86_64_level)
+        printf(LABEL "%s (x86-64-v%d)\n", "arch", ortkit_arch_name(h->arch), h->x86_64_level);
+    else
+        printf(LABEL "%s\n", "arch", ortkit_arch_name(h->arch));
+    printf(LABEL "%s%s%s%s, %d logical / %d physical cores\n", "cpu",
+           h->cpu_model[0] ? h->cpu_model : "unknown model", h->cpu_vendor[0] ? " (" : "",
+           h->cpu_vendor, h->cpu_vendor[0] ? ")" : "", h->logical_cpus, h->physical_cores);
+    const char *words[ORTKIT_CPU_FEATURE_COUNT];
+    size_t n = 0;
+    for (int f = 0; f < ORTKIT_CPU_FEATURE_COUNT; f++)
+        if (ortkit_host_has(h, (ortkit_cpu_feature)f))
+            words[n++] = ortkit_cpu_feature_name((ortkit_cpu_feature)f);
+    print_words("features", words, n);
+    cli_format_bytes(a, sizeof a, (double)h->mem_total);
+    cli_format_bytes(b, sizeof b, (double)h->mem_available);
+    printf(LABEL "%s total, %s available\n", "memory", a, b);
+    printf(LABEL "%s %s%s%s%s%s\n", "os", h->os_name[0] ? h->os_name : "unknown", h->os_release,
+           h->os_distro[0] ? ", " : "", h->os_distro, h->glibc[0] ? ", glibc " : "", h->glibc);
+    if (h->driver_version[0])
+        printf(LABEL "driver %s, CUDA %d.%d%s%s\n", "nvidia", h->driver_version,
+               h->cuda_driver / 1000, (h->cuda_driver % 1000) / 10, h->tegra ? ", Jetson L4T R" : "",
+               h->tegra ? h->l4t_release : "");
+    for (int i = 0; i < h->gpu_count && i < ORTKIT_HOST_MAX_GPUS; i++) {
+        cli_format_bytes(a, sizeof a, (double)h->gpus[i].memory_bytes);
+        printf(LABEL "GPU %d: %s, SM %d.%d, %s\n", i == 0 ? "gpus" : "", i, h->gpus[i].name,
+               h->gpus[i].cc_major, h->gpus[i].cc_minor, a);
+    }
+    if (h->gpu_count == 0)
+        printf(LABEL "none%s%s%s\n", "gpus", h->gpu_note[0] ? " (" : "", h->gpu_note,
+               h->gpu_note[0] ? ")" : "");
+}
+
+static const char *state_name(ortkit_bundle_dir_state s)
+{
+    return s == ORTKIT_BUNDLE_DIR_OK ? "ok" : s == ORTKIT_BUNDLE_DIR_MISSING ? "missing" : "unreadable";
+}
+
+static void print_bundles(const report *r)
+{
+    static const char *const dh[] = {"FROM", "STATE", "BUNDLES", "DIRECTORY"};
+    cli_table *t = cli_table_new(4, dh);
+    cli_table_align_right(t, 2);
+    for (size_t i = 0; i < ortkit_bundle_list_dir_count(r->list); i++) {
+        const ortkit_bundle_dir *d = ortkit_bundle_list_dir(r->list, i);
+        char state[300], count[16];
+        snprintf(state, sizeof state, "%s%s%s", state_name(d->state),
+                 d->state == ORTKIT_BUNDLE_DIR_UNREADABLE ? ": " : "",
+                 d->state == ORTKIT_BUNDLE_DIR_UNREADABLE ? d->note : "");
+        snprintf(count, sizeof count, "%zu", d->bundle_count);
+        cli_table_add(t, (const char *[]){d->source, state, count, d->path});
+    }
+    printf("\nBundle directories, searched in this order\n");
+    cli_table_print(t, stdout, "  ");
+    cli_table_free(t);
+
+    printf("\nBundles\n");
+    if (r->count == 0) {
+        printf("  none found; make one with 'ortkit bundle import'\n");
+        return;
+    }
+    static const char *const bh[] = {"", "NAME", "ORT", "VARIANT", "FROM", "FITS", "WHY"};
+    t = cli_table_new(7, bh);
+    for (size_t i = 0; i < r->count; i++) {
+        const ortkit_bundle_entry *e = ortkit_bundle_list_get(r->list, i);
+        const ortkit_manifest *m = e->bundle ? ortkit_bundle_manifest(e->bundle) : NULL;
+        char why[1100];
+        snprintf(why, sizeof why, "%s", m ? r->verdicts[i].why : e->error);
+        cli_table_add(t, (const char *[]){r->chosen_ok && r->choice.index == i ? "*" : "", e->name,
+                                          m ? m->ort_version : "-", m ? m->variant : "-", e->source,
+                                          r->verdicts[i].fits ? "yes" : "no", why});
+    }
+    cli_table_print(t, stdout, "  ");
+    cli_table_free(t);
+}
+
+static void print_choice(const report *r)
+{
+    printf("\nChoice%s%s%s\n", r->pin ? " (pinned: " : "", r->pin ? r->pin : "", r->pin ? ")" : "");
+    if (!r->chosen_ok) {
+        printf(LABEL "%s\n", "bundle", "none");
+        printf(LABEL "%s\n", "why", r->choice.reason);
+        return;
+    }
+    const ortkit_manifest *m = ortkit_bundle_manifest(r->chosen);
+    printf(LABEL "%s (%s)\n", "bundle", m->name, m->dir);
+    printf(LABEL "%s\n", "why", r->choice.reason);
+    if (r->verdicts[r->choice.index].why[0])
+        printf(LABEL "%s\n", "caveat", r->verdicts[r->choice.index].why);
+    if (r->host_file)
+        return;
+    if (r->verify_ok) {
+        printf(LABEL "ok: %zu files match the manifest (sizes, SHA-256), RUNPATH $ORIGIN\n",
+               "integrity", m->file_count);
+    } else if (r->verified) {
+        size_t n = ortkit_bundle_problem_count(r->verified);
+        printf(LABEL "%zu problem%s\n", "integrity", n, n == 1 ? "" : "s");
+        for (size_t i = 0; i < n; i++)
+            printf("             %s\n", ortkit_bundle_problem(r->verified, i));
+    }
+    if (m->headers_api_level > m->api_level)
+        printf(LABEL "include/ has API %d headers; a program built with them must ask for "
+               "API %d or lower\n", "note", m->headers_api_level, m->api_level);
+}
+
+static void print_runtime(const report *r)
+{
+    printf("\nRuntime\n");
+    if (r->host_file) {
+        printf("  not loaded: the host is a described one, not this machine\n");
+        return;
+    }
+    if (!r->rt) {
+        printf(LABEL "none: %s\n", "error", r->rt_error);
+        return;
+    }
+    printf(LABEL "ONNX Runtime %s\n", "version", ortkit_runtime_version(r->rt));
+    printf(LABEL "%s\n", "path", ortkit_runtime_path(r->rt));
+    printf(LABEL "%s\n", "found by", ortkit_runtime_source(r->rt));
+    printf(LABEL "%d (ortkit supports %d and newer)\n", "API level",
+           ortkit_runtime_api_level(r->rt), ORTKIT_MIN_ORT_API);
+    if (getenv("ORTKIT_RUNTIME") && getenv("ORTKIT_RUNTIME")[0])
+        printf(LABEL "ORTKIT_RUNTIME is set: it comes before any bundle\n", "note");
+
+    printf("\nLive check: Neg on float32[4], built in memory, run on each provider\n");
+    static const char *const ch[] = {"PROVIDER", "RESULT", "TIME", "DETAIL"};
+    cli_table *t = cli_table_new(4, ch);
+    cli_table_align_right(t, 2);
+    for (size_t i = 0; i < r->check_count; i++) {
+        const check *c = &r->checks[i];
+        char time[32] = "";
+        if (!strcmp(c->result, "ok"))
+            cli_format_duration(time, sizeof time, c->seconds);
+        cli_table_add(t, (const char *[]){c->provider, c->result, time, c->detail});
+    }
+    cli_table_print(t, stdout, "  ");
+    cli_table_free(t);
+}
+
+/* The variables that change what is found, for whoever reads the report. */
+static const char *const env_vars[] = {"ORTKIT_RUNTIME", "ORTKIT_BUNDLE", "ORTKIT_PATH",
+                                       "XDG_DATA_HOME", "XDG_DATA_DIRS", "ONNXRUNTIME_DIR",
+                                       "LD_LIBRARY_PATH", "CUDA_HOME"};
+
+static void print_text(const report *r)
+{
+    printf("ortkit doctor: ortkit %s\n\n", ortkit_version());
+    print_host(r);
+    printf("\nEnvironment\n");
+    for (size_t i = 0; i < sizeof env_vars / sizeof env_vars[0]; i++) {
+        const char *v = getenv(env_vars[i]);
+        printf("  %-16s %s\n", env_vars[i], v ? v : "(unset)");
+    }
+    print_bundles(r);
+    print_choice(r);
+    print_runtime(r);
+    printf("\nVerdict: ");
+    if (r->host_file)
+        printf("%s\n", r->chosen_ok ? "a bundle fits the described host" : "no bundle fits the described host");
+    else if (r->ok)
+        printf("ok: ONNX Runtime %s (%s) works on this host\n", ortkit_runtime_version(r->rt),
+               ortkit_runtime_source(r->rt));
+    else if (!r->rt)
+        printf("no usable ONNX Runtime\n");
+    else
+        printf("problems: see above\n");
+}
+
+/* ---- JSON ---------------------------------------------------------------------- */
+
+static cJSON *json_report(const report *r)
+{
+    cJSON *root = cJSON_CreateObject();
+    char *host_json = NULL;
+    cJSON_AddStringToObject(root, "ortkit", ortkit_version());
+    if (ortkit_host_to_json(&r->host, &host_json) == 0) {
+        cJSON_AddItemToObject(root, "host", cJSON_Parse(host_json));
+        free(host_json);
+    }
+    cJSON *env = cJSON_AddObjectToObject(root, "environment");
+    for (size_t i = 0; i < sizeof env_vars / sizeof env_vars[0]; i++) {
+        const char *v = getenv(env_vars[i]);
+        cJSON_AddItemToObject(env, env_vars[i], v ? cJSON_CreateString(v) : cJSON_CreateNull());
+    }
+    cJSON *dirs = cJSON_AddArrayToObject(root, "dirs");
+    for (size_t i = 0; i < ortkit_bundle_list_dir_count(r->list); i++) {
+        const ortkit_bundle_dir *d = ortkit_bundle_list_dir(r->list, i);
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "path", d->path);
+        cJSON_AddStringToObject(o, "source", d->source);
+        cJSON_AddStringToObject(o, "state", state_name(d->state));
+        cJSON_AddStringToObject(o, "note", d->note);
+        cJSON_AddNumberToObject(o, "bundles", (double)d->bundle_count);
+        cJSON_AddItemToArray(dirs, o);
+    }
+    cJSON *arr = cJSON_AddArrayToObject(root, "bundles");
+    for (size_t i = 0; i < r->count; i++) {
+        const ortkit_bundle_entry *e = ortkit_bundle_list_get(r->list, i);
+        const ortkit_manifest *m = e->bundle ? ortkit_bundle_manifest(e->bundle) : NULL;
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", e->name);
+        cJSON_AddStringToObject(o, "dir", e->dir);
+        cJSON_AddStringToObject(o, "source", e->source);
+        cJSON_AddItemToObject(o, "ort_version", m ? cJSON_CreateString(m->ort_version) : cJSON_CreateNull());
+        cJSON_AddItemToObject(o, "variant", m ? cJSON_CreateString(m->variant) : cJSON_CreateNull());
+        cJSON_AddBoolToObject(o, "fits", r->verdicts[i].fits);
+        cJSON_AddStringToObject(o, "why", m ? r->verdicts[i].why : e->error);
+        cJSON_AddBoolToObject(o, "chosen", r->chosen_ok && r->choice.index == i);
+        cJSON_AddItemToArray(arr, o);
+    }
+    cJSON *ch = cJSON_AddObjectToObject(root, "choice");
+    cJSON_AddItemToObject(ch, "bundle", r->chosen ? cJSON_CreateString(ortkit_bundle_manifest(r->chosen)->name)
+                                                  : cJSON_CreateNull());
+    cJSON_AddItemToObject(ch, "pin", r->pin ? cJSON_CreateString(r->pin) : cJSON_CreateNull());
+    cJSON_AddStringToObject(ch, "reason", r->choice.reason);
+    if (r->chosen && !r->host_file) {
+        cJSON_AddBoolToObject(ch, "integrity_ok", r->verify_ok);
+        cJSON *p = cJSON_AddArrayToObject(ch, "problems");
+        for (size_t i = 0; r->verified && i < ortkit_bundle_problem_count(r->verified); i++)
+            cJSON_AddItemToArray(p, cJSON_CreateString(ortkit_bundle_problem(r->verified, i)));
+    }
+    if (r->rt) {
+        cJSON *o = cJSON_AddObjectToObject(root, "runtime");
+        cJSON_AddStringToObject(o, "version", ortkit_runtime_version(r->rt));
+        cJSON_AddStringToObject(o, "path", ortkit_runtime_path(r->rt));
+        cJSON_AddStringToObject(o, "source", ortkit_runtime_source(r->rt));
+        cJSON_AddNumberToObject(o, "api_level", ortkit_runtime_api_level(r->rt));
+        cJSON *checks = cJSON_AddArrayToObject(root, "checks");
+        for (size_t i = 0; i < r->check_count; i++) {
+            cJSON *c = cJSON_CreateObject();
+            cJSON_AddStringToObject(c, "provider", r->checks[i].provider);
+            cJSON_AddStringToObject(c, "result", r->checks[i].result);
+            cJSON_AddNumberToObject(c, "seconds", r->checks[i].seconds);
+            cJSON_AddStringToObject(c, "detail", r->checks[i].detail);
+            cJSON_AddItemToArray(checks, c);
+        }
+    } else {
+        cJSON_AddNullToObject(root, "runtime");
+        if (!r->host_file)
+            cJSON_AddStringToObject(root, "error", r->rt_error);
+    }
+    cJSON_AddBoolToObject(root, "ok", r->host_file ? r->chosen_ok : r->ok);
+    return root;
+}
+
+int cmd_doctor(int argc, char **argv)
+{
+    static const struct option longopts[] = {{"json", no_argument, NULL, 'j'},
+                                             {"host", required_argument, NULL, 'H'},
+                                             {"bundle", required_argument, NULL, 'b'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
+    report r;
+    memset(&r, 0, sizeof r);
+    int json = 0, c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "jH:b:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'j': json = 1; break;
+        case 'H': r.host_file = optarg; break;
+        case 'b': r.pin = optarg; break;
+        case 'h': fputs(usage_text, stdout); return CLI_OK;
+        default: return cli_usage("doctor", "unknown option");
+        }
+    }
+    if (optind < argc)
+        return cli_usage("doctor", "unexpected argument '%s'", argv[optind]);
+    if (!r.pin && getenv("ORTKIT_BUNDLE") && getenv("ORTKIT_BUNDLE")[0])
+        r.pin = getenv("ORTKIT_BUNDLE");
+
+    int rc = gather(&r);
+    if (rc == CLI_OK) {
+        if (json)
+            cli_json_print(json_report(&r));
+        else
+            print_text(&r);
+        int ok = r.host_file ? r.chosen_ok : r.ok;
+        rc = ok ? CLI_OK : CLI_FAIL;
+        if (ok)
+            rc = CLI_OK;
+        else if (r.host_file)
+            cli_fail("%s", r.choice.reason);
+        else if (!r.rt)
+            cli_fail("%s", r.rt_error);
+        else if (r.chosen && !r.verify_ok)
+            cli_fail("bundle '%s' does not match its manifest; see the report",
+                     ortkit_bundle_manifest(r.chosen)->name);
+        else
+            cli_fail("a live check failed; see the report");
+    }
+    ortkit_runtime_free(r.rt);
+    ortkit_bundle_free(r.verified);
+    free(r.bundles);
+    free(r.verdicts);
+    ortkit_bundle_list_free(r.list);
+    return rc;
+}

@@ -1,0 +1,362 @@
+/* cmd_validate.c - `ortkit validate [DIR...]`: run ONNX backend tests against a runtime. */
+#include "inputs.h"
+#include "validate.h"
+
+#include <errno.h>
+#include <fnmatch.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef ORTKIT_VALIDATE_SUITE
+#define ORTKIT_VALIDATE_SUITE "/usr/share/libonnx-testdata/data"
+#endif
+#ifndef ORTKIT_VALIDATE_LISTS
+#define ORTKIT_VALIDATE_LISTS ""
+#endif
+
+/* The test hook: the child running this test raises SIGSEGV. */
+#define CRASH_HOOK_ENV "ORTKIT_VALIDATE_CRASH_TEST"
+
+static const char usage_text[] =
+    "usage: ortkit validate [DIR...] [--runtime PATH] [-j N] [--filter PATTERN]...\n"
+    "                       [--exclude PATTERN]... [--known-failures FILE] [--tolerances FILE]\n"
+    "                       [--timeout SECONDS] [--repeat N] [--soak SECONDS] [--threads N]\n"
+    "                       [--ep LIST] [--strict] [--json] [--junit FILE] [--list]\n"
+    "\n"
+    "Run ONNX backend tests (test_*/model.onnx with test_data_set_N/input_N.pb and\n"
+    "output_N.pb) against a runtime, each in its own process, and compare the outputs\n"
+    "with the reference as ONNX Runtime's test runner does.  Without DIR, runs the\n"
+    "suites node, simple, pytorch-converted and pytorch-operator of\n"
+    "  " ORTKIT_VALIDATE_SUITE "\n"
+    "\n"
+    "  -j, --jobs N             tests run at once (default: one per CPU)\n"
+    "  --filter PATTERN         run tests whose name (or suite/name) matches; repeatable\n"
+    "  --exclude PATTERN        skip tests that match; repeatable\n"
+    "  --known-failures FILE    tests expected to fail: lines 'TEST  reason' (default,\n"
+    "                           for the default suite: known_failures_MAJOR.MINOR.txt\n"
+    "                           of the runtime's version in " ORTKIT_VALIDATE_LISTS ")\n"
+    "  --no-known-failures      use no known-failures list\n"
+    "  --allow-unexpected-pass  a listed test that passes does not fail the run\n"
+    "  --tolerances FILE        per-test tolerances: lines 'TEST RTOL ATOL'\n"
+    "  --rtol X, --atol X       tolerances for floats (default 1e-3 and 1e-5)\n"
+    "  --timeout SECONDS        a test running longer is killed (default 60)\n"
+    "  --repeat N               run each data set N times; outputs must not change\n"
+    "  --soak SECONDS           run each test's data this long; report memory growth\n"
+    "  --threads N              intra-op threads per session (default 1; 0: ORT's)\n"
+    "  --ep LIST                execution providers in order, e.g. cuda,cpu\n"
+    "  --strict                 fail a test whose session cannot get a provider in --ep\n"
+    "  --json                   print the report as JSON\n"
+    "  --junit FILE             also write JUnit XML to FILE\n"
+    "  --progress, --no-progress  the progress bar on stderr (default: when a terminal)\n"
+    "  -v, --verbose            a line per test as it ends\n"
+    "  --list                   list the tests selected, without running them\n"
+    "  --runtime PATH           ONNX Runtime library or directory to load\n"
+    "\n"
+    "Exit status: 0 when every test passed or failed as listed, 1 on other failures,\n"
+    "2 on usage errors, 130 when interrupted.\n";
+
+#define MAX_PATTERNS 256
+#define MAX_ROOTS 256
+
+typedef struct validate_args {
+    const char *roots[MAX_ROOTS];
+    size_t n_roots;
+    const char *filters[MAX_PATTERNS], *excludes[MAX_PATTERNS];
+    size_t n_filters, n_excludes;
+    const char *known, *tolerances, *runtime, *junit;
+    int no_known, allow_xpass, json, verbose, list, strict;
+    int progress; /* -1: when stderr is a terminal */
+    long jobs, repeat, threads;
+    double timeout, soak, rtol, atol;
+    char *ep_list;
+    const char *providers[MAX_PATTERNS];
+    size_t n_providers;
+} validate_args;
+
+static int parse_seconds(const char *s, double min, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || !isfinite(v) || v < min)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_args(validate_args *a, int argc, char **argv)
+{
+    enum { O_FILTER = 256, O_EXCLUDE, O_KNOWN, O_NO_KNOWN, O_ALLOW, O_TOL, O_RTOL, O_ATOL,
+           O_TIMEOUT, O_REPEAT, O_SOAK, O_THREADS, O_EP, O_STRICT, O_JSON, O_JUNIT, O_PROGRESS,
+           O_NO_PROGRESS, O_LIST, O_RUNTIME };
+    static const struct option longopts[] = {
+        {"jobs", required_argument, NULL, 'j'},        {"filter", required_argument, NULL, O_FILTER},
+        {"exclude", required_argument, NULL, O_EXCLUDE}, {"known-failures", required_argument, NULL, O_KNOWN},
+        {"no-known-failures", no_argument, NULL, O_NO_KNOWN},
+        {"allow-unexpected-pass", no_argument, NULL, O_ALLOW},
+        {"tolerances", required_argument, NULL, O_TOL}, {"rtol", required_argument, NULL, O_RTOL},
+        {"atol", required_argument, NULL, O_ATOL},     {"timeout", required_argument, NULL, O_TIMEOUT},
+        {"repeat", required_argument, NULL, O_REPEAT}, {"soak", required_argument, NULL, O_SOAK},
+        {"threads", required_argument, NULL, O_THREADS}, {"ep", required_argument, NULL, O_EP},
+        {"strict", no_argument, NULL, O_STRICT},       {"json", no_argument, NULL, O_JSON},
+        {"junit", required_argument, NULL, O_JUNIT},   {"progress", no_argument, NULL, O_PROGRESS},
+        {"no-progress", no_argument, NULL, O_NO_PROGRESS}, {"verbose", no_argument, NULL, 'v'},
+        {"list", no_argument, NULL, O_LIST},           {"runtime", required_argument, NULL, O_RUNTIME},
+        {"help", no_argument, NULL, 'h'},              {NULL, 0, NULL, 0}};
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    a->jobs = cpus > 0 ? cpus : 1;
+    a->repeat = 1;
+    a->threads = 1;
+    a->timeout = 60;
+    a->progress = -1;
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "j:vh", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'j':
+            if (cli_parse_long(optarg, 1, 1024, &a->jobs))
+                return cli_usage("validate", "-j wants a number from 1 to 1024, got '%s'", optarg);
+            break;
+        case O_FILTER:
+        case O_EXCLUDE: {
+            size_t *n = c == O_FILTER ? &a->n_filters : &a->n_excludes;
+            if (*n == MAX_PATTERNS)
+                return cli_usage("validate", "more than %d patterns", MAX_PATTERNS);
+            (c == O_FILTER ? a->filters : a->excludes)[(*n)++] = optarg;
+            break;
+        }
+        case O_KNOWN: a->known = optarg; break;
+        case O_NO_KNOWN: a->no_known = 1; break;
+        case O_ALLOW: a->allow_xpass = 1; break;
+        case O_TOL: a->tolerances = optarg; break;
+        case O_RTOL:
+        case O_ATOL: {
+            double *tol = c == O_RTOL ? &a->rtol : &a->atol;
+            if (parse_seconds(optarg, 0, tol))
+                return cli_usage("validate", "--%s wants a number >= 0, got '%s'",
+                                 c == O_RTOL ? "rtol" : "atol", optarg);
+            if (*tol == 0)
+                *tol = -1; /* the library reads 0 as "the default", -1 as none */
+            break;
+        }
+        case O_TIMEOUT:
+            if (parse_seconds(optarg, 0.001, &a->timeout))
+                return cli_usage("validate", "--timeout wants a number of seconds > 0, got '%s'", optarg);
+            break;
+        case O_REPEAT:
+            if (cli_parse_long(optarg, 1, 1000000, &a->repeat))
+                return cli_usage("validate", "--repeat wants a number >= 1, got '%s'", optarg);
+            break;
+        case O_SOAK:
+            if (parse_seconds(optarg, 0.001, &a->soak))
+                return cli_usage("validate", "--soak wants a number of seconds > 0, got '%s'", optarg);
+            break;
+        case O_THREADS:
+            if (cli_parse_long(optarg, 0, 4096, &a->threads))
+                return cli_usage("validate", "--threads wants a number from 0 to 4096, got '%s'", optarg);
+            break;
+        case O_EP: a->ep_list = optarg; break;
+        case O_STRICT: a->strict = 1; break;
+        case O_JSON: a->json = 1; break;
+        case O_JUNIT: a->junit = optarg; break;
+        case O_PROGRESS: a->progress = 1; break;
+        case O_NO_PROGRESS: a->progress = 0; break;
+        case 'v': a->verbose = 1; break;
+        case O_LIST: a->list = 1; break;
+        case O_RUNTIME: a->runtime = optarg; break;
+        case 'h': fputs(usage_text, stdout); return -1;
+        default: return cli_bad_option("validate", argv);
+        }
+    }
+    if (a->known && a->no_known)
+        return cli_usage("validate", "--known-failures and --no-known-failures exclude each other");
+    for (; optind < argc; optind++) {
+        if (a->n_roots == MAX_ROOTS)
+            return cli_usage("validate", "more than %d test directories", MAX_ROOTS);
+        a->roots[a->n_roots++] = argv[optind];
+    }
+    if (a->progress < 0)
+        a->progress = isatty(STDERR_FILENO);
+    return providers_split("validate", a->ep_list, a->providers, MAX_PATTERNS, &a->n_providers);
+}
+
+static int matches(const char *const *patterns, size_t n, const ortkit_conformance_test *t)
+{
+    char qualified[512];
+    snprintf(qualified, sizeof qualified, "%s/%s", t->suite, t->name);
+    for (size_t i = 0; i < n; i++)
+        if (!fnmatch(patterns[i], t->name, 0) || !fnmatch(patterns[i], qualified, 0))
+            return 1;
+    return 0;
+}
+
+/* The known-failures list kept for this runtime's major.minor, if there is one. */
+static void default_known(char *buf, size_t size, const char *version)
+{
+    int major = 0, minor = 0;
+    buf[0] = '\0';
+    if (!ORTKIT_VALIDATE_LISTS[0] || sscanf(version, "%d.%d", &major, &minor) != 2)
+        return;
+    snprintf(buf, size, "%s/known_failures_%d.%d.txt", ORTKIT_VALIDATE_LISTS, major, minor);
+    if (access(buf, R_OK) != 0)
+        buf[0] = '\0';
+}
+
+static void print_list(const v_test *tests, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const ortkit_conformance_test *t = tests[i].t;
+        char opset[32] = "-";
+        if (t->opset)
+            snprintf(opset, sizeof opset, "%lld", (long long)t->opset);
+        printf("%s/%s\t%s\topset %s%s%s\n", t->suite[0] ? t->suite : "-", t->name,
+               t->op[0] ? t->op : "-", opset, tests[i].known ? "\tknown failure: " : "",
+               tests[i].known ? tests[i].known->text : "");
+    }
+}
+
+/* Entries of the list that name no test at all: stale, or misspelt. */
+static void warn_unmatched(const v_list *list)
+{
+    for (size_t i = 0; i < list->count; i++)
+        if (!list->entries[i].matched)
+            fprintf(stderr, "ortkit validate: %s:%d: '%s' matches no test\n", list->path,
+                    list->entries[i].line, list->entries[i].pattern);
+}
+
+int cmd_validate(int argc, char **argv)
+{
+    validate_args a = {0};
+    int rc = parse_args(&a, argc, argv);
+    if (rc)
+        return rc < 0 ? CLI_OK : rc;
+    ortkit_conformance *found = NULL;
+    v_test *tests = NULL;
+    v_list known = {0}, tols = {0};
+    char version[64] = "", rt_path[4096] = "", known_path[4096] = "";
+    char *default_roots[4] = {NULL, NULL, NULL, NULL};
+
+    if (!a.n_roots) {
+        static const char *const suites[] = {"node", "simple", "pytorch-converted", "pytorch-operator"};
+        struct stat st;
+        if (stat(ORTKIT_VALIDATE_SUITE, &st) != 0) {
+            rc = cli_fail("the default test suite '%s' is missing (Debian's libonnx-testdata); "
+                          "give test directories instead", ORTKIT_VALIDATE_SUITE);
+            goto cleanup;
+        }
+        for (size_t i = 0; i < 4; i++) {
+            if (asprintf(&default_roots[i], "%s/%s", ORTKIT_VALIDATE_SUITE, suites[i]) < 0) {
+                default_roots[i] = NULL;
+                rc = cli_fail("out of memory");
+                goto cleanup;
+            }
+            a.roots[a.n_roots++] = default_roots[i];
+        }
+    }
+    if (ortkit_conformance_find(&found, a.roots, a.n_roots)) {
+        rc = cli_fail_lib();
+        goto cleanup;
+    }
+    if ((rc = v_probe_runtime(a.runtime, version, sizeof version, rt_path, sizeof rt_path)))
+        goto cleanup;
+    /* The lists kept in the tree describe the default suite; other
+     * directories get a list only when one is named. */
+    int default_suite = default_roots[0] != NULL;
+    if (a.known)
+        snprintf(known_path, sizeof known_path, "%s", a.known);
+    else if (!a.no_known && default_suite)
+        default_known(known_path, sizeof known_path, version);
+    if (known_path[0] && (rc = v_list_load(&known, known_path, V_LIST_KNOWN_FAILURES)))
+        goto cleanup;
+    if (a.tolerances && (rc = v_list_load(&tols, a.tolerances, V_LIST_TOLERANCES)))
+        goto cleanup;
+
+    size_t total = ortkit_conformance_count(found), n = 0;
+    tests = calloc(total + 1, sizeof *tests);
+    if (!tests) {
+        rc = cli_fail("out of memory");
+        goto cleanup;
+    }
+    for (size_t i = 0; i < total; i++) {
+        const ortkit_conformance_test *t = ortkit_conformance_get(found, i);
+        /* Matched before filtering, so that stale entries can be told apart. */
+        const v_entry *k = v_list_match(&known, t), *tol = v_list_match(&tols, t);
+        if ((a.n_filters && !matches(a.filters, a.n_filters, t)) ||
+            matches(a.excludes, a.n_excludes, t))
+            continue;
+        tests[n] = (v_test){.t = t, .known = k, .rtol = tol ? tol->rtol : 0, .atol = tol ? tol->atol : 0};
+        if (tol && tol->rtol == 0)
+            tests[n].rtol = -1;
+        if (tol && tol->atol == 0)
+            tests[n].atol = -1;
+        n++;
+    }
+    if (!n) {
+        rc = cli_fail("no test matches the filters (%zu tests found)", total);
+        goto cleanup;
+    }
+    if (a.list) {
+        print_list(tests, n);
+        goto cleanup;
+    }
+    if (default_suite && !a.n_filters && !a.n_excludes && known.count)
+        warn_unmatched(&known);
+
+    v_config cfg = {
+        .runtime_path = rt_path,
+        .runtime_version = version,
+        .jobs = a.jobs,
+        .timeout = a.timeout,
+        .progress = a.progress,
+        .verbose = a.verbose && !a.json,
+        .json = a.json,
+        .allow_xpass = a.allow_xpass,
+        .junit = a.junit,
+        .known_path = known_path,
+        .crash_hook = getenv(CRASH_HOOK_ENV),
+    };
+    cfg.session = (ortkit_session_options)ORTKIT_SESSION_OPTIONS_INIT;
+    cfg.session.intra_op_threads = (int)a.threads;
+    cfg.session.providers = a.providers;
+    cfg.session.provider_count = a.n_providers;
+    cfg.session.ep_policy = a.strict ? ORTKIT_EP_STRICT : ORTKIT_EP_FALLBACK;
+    cfg.conf = (ortkit_conformance_options)ORTKIT_CONFORMANCE_OPTIONS_INIT;
+    cfg.conf.rtol = a.rtol;
+    cfg.conf.atol = a.atol;
+    cfg.conf.repeat = (int)a.repeat;
+    cfg.conf.soak_seconds = a.soak;
+    if (cfg.crash_hook && !cfg.crash_hook[0])
+        cfg.crash_hook = NULL;
+    if (a.progress)
+        fprintf(stderr, "ortkit validate: %zu tests on ONNX Runtime %s, %ld at a time\n", n, version,
+                a.jobs);
+
+    double seconds = 0;
+    int run_rc = v_run_all(tests, n, &cfg, &seconds);
+    if (run_rc && run_rc != 130) {
+        rc = run_rc;
+        goto cleanup;
+    }
+    int report_rc = v_report(tests, n, &cfg, seconds, run_rc == 130);
+    size_t failed = 0, xpassed = 0;
+    for (size_t i = 0; i < n; i++) {
+        failed += tests[i].verdict == V_FAIL;
+        xpassed += tests[i].verdict == V_XPASS;
+    }
+    if (run_rc == 130)
+        rc = 130;
+    else if (failed || (xpassed && !a.allow_xpass) || report_rc)
+        rc = CLI_FAIL;
+cleanup:
+    free(tests);
+    v_list_free(&known);
+    v_list_free(&tols);
+    ortkit_conformance_free(found);
+    for (size_t i = 0; i < 4; i++)
+        free(default_roots[i]);
+    return rc;
+}

@@ -1,0 +1,129 @@
+/*
+ * validate_lists.c - the files `ortkit validate` reads besides the tests:
+ * known failures ("PATTERN  reason ...") and tolerances ("PATTERN RTOL ATOL").
+ * '#' starts a comment; a pattern is matched with fnmatch against the test's
+ * name and against "suite/name".
+ */
+#include "validate.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void v_list_free(v_list *list)
+{
+    if (!list)
+        return;
+    for (size_t i = 0; i < list->count; i++) {
+        free(list->entries[i].pattern);
+        free(list->entries[i].text);
+    }
+    free(list->entries);
+    free(list->path);
+    memset(list, 0, sizeof *list);
+}
+
+static char *trim(char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    size_t n = strlen(s);
+    while (n && isspace((unsigned char)s[n - 1]))
+        s[--n] = '\0';
+    return s;
+}
+
+static int parse_tolerance(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || !isfinite(v) || v < 0)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* Parse one non-empty line into e; NULL, or what is wrong with it. */
+static const char *parse_line(char *line, v_list_kind kind, v_entry *e)
+{
+    char *rest = line + strcspn(line, " \t");
+    if (*rest)
+        *rest++ = '\0';
+    rest = trim(rest);
+    e->pattern = strdup(line);
+    if (kind == V_LIST_KNOWN_FAILURES) {
+        if (!*rest)
+            return "no reason given after the test name";
+        e->text = strdup(rest);
+        return e->pattern && e->text ? NULL : "out of memory";
+    }
+    char *second = rest + strcspn(rest, " \t");
+    if (*second)
+        *second++ = '\0';
+    second = trim(second);
+    if (parse_tolerance(rest, &e->rtol) || parse_tolerance(second, &e->atol))
+        return "expected 'TEST RTOL ATOL' with two numbers >= 0";
+    return e->pattern ? NULL : "out of memory";
+}
+
+int v_list_load(v_list *list, const char *path, v_list_kind kind)
+{
+    memset(list, 0, sizeof *list);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return cli_fail("cannot open %s file '%s': %s",
+                        kind == V_LIST_KNOWN_FAILURES ? "known-failures" : "tolerances", path,
+                        strerror(errno));
+    list->path = strdup(path);
+    char *line = NULL;
+    size_t cap = 0, room = 0;
+    int lineno = 0, rc = list->path ? CLI_OK : cli_fail("out of memory");
+    while (!rc && getline(&line, &cap, f) != -1) {
+        lineno++;
+        line[strcspn(line, "#")] = '\0';
+        char *s = trim(line);
+        if (!*s)
+            continue;
+        if (list->count == room) {
+            room = room ? room * 2 : 32;
+            v_entry *bigger = realloc(list->entries, room * sizeof *bigger);
+            if (!bigger) {
+                rc = cli_fail("out of memory");
+                break;
+            }
+            list->entries = bigger;
+        }
+        v_entry *e = &list->entries[list->count++];
+        memset(e, 0, sizeof *e);
+        e->line = lineno;
+        const char *why = parse_line(s, kind, e);
+        if (why)
+            rc = cli_fail("%s:%d: %s", path, lineno, why);
+    }
+    if (!rc && ferror(f))
+        rc = cli_fail("cannot read '%s': %s", path, strerror(errno));
+    free(line);
+    fclose(f);
+    if (rc)
+        v_list_free(list);
+    return rc;
+}
+
+v_entry *v_list_match(v_list *list, const ortkit_conformance_test *t)
+{
+    char qualified[512];
+    snprintf(qualified, sizeof qualified, "%s/%s", t->suite, t->name);
+    v_entry *last = NULL;
+    for (size_t i = 0; list && i < list->count; i++) {
+        v_entry *e = &list->entries[i];
+        if (!fnmatch(e->pattern, t->name, 0) || !fnmatch(e->pattern, qualified, 0)) {
+            e->matched = 1;
+            last = e;
+        }
+    }
+    return last;
+}

@@ -1,0 +1,466 @@
+/*
+ * validate_report.c - what `ortkit validate` prints: the failures, the
+ * expected failures with their reasons, what ortkit cannot run, tables by
+ * suite and by operator, determinism and memory findings; or all of it as
+ * JSON; and JUnit XML for CI systems.
+ */
+#include "validate.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *const verdict_names[V_VERDICT_COUNT] = {"not-run", "pass", "fail", "xfail",
+                                                           "xpass", "unsupported"};
+
+const char *v_verdict_name(v_verdict v) { return v < V_VERDICT_COUNT ? verdict_names[v] : "?"; }
+
+static const char *suite_of(const v_test *t) { return t->t->suite[0] ? t->t->suite : "-"; }
+/* Tests of several operators none of which the test names, or of no readable model. */
+static const char *op_of(const v_test *t) { return t->t->op[0] ? t->t->op : "(other)"; }
+
+void v_print_line(FILE *out, const v_test *t)
+{
+    static const char *const labels[V_VERDICT_COUNT] = {"NOT-RUN", "PASS", "FAIL", "XFAIL",
+                                                        "XPASS", "UNSUPPORTED"};
+    fprintf(out, "%-11s %s/%s", labels[t->verdict], suite_of(t), t->t->name);
+    const ortkit_conformance_result *r = &t->res;
+    switch (t->verdict) {
+    case V_PASS:
+        fprintf(out, "  (%.2f s)\n", r->seconds);
+        break;
+    case V_XPASS:
+        fprintf(out, "  passed, but listed as a known failure: %s\n", t->known->text);
+        break;
+    case V_XFAIL:
+        fprintf(out, "  %s (got %s: %s)\n", t->known->text, r->stage, r->message);
+        break;
+    case V_NOT_RUN:
+        fputc('\n', out);
+        break;
+    default:
+        fprintf(out, "  %s: %s\n", r->stage, r->message);
+    }
+}
+
+/* ---- counting ---------------------------------------------------------------- */
+
+typedef struct group {
+    const char *name;
+    size_t n[V_VERDICT_COUNT];
+    size_t total;
+} group;
+
+typedef struct groups {
+    group *g;
+    size_t count, cap;
+} groups;
+
+static group *group_of(groups *gs, const char *name)
+{
+    for (size_t i = 0; i < gs->count; i++)
+        if (!strcmp(gs->g[i].name, name))
+            return &gs->g[i];
+    if (gs->count == gs->cap) {
+        size_t cap = gs->cap ? gs->cap * 2 : 32;
+        group *bigger = realloc(gs->g, cap * sizeof *bigger);
+        if (!bigger)
+            return NULL;
+        gs->g = bigger;
+        gs->cap = cap;
+    }
+    group *g = &gs->g[gs->count++];
+    memset(g, 0, sizeof *g);
+    g->name = name;
+    return g;
+}
+
+static int group_order(const void *pa, const void *pb)
+{
+    return strcmp(((const group *)pa)->name, ((const group *)pb)->name);
+}
+
+/* Groups by suite (by_op 0) or operator (1), sorted; the last entry is the total. */
+static int count_groups(groups *gs, const v_test *tests, size_t n, int by_op)
+{
+    memset(gs, 0, sizeof *gs);
+    for (size_t i = 0; i < n; i++) {
+        group *g = group_of(gs, by_op ? op_of(&tests[i]) : suite_of(&tests[i]));
+        if (!g)
+            return -1;
+        g->n[tests[i].verdict]++;
+        g->total++;
+    }
+    if (gs->count)
+        qsort(gs->g, gs->count, sizeof *gs->g, group_order);
+    group *total = group_of(gs, "total");
+    if (!total)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        total->n[tests[i].verdict]++;
+        total->total++;
+    }
+    return 0;
+}
+
+static int all_pass(const group *g) { return g->n[V_PASS] == g->total; }
+
+static void print_groups(const groups *gs, const char *title, int skip_clean, int interrupted)
+{
+    const char *headers[] = {title, "tests", "pass", "fail", "xfail", "xpass", "unsupported",
+                             "not run"};
+    size_t cols = interrupted ? 8 : 7, clean = 0;
+    cli_table *tab = cli_table_new(cols, headers);
+    if (!tab)
+        return;
+    for (size_t c = 1; c < cols; c++)
+        cli_table_align_right(tab, c);
+    for (size_t i = 0; i < gs->count; i++) {
+        const group *g = &gs->g[i];
+        int is_total = i + 1 == gs->count;
+        if (skip_clean && !is_total && all_pass(g)) {
+            clean++;
+            continue;
+        }
+        char cells[8][32];
+        snprintf(cells[0], sizeof cells[0], "%.31s", g->name);
+        snprintf(cells[1], sizeof cells[1], "%zu", g->total);
+        const v_verdict order[] = {V_PASS, V_FAIL, V_XFAIL, V_XPASS, V_UNSUPPORTED, V_NOT_RUN};
+        for (size_t k = 0; k < 6; k++)
+            snprintf(cells[2 + k], sizeof cells[2 + k], "%zu", g->n[order[k]]);
+        const char *row[8];
+        for (size_t k = 0; k < 8; k++)
+            row[k] = cells[k];
+        cli_table_add(tab, row);
+    }
+    cli_table_print(tab, stdout, "");
+    cli_table_free(tab);
+    if (clean)
+        printf("(%zu more %ss: every test passed)\n", clean, title);
+}
+
+/* ---- the text report ------------------------------------------------------------- */
+
+static size_t count_verdict(const v_test *tests, size_t n, v_verdict v)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += tests[i].verdict == v;
+    return k;
+}
+
+static void print_section(const v_test *tests, size_t n, v_verdict v, const char *title)
+{
+    size_t k = count_verdict(tests, n, v);
+    if (!k)
+        return;
+    printf("\n%s (%zu):\n", title, k);
+    for (size_t i = 0; i < n; i++) {
+        const v_test *t = &tests[i];
+        if (t->verdict != v)
+            continue;
+        if (v == V_XFAIL)
+            printf("  %s/%s: %s\n", suite_of(t), t->t->name, t->known->text);
+        else if (v == V_XPASS)
+            printf("  %s/%s: passed; the list says: %s\n", suite_of(t), t->t->name, t->known->text);
+        else
+            printf("  %s/%s: %s: %s\n", suite_of(t), t->t->name, t->res.stage, t->res.message);
+    }
+}
+
+static void print_findings(const v_test *tests, size_t n, const v_config *cfg)
+{
+    if (cfg->conf.repeat > 1) {
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++)
+            k += tests[i].res.unstable;
+        printf("\ndeterminism: %zu of %zu tests gave outputs that differ between %d runs%s\n", k, n,
+               cfg->conf.repeat, k ? ":" : "");
+        for (size_t i = 0; i < n; i++)
+            if (tests[i].res.unstable)
+                printf("  %s/%s: largest difference %.3g\n", suite_of(&tests[i]),
+                       tests[i].t->name, tests[i].res.unstable_diff);
+    }
+    if (cfg->conf.soak_seconds > 0) {
+        printf("\nresident memory over a %g s soak per test (first pass -> end):\n",
+               cfg->conf.soak_seconds);
+        for (size_t i = 0; i < n; i++) {
+            const ortkit_conformance_result *r = &tests[i].res;
+            if (!r->rss_start_kb)
+                continue;
+            char a[32], b[32];
+            cli_format_bytes(a, sizeof a, (double)r->rss_start_kb * 1024);
+            cli_format_bytes(b, sizeof b, (double)r->rss_end_kb * 1024);
+            printf("  %s/%s: %s -> %s (%+lld KiB over %lu runs)\n", suite_of(&tests[i]),
+                   tests[i].t->name, a, b, (long long)(r->rss_end_kb - r->rss_start_kb), r->runs);
+        }
+    }
+    if (cfg->session.provider_count) {
+        groups gs = {0};
+        for (size_t i = 0; i < n; i++) {
+            group *g = group_of(&gs, tests[i].res.provider[0] ? tests[i].res.provider : "(none)");
+            if (g)
+                g->total++;
+        }
+        printf("\nproviders the sessions got:\n");
+        for (size_t i = 0; i < gs.count; i++)
+            printf("  %-28s %zu tests\n", gs.g[i].name, gs.g[i].total);
+        free(gs.g);
+    }
+}
+
+static void print_text(const v_test *tests, size_t n, const v_config *cfg, double seconds,
+                       int interrupted)
+{
+    printf("runtime   ONNX Runtime %s (%s)\n", cfg->runtime_version, cfg->runtime_path);
+    printf("known     %s\n", cfg->known_path[0] ? cfg->known_path : "(no known-failures list)");
+    char threads[48] = "ORT's default intra-op threads";
+    if (cfg->session.intra_op_threads)
+        snprintf(threads, sizeof threads, "%d intra-op thread%s", cfg->session.intra_op_threads,
+                 cfg->session.intra_op_threads == 1 ? "" : "s");
+    printf("options   -j %ld, %s, rtol %g, atol %g, timeout %g s\n", cfg->jobs, threads,
+           cfg->conf.rtol > 0 ? cfg->conf.rtol : cfg->conf.rtol < 0 ? 0 : ORTKIT_COMPARE_RTOL,
+           cfg->conf.atol > 0 ? cfg->conf.atol : cfg->conf.atol < 0 ? 0 : ORTKIT_COMPARE_ATOL,
+           cfg->timeout);
+    print_section(tests, n, V_FAIL, "failures");
+    print_section(tests, n, V_XPASS, "unexpected passes (listed as known failures)");
+    print_section(tests, n, V_XFAIL, "expected failures");
+    print_section(tests, n, V_UNSUPPORTED, "unsupported by ortkit");
+    print_findings(tests, n, cfg);
+    groups gs;
+    if (!count_groups(&gs, tests, n, 0)) {
+        printf("\n");
+        print_groups(&gs, "suite", 0, interrupted);
+    }
+    free(gs.g);
+    if (!count_groups(&gs, tests, n, 1)) {
+        printf("\n");
+        print_groups(&gs, "operator", 1, interrupted);
+    }
+    free(gs.g);
+    size_t fail = count_verdict(tests, n, V_FAIL), xpass = count_verdict(tests, n, V_XPASS);
+    int bad = fail || (xpass && !cfg->allow_xpass);
+    printf("\nresult: %s: %zu passed, %zu failed, %zu expected failures, %zu unexpected passes, "
+           "%zu unsupported",
+           interrupted ? "INTERRUPTED" : bad ? "FAIL" : "OK", count_verdict(tests, n, V_PASS), fail,
+           count_verdict(tests, n, V_XFAIL), xpass, count_verdict(tests, n, V_UNSUPPORTED));
+    if (interrupted)
+        printf(", %zu not run", count_verdict(tests, n, V_NOT_RUN));
+    printf(" in %.1f s\n", seconds);
+}
+
+/* ---- JSON ------------------------------------------------------------------------ */
+
+static cJSON *groups_json(const v_test *tests, size_t n, int by_op)
+{
+    groups gs;
+    cJSON *obj = cJSON_CreateObject();
+    if (!obj || count_groups(&gs, tests, n, by_op)) {
+        cJSON_Delete(obj);
+        return NULL;
+    }
+    for (size_t i = 0; i + 1 < gs.count; i++) {
+        cJSON *g = cJSON_AddObjectToObject(obj, gs.g[i].name);
+        cJSON_AddNumberToObject(g, "tests", (double)gs.g[i].total);
+        for (v_verdict v = 0; v < V_VERDICT_COUNT; v++)
+            cJSON_AddNumberToObject(g, verdict_names[v], (double)gs.g[i].n[v]);
+    }
+    free(gs.g);
+    return obj;
+}
+
+static cJSON *test_json(const v_test *t)
+{
+    const ortkit_conformance_result *r = &t->res;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "name", t->t->name);
+    cJSON_AddStringToObject(o, "suite", t->t->suite);
+    cJSON_AddStringToObject(o, "dir", t->t->dir);
+    cJSON_AddStringToObject(o, "op", t->t->op);
+    cJSON_AddNumberToObject(o, "opset", (double)t->t->opset);
+    cJSON_AddStringToObject(o, "status", verdict_names[t->verdict]);
+    if (t->verdict != V_NOT_RUN) {
+        cJSON_AddStringToObject(o, "stage", r->stage);
+        cJSON_AddStringToObject(o, "message", r->message);
+        cJSON_AddStringToObject(o, "provider", r->provider);
+        cJSON_AddNumberToObject(o, "seconds", r->seconds);
+        cJSON_AddNumberToObject(o, "data_sets", r->data_sets);
+        cJSON_AddNumberToObject(o, "runs", (double)r->runs);
+        if (r->worst[0]) {
+            cJSON_AddNumberToObject(o, "max_diff", r->max_diff);
+            cJSON_AddStringToObject(o, "max_diff_at", r->worst);
+        }
+        cJSON_AddBoolToObject(o, "unstable", r->unstable);
+        if (r->unstable)
+            cJSON_AddNumberToObject(o, "unstable_diff", r->unstable_diff);
+        if (r->rss_start_kb) {
+            cJSON_AddNumberToObject(o, "rss_start_kb", (double)r->rss_start_kb);
+            cJSON_AddNumberToObject(o, "rss_end_kb", (double)r->rss_end_kb);
+        }
+        if (t->signal)
+            cJSON_AddNumberToObject(o, "signal", t->signal);
+        cJSON_AddBoolToObject(o, "timed_out", t->timed_out);
+    }
+    if (t->known)
+        cJSON_AddStringToObject(o, "known_failure", t->known->text);
+    return o;
+}
+
+static int print_json(const v_test *tests, size_t n, const v_config *cfg, double seconds,
+                      int interrupted)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON *rt = cJSON_AddObjectToObject(root, "runtime");
+    cJSON_AddStringToObject(rt, "version", cfg->runtime_version);
+    cJSON_AddStringToObject(rt, "path", cfg->runtime_path);
+    cJSON_AddStringToObject(root, "known_failures", cfg->known_path);
+    cJSON *opt = cJSON_AddObjectToObject(root, "options");
+    cJSON_AddNumberToObject(opt, "jobs", (double)cfg->jobs);
+    cJSON_AddNumberToObject(opt, "threads", cfg->session.intra_op_threads);
+    cJSON_AddNumberToObject(opt, "timeout", cfg->timeout);
+    cJSON_AddNumberToObject(opt, "repeat", cfg->conf.repeat);
+    cJSON_AddNumberToObject(opt, "soak", cfg->conf.soak_seconds);
+    cJSON *arr = cJSON_AddArrayToObject(root, "tests");
+    for (size_t i = 0; i < n; i++)
+        cJSON_AddItemToArray(arr, test_json(&tests[i]));
+    cJSON_AddItemToObject(root, "suites", groups_json(tests, n, 0));
+    cJSON_AddItemToObject(root, "operators", groups_json(tests, n, 1));
+    cJSON *tot = cJSON_AddObjectToObject(root, "totals");
+    cJSON_AddNumberToObject(tot, "tests", (double)n);
+    for (v_verdict v = 0; v < V_VERDICT_COUNT; v++)
+        cJSON_AddNumberToObject(tot, verdict_names[v], (double)count_verdict(tests, n, v));
+    cJSON_AddNumberToObject(root, "seconds", seconds);
+    cJSON_AddBoolToObject(root, "interrupted", interrupted);
+    return cli_json_print(root);
+}
+
+/* ---- JUnit ------------------------------------------------------------------------ */
+
+static void xml_text(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        switch (ch) {
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '&': fputs("&amp;", f); break;
+        case '"': fputs("&quot;", f); break;
+        case '\'': fputs("&apos;", f); break;
+        default:
+            /* XML 1.0 allows no control characters but tab and newlines. */
+            if (ch < 0x20 && ch != '\t' && ch != '\n' && ch != '\r')
+                fputc('?', f);
+            else
+                fputc(ch, f);
+        }
+    }
+}
+
+static void junit_case(FILE *f, const v_test *t, int allow_xpass)
+{
+    const ortkit_conformance_result *r = &t->res;
+    fputs("    <testcase classname=\"", f);
+    xml_text(f, suite_of(t));
+    fputs("\" name=\"", f);
+    xml_text(f, t->t->name);
+    fprintf(f, "\" time=\"%.3f\"", r->seconds);
+    const char *tag = NULL, *type = r->stage, *msg = r->message, *reason = "";
+    switch (t->verdict) {
+    case V_FAIL: tag = "failure"; break;
+    case V_XPASS:
+        tag = allow_xpass ? "skipped" : "failure";
+        type = "unexpected-pass";
+        msg = "passed, but listed as a known failure: ";
+        reason = t->known->text;
+        break;
+    case V_XFAIL:
+        tag = "skipped";
+        msg = "expected failure: ";
+        reason = t->known->text;
+        break;
+    case V_UNSUPPORTED: tag = "skipped"; break;
+    case V_NOT_RUN:
+        tag = "skipped";
+        type = "not-run";
+        msg = "not run: interrupted";
+        break;
+    default: break;
+    }
+    if (!tag) {
+        fputs("/>\n", f);
+        return;
+    }
+    fprintf(f, ">\n      <%s type=\"", tag);
+    xml_text(f, type);
+    fputs("\" message=\"", f);
+    xml_text(f, msg);
+    xml_text(f, reason);
+    fputs("\"/>\n    </testcase>\n", f);
+}
+
+static int write_junit(const v_test *tests, size_t n, const v_config *cfg, double seconds)
+{
+    size_t len = strlen(cfg->junit);
+    char *tmp = malloc(len + 16);
+    if (!tmp)
+        return cli_fail("out of memory");
+    snprintf(tmp, len + 16, "%s.tmpXXXXXX", cfg->junit);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        int err = errno;
+        free(tmp);
+        return cli_fail("cannot write JUnit file '%s': %s", cfg->junit, strerror(err));
+    }
+    FILE *f = fdopen(fd, "w");
+    groups gs = {0};
+    int rc = !f || count_groups(&gs, tests, n, 0);
+    if (!rc) {
+        fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+        fprintf(f, "<testsuites name=\"ortkit validate\" tests=\"%zu\" failures=\"%zu\" "
+                   "skipped=\"%zu\" time=\"%.3f\">\n",
+                n, count_verdict(tests, n, V_FAIL) + (cfg->allow_xpass ? 0 : count_verdict(tests, n, V_XPASS)),
+                n - count_verdict(tests, n, V_PASS) - count_verdict(tests, n, V_FAIL) -
+                    (cfg->allow_xpass ? 0 : count_verdict(tests, n, V_XPASS)),
+                seconds);
+        for (size_t g = 0; g + 1 < gs.count; g++) {
+            const group *s = &gs.g[g];
+            size_t fails = s->n[V_FAIL] + (cfg->allow_xpass ? 0 : s->n[V_XPASS]);
+            fputs("  <testsuite name=\"", f);
+            xml_text(f, s->name);
+            fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\">\n", s->total,
+                    fails, s->total - s->n[V_PASS] - fails);
+            for (size_t i = 0; i < n; i++)
+                if (!strcmp(suite_of(&tests[i]), s->name))
+                    junit_case(f, &tests[i], cfg->allow_xpass);
+            fputs("  </testsuite>\n", f);
+        }
+        fputs("</testsuites>\n", f);
+        rc = fflush(f) != 0 || ferror(f) || fsync(fd) != 0;
+    }
+    free(gs.g);
+    int err = errno;
+    if (f ? fclose(f) != 0 : close(fd) != 0)
+        rc = 1;
+    if (!rc && rename(tmp, cfg->junit) != 0) {
+        err = errno;
+        rc = 1;
+    }
+    if (rc) {
+        unlink(tmp);
+        free(tmp);
+        return cli_fail("cannot write JUnit file '%s': %s", cfg->junit, strerror(err));
+    }
+    free(tmp);
+    return CLI_OK;
+}
+
+int v_report(const v_test *tests, size_t n, const v_config *cfg, double seconds, int interrupted)
+{
+    if (cfg->json)
+        print_json(tests, n, cfg, seconds, interrupted);
+    else
+        print_text(tests, n, cfg, seconds, interrupted);
+    fflush(stdout);
+    return cfg->junit ? write_junit(tests, n, cfg, seconds) : CLI_OK;
+}

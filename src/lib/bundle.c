@@ -1,0 +1,180 @@
+/*
+ * bundle.c - a bundle as an object: its manifest (read by bundle_manifest.c),
+ * where it lies, and the cheap checks made on its library when it is opened.
+ */
+#include "bundle.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+const char *ortkit__bundle_keep(ortkit_bundle *b, const char *s)
+{
+    if (b->string_count == b->string_cap) {
+        size_t cap = b->string_cap ? b->string_cap * 2 : 32;
+        char **grown = realloc(b->strings, cap * sizeof *grown);
+        if (!grown)
+            return NULL;
+        b->strings = grown;
+        b->string_cap = cap;
+    }
+    char *copy = strdup(s ? s : "");
+    if (copy)
+        b->strings[b->string_count++] = copy;
+    return copy;
+}
+
+void ortkit_bundle_free(ortkit_bundle *b)
+{
+    if (!b)
+        return;
+    for (size_t i = 0; i < b->string_count; i++)
+        free(b->strings[i]);
+    free(b->strings);
+    for (size_t i = 0; i < b->problem_count; i++)
+        free(b->problems[i]);
+    free(b->problems);
+    free((void *)b->m.providers);
+    free((void *)b->m.files);
+    free(b->library_path);
+    free(b);
+}
+
+const ortkit_manifest *ortkit_bundle_manifest(const ortkit_bundle *b) { return b ? &b->m : NULL; }
+const char *ortkit_bundle_library_path(const ortkit_bundle *b) { return b ? b->library_path : ""; }
+const char *ortkit_bundle_damage(const ortkit_bundle *b) { return b ? b->damage : ""; }
+size_t ortkit_bundle_problem_count(const ortkit_bundle *b) { return b ? b->problem_count : 0; }
+
+const char *ortkit_bundle_problem(const ortkit_bundle *b, size_t i)
+{
+    return b && i < b->problem_count ? b->problems[i] : NULL;
+}
+
+int ortkit__bundle_name_ok(const char *name)
+{
+    size_t n = strlen(name);
+    if (n == 0 || n > BUNDLE_NAME_MAX || !strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", name[0]))
+        return 0;
+    return strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-") == n;
+}
+
+int ortkit__bundle_cpu_level(const ortkit_manifest *m, const char **label)
+{
+    const ortkit_variant *v = NULL;
+    if (!strcmp(m->variant, "cpu")) {
+        if (label)
+            *label = "any CPU";
+        return 0;
+    }
+    if (ortkit_variant_parse(&v, m->variant) != 0) {
+        if (label)
+            *label = "unknown";
+        return 0;
+    }
+    /* BF16 comes after VNNI: the CPUs with AVX-512 BF16 are the newer ones. */
+    static const int rank[] = {[ORTKIT_ISA_AVX2] = 1, [ORTKIT_ISA_AVX512] = 2,
+                               [ORTKIT_ISA_AVX512VNNI] = 3, [ORTKIT_ISA_AVX512BF16] = 4,
+                               [ORTKIT_ISA_ARMV8_2] = 1, [ORTKIT_ISA_ARMV9] = 2};
+    if (label)
+        *label = ortkit_isa_name(v->isa);
+    return (unsigned)v->isa < sizeof rank / sizeof rank[0] ? rank[v->isa] : 0;
+}
+
+/* ---- opening a bundle on disk --------------------------------------------- */
+
+/* Cheap checks before a bundle is offered for loading: the whole file is
+ * hashed only by verify, but a missing, truncated or foreign library is
+ * caught here. */
+static void check_library(ortkit_bundle *b)
+{
+    const ortkit_manifest *m = &b->m;
+    const ortkit_bundle_file *f = ortkit__bundle_file(m, m->library);
+    char lib_dir[PATH_MAX], mach[32];
+    struct stat st;
+    snprintf(lib_dir, sizeof lib_dir, "%s/lib", m->dir);
+    if (lstat(lib_dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        snprintf(b->damage, sizeof b->damage, "lib/ is missing or not a directory");
+        return;
+    }
+    if (lstat(b->library_path, &st) != 0) {
+        snprintf(b->damage, sizeof b->damage, "%s is missing", m->library);
+        return;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(b->damage, sizeof b->damage, "%s is not a regular file", m->library);
+        return;
+    }
+    if ((uint64_t)st.st_size != f->size) {
+        snprintf(b->damage, sizeof b->damage, "%s is %llu bytes, the manifest says %llu%s",
+                 m->library, (unsigned long long)st.st_size, (unsigned long long)f->size,
+                 (uint64_t)st.st_size < f->size ? " (truncated)" : "");
+        return;
+    }
+    ortkit__elf elf;
+    if (ortkit__elf_read(&elf, b->library_path) != 0) {
+        snprintf(b->damage, sizeof b->damage, "%s: %s", m->library, ortkit_error_last());
+        return;
+    }
+    if (ortkit__elf_arch(elf.machine) != m->arch)
+        snprintf(b->damage, sizeof b->damage, "%s is built for %s; the manifest says %s",
+                 m->library, ortkit__elf_machine_name(elf.machine, mach, sizeof mach),
+                 ortkit_arch_name(m->arch));
+    ortkit__elf_free(&elf);
+}
+
+int ortkit_bundle_open(ortkit_bundle **out, const char *dir)
+{
+    if (!out || !dir)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_bundle_open: NULL argument");
+    *out = NULL;
+    char *real = realpath(dir, NULL);
+    if (!real)
+        return ortkit__error_set(ORTKIT_E_IO, "cannot open bundle '%s': %s", dir, strerror(errno));
+    int rc = ORTKIT_OK;
+    char path[PATH_MAX + 32], what[PATH_MAX + 40];
+    char *json = NULL;
+    size_t size = 0;
+    ortkit_bundle *b = NULL;
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", real, BUNDLE_MANIFEST);
+    snprintf(what, sizeof what, "'%s'", path);
+    if (stat(real, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        rc = ortkit__error_set(ORTKIT_E_IO, "cannot open bundle '%s': not a directory", dir);
+        goto cleanup;
+    }
+    /* The manifest itself must be a file of the bundle, not a link out of it. */
+    if (lstat(path, &st) != 0) {
+        rc = ortkit__error_set(ORTKIT_E_IO, "'%s' is not a bundle: %s: %s", dir, BUNDLE_MANIFEST,
+                               strerror(errno));
+        goto cleanup;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        rc = ortkit__error_set(ORTKIT_E_FORMAT, "%s is not a regular file", what);
+        goto cleanup;
+    }
+    if ((rc = ortkit__file_read(&json, &size, path, BUNDLE_MANIFEST_MAX)) ||
+        (rc = ortkit__bundle_parse(&b, json, size, what)))
+        goto cleanup;
+    const char *slash = strrchr(real, '/');
+    const char *name = slash && slash[1] ? slash + 1 : real;
+    size_t n = strlen(real) + strlen(b->m.library) + 2;
+    free(b->library_path);
+    if (!(b->m.dir = ortkit__bundle_keep(b, real)) || !(b->m.name = ortkit__bundle_keep(b, name)) ||
+        !(b->library_path = malloc(n))) {
+        rc = ortkit__error_nomem();
+        goto cleanup;
+    }
+    snprintf(b->library_path, n, "%s/%s", real, b->m.library);
+    check_library(b);
+cleanup:
+    free(json);
+    free(real);
+    if (rc)
+        ortkit_bundle_free(b);
+    else
+        *out = b;
+    return rc;
+}

@@ -1,0 +1,150 @@
+/*
+ * bundle.h - what the bundle modules share; not installed.
+ *
+ *   bundle.c          a bundle: open it, what it holds, cheap checks of its library
+ *   bundle_manifest.c manifest.json: read it strictly, write it
+ *   bundle_verify.c   check a bundle's files against its manifest
+ *   bundle_find.c     the directories searched for bundles, and listing them
+ *   bundle_select.c   the best bundle for a host; the hook runtime.c calls
+ *   bundle_import.c   make a bundle from a prebuilt library or release
+ *   bundle_layout.c   write a bundle's parts: copies, RUNPATH, .pc, CMake, manifest
+ *   bundle_cuda.c     the CUDA libraries a CUDA build needs beside it
+ *   elf.c             reading ELF headers and dynamic sections
+ *   spawn.c           running a helper program (patchelf, ldconfig) without a shell
+ *   selftest.c        a one-node model run on a runtime (ortkit doctor's live check)
+ */
+#ifndef ORTKIT_BUNDLE_H
+#define ORTKIT_BUNDLE_H
+
+#include "internal.h"
+
+#include <stdint.h>
+
+#define BUNDLE_MANIFEST "manifest.json"
+/* A manifest larger than this is refused before it is parsed. */
+#define BUNDLE_MANIFEST_MAX ((size_t)8 << 20)
+#define BUNDLE_MAX_FILES 10000
+#define BUNDLE_NAME_MAX 64
+
+struct ortkit_bundle {
+    ortkit_manifest m;     /* the public view; its strings are owned here */
+    char *library_path;    /* dir + "/" + m.library; "" when parsed from memory */
+    char damage[512];      /* why it cannot be used, found when it was opened; "" */
+    char **problems;       /* from ortkit_bundle_verify */
+    size_t problem_count;
+    char **strings;        /* every string the manifest view points at */
+    size_t string_count, string_cap;
+};
+
+/* Parse and validate manifest JSON; what names the source in messages. */
+int ortkit__bundle_parse(ortkit_bundle **out, const char *json, size_t size, const char *what);
+/* The listed file at path (the files are sorted), or NULL. */
+const ortkit_bundle_file *ortkit__bundle_file(const ortkit_manifest *m, const char *path);
+/* Manifest JSON for a bundle (pretty-printed, newline-terminated); free() it. */
+int ortkit__bundle_to_json(char **out, const ortkit_manifest *m);
+/* A copy of s kept with the bundle (freed with it); NULL when out of memory. */
+const char *ortkit__bundle_keep(ortkit_bundle *b, const char *s);
+/* Names allowed for bundles: [A-Za-z0-9][A-Za-z0-9._+-]*, at most 64 bytes. */
+int ortkit__bundle_name_ok(const char *name);
+/* The ISA a CPU level stands for: 0 for "cpu" (any CPU), else 1 + a rank. */
+int ortkit__bundle_cpu_level(const ortkit_manifest *m, const char **label);
+
+/* The user's bundle directory: $XDG_DATA_HOME/ortkit/bundles or
+ * ~/.local/share/ortkit/bundles. */
+int ortkit__bundle_user_dir(char *buf, size_t size);
+
+/* Pick the bundle runtime.c should load when it was given no path.
+ * pin: NULL, or a bundle name or ORT version that must be used (from is
+ * where it came from, for messages).  On success *lib is the library's
+ * absolute path and *name the bundle's name, or both NULL when no bundle
+ * was found (or none fits and nothing was pinned). */
+int ortkit__bundle_discover(char **lib, char **name, const char *pin, const char *from);
+
+/* SHA-256 of a file as 64 lowercase hex digits, and its size. */
+int ortkit__sha256_file(char hex[65], uint64_t *size, const char *path);
+/* Remove a directory tree, never following symbolic links. */
+int ortkit__rmtree(const char *path);
+
+/* ---- writing a bundle's parts (bundle_layout.c) ------------------------------ */
+
+/* snprintf for paths: ORTKIT_E_IO (recorded) when the result does not fit,
+ * so a cut-off path is never used, least of all to remove something. */
+int ortkit__pathf(char *buf, size_t size, const char *fmt, ...) ORTKIT_PRINTF(3, 4);
+int ortkit__mkdirs(const char *path);
+/* A new file (never an existing one) with from's content, synced to disk. */
+int ortkit__copy_file(const char *from, const char *to, unsigned mode);
+/* Directories and regular files, links followed, at most 8 deep. */
+int ortkit__copy_tree(const char *from, const char *to);
+/* RUNPATH $ORIGIN on every ELF file in dir (patchelf, where it is not so yet). */
+int ortkit__set_runpaths(const char *dir);
+
+typedef struct ortkit__layout {
+    const char *dir;        /* the bundle being written */
+    const char *name, *variant, *version;
+    const char *real_name;  /* the library's file in lib/: "libonnxruntime.so.1.30.0" */
+    const char *soname;     /* its SONAME; "" when it has none */
+} ortkit__layout;
+
+/* lib/pkgconfig/libonnxruntime.pc and lib/cmake/onnxruntime/ *.cmake. */
+int ortkit__write_dev_files(const ortkit__layout *layout);
+/* ORT_API_VERSION of dir/include/onnxruntime_c_api.h; 0 when unknown. */
+int ortkit__headers_api_level(const char *dir);
+/* dir/manifest.json from fields, with every file now in dir (size, SHA-256,
+ * link target); what is written is read back through the strict reader. */
+int ortkit__write_manifest(const char *dir, const ortkit_manifest *fields);
+
+/* ---- ELF ------------------------------------------------------------------ */
+
+typedef struct ortkit__elf {
+    int elf_class;      /* 1: 32-bit, 2: 64-bit */
+    int little_endian;
+    unsigned type;      /* ET_DYN for shared libraries */
+    unsigned machine;   /* EM_X86_64 (62), EM_AARCH64 (183), ... */
+    char *soname;       /* NULL when absent (the dynamic fields are read for
+                         * 64-bit little-endian files only) */
+    char *runpath;
+    char *rpath;
+    char **needed;
+    size_t needed_count;
+} ortkit__elf;
+
+/* 1 if path starts with the ELF magic, 0 if not, negative on I/O errors. */
+int ortkit__elf_is(const char *path);
+/* Read the header and the dynamic section. */
+int ortkit__elf_read(ortkit__elf *out, const char *path);
+void ortkit__elf_free(ortkit__elf *elf);
+/* ORTKIT_ARCH_* for an ELF machine; ORTKIT_ARCH_UNKNOWN for others. */
+ortkit_arch ortkit__elf_arch(unsigned machine);
+/* "x86_64", "aarch64", or "ELF machine N" (in buf). */
+const char *ortkit__elf_machine_name(unsigned machine, char *buf, size_t size);
+/* Does a RUNPATH/RPATH list name $ORIGIN (or ${ORIGIN})? */
+int ortkit__elf_origin(const char *path_list);
+/* The architecture this process runs on. */
+ortkit_arch ortkit__host_arch(void);
+
+/* ---- helper programs ---------------------------------------------------------- */
+
+/* Run argv (argv[0] searched on PATH) without a shell; stdout (and stderr
+ * when merge_stderr) are captured into *output (NUL-terminated, may be NULL
+ * if not wanted), the exit status goes to *status (-1 if killed). */
+int ortkit__spawn(const char *const *argv, int merge_stderr, char **output, int *status);
+
+/* ---- CUDA dependencies ---------------------------------------------------------- */
+
+typedef struct ortkit__dep {
+    char *name; /* the name it is loaded by: "libcudnn_ops.so.9" */
+    char *path; /* where it was found */
+} ortkit__dep;
+
+/* The CUDA libraries a CUDA build needs beside it: the CUDA-family DT_NEEDED
+ * of the given ELF files, the libraries ORT loads lazily for this CUDA
+ * release (cuDNN's parts, cuBLAS, cuFFT, cuRAND, the runtime), and their own
+ * CUDA-family dependencies; never the C/C++ runtime or the driver's own
+ * libraries.  srcdir is searched first. */
+int ortkit__cuda_deps(ortkit__dep **out, size_t *count, const char *const *elf_paths, size_t n,
+                      const char *srcdir, int cuda, ortkit_arch arch);
+void ortkit__cuda_deps_free(ortkit__dep *deps, size_t count);
+/* Libraries never bundled: the C and C++ runtimes and the NVIDIA driver's. */
+int ortkit__cuda_never_bundle(const char *name);
+
+#endif

@@ -1,0 +1,381 @@
+/*
+ * bundle_layout.c - writing the parts of a bundle into a directory: copies,
+ * RUNPATH $ORIGIN (with patchelf), the pkg-config and CMake files, and the
+ * manifest with every file's size and SHA-256.
+ */
+#include "bundle.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    return remove(path) != 0 && errno != ENOENT ? -1 : 0;
+}
+
+int ortkit__rmtree(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return errno == ENOENT ? ORTKIT_OK
+                               : ortkit__error_set(ORTKIT_E_IO, "cannot remove '%s': %s", path,
+                                                   strerror(errno));
+    if (nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
+        return ortkit__error_set(ORTKIT_E_IO, "cannot remove '%s': %s", path, strerror(errno));
+    return ORTKIT_OK;
+}
+
+int ortkit__pathf(char *buf, size_t size, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, size, fmt, ap);
+    va_end(ap);
+    if (n < 0 || (size_t)n >= size)
+        return ortkit__error_set(ORTKIT_E_IO, "path too long: '%.80s...'", buf);
+    return ORTKIT_OK;
+}
+
+int ortkit__mkdirs(const char *path)
+{
+    char buf[PATH_MAX];
+    ortkit__pathf(buf, sizeof buf, "%s", path);
+    for (char *p = buf + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+            return ortkit__error_set(ORTKIT_E_IO, "cannot create '%s': %s", buf, strerror(errno));
+        *p = '/';
+    }
+    if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+        return ortkit__error_set(ORTKIT_E_IO, "cannot create '%s': %s", buf, strerror(errno));
+    return ORTKIT_OK;
+}
+
+int ortkit__copy_file(const char *from, const char *to, unsigned mode)
+{
+    int in = open(from, O_RDONLY | O_CLOEXEC);
+    if (in < 0)
+        return ortkit__error_set(ORTKIT_E_IO, "cannot open '%s': %s", from, strerror(errno));
+    int out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode);
+    if (out < 0) {
+        int rc = ortkit__error_set(ORTKIT_E_IO, "cannot create '%s': %s", to, strerror(errno));
+        close(in);
+        return rc;
+    }
+    int rc = ORTKIT_OK;
+    static _Thread_local char buf[1 << 16];
+    for (;;) {
+        ssize_t n = read(in, buf, sizeof buf);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            rc = ortkit__error_set(ORTKIT_E_IO, "cannot read '%s': %s", from, strerror(errno));
+            break;
+        }
+        if (n == 0)
+            break;
+        for (ssize_t done = 0; done < n;) {
+            ssize_t w = write(out, buf + done, (size_t)(n - done));
+            if (w < 0 && errno == EINTR)
+                continue;
+            if (w < 0) {
+                rc = ortkit__error_set(ORTKIT_E_IO, "cannot write '%s': %s", to, strerror(errno));
+                goto done;
+            }
+            done += w;
+        }
+    }
+done:
+    if (!rc && fsync(out) != 0)
+        rc = ortkit__error_set(ORTKIT_E_IO, "cannot write '%s': %s", to, strerror(errno));
+    if (close(out) != 0 && !rc)
+        rc = ortkit__error_set(ORTKIT_E_IO, "cannot write '%s': %s", to, strerror(errno));
+    close(in);
+    return rc;
+}
+
+/* Headers: regular files and directories, links followed, at most 8 deep. */
+static int copy_tree(const char *from, const char *to, int depth)
+{
+    DIR *d = opendir(from);
+    if (!d)
+        return ortkit__error_set(ORTKIT_E_IO, "cannot read '%s': %s", from, strerror(errno));
+    int rc = ortkit__mkdirs(to);
+    for (struct dirent *e; !rc && (e = readdir(d));) {
+        if (e->d_name[0] == '.')
+            continue;
+        char src[PATH_MAX], dst[PATH_MAX];
+        struct stat st;
+        ortkit__pathf(src, sizeof src, "%s/%s", from, e->d_name);
+        ortkit__pathf(dst, sizeof dst, "%s/%s", to, e->d_name);
+        if (stat(src, &st) != 0)
+            continue;
+        if (S_ISDIR(st.st_mode) && depth < 8)
+            rc = copy_tree(src, dst, depth + 1);
+        else if (S_ISREG(st.st_mode))
+            rc = ortkit__copy_file(src, dst, 0644);
+    }
+    closedir(d);
+    return rc;
+}
+
+/* The library in dir: libonnxruntime.so, .so.1, else any libonnxruntime.so.*. */
+int ortkit__copy_tree(const char *from, const char *to) { return copy_tree(from, to, 0); }
+
+/* RUNPATH $ORIGIN on every ELF file in dir, so each finds its neighbours. */
+int ortkit__set_runpaths(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return ortkit__error_set(ORTKIT_E_IO, "cannot read '%s': %s", dir, strerror(errno));
+    int rc = ORTKIT_OK;
+    for (struct dirent *e; !rc && (e = readdir(d));) {
+        char path[PATH_MAX];
+        struct stat st;
+        ortkit__pathf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode) || ortkit__elf_is(path) != 1)
+            continue;
+        ortkit__elf elf;
+        if ((rc = ortkit__elf_read(&elf, path)))
+            break;
+        int fine = ortkit__elf_origin(elf.runpath) && !elf.rpath;
+        ortkit__elf_free(&elf);
+        if (fine)
+            continue;
+        const char *const argv[] = {"patchelf", "--set-rpath", "$ORIGIN", path, NULL};
+        char *output = NULL;
+        int status;
+        if ((rc = ortkit__spawn(argv, 1, &output, &status))) {
+            rc = ortkit__error_wrap(rc, "cannot set RUNPATH of %s (install patchelf)", e->d_name);
+        } else if (status != 0) {
+            if (output)
+                output[strcspn(output, "\n")] = '\0';
+            rc = ortkit__error_set(ORTKIT_E_IO, "patchelf failed on %s: %s", e->d_name,
+                                   output && output[0] ? output : "no message");
+        } else if (!(rc = ortkit__elf_read(&elf, path))) {
+            if (!ortkit__elf_origin(elf.runpath))
+                rc = ortkit__error_set(ORTKIT_E_IO, "patchelf did not set RUNPATH $ORIGIN on %s",
+                                       e->d_name);
+            ortkit__elf_free(&elf);
+        }
+        free(output);
+    }
+    closedir(d);
+    return rc;
+}
+
+static int write_text(const char *dir, const char *rel, const char *text)
+{
+    char path[PATH_MAX];
+    if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, rel) >= sizeof path)
+        return ortkit__error_set(ORTKIT_E_IO, "path too long in '%s'", dir);
+    return ortkit__file_write_atomic(path, text, strlen(text));
+}
+
+int ortkit__write_dev_files(const ortkit__layout *lay)
+{
+    char *pc = NULL, *cfg = NULL, *ver = NULL;
+    const char *soname = lay->soname[0] ? lay->soname : lay->real_name;
+    int rc = ORTKIT_OK;
+    if (asprintf(&pc,
+                 "# libonnxruntime from the ortkit bundle %s (variant %s).\n"
+                 "# Relocatable: the prefix is found from where this file lies.\n"
+                 "prefix=${pcfiledir}/../..\n"
+                 "libdir=${prefix}/lib\n"
+                 "includedir=${prefix}/include\n\n"
+                 "Name: libonnxruntime\n"
+                 "Description: ONNX Runtime %s (ortkit bundle %s)\n"
+                 "URL: https://onnxruntime.ai\n"
+                 "Version: %s\n"
+                 "Libs: -L${libdir} -lonnxruntime -Wl,-rpath,${libdir}\n"
+                 "Cflags: -I${includedir}\n",
+                 lay->name, lay->variant, lay->version, lay->name, lay->version) < 0 ||
+        asprintf(&cfg,
+                 "# The onnxruntime package of the ortkit bundle %s (variant %s).\n"
+                 "# Every path is found from this file's own location, so the bundle can move.\n"
+                 "get_filename_component(_onnxruntime_prefix \"${CMAKE_CURRENT_LIST_DIR}/../../..\" ABSOLUTE)\n"
+                 "if(NOT TARGET onnxruntime::onnxruntime)\n"
+                 "  add_library(onnxruntime::onnxruntime SHARED IMPORTED)\n"
+                 "  set_target_properties(onnxruntime::onnxruntime PROPERTIES\n"
+                 "    IMPORTED_LOCATION \"${_onnxruntime_prefix}/lib/%s\"\n"
+                 "    IMPORTED_SONAME \"%s\"\n"
+                 "    INTERFACE_INCLUDE_DIRECTORIES \"${_onnxruntime_prefix}/include\")\n"
+                 "endif()\n"
+                 "set(onnxruntime_VERSION \"%s\")\n"
+                 "set(onnxruntime_INCLUDE_DIRS \"${_onnxruntime_prefix}/include\")\n"
+                 "set(onnxruntime_LIBRARIES onnxruntime::onnxruntime)\n"
+                 "set(onnxruntime_FOUND TRUE)\n"
+                 "unset(_onnxruntime_prefix)\n",
+                 lay->name, lay->variant, lay->real_name, soname, lay->version) < 0 ||
+        asprintf(&ver,
+                 "# Version check for the onnxruntime package of the ortkit bundle %s.\n"
+                 "set(PACKAGE_VERSION \"%s\")\n"
+                 "if(PACKAGE_FIND_VERSION AND PACKAGE_VERSION VERSION_LESS PACKAGE_FIND_VERSION)\n"
+                 "  set(PACKAGE_VERSION_COMPATIBLE FALSE)\n"
+                 "elseif(PACKAGE_FIND_VERSION_MAJOR AND NOT PACKAGE_FIND_VERSION_MAJOR STREQUAL \"%.*s\")\n"
+                 "  set(PACKAGE_VERSION_COMPATIBLE FALSE)\n"
+                 "else()\n"
+                 "  set(PACKAGE_VERSION_COMPATIBLE TRUE)\n"
+                 "  if(PACKAGE_FIND_VERSION STREQUAL PACKAGE_VERSION)\n"
+                 "    set(PACKAGE_VERSION_EXACT TRUE)\n"
+                 "  endif()\n"
+                 "endif()\n"
+                 "if(NOT CMAKE_SIZEOF_VOID_P STREQUAL \"8\")\n"
+                 "  set(PACKAGE_VERSION \"${PACKAGE_VERSION} (64-bit)\")\n"
+                 "  set(PACKAGE_VERSION_UNSUITABLE TRUE)\n"
+                 "endif()\n",
+                 lay->name, lay->version, (int)strcspn(lay->version, "."), lay->version) < 0) {
+        rc = ortkit__error_nomem();
+        goto cleanup;
+    }
+    char dir[PATH_MAX];
+    ortkit__pathf(dir, sizeof dir, "%s/lib/pkgconfig", lay->dir);
+    if ((rc = ortkit__mkdirs(dir)))
+        goto cleanup;
+    ortkit__pathf(dir, sizeof dir, "%s/lib/cmake/onnxruntime", lay->dir);
+    if ((rc = ortkit__mkdirs(dir)) ||
+        (rc = write_text(lay->dir, "lib/pkgconfig/libonnxruntime.pc", pc)) ||
+        (rc = write_text(lay->dir, "lib/cmake/onnxruntime/onnxruntimeConfig.cmake", cfg)) ||
+        (rc = write_text(lay->dir, "lib/cmake/onnxruntime/onnxruntimeConfigVersion.cmake", ver)))
+        goto cleanup;
+cleanup:
+    free(pc);
+    free(cfg);
+    free(ver);
+    return rc;
+}
+
+/* ORT_API_VERSION of the headers copied, so users know what they compile against. */
+int ortkit__headers_api_level(const char *dir)
+{
+    char path[PATH_MAX], *text = NULL;
+    size_t size;
+    ortkit__pathf(path, sizeof path, "%s/include/onnxruntime_c_api.h", dir);
+    if (ortkit__file_read(&text, &size, path, (size_t)16 << 20) != 0)
+        return 0;
+    const char *p = strstr(text, "#define ORT_API_VERSION ");
+    int level = p ? atoi(p + 24) : 0;
+    free(text);
+    return level > 0 && level <= 1000 ? level : 0;
+}
+
+/* ---- the manifest ---------------------------------------------------------- */
+
+typedef struct file_list {
+    ortkit_bundle_file *files;
+    size_t count, cap;
+} file_list;
+
+static int cmp_files(const void *a, const void *b)
+{
+    return strcmp(((const ortkit_bundle_file *)a)->path, ((const ortkit_bundle_file *)b)->path);
+}
+
+static int collect(ortkit_bundle *b, file_list *fl, const char *root, const char *rel, int depth)
+{
+    char path[PATH_MAX];
+    ortkit__pathf(path, sizeof path, "%s%s%s", root, rel[0] ? "/" : "", rel);
+    DIR *d = opendir(path);
+    if (!d)
+        return ortkit__error_set(ORTKIT_E_IO, "cannot read '%s': %s", path, strerror(errno));
+    int rc = ORTKIT_OK;
+    for (struct dirent *e; !rc && (e = readdir(d));) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        char child[PATH_MAX], full[PATH_MAX], target[PATH_MAX];
+        struct stat st;
+        ortkit__pathf(child, sizeof child, "%s%s%s", rel, rel[0] ? "/" : "", e->d_name);
+        ortkit__pathf(full, sizeof full, "%s/%s", root, child);
+        if (!rel[0] && !strcmp(e->d_name, BUNDLE_MANIFEST))
+            continue;
+        if (lstat(full, &st) != 0) {
+            rc = ortkit__error_set(ORTKIT_E_IO, "cannot stat '%s': %s", full, strerror(errno));
+            break;
+        }
+        if (S_ISDIR(st.st_mode)) {
+            rc = depth < 16 ? collect(b, fl, root, child, depth + 1)
+                            : ortkit__error_set(ORTKIT_E_IO, "'%s' is nested too deep", full);
+            continue;
+        }
+        if (fl->count == fl->cap) {
+            size_t cap = fl->cap ? fl->cap * 2 : 32;
+            ortkit_bundle_file *grown = cap <= BUNDLE_MAX_FILES ? realloc(fl->files, cap * sizeof *grown) : NULL;
+            if (!grown) {
+                rc = cap > BUNDLE_MAX_FILES
+                         ? ortkit__error_set(ORTKIT_E_IO, "more than %d files", BUNDLE_MAX_FILES)
+                         : ortkit__error_nomem();
+                break;
+            }
+            fl->files = grown;
+            fl->cap = cap;
+        }
+        ortkit_bundle_file *f = &fl->files[fl->count];
+        memset(f, 0, sizeof *f);
+        if (!(f->path = ortkit__bundle_keep(b, child))) {
+            rc = ortkit__error_nomem();
+            break;
+        }
+        if (S_ISLNK(st.st_mode)) {
+            ssize_t n = readlink(full, target, sizeof target - 1);
+            if (n < 0) {
+                rc = ortkit__error_set(ORTKIT_E_IO, "cannot read link '%s': %s", full, strerror(errno));
+                break;
+            }
+            target[n] = '\0';
+            if (!(f->link = ortkit__bundle_keep(b, target)) || !(f->sha256 = ortkit__bundle_keep(b, "")))
+                rc = ortkit__error_nomem();
+        } else {
+            char hex[65];
+            if (!(rc = ortkit__sha256_file(hex, &f->size, full)) &&
+                (!(f->sha256 = ortkit__bundle_keep(b, hex)) || !(f->link = ortkit__bundle_keep(b, ""))))
+                rc = ortkit__error_nomem();
+        }
+        if (!rc)
+            fl->count++;
+    }
+    closedir(d);
+    return rc;
+}
+
+int ortkit__write_manifest(const char *dir, const ortkit_manifest *fields)
+{
+    ortkit_bundle *b = calloc(1, sizeof *b), *check = NULL;
+    file_list fl = {0};
+    char *json = NULL;
+    if (!b)
+        return ortkit__error_nomem();
+    int rc = collect(b, &fl, dir, "", 0);
+    if (rc)
+        goto cleanup;
+    b->m = *fields;
+    b->m.file_count = fl.count;
+    b->m.files = fl.files;
+    qsort(fl.files, fl.count, sizeof *fl.files, cmp_files);
+    if ((rc = ortkit__bundle_to_json(&json, &b->m)))
+        goto cleanup;
+    /* What is written must read back: the same strict reader checks it. */
+    if ((rc = ortkit__bundle_parse(&check, json, strlen(json), "the new manifest")))
+        goto cleanup;
+    char path[PATH_MAX];
+    ortkit__pathf(path, sizeof path, "%s/%s", dir, BUNDLE_MANIFEST);
+    rc = ortkit__file_write_atomic(path, json, strlen(json));
+cleanup:
+    /* The view points at the caller's strings and at fl: detach it before freeing. */
+    memset(&b->m, 0, sizeof b->m);
+    free(fl.files);
+    ortkit_bundle_free(b);
+    ortkit_bundle_free(check);
+    free(json);
+    return rc;
+}

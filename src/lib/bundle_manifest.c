@@ -1,0 +1,545 @@
+/*
+ * bundle_manifest.c - manifest.json: read it strictly, and write it.
+ *
+ * A manifest may come from anywhere (a download, a hand edit), so reading
+ * trusts nothing: unknown keys, wrong types, fractions, numbers out of
+ * range, paths that leave the bundle and a library that is not listed are
+ * all refused with a message naming the key.
+ */
+#include "bundle.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define STR_MAX 1024   /* any string in a manifest */
+#define PROVIDERS_MAX 64
+
+/* ---- reading ---------------------------------------------------------------- */
+
+typedef struct reader {
+    ortkit_bundle *b;
+    const char *what; /* "'/x/manifest.json'" */
+} reader;
+
+#define FAIL(r, ...) bad(r, __VA_ARGS__)
+
+static int bad(const reader *r, const char *fmt, ...) ORTKIT_PRINTF(2, 3);
+static int bad(const reader *r, const char *fmt, ...)
+{
+    char msg[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return ortkit__error_set(ORTKIT_E_FORMAT, "%s: %s", r->what, msg);
+}
+
+static int check_keys(const reader *r, const cJSON *obj, const char *where,
+                      const char *const *allowed)
+{
+    for (const cJSON *c = obj->child; c; c = c->next) {
+        int known = 0;
+        for (size_t i = 0; allowed[i] && !known; i++)
+            known = !strcmp(c->string, allowed[i]);
+        if (!known)
+            return FAIL(r, "unknown key '%.64s' in %s", c->string, where);
+        for (const cJSON *d = obj->child; d != c; d = d->next)
+            if (!strcmp(d->string, c->string))
+                return FAIL(r, "key '%.64s' appears twice in %s", c->string, where);
+    }
+    return ORTKIT_OK;
+}
+
+static const cJSON *member(const cJSON *obj, const char *key)
+{
+    return cJSON_GetObjectItemCaseSensitive(obj, key);
+}
+
+/* A whole number in [min, max]; JSON numbers are doubles, so 2^53 bounds all. */
+static int get_int(const reader *r, const cJSON *obj, const char *key, const char *where,
+                   double min, double max, int64_t *out)
+{
+    const cJSON *v = member(obj, key);
+    if (!v)
+        return FAIL(r, "missing '%s%s'", where, key);
+    if (!cJSON_IsNumber(v))
+        return FAIL(r, "'%s%s' must be a number", where, key);
+    double d = v->valuedouble;
+    if (!isfinite(d) || d != floor(d) || d < min || d > max)
+        return FAIL(r, "'%s%s' is %g; expected a whole number from %.0f to %.0f", where, key, d,
+                    min, max);
+    *out = (int64_t)d;
+    return ORTKIT_OK;
+}
+
+/* A string without control characters, at most max bytes; NULL allowed if nullable. */
+static int get_str(const reader *r, const cJSON *obj, const char *key, const char *where,
+                   size_t max, int required, int nullable, const char **out)
+{
+    const cJSON *v = member(obj, key);
+    *out = "";
+    if (!v || (nullable && cJSON_IsNull(v))) {
+        if (!v && required)
+            return FAIL(r, "missing '%s%s'", where, key);
+        return ORTKIT_OK;
+    }
+    if (!cJSON_IsString(v) || !v->valuestring)
+        return FAIL(r, "'%s%s' must be a string%s", where, key, nullable ? " or null" : "");
+    size_t n = strlen(v->valuestring);
+    if (n > max)
+        return FAIL(r, "'%s%s' is %zu bytes long; at most %zu are allowed", where, key, n, max);
+    for (const unsigned char *c = (const unsigned char *)v->valuestring; *c; c++)
+        if (*c < 0x20 || *c == 0x7f)
+            return FAIL(r, "'%s%s' holds a control character", where, key);
+    if (!(*out = ortkit__bundle_keep(r->b, v->valuestring)))
+        return ortkit__error_nomem();
+    return ORTKIT_OK;
+}
+
+static int get_bool(const reader *r, const cJSON *obj, const char *key, const char *where, int *out)
+{
+    const cJSON *v = member(obj, key);
+    *out = 0;
+    if (!v)
+        return ORTKIT_OK;
+    if (!cJSON_IsBool(v))
+        return FAIL(r, "'%s%s' must be true or false", where, key);
+    *out = cJSON_IsTrue(v);
+    return ORTKIT_OK;
+}
+
+/* "1.30.0" (maybe with a suffix: "1.22.0-dev"): major and minor. */
+static int parse_version(const char *s, int *major, int *minor)
+{
+    char *end;
+    errno = 0;
+    long ma = strtol(s, &end, 10);
+    if (end == s || *end != '.' || errno || ma < 0 || ma > 1000)
+        return -1;
+    const char *p = end + 1;
+    long mi = strtol(p, &end, 10);
+    if (end == p || errno || mi < 0 || mi > 100000 || (*end && *end != '.' && *end != '-' && *end != '+'))
+        return -1;
+    *major = (int)ma;
+    *minor = (int)mi;
+    return 0;
+}
+
+/* "12.9" -> 12090; "9.0" -> 90 (as sm), decided by the caller's scale. */
+static int parse_dotted_pair(const char *s, int *a, int *b)
+{
+    char *end;
+    long x = strtol(s, &end, 10);
+    if (end == s || *end != '.' || x < 0 || x > 999)
+        return -1;
+    const char *p = end + 1;
+    long y = strtol(p, &end, 10);
+    if (end == p || *end || y < 0 || y > 99)
+        return -1;
+    *a = (int)x;
+    *b = (int)y;
+    return 0;
+}
+
+/* A path inside the bundle: relative, no "." or ".." parts, no empty parts,
+ * only top-level files or files under lib/ and include/. */
+static int path_ok(const char *p, const char **why)
+{
+    if (!p[0])
+        return *why = "is empty", 0;
+    if (p[0] == '/')
+        return *why = "is absolute", 0;
+    if (strchr(p, '\\'))
+        return *why = "holds a backslash", 0;
+    for (const char *c = p; *c;) {
+        size_t n = strcspn(c, "/");
+        if (n == 0)
+            return *why = "has an empty part", 0;
+        if ((n == 1 && c[0] == '.') || (n == 2 && c[0] == '.' && c[1] == '.'))
+            return *why = "leaves the bundle", 0;
+        if (n > 255)
+            return *why = "has a part longer than 255 bytes", 0;
+        c += n;
+        if (*c == '/' && !*++c)
+            return *why = "ends with '/'", 0;
+    }
+    if (!strcmp(p, BUNDLE_MANIFEST))
+        return *why = "is the manifest itself", 0;
+    if (strchr(p, '/') && strncmp(p, "lib/", 4) && strncmp(p, "include/", 8))
+        return *why = "is outside lib/ and include/", 0;
+    return 1;
+}
+
+static int cmp_files(const void *a, const void *b)
+{
+    return strcmp(((const ortkit_bundle_file *)a)->path, ((const ortkit_bundle_file *)b)->path);
+}
+
+const ortkit_bundle_file *ortkit__bundle_file(const ortkit_manifest *m, const char *path)
+{
+    ortkit_bundle_file key = {path, 0, "", ""};
+    return bsearch(&key, m->files, m->file_count, sizeof key, cmp_files);
+}
+
+static int read_files(const reader *r, const cJSON *arr)
+{
+    ortkit_manifest *m = &r->b->m;
+    if (!cJSON_IsArray(arr))
+        return FAIL(r, "'files' must be an array");
+    int n = cJSON_GetArraySize(arr);
+    if (n < 1 || n > BUNDLE_MAX_FILES)
+        return FAIL(r, "'files' has %d entries; expected 1 to %d", n, BUNDLE_MAX_FILES);
+    ortkit_bundle_file *files = calloc((size_t)n, sizeof *files);
+    if (!files)
+        return ortkit__error_nomem();
+    m->files = files;
+    static const char *const keys[] = {"path", "size", "sha256", "link", NULL};
+    int i = 0;
+    for (const cJSON *f = arr->child; f; f = f->next, i++) {
+        char where[32];
+        snprintf(where, sizeof where, "files[%d].", i);
+        if (!cJSON_IsObject(f))
+            return FAIL(r, "'files[%d]' must be an object", i);
+        int rc = check_keys(r, f, where, keys);
+        if (!rc)
+            rc = get_str(r, f, "path", where, STR_MAX, 1, 0, &files[i].path);
+        if (rc)
+            return rc;
+        const char *why;
+        if (!path_ok(files[i].path, &why))
+            return FAIL(r, "files[%d].path '%.200s' %s", i, files[i].path, why);
+        if (member(f, "link")) {
+            if (member(f, "size") || member(f, "sha256"))
+                return FAIL(r, "files[%d] is a link and has a size or SHA-256", i);
+            if ((rc = get_str(r, f, "link", where, 255, 1, 0, &files[i].link)))
+                return rc;
+            const char *t = files[i].link;
+            if (!t[0] || strchr(t, '/') || !strcmp(t, ".") || !strcmp(t, ".."))
+                return FAIL(r, "files[%d].link '%.200s' must name a file in the same directory", i, t);
+            files[i].sha256 = "";
+            continue;
+        }
+        int64_t size;
+        if ((rc = get_int(r, f, "size", where, 0, 9007199254740991.0, &size)) ||
+            (rc = get_str(r, f, "sha256", where, 64, 1, 0, &files[i].sha256)))
+            return rc;
+        files[i].size = (uint64_t)size;
+        files[i].link = "";
+        if (strlen(files[i].sha256) != 64 ||
+            strspn(files[i].sha256, "0123456789abcdef") != 64)
+            return FAIL(r, "files[%d].sha256 must be 64 lowercase hex digits", i);
+    }
+    m->file_count = (size_t)n;
+    qsort(files, m->file_count, sizeof *files, cmp_files);
+    for (size_t k = 1; k < m->file_count; k++)
+        if (!strcmp(files[k - 1].path, files[k].path))
+            return FAIL(r, "'%.200s' is listed twice in 'files'", files[k].path);
+    /* Each link points at a listed file of its directory; chains end in a file. */
+    for (size_t k = 0; k < m->file_count; k++) {
+        const ortkit_bundle_file *f = &files[k];
+        for (int depth = 0; f->link[0]; depth++) {
+            char target[2 * STR_MAX];
+            const char *slash = strrchr(f->path, '/');
+            snprintf(target, sizeof target, "%.*s%s", slash ? (int)(slash - f->path + 1) : 0,
+                     f->path, f->link);
+            const ortkit_bundle_file *t = ortkit__bundle_file(m, target);
+            if (!t)
+                return FAIL(r, "'%.200s' links to '%.200s', which is not listed", f->path, target);
+            if (depth > 8)
+                return FAIL(r, "'%.200s': links form a loop", files[k].path);
+            f = t;
+        }
+    }
+    return ORTKIT_OK;
+}
+
+static int read_requires(const reader *r, const cJSON *req)
+{
+    ortkit_manifest *m = &r->b->m;
+    static const char *const keys[] = {"arch", "cpu_features", "cuda", "compute_capability",
+                                       "exact_sm_only", "jetson", "min_driver", NULL};
+    if (!cJSON_IsObject(req))
+        return FAIL(r, "'requires' must be an object");
+    const char *s;
+    int rc = check_keys(r, req, "requires", keys);
+    if (!rc)
+        rc = get_str(r, req, "arch", "requires.", 16, 1, 0, &s);
+    if (rc)
+        return rc;
+    if (!strcmp(s, "x86_64"))
+        m->arch = ORTKIT_ARCH_X86_64;
+    else if (!strcmp(s, "aarch64"))
+        m->arch = ORTKIT_ARCH_AARCH64;
+    else
+        return FAIL(r, "requires.arch '%s' is not x86_64 or aarch64", s);
+
+    const cJSON *feats = member(req, "cpu_features");
+    if (feats && !cJSON_IsArray(feats))
+        return FAIL(r, "'requires.cpu_features' must be an array of feature names");
+    for (const cJSON *f = feats ? feats->child : NULL; f; f = f->next) {
+        if (!cJSON_IsString(f))
+            return FAIL(r, "'requires.cpu_features' must hold feature names (strings)");
+        int id = ortkit_cpu_feature_from_name(f->valuestring);
+        if (id < 0)
+            return FAIL(r, "unknown CPU feature '%.64s' in requires.cpu_features", f->valuestring);
+        if (ortkit_cpu_feature_arch((ortkit_cpu_feature)id) != m->arch)
+            return FAIL(r, "CPU feature '%s' in requires.cpu_features is not a feature of %s",
+                        f->valuestring, ortkit_arch_name(m->arch));
+        m->cpu_features |= ORTKIT_CPU_BIT(id);
+    }
+
+    int a, b;
+    if ((rc = get_str(r, req, "cuda", "requires.", 16, 0, 1, &s)))
+        return rc;
+    if (s[0]) {
+        if (parse_dotted_pair(s, &a, &b) || a < 1 || a > 99 || b > 9)
+            return FAIL(r, "requires.cuda '%s' is not a CUDA version like \"12.9\"", s);
+        m->cuda = a * 1000 + b * 10;
+    }
+    if ((rc = get_str(r, req, "compute_capability", "requires.", 16, 0, 1, &s)))
+        return rc;
+    if (s[0]) {
+        if (parse_dotted_pair(s, &a, &b) || a < 1 || a > 99 || b > 9)
+            return FAIL(r, "requires.compute_capability '%s' is not like \"9.0\"", s);
+        m->sm = a * 10 + b;
+    }
+    if (!m->cuda != !m->sm)
+        return FAIL(r, "requires.cuda and requires.compute_capability go together");
+    if ((rc = get_bool(r, req, "exact_sm_only", "requires.", &m->sm_exact)) ||
+        (rc = get_bool(r, req, "jetson", "requires.", &m->tegra)) ||
+        (rc = get_str(r, req, "min_driver", "requires.", 32, 0, 1, &m->min_driver)))
+        return rc;
+    if (m->min_driver[0] && strspn(m->min_driver, "0123456789.") != strlen(m->min_driver))
+        return FAIL(r, "requires.min_driver '%s' is not a version like \"525.60.13\"", m->min_driver);
+    return ORTKIT_OK;
+}
+
+/* A known variant fixes the architecture, CUDA release and GPU target; a
+ * manifest that says otherwise has been edited or is broken. */
+static int check_variant(const reader *r)
+{
+    const ortkit_manifest *m = &r->b->m;
+    if (!strcmp(m->variant, "cpu")) {
+        if (m->cuda)
+            return FAIL(r, "variant 'cpu' cannot require CUDA");
+        return ORTKIT_OK;
+    }
+    const ortkit_variant *v;
+    if (ortkit_variant_parse(&v, m->variant) != 0)
+        return ORTKIT_OK; /* a variant this ortkit does not know: selection says so */
+    if (v->arch != m->arch || v->cuda != m->cuda || v->sm != m->sm || v->tegra != m->tegra ||
+        (v->cpu_features & ~m->cpu_features))
+        return FAIL(r, "'requires' does not match variant %s, which is built for %s%s%s",
+                    v->name, ortkit_arch_name(v->arch), v->cuda ? " and SM " : "",
+                    v->cuda ? v->cuda_architectures : "");
+    return ORTKIT_OK;
+}
+
+static int read_manifest(const reader *r, const cJSON *root)
+{
+    ortkit_manifest *m = &r->b->m;
+    static const char *const keys[] = {"schema", "name", "created_by", "onnxruntime", "headers",
+                                       "variant", "requires", "library", "providers", "files",
+                                       NULL};
+    if (!cJSON_IsObject(root))
+        return FAIL(r, "not a JSON object");
+    int64_t schema, level;
+    int rc = get_int(r, root, "schema", "", 0, 1e9, &schema);
+    if (rc)
+        return rc;
+    if (schema != ORTKIT_BUNDLE_SCHEMA)
+        return FAIL(r, "schema %lld is not %d, the one this ortkit reads", (long long)schema,
+                    ORTKIT_BUNDLE_SCHEMA);
+    m->schema = (int)schema;
+    if ((rc = check_keys(r, root, "the manifest", keys)) ||
+        (rc = get_str(r, root, "name", "", BUNDLE_NAME_MAX, 1, 0, &m->name)) ||
+        (rc = get_str(r, root, "created_by", "", 64, 0, 0, &m->created_by)) ||
+        (rc = get_str(r, root, "variant", "", 64, 1, 0, &m->variant)) ||
+        (rc = get_str(r, root, "library", "", STR_MAX, 1, 0, &m->library)))
+        return rc;
+    if (!ortkit__bundle_name_ok(m->name))
+        return FAIL(r, "name '%s' is not a bundle name (letters, digits, '.', '_', '+', '-')",
+                    m->name);
+
+    const cJSON *ort = member(root, "onnxruntime");
+    static const char *const ort_keys[] = {"version", "api_level", NULL};
+    if (!ort)
+        return FAIL(r, "missing 'onnxruntime'");
+    if (!cJSON_IsObject(ort))
+        return FAIL(r, "'onnxruntime' must be an object");
+    int major, minor;
+    if ((rc = check_keys(r, ort, "onnxruntime", ort_keys)) ||
+        (rc = get_str(r, ort, "version", "onnxruntime.", 32, 1, 0, &m->ort_version)) ||
+        (rc = get_int(r, ort, "api_level", "onnxruntime.", 1, 1000, &level)))
+        return rc;
+    if (parse_version(m->ort_version, &major, &minor))
+        return FAIL(r, "onnxruntime.version '%s' is not a version like \"1.30.0\"", m->ort_version);
+    if (major == 1 && level != minor)
+        return FAIL(r, "onnxruntime.api_level %lld does not match version %s (API %d)",
+                    (long long)level, m->ort_version, minor);
+    m->api_level = (int)level;
+
+    const cJSON *hdr = member(root, "headers");
+    static const char *const hdr_keys[] = {"api_level", NULL};
+    if (hdr) {
+        if (!cJSON_IsObject(hdr))
+            return FAIL(r, "'headers' must be an object");
+        if ((rc = check_keys(r, hdr, "headers", hdr_keys)) ||
+            (rc = get_int(r, hdr, "api_level", "headers.", 1, 1000, &level)))
+            return rc;
+        m->headers_api_level = (int)level;
+    }
+
+    const cJSON *req = member(root, "requires");
+    if (!req)
+        return FAIL(r, "missing 'requires'");
+    if ((rc = read_requires(r, req)) || (rc = check_variant(r)))
+        return rc;
+
+    const cJSON *prov = member(root, "providers");
+    if (prov) {
+        if (!cJSON_IsArray(prov) || cJSON_GetArraySize(prov) > PROVIDERS_MAX)
+            return FAIL(r, "'providers' must be an array of at most %d names", PROVIDERS_MAX);
+        const char **list = calloc((size_t)cJSON_GetArraySize(prov) + 1, sizeof *list);
+        if (!list)
+            return ortkit__error_nomem();
+        m->providers = list;
+        for (const cJSON *p = prov->child; p; p = p->next) {
+            if (!cJSON_IsString(p) || !p->valuestring[0] || strlen(p->valuestring) > 64 ||
+                strspn(p->valuestring, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
+                    strlen(p->valuestring))
+                return FAIL(r, "'providers' must hold provider names like \"CPUExecutionProvider\"");
+            if (!(list[m->provider_count++] = ortkit__bundle_keep(r->b, p->valuestring)))
+                return ortkit__error_nomem();
+        }
+    }
+
+    const cJSON *files = member(root, "files");
+    if (!files)
+        return FAIL(r, "missing 'files'");
+    if ((rc = read_files(r, files)))
+        return rc;
+    const ortkit_bundle_file *lib = ortkit__bundle_file(m, m->library);
+    if (!lib)
+        return FAIL(r, "library '%.200s' is not listed in 'files'", m->library);
+    if (strncmp(m->library, "lib/libonnxruntime.so", 21) || strchr(m->library + 4, '/'))
+        return FAIL(r, "library '%.200s' is not lib/libonnxruntime.so*", m->library);
+    if (lib->link[0])
+        return FAIL(r, "library '%.200s' must be a file, not a link", m->library);
+    return ORTKIT_OK;
+}
+
+int ortkit__bundle_parse(ortkit_bundle **out, const char *json, size_t size, const char *what)
+{
+    *out = NULL;
+    if (size > BUNDLE_MANIFEST_MAX)
+        return ortkit__error_set(ORTKIT_E_FORMAT, "%s: larger than %zu bytes", what,
+                                 BUNDLE_MANIFEST_MAX);
+    ortkit_bundle *b = calloc(1, sizeof *b);
+    if (!b)
+        return ortkit__error_nomem();
+    reader r = {b, what};
+    int rc = ORTKIT_OK;
+    cJSON *root = cJSON_ParseWithLength(json, size);
+    if (!root) {
+        const char *at = cJSON_GetErrorPtr();
+        size_t off = at && at >= json && at <= json + size ? (size_t)(at - json) : size;
+        rc = FAIL(&r, "not valid JSON (near byte %zu)", off);
+        goto cleanup;
+    }
+    if ((rc = read_manifest(&r, root)))
+        goto cleanup;
+    if (!(b->m.dir = ortkit__bundle_keep(b, "")) || !(b->library_path = strdup(""))) {
+        rc = ortkit__error_nomem();
+        goto cleanup;
+    }
+    if (!b->m.created_by[0] && !(b->m.created_by = ortkit__bundle_keep(b, "")))
+        rc = ortkit__error_nomem();
+cleanup:
+    cJSON_Delete(root);
+    if (rc)
+        ortkit_bundle_free(b);
+    else
+        *out = b;
+    return rc;
+}
+
+int ortkit_bundle_parse(ortkit_bundle **out, const char *json, size_t size)
+{
+    if (!out || !json)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_bundle_parse: NULL argument");
+    return ortkit__bundle_parse(out, json, size, "manifest");
+}
+
+/* ---- writing ----------------------------------------------------------------- */
+
+static cJSON *string_or_null(const char *s) { return s && s[0] ? cJSON_CreateString(s) : cJSON_CreateNull(); }
+
+int ortkit__bundle_to_json(char **out, const ortkit_manifest *m)
+{
+    *out = NULL;
+    char text[32];
+    cJSON *root = cJSON_CreateObject(), *o;
+    if (!root)
+        return ortkit__error_nomem();
+    cJSON_AddNumberToObject(root, "schema", m->schema);
+    cJSON_AddStringToObject(root, "name", m->name);
+    cJSON_AddStringToObject(root, "created_by", m->created_by);
+    if ((o = cJSON_AddObjectToObject(root, "onnxruntime"))) {
+        cJSON_AddStringToObject(o, "version", m->ort_version);
+        cJSON_AddNumberToObject(o, "api_level", m->api_level);
+    }
+    if (m->headers_api_level && (o = cJSON_AddObjectToObject(root, "headers")))
+        cJSON_AddNumberToObject(o, "api_level", m->headers_api_level);
+    cJSON_AddStringToObject(root, "variant", m->variant);
+    if ((o = cJSON_AddObjectToObject(root, "requires"))) {
+        cJSON_AddStringToObject(o, "arch", ortkit_arch_name(m->arch));
+        cJSON *feats = cJSON_AddArrayToObject(o, "cpu_features");
+        for (int f = 0; feats && f < ORTKIT_CPU_FEATURE_COUNT; f++)
+            if (m->cpu_features & ORTKIT_CPU_BIT(f))
+                cJSON_AddItemToArray(feats, cJSON_CreateString(ortkit_cpu_feature_name((ortkit_cpu_feature)f)));
+        snprintf(text, sizeof text, "%d.%d", m->cuda / 1000, (m->cuda % 1000) / 10);
+        cJSON_AddItemToObject(o, "cuda", string_or_null(m->cuda ? text : NULL));
+        snprintf(text, sizeof text, "%d.%d", m->sm / 10, m->sm % 10);
+        cJSON_AddItemToObject(o, "compute_capability", string_or_null(m->sm ? text : NULL));
+        cJSON_AddBoolToObject(o, "exact_sm_only", m->sm_exact);
+        cJSON_AddBoolToObject(o, "jetson", m->tegra);
+        cJSON_AddItemToObject(o, "min_driver", string_or_null(m->min_driver));
+    }
+    cJSON_AddStringToObject(root, "library", m->library);
+    cJSON *prov = cJSON_AddArrayToObject(root, "providers");
+    for (size_t i = 0; prov && i < m->provider_count; i++)
+        cJSON_AddItemToArray(prov, cJSON_CreateString(m->providers[i]));
+    cJSON *files = cJSON_AddArrayToObject(root, "files");
+    for (size_t i = 0; files && i < m->file_count; i++) {
+        const ortkit_bundle_file *f = &m->files[i];
+        cJSON *e = cJSON_CreateObject();
+        if (!e || !cJSON_AddItemToArray(files, e))
+            break;
+        cJSON_AddStringToObject(e, "path", f->path);
+        if (f->link[0]) {
+            cJSON_AddStringToObject(e, "link", f->link);
+        } else {
+            cJSON_AddNumberToObject(e, "size", (double)f->size);
+            cJSON_AddStringToObject(e, "sha256", f->sha256);
+        }
+    }
+    char *json = cJSON_Print(root);
+    cJSON_Delete(root);
+    if (!json)
+        return ortkit__error_nomem();
+    size_t n = strlen(json);
+    char *withnl = realloc(json, n + 2);
+    if (!withnl) {
+        free(json);
+        return ortkit__error_nomem();
+    }
+    withnl[n] = '\n';
+    withnl[n + 1] = '\0';
+    *out = withnl;
+    return ORTKIT_OK;
+}

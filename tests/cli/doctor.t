@@ -1,0 +1,114 @@
+# doctor.t - `ortkit doctor`: the host, every bundle with fit or not and why,
+# the choice and why, integrity, and a live run of the runtime it loads.
+set -eu
+export XDG_DATA_HOME="$PWD/xdg" XDG_DATA_DIRS="$PWD/sys" ORTKIT_PATH="$PWD/path"
+unset ORTKIT_BUNDLE
+H="$SRC/tests/hosts"
+
+expect_exit 0 "$ORTKIT" doctor --help
+expect_in out "usage: ortkit doctor [--json] [--host FILE.json] [--bundle NAME]"
+expect_exit 2 "$ORTKIT" doctor extra
+expect_in err "unexpected argument 'extra'"
+expect_exit 2 "$ORTKIT" doctor --bogus
+
+# Set-up's two runtimes as bundles on ORTKIT_PATH.  They carry the names of
+# the bundles `make build` puts in deps/bundles, so those (when present) are
+# shadowed and the choice below is the same either way.
+"$ORTKIT" bundle import "$RT_OLD" --name ort-1.17.3-cpu --into "$PWD/path" >/dev/null
+"$ORTKIT" bundle import "$RT_NEW" --name ort-1.30.0-cpu --into "$PWD/path" >/dev/null
+default_bundles=$(cd "$RT_NEW/../.." && pwd)/bundles
+
+expect_exit 0 "$ORTKIT" doctor
+expect_lines err 0
+expect_in out "ortkit doctor: ortkit 0.1.0"
+expect_in out "Host"
+expect_in out "  arch       x86_64"
+expect_in out "  features   "
+expect_in out "  gpus       "
+expect_in out "Bundle directories, searched in this order"
+expect_in out "  FROM         STATE    BUNDLES  DIRECTORY"
+expect_in out "  ORTKIT_PATH  ok             2  $PWD/path"
+expect_in out "  user         missing        0  $PWD/xdg/ortkit/bundles"
+expect_in out "  system       missing        0  $PWD/sys/ortkit/bundles"
+expect_in out "  default      "
+expect_in out "     NAME            ORT     VARIANT  FROM         FITS  WHY"
+expect_in out "     ort-1.17.3-cpu  1.17.3  cpu      ORTKIT_PATH  yes"
+expect_in out "  *  ort-1.30.0-cpu  1.30.0  cpu      ORTKIT_PATH  yes"
+if [ -e "$default_bundles/ort-1.30.0-cpu/manifest.json" ]; then
+    expect_in out "ort-1.30.0-cpu  1.30.0  cpu      default      no    shadowed by the bundle of the same name in '$PWD/path/ort-1.30.0-cpu'"
+fi
+expect_in out "  bundle     ort-1.30.0-cpu ($PWD/path/ort-1.30.0-cpu)"
+expect_in out "  why        the newest ONNX Runtime: 1.30.0 (ort-1.17.3-cpu: 1.17.3)"
+expect_in out "  integrity  ok: 18 files match the manifest (sizes, SHA-256), RUNPATH \$ORIGIN"
+expect_in out "  version    ONNX Runtime 1.30.0"
+expect_in out "  path       $PWD/path/ort-1.30.0-cpu/lib/libonnxruntime.so.1.30.0"
+expect_in out "  found by   bundle ort-1.30.0-cpu"
+expect_in out "  PROVIDER                   RESULT"
+expect_in out "  CPUExecutionProvider       ok"
+expect_in out "Verdict: ok: ONNX Runtime 1.30.0 (bundle ort-1.30.0-cpu) works on this host"
+
+expect_exit 0 "$ORTKIT" doctor --json
+/usr/bin/python3 - "$PWD" <<'EOF'
+import json, sys
+d = json.load(open("out"))
+assert d["ok"] is True and d["ortkit"] == "0.1.0", d
+assert d["host"]["arch"] == "x86_64", d["host"]
+mine = [b for b in d["bundles"] if b["source"] == "ORTKIT_PATH"]
+assert [(b["name"], b["fits"], b["chosen"]) for b in mine] == [
+    ("ort-1.17.3-cpu", True, False), ("ort-1.30.0-cpu", True, True)], mine
+assert d["choice"]["bundle"] == "ort-1.30.0-cpu" and d["choice"]["integrity_ok"] is True, d["choice"]
+assert d["runtime"]["source"] == "bundle ort-1.30.0-cpu", d["runtime"]
+cpu = [c for c in d["checks"] if c["provider"] == "CPUExecutionProvider"]
+assert cpu and cpu[0]["result"] == "ok" and cpu[0]["seconds"] > 0, d["checks"]
+for c in d["checks"]:
+    assert c["result"] in ("ok", "not tried"), c
+EOF
+
+# Pinned, by name or by version: that bundle is loaded.
+expect_exit 0 "$ORTKIT" doctor --bundle ort-1.17.3-cpu
+expect_in out "Choice (pinned: ort-1.17.3-cpu)"
+expect_in out "  why        pinned by name; "
+expect_in out "  found by   bundle ort-1.17.3-cpu"
+expect_in out "  version    ONNX Runtime 1.17.3"
+expect_exit 0 env ORTKIT_BUNDLE=1.17 "$ORTKIT" doctor
+expect_in out "  why        pinned to ONNX Runtime 1.17; "
+expect_in out "  found by   bundle ort-1.17.3-cpu"
+# A pin that names nothing: a report all the same, then one line saying why.
+expect_exit 1 "$ORTKIT" doctor --bundle nosuch
+expect_lines err 1
+expect_in err "ortkit: cannot use bundle 'nosuch' (from the options)"
+expect_in out "  bundle     none"
+expect_in out "no bundle is named 'nosuch'"
+
+# Described machines: the choice for them; nothing is loaded.
+expect_exit 0 "$ORTKIT" doctor --host "$H/laptop-avx2.json"
+expect_in out "Host described in $H/laptop-avx2.json"
+expect_in out "  *  ort-1.30.0-cpu  1.30.0  cpu      ORTKIT_PATH  yes"
+expect_in out "  not loaded: the host is a described one, not this machine"
+expect_in out "Verdict: a bundle fits the described host"
+expect_exit 1 "$ORTKIT" doctor --host "$H/graviton3.json"
+expect_in out "ort-1.30.0-cpu  1.30.0  cpu      ORTKIT_PATH  no    built for x86_64; this host is aarch64"
+expect_in err "ortkit: none of the "
+expect_exit 1 "$ORTKIT" doctor --host "$H/nosuch.json"
+expect_lines err 1
+expect_in err "nosuch.json"
+# A described host with a feature ortkit does not know: refused, naming it.
+echo '{"schema": 1, "arch": "x86_64", "cpu": {"features": ["avx2", "avx512_bf16"]}}' >typo.json
+expect_exit 1 "$ORTKIT" doctor --host typo.json
+expect_lines err 1
+expect_in err "avx512_bf16"
+expect_lines out 0
+
+# A truncated library is never chosen nor loaded: the other bundle is, and
+# doctor says why the first does not fit.
+truncate -s 100 path/ort-1.30.0-cpu/lib/libonnxruntime.so.1.30.0
+expect_exit 0 "$ORTKIT" doctor
+expect_in out "ort-1.30.0-cpu  1.30.0  cpu      ORTKIT_PATH  no    damaged: lib/libonnxruntime.so.1.30.0 is 100 bytes, the manifest says 45828512 (truncated)"
+expect_in out "  *  ort-1.17.3-cpu"
+expect_in out "  found by   bundle ort-1.17.3-cpu"
+# A changed byte in the chosen bundle is found by the integrity check: exit 1.
+printf X | dd of=path/ort-1.17.3-cpu/include/onnxruntime_c_api.h bs=1 seek=10 conv=notrunc 2>/dev/null
+expect_exit 1 "$ORTKIT" doctor
+expect_in out "  integrity  1 problem"
+expect_in out "include/onnxruntime_c_api.h: SHA-256"
+expect_in err "ortkit: bundle 'ort-1.17.3-cpu' does not match its manifest; see the report"

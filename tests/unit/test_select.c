@@ -1,0 +1,310 @@
+/*
+ * test_select.c - choosing a bundle, as a table: the machines described in
+ * tests/hosts/ x a set of bundle manifests -> the bundle chosen, and why;
+ * pins; what never fits; hosts and manifests that are refused.
+ */
+#include "testutil.h"
+
+#include <stdint.h>
+
+#define HOSTS ORTKIT_TEST_SOURCE_DIR "/tests/hosts/"
+
+/* A manifest for a bundle of variant ("cpu" takes arch), parsed. */
+static ortkit_bundle *make(const char *name, const char *version, const char *variant,
+                           const char *arch)
+{
+    char feats[512] = "", cuda[16] = "null", cc[16] = "null", driver[32] = "null", json[2048];
+    int exact = 0, jetson = 0, minor = atoi(strchr(version, '.') + 1);
+    const ortkit_variant *v = NULL;
+    if (strcmp(variant, "cpu") && ortkit_variant_parse(&v, variant) == 0) {
+        arch = ortkit_arch_name(v->arch);
+        for (int f = 0; f < ORTKIT_CPU_FEATURE_COUNT; f++)
+            if (v->cpu_features & ORTKIT_CPU_BIT(f))
+                snprintf(feats + strlen(feats), sizeof feats - strlen(feats), "%s\"%s\"",
+                         feats[0] ? "," : "", ortkit_cpu_feature_name((ortkit_cpu_feature)f));
+        if (v->cuda) {
+            snprintf(cuda, sizeof cuda, "\"%d.%d\"", v->cuda / 1000, (v->cuda % 1000) / 10);
+            snprintf(cc, sizeof cc, "\"%d.%d\"", v->sm / 10, v->sm % 10);
+            snprintf(driver, sizeof driver, "\"%s\"", v->min_driver);
+        }
+        exact = v->sm_exact;
+        jetson = v->tegra;
+    }
+    snprintf(json, sizeof json,
+             "{\"schema\": 1, \"name\": \"%s\", \"onnxruntime\": {\"version\": \"%s\", "
+             "\"api_level\": %d}, \"variant\": \"%s\", \"requires\": {\"arch\": \"%s\", "
+             "\"cpu_features\": [%s], \"cuda\": %s, \"compute_capability\": %s, "
+             "\"exact_sm_only\": %s, \"jetson\": %s, \"min_driver\": %s}, "
+             "\"library\": \"lib/libonnxruntime.so.%s\", \"providers\": [\"CPUExecutionProvider\"], "
+             "\"files\": [{\"path\": \"lib/libonnxruntime.so.%s\", \"size\": 1, \"sha256\": "
+             "\"%064d\"}]}",
+             name, version, minor, variant, arch, feats, cuda, cc, exact ? "true" : "false",
+             jetson ? "true" : "false", driver, version, version, 0);
+    ortkit_bundle *b = NULL;
+    if (ortkit_bundle_parse(&b, json, strlen(json)) != 0)
+        fail_msg("manifest for %s: %s", name, ortkit_error_last());
+    return b;
+}
+
+/* The set every described host chooses from. */
+static const struct { const char *name, *version, *variant, *arch; } set[] = {
+    {"ort-1.30.0-cpu", "1.30.0", "cpu", "x86_64"},          /* 0 */
+    {"ort-1.17.3-cpu", "1.17.3", "cpu", "x86_64"},          /* 1 */
+    {"x-avx2", "1.22.0", "cpu-avx2", NULL},                 /* 2 */
+    {"x-avx512", "1.22.0", "cpu-avx512", NULL},             /* 3 */
+    {"x-bf16", "1.22.0", "cpu-avx512bf16", NULL},           /* 4 */
+    {"x-vnni", "1.22.0", "cpu-avx512vnni", NULL},           /* 5 */
+    {"g-sm90", "1.22.0", "cuda12.9-sm90-avx512", NULL},     /* 6 */
+    {"g-sm86", "1.20.0", "cuda12.4-sm86-avx2", NULL},       /* 7 */
+    {"g-sm75", "1.20.0", "cuda12.4-sm75-avx2", NULL},       /* 8 */
+    {"g-sm120", "1.22.0", "cuda13.0-sm120-avx512bf16", NULL}, /* 9 */
+    {"g-sm80-13", "1.22.0", "cuda13.0-sm80-avx2", NULL},    /* 10 */
+    {"a-v82", "1.22.0", "cpu-armv8.2", NULL},               /* 11 */
+    {"a-v9", "1.22.0", "cpu-armv9", NULL},                  /* 12 */
+    {"a-cpu", "1.30.0", "cpu", "aarch64"},                  /* 13 */
+    {"j-orin", "1.20.0", "cuda12.6-sm87-armv8.2", NULL},    /* 14 */
+    {"g-gh200", "1.22.0", "cuda12.9-sm90-armv9", NULL},     /* 15 */
+};
+#define SET_SIZE (sizeof set / sizeof set[0])
+
+typedef struct expect_why {
+    size_t bundle;
+    const char *text; /* in its verdict's why */
+} expect_why;
+
+typedef struct row {
+    const char *host;
+    size_t chosen;
+    const char *reason;          /* in the choice's reason */
+    const char *fits;            /* one char per bundle of the set: 'y' or 'n' */
+    expect_why why[4];
+} row;
+
+static const row table[] = {
+    {"h100-server.json", 6, "a GPU build (cuda12.9-sm90-avx512)", "yyyynyynnnnnnnnn",
+     {{6, "minor-version compatibility"}, {4, "AVX-512 BF16"}, {7, "SM 8.6 cubins do not run on SM 9.0"},
+      {11, "built for aarch64; this host is x86_64"}}},
+    {"graviton3.json", 11, "the highest CPU level this host supports: armv8.2 (a-cpu: any CPU)",
+     "nnnnnnnnnnnynynn", {{12, "SVE2"}, {0, "built for x86_64"}, {14, "Jetson"}}},
+    {"jetson-orin.json", 14, "a GPU build (cuda12.6-sm87-armv8.2)", "nnnnnnnnnnnynyyn",
+     {{15, "SVE"}, {12, "SVE2"}}},
+    {"laptop-avx2.json", 2, "the highest CPU level this host supports: avx2 (ort-1.30.0-cpu: any CPU)",
+     "yyynnnnnnnnnnnnn", {{3, "AVX-512"}, {7, "needs an NVIDIA GPU with SM 8.6; none found"}}},
+    {"old-driver-3090.json", 7, "a GPU build (cuda12.4-sm86-avx2)", "yyynnnnynnnnnnnn",
+     {{7, "minor-version compatibility"}, {10, "needs driver >= 580.65.06 for CUDA 13.0; found 525.147.05"},
+      {8, "SM 7.5 cubins do not run on SM 8.6"}}},
+    {"rtx5090.json", 9, "a GPU build (cuda13.0-sm120-avx512bf16)", "yyyyyynnnynnnnnn",
+     {{6, "SM 9.0 cubins do not run on SM 12.0"}, {10, "SM 8.0 cubins do not run on SM 12.0"}}},
+    {"sapphire-rapids.json", 4,
+     "the highest CPU level this host supports: avx512bf16 (x-vnni: avx512vnni)", "yyyyyynnnnnnnnnn",
+     {{6, "needs an NVIDIA GPU with SM 9.0; none found"}}},
+    {"t4.json", 8, "a GPU build (cuda12.4-sm75-avx2)", "yyyynnnnynnnnnnn",
+     {{5, "AVX-512 VNNI"}, {7, "SM 8.6 cubins do not run on SM 7.5"}}},
+};
+
+static ortkit_bundle *bundles[SET_SIZE];
+
+static int setup(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < SET_SIZE; i++)
+        bundles[i] = make(set[i].name, set[i].version, set[i].variant, set[i].arch);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < SET_SIZE; i++)
+        ortkit_bundle_free(bundles[i]);
+    return 0;
+}
+
+static void load_host(ortkit_host *h, const char *file)
+{
+    char path[1024];
+    snprintf(path, sizeof path, HOSTS "%s", file);
+    if (ortkit_host_load(h, path) != 0)
+        fail_msg("%s: %s", file, ortkit_error_last());
+}
+
+static void test_table(void **state)
+{
+    (void)state;
+    assert_true(sizeof table / sizeof table[0] >= 8);
+    for (size_t r = 0; r < sizeof table / sizeof table[0]; r++) {
+        const row *t = &table[r];
+        ortkit_host h;
+        load_host(&h, t->host);
+        ortkit_bundle_choice c;
+        ortkit_bundle_verdict v[SET_SIZE];
+        int rc = ortkit_bundle_select(&c, v, &h, (const ortkit_bundle *const *)bundles, SET_SIZE,
+                                      NULL);
+        if (rc != 0 || c.index != t->chosen)
+            fail_msg("%s: chose %zu (%s), expected %s: %s", t->host, c.index,
+                     c.index < SET_SIZE ? set[c.index].name : "none", set[t->chosen].name, c.reason);
+        if (!strstr(c.reason, t->reason))
+            fail_msg("%s: reason '%s' lacks '%s'", t->host, c.reason, t->reason);
+        for (size_t i = 0; i < SET_SIZE; i++)
+            if (v[i].fits != (t->fits[i] == 'y'))
+                fail_msg("%s: %s %s, expected %s (%s)", t->host, set[i].name,
+                         v[i].fits ? "fits" : "does not fit", t->fits[i] == 'y' ? "fits" : "not",
+                         v[i].why);
+        for (size_t k = 0; k < 4 && t->why[k].text; k++)
+            if (!strstr(v[t->why[k].bundle].why, t->why[k].text))
+                fail_msg("%s: why for %s is '%s', lacks '%s'", t->host, set[t->why[k].bundle].name,
+                         v[t->why[k].bundle].why, t->why[k].text);
+    }
+}
+
+static size_t choose(const char *host, const size_t *which, size_t n, const char *pin, int *rc,
+                     char *reason, ortkit_bundle_verdict *v)
+{
+    ortkit_host h;
+    load_host(&h, host);
+    const ortkit_bundle *list[SET_SIZE + 2];
+    for (size_t i = 0; i < n; i++)
+        list[i] = which[i] == SIZE_MAX ? NULL : bundles[which[i]];
+    ortkit_bundle_choice c;
+    *rc = ortkit_bundle_select(&c, v, &h, list, n, pin);
+    snprintf(reason, 512, "%s", c.reason);
+    return c.index;
+}
+
+static void test_newest_ort_and_search_order(void **state)
+{
+    (void)state;
+    char reason[512];
+    int rc;
+    /* Two builds for any CPU: the newer ONNX Runtime. */
+    size_t two[] = {1, 0};
+    assert_int_equal(choose("laptop-avx2.json", two, 2, NULL, &rc, reason, NULL), 1);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(reason, "the newest ONNX Runtime: 1.30.0 (ort-1.17.3-cpu: 1.17.3)"));
+    /* Equal in every way: the first in the search order. */
+    ortkit_bundle *twin = make("twin", "1.30.0", "cpu", "x86_64");
+    ortkit_host h;
+    load_host(&h, "laptop-avx2.json");
+    const ortkit_bundle *list[] = {twin, bundles[0]};
+    ortkit_bundle_choice c;
+    assert_int_equal(ortkit_bundle_select(&c, NULL, &h, list, 2, NULL), 0);
+    assert_int_equal(c.index, 0);
+    assert_non_null(strstr(c.reason, "comes first in the search order"));
+    /* The same name again, later in the order: shadowed, never chosen. */
+    ortkit_bundle *again = make("twin", "1.31.0", "cpu", "x86_64");
+    const ortkit_bundle *dup[] = {twin, again};
+    ortkit_bundle_verdict v[2];
+    assert_int_equal(ortkit_bundle_select(&c, v, &h, dup, 2, NULL), 0);
+    assert_int_equal(c.index, 0);
+    assert_false(v[1].fits);
+    assert_non_null(strstr(v[1].why, "shadowed"));
+    /* One bundle only. */
+    assert_int_equal(ortkit_bundle_select(&c, NULL, &h, list, 1, NULL), 0);
+    assert_non_null(strstr(c.reason, "the only bundle found"));
+    ortkit_bundle_free(twin);
+    ortkit_bundle_free(again);
+}
+
+static void test_pins(void **state)
+{
+    (void)state;
+    char reason[512];
+    int rc;
+    size_t all[SET_SIZE];
+    for (size_t i = 0; i < SET_SIZE; i++)
+        all[i] = i;
+    /* By name: that bundle, though a better one fits. */
+    assert_int_equal(choose("laptop-avx2.json", all, SET_SIZE, "ort-1.17.3-cpu", &rc, reason, NULL), 1);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(reason, "pinned by name"));
+    /* By version, whole or major.minor: the best of those. */
+    assert_int_equal(choose("laptop-avx2.json", all, SET_SIZE, "1.17", &rc, reason, NULL), 1);
+    assert_non_null(strstr(reason, "pinned to ONNX Runtime 1.17"));
+    assert_int_equal(choose("sapphire-rapids.json", all, SET_SIZE, "1.22.0", &rc, reason, NULL), 4);
+    /* "1.2" is not a prefix of 1.22.0 at a dot boundary: nothing matches. */
+    assert_int_equal(choose("laptop-avx2.json", all, SET_SIZE, "1.2", &rc, reason, NULL),
+                     ORTKIT_BUNDLE_NONE);
+    assert_int_equal(rc, ORTKIT_E_RUNTIME_NOT_FOUND);
+    assert_non_null(strstr(reason, "found: ort-1.30.0-cpu, ort-1.17.3-cpu"));
+    /* A pinned bundle that does not fit is an error saying why, not a fallback. */
+    ortkit_bundle_verdict v[SET_SIZE];
+    assert_int_equal(choose("laptop-avx2.json", all, SET_SIZE, "x-avx512", &rc, reason, v),
+                     ORTKIT_BUNDLE_NONE);
+    assert_int_equal(rc, ORTKIT_E_UNSUPPORTED);
+    assert_non_null(strstr(reason, "bundle 'x-avx512' does not fit this host: needs AVX-512"));
+    assert_error_has("x-avx512");
+    /* The verdicts are filled all the same. */
+    assert_true(v[2].fits);
+    assert_false(v[3].fits);
+}
+
+static void test_nothing_fits(void **state)
+{
+    (void)state;
+    char reason[512];
+    int rc;
+    /* Only GPU builds on a laptop without a GPU. */
+    size_t gpus[] = {6, 7, 8};
+    ortkit_bundle_verdict v[3];
+    assert_int_equal(choose("laptop-avx2.json", gpus, 3, NULL, &rc, reason, v), ORTKIT_BUNDLE_NONE);
+    assert_int_equal(rc, ORTKIT_E_RUNTIME_NOT_FOUND);
+    assert_non_null(strstr(reason, "none of the 3 bundles"));
+    for (int i = 0; i < 3; i++)
+        assert_false(v[i].fits);
+    /* An unusable manifest (NULL) never fits. */
+    size_t broken[] = {SIZE_MAX, 0};
+    assert_int_equal(choose("laptop-avx2.json", broken, 2, NULL, &rc, reason, v), 1);
+    assert_false(v[0].fits);
+    assert_non_null(strstr(v[0].why, "manifest"));
+    /* No bundles at all. */
+    assert_int_equal(choose("laptop-avx2.json", broken, 0, NULL, &rc, reason, v), ORTKIT_BUNDLE_NONE);
+    assert_int_equal(rc, ORTKIT_E_RUNTIME_NOT_FOUND);
+}
+
+static void test_unsupported_builds(void **state)
+{
+    (void)state;
+    ortkit_host h;
+    load_host(&h, "sapphire-rapids.json");
+    /* Too old for ortkit, and a variant this ortkit does not know. */
+    ortkit_bundle *old = make("old", "1.16.3", "cpu", "x86_64");
+    ortkit_bundle *future = make("future", "1.40.0", "cpu-avx1024", "x86_64");
+    const ortkit_bundle *list[] = {old, future};
+    ortkit_bundle_verdict v[2];
+    ortkit_bundle_choice c;
+    assert_int_equal(ortkit_bundle_select(&c, v, &h, list, 2, NULL), ORTKIT_E_RUNTIME_NOT_FOUND);
+    assert_non_null(strstr(v[0].why, "1.16.3 is older than ortkit supports (1.17)"));
+    assert_non_null(strstr(v[1].why, "unknown variant 'cpu-avx1024'"));
+    ortkit_bundle_free(old);
+    ortkit_bundle_free(future);
+    /* Bad arguments. */
+    assert_int_equal(ortkit_bundle_select(NULL, NULL, &h, list, 2, NULL), ORTKIT_E_INVALID_ARG);
+    assert_int_equal(ortkit_bundle_select(&c, NULL, NULL, list, 2, NULL), ORTKIT_E_INVALID_ARG);
+}
+
+/* A described host with a feature ortkit does not know is refused, naming it. */
+static void test_host_with_unknown_feature(void **state)
+{
+    (void)state;
+    const char *json = "{\"schema\": 1, \"arch\": \"x86_64\", \"cpu\": {\"features\": "
+                       "[\"avx2\", \"avx512_bf16\"]}}";
+    ortkit_host h;
+    assert_int_equal(ortkit_host_from_json(&h, json), ORTKIT_E_FORMAT);
+    assert_error_has("avx512_bf16");
+    const char *other_arch = "{\"schema\": 1, \"arch\": \"x86_64\", \"cpu\": {\"features\": [\"sve2\"]}}";
+    assert_int_equal(ortkit_host_from_json(&h, other_arch), ORTKIT_E_FORMAT);
+    assert_error_has("sve2");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_table),
+        cmocka_unit_test(test_newest_ort_and_search_order),
+        cmocka_unit_test(test_pins),
+        cmocka_unit_test(test_nothing_fits),
+        cmocka_unit_test(test_unsupported_builds),
+        cmocka_unit_test(test_host_with_unknown_feature),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
