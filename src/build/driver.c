@@ -205,6 +205,22 @@ static int build_under_gate(const ortkit_build_run_options *o, ortkit_build_repo
         if (o->lang_default[l])
             srv.gate.lang_default[l] = o->lang_default[l];
 
+    setenv("NINJA_STATUS", "[ortkit %f/%t %r] ", 1);
+    /* Ninja, writing to a pipe, prints a step's status when it finishes, so
+     * the total would show only after the first step: ask a dry run first
+     * (cheap: it only stats files). */
+    {
+        char *argv[] = {"ninja", "-C", (char *)o->build_dir, "-n", (char *)o->target, NULL};
+        char *dry = NULL;
+        int st = 0;
+        long done, total;
+        if (ortkit_build_run((const char *const *)argv, &dry, &st) == 0 && st == 0 && dry) {
+            const char *first = strstr(dry, "[ortkit ");
+            if (first && ortkit_build_progress_parse(first, &done, &total, NULL))
+                rep->steps_total = total;
+        }
+        free(dry);
+    }
     int fds[2] = {-1, -1};
     if (pipe2(fds, O_CLOEXEC) != 0) {
         rc = ortkit_build_fail(ORTKIT_E_IO, "pipe: %s", strerror(errno));
@@ -220,7 +236,8 @@ static int build_under_gate(const ortkit_build_run_options *o, ortkit_build_repo
         rc = ortkit_build_fail(ORTKIT_E_IO, "cannot start ninja: %s", strerror(errno));
         goto cleanup;
     }
-    ortkit_build_progress prog = {.enabled = o->progress, .t_start = ortkit_build_now()};
+    ortkit_build_progress prog = {.enabled = o->progress, .t_start = ortkit_build_now(),
+                                  .total = rep->steps_total};
     if (hist.last_steps > 0)
         prog.eta_hint = hist.last_wall / (double)hist.last_steps;
     ninja_reader *nr = calloc(1, sizeof *nr);

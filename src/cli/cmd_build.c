@@ -343,8 +343,6 @@ static void print_dry_run(const ortkit_build_plan *plan, const build_args *a, co
            plan->configure.v[4], budget, slots, chain ? ", through " : "", chain ? chain : "");
 }
 
-int cmd_build(int argc, char **argv);
-
 int cmd_build(int argc, char **argv)
 {
     if (argc >= 2 && !strncmp(argv[1], "--launch", 8))

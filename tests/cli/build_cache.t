@@ -46,20 +46,24 @@ print(" ".join(found))')
     P1=$1 P2=$2
     user=""
     [ "$(id -u)" = 0 ] && user="--user distccd"
-    for p in $P1 $P2; do
-        # shellcheck disable=SC2086
-        distccd --daemon --allow 127.0.0.1 --listen 127.0.0.1 --port "$p" --jobs 2 $user \
-            --log-file "$PWD/dlog/d$p.log" --log-level info --pid-file "$PWD/dlog/d$p.pid"
-    done
+    # In the foreground (--no-detach), so the test holds their PIDs and stops
+    # them whatever happens; each daemon ends its workers when it ends.
+    daemons=""
     stop_daemons() {
-        for p in $P1 $P2; do
-            [ -s "$PWD/dlog/d$p.pid" ] && kill "$(cat "$PWD/dlog/d$p.pid")" 2>/dev/null || true
-        done
+        for d in $daemons; do kill "$d" 2>/dev/null || true; done
+        daemons=""
     }
     trap 'stop_daemons; rm -rf "$work"' EXIT
-    for i in 1 2 3 4 5 6 7 8 9 10; do
-        [ -s "dlog/d$P1.pid" ] && [ -s "dlog/d$P2.pid" ] && break
-        sleep 0.2
+    for p in $P1 $P2; do
+        # shellcheck disable=SC2086
+        distccd --no-detach --daemon --allow 127.0.0.1 --listen 127.0.0.1 --port "$p" --jobs 2 $user \
+            --log-file "$PWD/dlog/d$p.log" --log-level info &
+        daemons="$daemons $!"
+    done
+    # Bounded wait until both listen (their logs say so).
+    for i in $(seq 1 50); do
+        grep -q 'daemon started' "dlog/d$P1.log" 2>/dev/null && grep -q 'daemon started' "dlog/d$P2.log" 2>/dev/null && break
+        sleep 0.1
     done
     rm -rf b
     expect_exit 0 env DISTCC_DIR="$PWD/distcc-state" "$ORTKIT" build --cmake-project "$F" --build-dir b \
