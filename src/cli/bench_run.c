@@ -131,19 +131,21 @@ static const char *side_prefix(const bench_config *cfg, size_t idx, char *buf, s
 }
 
 /*
- * Side by side, wait (untimed) until the process is quiet before a block:
- * ORT's pool threads spin for a while after a run before they sleep, and
- * their CPU time, and the core they hold, would otherwise land in the other
- * side's block.  At most about 100 ms.
+ * Side by side, before each block, wait (untimed) until the process has used
+ * no CPU for 10 ms.  ORT's pool threads spin for a while after a run before
+ * they sleep, and the kernel adds a running thread's CPU time to the
+ * process's total only at its next tick (4 ms at 250 Hz) or when it sleeps:
+ * without a quiet spell, one side's CPU time, and the core its spinning
+ * threads hold, would land in the other side's block.  At most about 200 ms.
  */
 static void settle(void)
 {
-    for (int i = 0; i < 100; i++) {
-        double u0, s0, u1, s1, t0 = cli_now();
+    for (int i = 0; i < 20; i++) {
+        double u0, s0, u1, s1;
         cpu_seconds(&u0, &s0);
-        nanosleep(&(struct timespec){0, 1000000}, NULL);
+        nanosleep(&(struct timespec){0, 10000000}, NULL);
         cpu_seconds(&u1, &s1);
-        if ((u1 + s1) - (u0 + s0) < 0.1 * (cli_now() - t0))
+        if ((u1 + s1) - (u0 + s0) < 0.5e-3)
             return;
     }
 }
@@ -279,8 +281,10 @@ cleanup:
     return rc;
 }
 
-/* Runs per block: about 0.1 s of work, but at least 20 rounds for a count
- * so that interleaving has something to alternate, and at least one run per caller. */
+/* Runs per block: about 0.1 s of work, so that CPU time, which the kernel
+ * counts in ticks, is read over a long enough span; but at least 10 rounds
+ * for a count, so that interleaving has something to alternate; and at
+ * least one run per caller. */
 static size_t choose_block(const bench_config *cfg, double est)
 {
     if (cfg->block > 0)
@@ -288,7 +292,7 @@ static size_t choose_block(const bench_config *cfg, double est)
     double b = est > 0 ? 0.1 / est * (double)cfg->callers : 1000;
     size_t block = b < 1 ? 1 : b > 100000 ? 100000 : (size_t)b;
     if (cfg->runs) {
-        size_t most = (size_t)cfg->runs / 20;
+        size_t most = (size_t)cfg->runs / 10;
         if (block > most)
             block = most;
     }
