@@ -15,10 +15,11 @@
 #      CMake packages), then the bundle, `ortkit validate` and `ortkit bench`
 #      inside the chroot (the library needs trixie's glibc and libraries).
 #
-# usage: scripts/build_ort.sh [--dry-run | --check | --patch-check]
+# usage: scripts/build_ort.sh [--dry-run | --check | --patch-check | --compare]
 #   --dry-run      stop after printing the plan (nothing compiled)
 #   --check        stop after ortkit's pre-flight inside the chroot
 #   --patch-check  stop after checking that the patch set applies
+#   --compare      only step 5: the built bundle against the npm runtime
 # Environment: VARIANT (cpu-avx2), ORTKIT_BUILD_FLAGS (extra `ortkit build` options).
 set -eu
 
@@ -117,9 +118,35 @@ set -- --source "/src/onnxruntime-$ort_version" --variant "$variant" --build-dir
 case $mode in
 --dry-run) inside ortkit build "$@" --dry-run; exit 0 ;;
 --check) inside ortkit build "$@" --check; exit 0 ;;
-build) ;;
+build | --compare) ;;
 *) say "unknown option $mode"; exit 2 ;;
 esac
+
+# ---- 5. the built bundle against the generic npm runtime ------------------------
+# Both as bundles in /bundles: doctor must prefer the AVX2 build on an AVX2
+# host; bench runs both side by side on the real model.
+compare() {
+    npm_rt="$deps/runtime/1.30.0"
+    mkdir -p "$root/opt/npm-ort" "$root/data"
+    cp -a "$npm_rt/." "$root/opt/npm-ort/"
+    cp "$deps/models/silero_vad.onnx" "$root/data/"
+    /usr/bin/python3 "$here/scripts/make_vad_input.py" "$root/data/vad" >/dev/null
+    [ -d "$root/bundles/ort-1.30.0-cpu" ] ||
+        inside ortkit bundle import /opt/npm-ort --name ort-1.30.0-cpu --into /bundles
+    say "doctor (ORTKIT_PATH=/bundles)"
+    inside env ORTKIT_PATH=/bundles ortkit doctor || true
+    say "bench: npm 1.30.0 (generic) against the $variant build, Silero VAD"
+    built=$(ls -d "$root"/bundles/*"$variant"* 2>/dev/null | head -n 1)
+    [ -n "$built" ] || { say "no $variant bundle in $root/bundles"; return 1; }
+    inside ortkit bench /data/silero_vad.onnx -i input=/data/vad/speech.npy -i sr=/data/vad/sr.npy \
+        -i h=/data/vad/state.npy -i c=/data/vad/state.npy --threads 1 -n 3000 \
+        --runtime /bundles/ort-1.30.0-cpu --runtime "/bundles/$(basename "$built")" \
+        --plot /data/bench-avx2-vs-npm.svg || true
+}
+if [ "$mode" = --compare ]; then
+    compare
+    exit $?
+fi
 
 # ---- 4. build, bundle, validate, bench ----------------------------------------
 say "ortkit build $variant (about 23 minutes on 2 cores)"
@@ -130,4 +157,5 @@ inside ortkit version || true
 if inside ortkit validate --help >/dev/null 2>&1; then
     inside env ORTKIT_PATH=/bundles ortkit validate || say "validate reported failures"
 fi
+compare || say "the comparison did not complete"
 say "done: the bundle is in $root/bundles"
