@@ -81,10 +81,16 @@ make_chroot() {
         say "apt-get build-dep onnxruntime in the chroot"
         chroot "$root" sh -c 'export DEBIAN_FRONTEND=noninteractive
             apt-get update -qq && apt-get build-dep -y -qq onnxruntime >/dev/null &&
-            apt-get install -y -qq --no-install-recommends libcjson1 libprotobuf-c1 patch >/dev/null' ||
+            apt-get install -y -qq --no-install-recommends libcjson1 libprotobuf-c1 patch patchelf >/dev/null' ||
             { say "apt-get build-dep failed in the chroot"; exit 1; }
         touch "$root/.ortkit-ready"
     fi
+    # Bundling sets RUNPATH with patchelf, and validate runs Debian's ONNX
+    # test data; chroots made before they were listed lack them.
+    chroot "$root" sh -c '{ command -v patchelf && [ -d /usr/share/libonnx-testdata ]; } >/dev/null ||
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+            patchelf libonnx-testdata >/dev/null' ||
+        { say "cannot install patchelf and libonnx-testdata in the chroot"; exit 1; }
 }
 
 # ---- 3. ortkit and the patch set inside ---------------------------------------
@@ -126,22 +132,29 @@ esac
 # Both as bundles in /bundles: doctor must prefer the AVX2 build on an AVX2
 # host; bench runs both side by side on the real model.
 compare() {
-    npm_rt="$deps/runtime/1.30.0"
-    mkdir -p "$root/opt/npm-ort" "$root/data"
-    cp -a "$npm_rt/." "$root/opt/npm-ort/"
+    mkdir -p "$root/data"
     cp "$deps/models/silero_vad.onnx" "$root/data/"
     /usr/bin/python3 "$here/scripts/make_vad_input.py" "$root/data/vad" >/dev/null
-    [ -d "$root/bundles/ort-1.30.0-cpu" ] ||
-        inside ortkit bundle import /opt/npm-ort --name ort-1.30.0-cpu --into /bundles
+    # Microsoft's generic builds from npm: the same version as the source (the
+    # fair comparison: same ORT, generic flags vs the variant's), and 1.30.0.
+    ORT_VERSIONS="$ort_version" sh "$here/scripts/setup.sh" --no-apt
+    for v in "$ort_version" 1.30.0; do
+        [ -d "$root/bundles/ort-$v-cpu" ] && continue
+        rm -rf "$root/opt/npm-ort-$v" && mkdir -p "$root/opt/npm-ort-$v/include"
+        cp -a "$deps/runtime/$v/." "$root/opt/npm-ort-$v/"
+        # The npm package has no C headers; a bundle carries the ones set-up fetched.
+        cp -a "$deps/ort-headers/include/." "$root/opt/npm-ort-$v/include/"
+        inside ortkit bundle import "/opt/npm-ort-$v" --name "ort-$v-cpu" --into /bundles
+    done
     say "doctor (ORTKIT_PATH=/bundles)"
     inside env ORTKIT_PATH=/bundles ortkit doctor || true
-    say "bench: npm 1.30.0 (generic) against the $variant build, Silero VAD"
     built=$(ls -d "$root"/bundles/*"$variant"* 2>/dev/null | head -n 1)
     [ -n "$built" ] || { say "no $variant bundle in $root/bundles"; return 1; }
+    say "bench: npm $ort_version (generic) against the $variant build, Silero VAD"
     inside ortkit bench /data/silero_vad.onnx -i input=/data/vad/speech.npy -i sr=/data/vad/sr.npy \
         -i h=/data/vad/state.npy -i c=/data/vad/state.npy --threads 1 -n 3000 \
-        --runtime /bundles/ort-1.30.0-cpu --runtime "/bundles/$(basename "$built")" \
-        --plot /data/bench-avx2-vs-npm.svg || true
+        --runtime "/bundles/ort-$ort_version-cpu" --runtime "/bundles/$(basename "$built")" \
+        --plot "/data/bench-$variant-vs-npm.svg" || true
 }
 if [ "$mode" = --compare ]; then
     compare

