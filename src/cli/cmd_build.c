@@ -343,6 +343,29 @@ static void print_dry_run(const ortkit_build_plan *plan, const build_args *a, co
            plan->configure.v[4], budget, slots, chain ? ", through " : "", chain ? chain : "");
 }
 
+/*
+ * The report as JSON, also written to BUILD/ortkit-report.json.  A rerun that
+ * compiled nothing leaves an existing report alone: it holds the figures of
+ * the build that did the work.  Returns the JSON (the caller frees it).
+ */
+static char *save_report(const build_args *a, const ortkit_variant *v, const char *version,
+                         const ortkit_build_toolchain *tc, const ortkit_build_plan *plan,
+                         const char *build_dir, const ortkit_build_report *rep, const char *bundle)
+{
+    cJSON *facts = build_facts(a, v, version, tc, plan, build_dir);
+    if (facts && bundle[0])
+        cJSON_AddStringToObject(facts, "bundle", bundle);
+    char *facts_text = facts ? cJSON_PrintUnformatted(facts) : NULL;
+    cJSON_Delete(facts);
+    char *json = ortkit_build_report_json(rep, facts_text);
+    free(facts_text);
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/ortkit-report.json", build_dir);
+    if (json && (rep->n > 0 || access(path, F_OK) != 0))
+        ortkit_build_write_atomic(path, json, strlen(json));
+    return json;
+}
+
 int cmd_build(int argc, char **argv)
 {
     if (argc >= 2 && !strncmp(argv[1], "--launch", 8))
@@ -490,22 +513,13 @@ int cmd_build(int argc, char **argv)
     }
 
     char bundle[PATH_MAX] = "";
+    /* The report is saved before bundling too, so that a failed bundle step
+     * keeps the figures of the build it follows. */
+    free(save_report(&a, v, version, &tc, &plan, build_dir, &rep, bundle));
     /* A partial build (--target) is neither installed nor bundled. */
     if (v && !a.no_bundle && !a.target && (rc = make_bundle(&a, v, plan.stage_dir, bundle, sizeof bundle)))
         goto cleanup;
-
-    cJSON *facts = build_facts(&a, v, version, &tc, &plan, build_dir);
-    if (facts && bundle[0])
-        cJSON_AddStringToObject(facts, "bundle", bundle);
-    char *facts_text = facts ? cJSON_PrintUnformatted(facts) : NULL;
-    cJSON_Delete(facts);
-    json = ortkit_build_report_json(&rep, facts_text);
-    free(facts_text);
-    if (json) {
-        char path[PATH_MAX];
-        snprintf(path, sizeof path, "%s/ortkit-report.json", build_dir);
-        ortkit_build_write_atomic(path, json, strlen(json));
-    }
+    json = save_report(&a, v, version, &tc, &plan, build_dir, &rep, bundle);
     if (a.json) {
         if (!json) {
             rc = cli_fail("out of memory");
