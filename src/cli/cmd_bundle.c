@@ -1,5 +1,6 @@
 /* cmd_bundle.c - `ortkit bundle import|verify|list`: relocatable ONNX Runtime bundles. */
 #include "cli.h"
+#include "bundle_view.h"
 
 #include <getopt.h>
 #include <stdlib.h>
@@ -83,7 +84,7 @@ static int bundle_import(int argc, char **argv)
         case 'f': o.force = 1; break;
         case 'j': json = 1; break;
         case 'h': fputs(usage_text, stdout); return CLI_OK;
-        default: return cli_usage("bundle", "unknown option");
+        default: return cli_bad_option("bundle", argv);
         }
     }
     if (optind >= argc)
@@ -149,7 +150,7 @@ static int bundle_verify(int argc, char **argv)
         switch (c) {
         case 'j': json = 1; break;
         case 'h': fputs(usage_text, stdout); return CLI_OK;
-        default: return cli_usage("bundle", "unknown option");
+        default: return cli_bad_option("bundle", argv);
         }
     }
     if (optind >= argc)
@@ -202,11 +203,6 @@ cleanup:
 
 /* ---- list -------------------------------------------------------------------- */
 
-static const char *state_name(ortkit_bundle_dir_state s)
-{
-    return s == ORTKIT_BUNDLE_DIR_OK ? "ok" : s == ORTKIT_BUNDLE_DIR_MISSING ? "missing" : "unreadable";
-}
-
 static int bundle_list(int argc, char **argv)
 {
     static const struct option longopts[] = {{"json", no_argument, NULL, 'j'},
@@ -218,7 +214,7 @@ static int bundle_list(int argc, char **argv)
         switch (c) {
         case 'j': json = 1; break;
         case 'h': fputs(usage_text, stdout); return CLI_OK;
-        default: return cli_usage("bundle", "unknown option");
+        default: return cli_bad_option("bundle", argv);
         }
     }
     if (optind < argc)
@@ -240,17 +236,7 @@ static int bundle_list(int argc, char **argv)
     int rc = CLI_OK;
     if (json) {
         cJSON *root = cJSON_CreateObject();
-        cJSON *dirs = cJSON_AddArrayToObject(root, "dirs");
-        for (size_t i = 0; i < ortkit_bundle_list_dir_count(l); i++) {
-            const ortkit_bundle_dir *d = ortkit_bundle_list_dir(l, i);
-            cJSON *o = cJSON_CreateObject();
-            cJSON_AddStringToObject(o, "path", d->path);
-            cJSON_AddStringToObject(o, "source", d->source);
-            cJSON_AddStringToObject(o, "state", state_name(d->state));
-            cJSON_AddStringToObject(o, "note", d->note);
-            cJSON_AddNumberToObject(o, "bundles", (double)d->bundle_count);
-            cJSON_AddItemToArray(dirs, o);
-        }
+        cJSON_AddItemToObject(root, "dirs", bundle_dirs_json(l));
         cJSON *arr = cJSON_AddArrayToObject(root, "bundles");
         for (size_t i = 0; i < n; i++) {
             const ortkit_bundle_entry *e = ortkit_bundle_list_get(l, i);
@@ -269,7 +255,7 @@ static int bundle_list(int argc, char **argv)
         printf("no bundles found; searched:\n");
         for (size_t i = 0; i < ortkit_bundle_list_dir_count(l); i++) {
             const ortkit_bundle_dir *d = ortkit_bundle_list_dir(l, i);
-            printf("  %-11s  %s (%s)\n", d->source, d->path, state_name(d->state));
+            printf("  %-11s  %s (%s)\n", d->source, d->path, bundle_dir_state_name(d->state));
         }
         printf("make one with 'ortkit bundle import'\n");
     } else {

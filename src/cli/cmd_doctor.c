@@ -4,6 +4,7 @@
  * report is meant to be pasted whole into a bug report.
  */
 #include "cli.h"
+#include "bundle_view.h"
 
 #include <getopt.h>
 #include <libgen.h>
@@ -202,11 +203,6 @@ static void print_host(const report *r)
                h->gpu_note[0] ? ")" : "");
 }
 
-static const char *state_name(ortkit_bundle_dir_state s)
-{
-    return s == ORTKIT_BUNDLE_DIR_OK ? "ok" : s == ORTKIT_BUNDLE_DIR_MISSING ? "missing" : "unreadable";
-}
-
 static void print_bundles(const report *r)
 {
     static const char *const dh[] = {"FROM", "STATE", "BUNDLES", "DIRECTORY"};
@@ -215,7 +211,7 @@ static void print_bundles(const report *r)
     for (size_t i = 0; i < ortkit_bundle_list_dir_count(r->list); i++) {
         const ortkit_bundle_dir *d = ortkit_bundle_list_dir(r->list, i);
         char state[300], count[16];
-        snprintf(state, sizeof state, "%s%s%s", state_name(d->state),
+        snprintf(state, sizeof state, "%s%s%s", bundle_dir_state_name(d->state),
                  d->state == ORTKIT_BUNDLE_DIR_UNREADABLE ? ": " : "",
                  d->state == ORTKIT_BUNDLE_DIR_UNREADABLE ? d->note : "");
         snprintf(count, sizeof count, "%zu", d->bundle_count);
@@ -353,17 +349,7 @@ static cJSON *json_report(const report *r)
         const char *v = getenv(env_vars[i]);
         cJSON_AddItemToObject(env, env_vars[i], v ? cJSON_CreateString(v) : cJSON_CreateNull());
     }
-    cJSON *dirs = cJSON_AddArrayToObject(root, "dirs");
-    for (size_t i = 0; i < ortkit_bundle_list_dir_count(r->list); i++) {
-        const ortkit_bundle_dir *d = ortkit_bundle_list_dir(r->list, i);
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "path", d->path);
-        cJSON_AddStringToObject(o, "source", d->source);
-        cJSON_AddStringToObject(o, "state", state_name(d->state));
-        cJSON_AddStringToObject(o, "note", d->note);
-        cJSON_AddNumberToObject(o, "bundles", (double)d->bundle_count);
-        cJSON_AddItemToArray(dirs, o);
-    }
+    cJSON_AddItemToObject(root, "dirs", bundle_dirs_json(r->list));
     cJSON *arr = cJSON_AddArrayToObject(root, "bundles");
     for (size_t i = 0; i < r->count; i++) {
         const ortkit_bundle_entry *e = ortkit_bundle_list_get(r->list, i);
@@ -431,7 +417,7 @@ int cmd_doctor(int argc, char **argv)
         case 'H': r.host_file = optarg; break;
         case 'b': r.pin = optarg; break;
         case 'h': fputs(usage_text, stdout); return CLI_OK;
-        default: return cli_usage("doctor", "unknown option");
+        default: return cli_bad_option("doctor", argv);
         }
     }
     if (optind < argc)
