@@ -283,6 +283,8 @@ int ortkit_session_run(ortkit_session *s, ortkit_run_control *control,
             goto cleanup;
         }
         given[idx] = 1;
+        /* ORT is given the model's own name strings. */
+        in_names[i] = s->inputs[idx].name;
         if (!inputs[i]) {
             rc = ortkit__error_set(ORTKIT_E_INVALID_ARG, "input '%s' is NULL", input_names[i]);
             goto cleanup;
@@ -320,8 +322,6 @@ int ortkit_session_run(ortkit_session *s, ortkit_run_control *control,
         if ((rc = input_value(s, inputs[made], &in_values[made], &t)))
             goto cleanup;
         temp[made] = (unsigned char)t;
-        /* ORT wants the model's own name strings only for lookup; ours live as long. */
-        in_names[made] = s->inputs[ortkit_session_input_index(s, input_names[made])].name;
     }
 
     OrtStatus *st = api->Run(s->ort, control ? control->options : NULL, in_names,
