@@ -122,13 +122,6 @@ int ortkit__elf_origin(const char *path_list);
 /* The architecture this process runs on. */
 ortkit_arch ortkit__host_arch(void);
 
-/* ---- helper programs ---------------------------------------------------------- */
-
-/* Run argv (argv[0] searched on PATH) without a shell; stdout (and stderr
- * when merge_stderr) are captured into *output (NUL-terminated, may be NULL
- * if not wanted), the exit status goes to *status (-1 if killed). */
-int ortkit__spawn(const char *const *argv, int merge_stderr, char **output, int *status);
-
 /* ---- CUDA dependencies ---------------------------------------------------------- */
 
 typedef struct ortkit__dep {

@@ -32,6 +32,11 @@ int ortkit__file_read(char **out, size_t *size, const char *path, size_t max_siz
 /* Write a whole file through a temporary name in the same directory, then rename. */
 int ortkit__file_write_atomic(const char *path, const void *data, size_t size);
 
+/* Run argv (argv[0] searched on PATH) without a shell (spawn.c); stdout (and
+ * stderr when merge_stderr) are captured into *output (NUL-terminated, may be
+ * NULL if not wanted), the exit status goes to *status (-1 if killed). */
+int ortkit__spawn(const char *const *argv, int merge_stderr, char **output, int *status);
+
 /* Element count of a shape, or SIZE_MAX on a negative dimension or overflow. */
 size_t ortkit__shape_count(const int64_t *shape, size_t rank);
 /* Bytes for count elements of type (4-bit types round up); SIZE_MAX on overflow. */

@@ -80,19 +80,20 @@ static int resolve_explicit(char **out, const char *where, const char *what)
     return *out ? ORTKIT_OK : ortkit__error_nomem();
 }
 
-/* pkg-config's libdir for libonnxruntime, or NULL. */
+/* pkg-config's libdir for libonnxruntime, or NULL (also when pkg-config is absent). */
 static char *pkg_config_libdir(void)
 {
-    FILE *p = popen("pkg-config --variable=libdir libonnxruntime 2>/dev/null", "r");
-    if (!p)
+    static const char *const argv[] = {"pkg-config", "--variable=libdir", "libonnxruntime", NULL};
+    char *out = NULL;
+    int status;
+    if (ortkit__spawn(argv, 0, &out, &status) != ORTKIT_OK || status != 0 || !out) {
+        free(out);
         return NULL;
-    char line[PATH_MAX] = "";
-    char *ok = fgets(line, sizeof line, p);
-    int status = pclose(p);
-    if (!ok || status != 0)
-        return NULL;
-    line[strcspn(line, "\r\n")] = '\0';
-    return line[0] ? find_in_dir(line) : NULL;
+    }
+    out[strcspn(out, "\r\n")] = '\0';
+    char *found = out[0] ? find_in_dir(out) : NULL;
+    free(out);
+    return found;
 }
 
 static const char *env_nonempty(const char *name)
