@@ -23,7 +23,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/ortkit-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 fx="$work/fx"
 b="$work/b"
-sh "$here/tests/build/fixture/make_fixture.sh" "$fx" "$sizes"
+sh "$here/tests/builder/fixture/make_fixture.sh" "$fx" "$sizes"
 budget_bytes=$(/usr/bin/python3 -c "
 import sys; s = sys.argv[1].upper().rstrip('B').rstrip('I'); m = {'K': 2**10, 'M': 2**20, 'G': 2**30}
 print(int(float(s[:-1]) * m[s[-1]]) if s[-1] in m else int(s))" "$budget")
@@ -34,7 +34,7 @@ print(int(float(s[:-1]) * m[s[-1]]) if s[-1] in m else int(s))" "$budget")
 one_run() { # label command...
     ninja -C "$b" -t clean >/dev/null
     rm -f "$work/stop" "$work/sampled"
-    /usr/bin/python3 "$here/tests/build/sample_rss.py" "$fx/" "$work/sampled" "$work/stop" &
+    /usr/bin/python3 "$here/tests/builder/sample_rss.py" "$fx/" "$work/sampled" "$work/stop" &
     sampler=$!
     t0=$(date +%s.%N)
     "$@" >"$work/stdout" 2>/dev/null

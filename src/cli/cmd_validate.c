@@ -1,6 +1,6 @@
 /* cmd_validate.c - `ortkit validate [DIR...]`: run ONNX backend tests against a runtime. */
 #include "inputs.h"
-#include "validate.h"
+#include "validate_cli.h"
 
 #include <errno.h>
 #include <fnmatch.h>

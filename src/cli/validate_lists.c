@@ -4,7 +4,7 @@
  * '#' starts a comment; a pattern is matched with fnmatch against the test's
  * name and against "suite/name".
  */
-#include "validate.h"
+#include "validate_cli.h"
 
 #include <ctype.h>
 #include <errno.h>

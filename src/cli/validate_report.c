@@ -4,7 +4,7 @@
  * suite and by operator, determinism and memory findings; or all of it as
  * JSON; and JUnit XML for CI systems.
  */
-#include "validate.h"
+#include "validate_cli.h"
 
 #include <errno.h>
 #include <stdlib.h>

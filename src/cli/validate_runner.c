@@ -4,7 +4,7 @@
  * Runtime: ORT 1.30 starts a thread when its environment is created, and a
  * process with threads is not safe to fork, so every child loads it afresh.
  */
-#include "validate.h"
+#include "validate_cli.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -3,7 +3,7 @@
 # daemons on loopback ports each receive compiles.
 set -eu
 F="$PWD/fx"
-sh "$SRC/tests/build/fixture/make_fixture.sh" "$F" 120,200,160,140,180,100
+sh "$SRC/tests/builder/fixture/make_fixture.sh" "$F" 120,200,160,140,180,100
 
 if command -v ccache >/dev/null 2>&1; then
     export CCACHE_DIR="$PWD/ccache"

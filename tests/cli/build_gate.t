@@ -4,10 +4,10 @@
 # used once the peaks are known, and there is a log, a report and progress.
 set -eu
 F="$PWD/fx"
-sh "$SRC/tests/build/fixture/make_fixture.sh" "$F" 300,900,600,400,800,500,350,700
+sh "$SRC/tests/builder/fixture/make_fixture.sh" "$F" 300,900,600,400,800,500,350,700
 BUDGET=1610612736 # 1.5 GiB
 
-/usr/bin/python3 "$SRC/tests/build/sample_rss.py" "$F/" sampled stop &
+/usr/bin/python3 "$SRC/tests/builder/sample_rss.py" "$F/" sampled stop &
 sampler=$!
 
 # First build: nothing is known, so the per-language default (1.5 GiB for

@@ -3,7 +3,7 @@
 # and the same command resumes; a broken file surfaces its error line.
 set -eu
 F="$PWD/fx"
-sh "$SRC/tests/build/fixture/make_fixture.sh" "$F" 500,500,500,500,500,500,500,500
+sh "$SRC/tests/builder/fixture/make_fixture.sh" "$F" 500,500,500,500,500,500,500,500
 
 "$ORTKIT" build --cmake-project "$F" --build-dir b --jobs 1 --no-progress >out1 2>err1 &
 pid=$!
@@ -44,7 +44,7 @@ expect_in b/ortkit-build.log "configuration unchanged; not configuring again"
 b/stage/bin/fixture >/dev/null
 
 # A file that does not compile: its error line, and where the log is.
-sh "$SRC/tests/build/fixture/make_fixture.sh" "$PWD/bad" 60 --broken
+sh "$SRC/tests/builder/fixture/make_fixture.sh" "$PWD/bad" 60 --broken
 expect_exit 1 "$ORTKIT" build --cmake-project "$PWD/bad" --build-dir bb --no-progress
 expect_in err "ortkit: build failed: $PWD/bad/broken.cc:4:19: error: expected primary-expression before"
 expect_in err "(full log: $PWD/bb/ortkit-build.log)"

@@ -2,7 +2,7 @@
 # ORT's real option names, --ops-from, and pre-flight refusals (no compiling).
 set -eu
 REAL=$(readlink -f "$ORTKIT")
-GOLDEN="$SRC/tests/build/plans"
+GOLDEN="$SRC/tests/builder/plans"
 
 expect_exit 0 "$ORTKIT" build --help
 expect_in out "usage: ortkit build --source DIR --variant NAME [options]"

@@ -21,15 +21,18 @@ CC=${CC:-clang}
 command -v "$CC" >/dev/null || { echo "run_fuzzer.sh: $CC not found (apt-get install clang)" >&2; exit 2; }
 
 # The library sources a target needs.  Most targets need only the file of
-# their module plus the shared helpers; FUZZ_SOURCES overrides (relative to src/lib).
+# their module plus the shared helpers; FUZZ_SOURCES overrides (file names,
+# found in the library's module folders src/lib/*/).
 lib_sources=${FUZZ_SOURCES:-"error.c tensor.c $target.c"}
 srcs=""
-for f in $lib_sources; do srcs="$srcs $root/src/lib/$f"; done
+for f in $lib_sources; do srcs="$srcs $(ls "$root"/src/lib/*/"$f")"; done
+incs=""
+for d in "$root"/src/lib/*/; do incs="$incs -I$d"; done
 
 mkdir -p "$out/corpus"
 # shellcheck disable=SC2086
 "$CC" -g -O1 -std=gnu11 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-    -DORTKIT_LIBFUZZER -DORTKIT_BUILDING -I"$root/include" -I"$root/src/lib" \
+    -DORTKIT_LIBFUZZER -DORTKIT_BUILDING -I"$root/include" $incs \
     $srcs "$src" -o "$out/fuzz_$target"
 
 echo "run_fuzzer.sh: fuzzing $target for ${seconds}s (scratch corpus $out/corpus)" >&2

@@ -7,7 +7,7 @@
 
 #include <unistd.h>
 
-#define PLANS ORTKIT_TEST_SOURCE_DIR "/tests/build/plans/"
+#define PLANS ORTKIT_TEST_SOURCE_DIR "/tests/builder/plans/"
 
 static char *plan_text(const ortkit_build_config *cfg)
 {
