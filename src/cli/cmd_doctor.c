@@ -39,11 +39,10 @@ typedef struct report {
     ortkit_host host;
     const char *host_file;
     const char *pin;
-    ortkit_bundle_list *list;
-    const ortkit_bundle **bundles;
-    ortkit_bundle_verdict *verdicts;
+    ortkit_resolution *res;         /* the search, exactly as the runtime open acts on it */
+    const ortkit_bundle_list *list;
     size_t count;
-    ortkit_bundle_choice choice;
+    const ortkit_bundle_choice *choice;
     int chosen_ok;
     const ortkit_bundle *chosen;
     ortkit_bundle *verified;        /* the chosen bundle, opened again for verify */
@@ -111,23 +110,28 @@ static void live_checks(report *r)
     }
 }
 
+static const ortkit_bundle_verdict *verdict(const report *r, size_t i)
+{
+    return ortkit_resolution_verdict(r->res, i);
+}
+
 static int gather(report *r)
 {
     if (r->host_file ? ortkit_host_load(&r->host, r->host_file) : ortkit_host_detect(&r->host))
         return cli_fail_lib();
-    if (ortkit_bundle_list_open(&r->list) != 0)
+    /* Every place is looked at, so the report shows bundles and variables
+     * even when an earlier place decides. */
+    ortkit_runtime_options o = ORTKIT_RUNTIME_OPTIONS_INIT;
+    o.bundle = r->pin;
+    if (ortkit_runtime_resolve(&r->res, &o, &r->host, ORTKIT_RESOLVE_EXPLAIN) != 0)
         return cli_fail_lib();
+    r->pin = ortkit_resolution_pin(r->res, NULL);
+    r->list = ortkit_resolution_bundles(r->res);
     r->count = ortkit_bundle_list_count(r->list);
-    r->bundles = calloc(r->count + 1, sizeof *r->bundles);
-    r->verdicts = calloc(r->count + 1, sizeof *r->verdicts);
-    if (!r->bundles || !r->verdicts)
-        return cli_fail("out of memory");
-    for (size_t i = 0; i < r->count; i++)
-        r->bundles[i] = ortkit_bundle_list_get(r->list, i)->bundle;
-    r->chosen_ok = ortkit_bundle_select(&r->choice, r->verdicts, &r->host, r->bundles, r->count,
-                                        r->pin) == 0;
+    r->choice = ortkit_resolution_choice(r->res);
+    r->chosen_ok = r->choice && r->choice->index != ORTKIT_BUNDLE_NONE;
     if (r->chosen_ok)
-        r->chosen = r->bundles[r->choice.index];
+        r->chosen = ortkit_bundle_list_get(r->list, r->choice->index)->bundle;
     r->ok = r->chosen_ok;
     if (r->host_file)
         return CLI_OK; /* a described machine: nothing here is loaded for it */
@@ -135,10 +139,8 @@ static int gather(report *r)
     /* The chosen bundle's files, as `ortkit bundle verify` checks them. */
     if (r->chosen && ortkit_bundle_open(&r->verified, ortkit_bundle_manifest(r->chosen)->dir) == 0)
         r->verify_ok = ortkit_bundle_verify(r->verified) == 0;
-    /* The runtime exactly as a program would get it. */
-    ortkit_runtime_options o = ORTKIT_RUNTIME_OPTIONS_INIT;
-    o.bundle = r->pin;
-    if (ortkit_runtime_open(&r->rt, &o) != 0) {
+    /* The runtime exactly as a program would get it: the same resolution, loaded. */
+    if (ortkit_runtime_open_resolved(&r->rt, r->res, &o) != 0) {
         snprintf(r->rt_error, sizeof r->rt_error, "%s", ortkit_error_last());
         r->ok = 0;
         return CLI_OK;
@@ -232,10 +234,10 @@ static void print_bundles(const report *r)
         const ortkit_bundle_entry *e = ortkit_bundle_list_get(r->list, i);
         const ortkit_manifest *m = e->bundle ? ortkit_bundle_manifest(e->bundle) : NULL;
         char why[1100];
-        snprintf(why, sizeof why, "%s", m ? r->verdicts[i].why : e->error);
-        cli_table_add(t, (const char *[]){r->chosen_ok && r->choice.index == i ? "*" : "", e->name,
+        snprintf(why, sizeof why, "%s", m ? verdict(r, i)->why : e->error);
+        cli_table_add(t, (const char *[]){r->chosen_ok && r->choice->index == i ? "*" : "", e->name,
                                           m ? m->ort_version : "-", m ? m->variant : "-", e->source,
-                                          r->verdicts[i].fits ? "yes" : "no", why});
+                                          verdict(r, i)->fits ? "yes" : "no", why});
     }
     cli_table_print(t, stdout, "  ");
     cli_table_free(t);
@@ -246,14 +248,14 @@ static void print_choice(const report *r)
     printf("\nChoice%s%s%s\n", r->pin ? " (pinned: " : "", r->pin ? r->pin : "", r->pin ? ")" : "");
     if (!r->chosen_ok) {
         printf(LABEL "%s\n", "bundle", "none");
-        printf(LABEL "%s\n", "why", r->choice.reason);
+        printf(LABEL "%s\n", "why", r->choice ? r->choice->reason : "no bundles were found");
         return;
     }
     const ortkit_manifest *m = ortkit_bundle_manifest(r->chosen);
     printf(LABEL "%s (%s)\n", "bundle", m->name, m->dir);
-    printf(LABEL "%s\n", "why", r->choice.reason);
-    if (r->verdicts[r->choice.index].why[0])
-        printf(LABEL "%s\n", "caveat", r->verdicts[r->choice.index].why);
+    printf(LABEL "%s\n", "why", r->choice->reason);
+    if (verdict(r, r->choice->index)->why[0])
+        printf(LABEL "%s\n", "caveat", verdict(r, r->choice->index)->why);
     if (r->host_file)
         return;
     if (r->verify_ok) {
@@ -268,6 +270,31 @@ static void print_choice(const report *r)
     if (m->headers_api_level > m->api_level)
         printf(LABEL "include/ has API %d headers; a program built with them must ask for "
                "API %d or lower\n", "note", m->headers_api_level, m->api_level);
+}
+
+/* The place of the search that decided, or NULL. */
+static const ortkit_resolve_step *taken_step(const report *r)
+{
+    for (size_t i = 0; i < ortkit_resolution_step_count(r->res); i++) {
+        const ortkit_resolve_step *s = ortkit_resolution_step(r->res, i);
+        if (s->verdict == ORTKIT_RESOLVE_TAKEN || s->verdict == ORTKIT_RESOLVE_FAILED)
+            return s;
+    }
+    return NULL;
+}
+
+static void print_search(const report *r)
+{
+    printf("\nSearch, in order: the first place that decides is what gets loaded\n");
+    static const char *const sh[] = {"PLACE", "RESULT", "DETAIL"};
+    cli_table *t = cli_table_new(3, sh);
+    for (size_t i = 0; i < ortkit_resolution_step_count(r->res); i++) {
+        const ortkit_resolve_step *s = ortkit_resolution_step(r->res, i);
+        cli_table_add(t, (const char *[]){s->source, ortkit_resolve_verdict_name(s->verdict),
+                                          s->detail});
+    }
+    cli_table_print(t, stdout, "  ");
+    cli_table_free(t);
 }
 
 static void print_runtime(const report *r)
@@ -286,8 +313,9 @@ static void print_runtime(const report *r)
     printf(LABEL "%s\n", "found by", ortkit_runtime_source(r->rt));
     printf(LABEL "%d (ortkit supports %d and newer)\n", "API level",
            ortkit_runtime_api_level(r->rt), ORTKIT_MIN_ORT_API);
-    if (getenv("ORTKIT_RUNTIME") && getenv("ORTKIT_RUNTIME")[0])
-        printf(LABEL "ORTKIT_RUNTIME is set: it comes before any bundle\n", "note");
+    const ortkit_resolve_step *taken = taken_step(r);
+    if (r->chosen && taken && strcmp(taken->source, "bundles"))
+        printf(LABEL "%s decided: it comes before any bundle\n", "note", taken->source);
 
     printf("\nLive check: Neg on float32[4], built in memory, run on each provider\n");
     static const char *const ch[] = {"PROVIDER", "RESULT", "TIME", "DETAIL"};
@@ -320,6 +348,7 @@ static void print_text(const report *r)
     }
     print_bundles(r);
     print_choice(r);
+    print_search(r);
     print_runtime(r);
     printf("\nVerdict: ");
     if (r->host_file)
@@ -360,16 +389,26 @@ static cJSON *json_report(const report *r)
         cJSON_AddStringToObject(o, "source", e->source);
         cJSON_AddItemToObject(o, "ort_version", m ? cJSON_CreateString(m->ort_version) : cJSON_CreateNull());
         cJSON_AddItemToObject(o, "variant", m ? cJSON_CreateString(m->variant) : cJSON_CreateNull());
-        cJSON_AddBoolToObject(o, "fits", r->verdicts[i].fits);
-        cJSON_AddStringToObject(o, "why", m ? r->verdicts[i].why : e->error);
-        cJSON_AddBoolToObject(o, "chosen", r->chosen_ok && r->choice.index == i);
+        cJSON_AddBoolToObject(o, "fits", verdict(r, i)->fits);
+        cJSON_AddStringToObject(o, "why", m ? verdict(r, i)->why : e->error);
+        cJSON_AddBoolToObject(o, "chosen", r->chosen_ok && r->choice->index == i);
         cJSON_AddItemToArray(arr, o);
+    }
+    cJSON *search = cJSON_AddArrayToObject(root, "search");
+    for (size_t i = 0; i < ortkit_resolution_step_count(r->res); i++) {
+        const ortkit_resolve_step *st = ortkit_resolution_step(r->res, i);
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "source", st->source);
+        cJSON_AddStringToObject(o, "where", st->where);
+        cJSON_AddStringToObject(o, "result", ortkit_resolve_verdict_name(st->verdict));
+        cJSON_AddStringToObject(o, "detail", st->detail);
+        cJSON_AddItemToArray(search, o);
     }
     cJSON *ch = cJSON_AddObjectToObject(root, "choice");
     cJSON_AddItemToObject(ch, "bundle", r->chosen ? cJSON_CreateString(ortkit_bundle_manifest(r->chosen)->name)
                                                   : cJSON_CreateNull());
     cJSON_AddItemToObject(ch, "pin", r->pin ? cJSON_CreateString(r->pin) : cJSON_CreateNull());
-    cJSON_AddStringToObject(ch, "reason", r->choice.reason);
+    cJSON_AddStringToObject(ch, "reason", r->choice ? r->choice->reason : "no bundles were found");
     if (r->chosen && !r->host_file) {
         cJSON_AddBoolToObject(ch, "integrity_ok", r->verify_ok);
         cJSON *p = cJSON_AddArrayToObject(ch, "problems");
@@ -422,8 +461,6 @@ int cmd_doctor(int argc, char **argv)
     }
     if (optind < argc)
         return cli_usage("doctor", "unexpected argument '%s'", argv[optind]);
-    if (!r.pin && getenv("ORTKIT_BUNDLE") && getenv("ORTKIT_BUNDLE")[0])
-        r.pin = getenv("ORTKIT_BUNDLE");
 
     int rc = gather(&r);
     if (rc == CLI_OK) {
@@ -436,7 +473,7 @@ int cmd_doctor(int argc, char **argv)
         if (ok)
             rc = CLI_OK;
         else if (r.host_file)
-            cli_fail("%s", r.choice.reason);
+            cli_fail("%s", r.choice ? r.choice->reason : "no bundles were found");
         else if (!r.rt)
             cli_fail("%s", r.rt_error);
         else if (r.chosen && !r.verify_ok)
@@ -447,8 +484,6 @@ int cmd_doctor(int argc, char **argv)
     }
     ortkit_runtime_free(r.rt);
     ortkit_bundle_free(r.verified);
-    free(r.bundles);
-    free(r.verdicts);
-    ortkit_bundle_list_free(r.list);
+    ortkit_resolution_free(r.res);
     return rc;
 }

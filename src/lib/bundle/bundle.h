@@ -5,7 +5,7 @@
  *   bundle_manifest.c manifest.json: read it strictly, write it
  *   bundle_verify.c   check a bundle's files against its manifest
  *   bundle_find.c     the directories searched for bundles, and listing them
- *   bundle_select.c   the best bundle for a host; the hook runtime.c calls
+ *   bundle_select.c   the best bundle for a host (select/)
  *   bundle_import.c   make a bundle from a prebuilt library or release
  *   bundle_layout.c   write a bundle's parts: copies, RUNPATH, .pc, CMake, manifest
  *   bundle_cuda.c     the CUDA libraries a CUDA build needs beside it
@@ -53,12 +53,22 @@ int ortkit__bundle_cpu_level(const ortkit_manifest *m, const char **label);
  * ~/.local/share/ortkit/bundles. */
 int ortkit__bundle_user_dir(char *buf, size_t size);
 
-/* Pick the bundle runtime.c should load when it was given no path.
- * pin: NULL, or a bundle name or ORT version that must be used (from is
- * where it came from, for messages).  On success *lib is the library's
- * absolute path and *name the bundle's name, or both NULL when no bundle
- * was found (or none fits and nothing was pinned). */
-int ortkit__bundle_discover(char **lib, char **name, const char *pin, const char *from);
+/* What a library says of itself when loaded.  The bundle module reads files
+ * only; loading is the business of the layer above it (open/), which hands
+ * this in.  providers is malloc'd, each entry too. */
+typedef struct ortkit__probe {
+    char version[64];
+    char **providers;
+    size_t provider_count;
+} ortkit__probe;
+typedef int (*ortkit__probe_fn)(ortkit__probe *out, const char *library);
+void ortkit__probe_free(ortkit__probe *probe);
+
+/* ortkit_bundle_import and ortkit_bundle_verify, with the library's own
+ * account read through probe. */
+int ortkit__bundle_import_with(ortkit_bundle **out, const char *src,
+                               const ortkit_bundle_import_options *opts, ortkit__probe_fn probe);
+int ortkit__bundle_verify_with(ortkit_bundle *bundle, ortkit__probe_fn probe);
 
 /* SHA-256 of a file as 64 lowercase hex digits, and its size. */
 int ortkit__sha256_file(char hex[65], uint64_t *size, const char *path);

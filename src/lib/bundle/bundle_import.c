@@ -35,6 +35,7 @@ typedef struct import {
     char lib[PATH_MAX];      /* the library, links resolved */
     char include[PATH_MAX];  /* headers to copy ("" before one is found) */
     ortkit__elf elf;
+    ortkit__probe_fn probe;
     const ortkit_variant *variant; /* NULL: any CPU */
     char version[64];
     int api_level;
@@ -149,22 +150,15 @@ static int inspect_library(import *im)
                                  "ortkit reads the version by loading the library, so import it on "
                                  "a %s machine", im->lib, ortkit_arch_name(arch),
                                  ortkit_arch_name(ortkit__host_arch()), ortkit_arch_name(arch));
-    ortkit_runtime_options o = ORTKIT_RUNTIME_OPTIONS_INIT;
-    o.path = im->lib;
-    ortkit_runtime *rt = NULL;
-    if ((rc = ortkit_runtime_open(&rt, &o)))
+    ortkit__probe p;
+    memset(&p, 0, sizeof p);
+    if ((rc = im->probe(&p, im->lib)))
         return ortkit__error_wrap(rc, "cannot import '%s'", im->src);
-    snprintf(im->version, sizeof im->version, "%s", ortkit_runtime_version(rt));
+    snprintf(im->version, sizeof im->version, "%s", p.version);
     /* ORT's C API level is its minor version. */
     im->api_level = atoi(strchr(im->version, '.') ? strchr(im->version, '.') + 1 : "0");
-    size_t n = ortkit_runtime_provider_count(rt);
-    if ((im->providers = calloc(n + 1, sizeof *im->providers)))
-        for (size_t i = 0; i < n; i++)
-            if ((im->providers[im->provider_count] = strdup(ortkit_runtime_provider(rt, i))))
-                im->provider_count++;
-    ortkit_runtime_free(rt);
-    if (!im->providers || im->provider_count != n)
-        return ortkit__error_nomem();
+    im->providers = p.providers;
+    im->provider_count = p.provider_count;
     snprintf(im->soname, sizeof im->soname, "%s", im->elf.soname ? im->elf.soname : "");
     snprintf(im->real_name, sizeof im->real_name, "libonnxruntime.so.%s", im->version);
     return ORTKIT_OK;
@@ -382,7 +376,8 @@ static void import_free(import *im)
         free(im->prov_names[i]);
 }
 
-int ortkit_bundle_import(ortkit_bundle **out, const char *src, const ortkit_bundle_import_options *opts)
+int ortkit__bundle_import_with(ortkit_bundle **out, const char *src,
+                               const ortkit_bundle_import_options *opts, ortkit__probe_fn probe)
 {
     if (out)
         *out = NULL;
@@ -399,6 +394,7 @@ int ortkit_bundle_import(ortkit_bundle **out, const char *src, const ortkit_bund
         return ortkit__error_nomem();
     im->opts = opts ? opts : &defaults;
     im->src = src;
+    im->probe = probe;
     int rc = ORTKIT_OK, staged = 0, exists = 0;
     const char *variant = "cpu";
     struct stat st;

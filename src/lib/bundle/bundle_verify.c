@@ -221,8 +221,8 @@ static int check_elf(ortkit_bundle *b, const ortkit_bundle_file *f)
     return ok;
 }
 
-/* Load the library and compare what it says with the manifest. */
-static void check_loads(ortkit_bundle *b)
+/* Load the library (through probe) and compare what it says with the manifest. */
+static void check_loads(ortkit_bundle *b, ortkit__probe_fn probe)
 {
     const ortkit_manifest *m = &b->m;
     if (m->arch != ortkit__host_arch()) {
@@ -230,33 +230,41 @@ static void check_loads(ortkit_bundle *b)
                 ortkit_arch_name(m->arch), ortkit_arch_name(ortkit__host_arch()));
         return;
     }
-    ortkit_runtime_options o = ORTKIT_RUNTIME_OPTIONS_INIT;
-    o.path = b->library_path;
-    ortkit_runtime *rt = NULL;
-    if (ortkit_runtime_open(&rt, &o) != 0) {
+    ortkit__probe p;
+    memset(&p, 0, sizeof p);
+    if (probe(&p, b->library_path) != 0) {
         problem(b, "%s: does not load: %s", m->library, ortkit_error_last());
         return;
     }
-    if (strcmp(ortkit_runtime_version(rt), m->ort_version))
-        problem(b, "%s: reports ONNX Runtime %s; the manifest says %s", m->library,
-                ortkit_runtime_version(rt), m->ort_version);
-    size_t n = ortkit_runtime_provider_count(rt);
+    if (strcmp(p.version, m->ort_version))
+        problem(b, "%s: reports ONNX Runtime %s; the manifest says %s", m->library, p.version,
+                m->ort_version);
+    size_t n = p.provider_count;
     int same = n == m->provider_count;
     for (size_t i = 0; same && i < n; i++)
-        same = !strcmp(ortkit_runtime_provider(rt, i), m->providers[i]);
+        same = !strcmp(p.providers[i], m->providers[i]);
     if (!same) {
         char has[512] = "", says[512] = "";
         for (size_t i = 0; i < n; i++)
-            snprintf(has + strlen(has), sizeof has - strlen(has), " %s", ortkit_runtime_provider(rt, i));
+            snprintf(has + strlen(has), sizeof has - strlen(has), " %s", p.providers[i]);
         for (size_t i = 0; i < m->provider_count; i++)
             snprintf(says + strlen(says), sizeof says - strlen(says), " %s", m->providers[i]);
         problem(b, "%s: reports providers%s; the manifest says%s", m->library, has,
                 m->provider_count ? says : " none");
     }
-    ortkit_runtime_free(rt);
+    ortkit__probe_free(&p);
 }
 
-int ortkit_bundle_verify(ortkit_bundle *b)
+void ortkit__probe_free(ortkit__probe *p)
+{
+    for (size_t i = 0; i < p->provider_count; i++)
+        free(p->providers[i]);
+    free(p->providers);
+    p->providers = NULL;
+    p->provider_count = 0;
+}
+
+int ortkit__bundle_verify_with(ortkit_bundle *b, ortkit__probe_fn probe)
 {
     if (!b)
         return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_bundle_verify: NULL bundle");
@@ -280,7 +288,7 @@ int ortkit_bundle_verify(ortkit_bundle *b)
     find_extras(b, "", 0, &seen);
     /* A library that failed its checks is never loaded: it may not be ORT at all. */
     if (library_ok)
-        check_loads(b);
+        check_loads(b, probe);
     else
         problem(b, "%s: not loaded, because it failed the checks above", b->m.library);
 

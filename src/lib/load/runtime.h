@@ -1,6 +1,6 @@
 /*
  * runtime.h - the loaded ONNX Runtime, for the modules that call into it.
- * Only runtime.c touches dlopen/dlsym; the others go through rt->api.
+ * Only loader.c touches dlopen/dlsym; the others go through rt->api.
  */
 #ifndef ORTKIT_RUNTIME_H
 #define ORTKIT_RUNTIME_H
@@ -29,6 +29,12 @@ static inline void ortkit__ort_discard(const OrtApi *api, OrtStatus *status)
     if (status)
         api->ReleaseStatus(status);
 }
+
+/* Load the library at path (absolute; NULL: dlopen's own search for
+ * libonnxruntime.so.1, then libonnxruntime.so) and hand-shake with it.
+ * source says where the path came from ("bundle NAME", "ORTKIT_RUNTIME"). */
+int ortkit__runtime_load(ortkit_runtime **out, const char *path, const char *source,
+                         const ortkit_runtime_options *opts);
 
 /* Keep a runtime alive while a session uses it. */
 void ortkit__runtime_ref(ortkit_runtime *rt);

@@ -1,168 +1,19 @@
 /*
- * runtime.c - find libonnxruntime, load it, and hand-shake with it.
+ * loader.c - load one libonnxruntime and hand-shake with it: a path in, a
+ * loaded runtime out.  Which path is the resolver's business (resolve.c).
  * Every dlopen/dlsym of ONNX Runtime in ortkit is in this file.
  */
 #include "runtime.h"
-#include "bundle.h"
 
-#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
-#ifndef ORTKIT_DEFAULT_RUNTIME
-#define ORTKIT_DEFAULT_RUNTIME ""
-#endif
-
-/* Library file names tried inside a directory, best first. */
+/* Names dlopen searches for when no path was resolved, best last. */
 static const char *const lib_names[] = {"libonnxruntime.so", "libonnxruntime.so.1"};
-
-static int is_dir(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-static int exists(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0;
-}
-
-/* The library inside dir (or dir/lib), or a versioned libonnxruntime.so.1.x.y. */
-static char *find_in_dir(const char *dir)
-{
-    char path[PATH_MAX];
-    static const char *const subdirs[] = {"", "/lib", "/lib64"};
-    for (size_t s = 0; s < sizeof subdirs / sizeof subdirs[0]; s++) {
-        for (size_t i = 0; i < sizeof lib_names / sizeof lib_names[0]; i++) {
-            snprintf(path, sizeof path, "%s%s/%s", dir, subdirs[s], lib_names[i]);
-            if (exists(path))
-                return strdup(path);
-        }
-        snprintf(path, sizeof path, "%s%s", dir, subdirs[s]);
-        DIR *d = opendir(path);
-        if (!d)
-            continue;
-        char *found = NULL;
-        for (struct dirent *e; !found && (e = readdir(d));)
-            if (!strncmp(e->d_name, "libonnxruntime.so.", 18)) {
-                size_t n = strlen(path) + strlen(e->d_name) + 2;
-                if ((found = malloc(n)))
-                    snprintf(found, n, "%s/%s", path, e->d_name);
-            }
-        closedir(d);
-        if (found)
-            return found;
-    }
-    return NULL;
-}
-
-/* A user-named location: a file is taken as is, a directory is searched. */
-static int resolve_explicit(char **out, const char *where, const char *what)
-{
-    if (is_dir(where)) {
-        *out = find_in_dir(where);
-        if (!*out)
-            return ortkit__error_set(ORTKIT_E_RUNTIME_NOT_FOUND,
-                                     "no libonnxruntime.so* in directory '%s' (from %s)", where, what);
-        return ORTKIT_OK;
-    }
-    if (!exists(where))
-        return ortkit__error_set(ORTKIT_E_RUNTIME_NOT_FOUND, "runtime '%s' (from %s): %s", where,
-                                 what, strerror(errno));
-    /* Absolute, so dlopen takes it as a file and not a name to search for. */
-    *out = realpath(where, NULL);
-    return *out ? ORTKIT_OK : ortkit__error_nomem();
-}
-
-/* pkg-config's libdir for libonnxruntime, or NULL (also when pkg-config is absent). */
-static char *pkg_config_libdir(void)
-{
-    static const char *const argv[] = {"pkg-config", "--variable=libdir", "libonnxruntime", NULL};
-    char *out = NULL;
-    int status;
-    if (ortkit__spawn(argv, 0, &out, &status) != ORTKIT_OK || status != 0 || !out) {
-        free(out);
-        return NULL;
-    }
-    out[strcspn(out, "\r\n")] = '\0';
-    char *found = out[0] ? find_in_dir(out) : NULL;
-    free(out);
-    return found;
-}
-
-static const char *env_nonempty(const char *name)
-{
-    const char *v = getenv(name);
-    return v && v[0] ? v : NULL;
-}
-
-/* Decide which file to load; *source says why.  *path NULL: leave it to dlopen. */
-static int discover(char **path, const char **source, const ortkit_runtime_options *opts)
-{
-    *path = NULL;
-    const char *v;
-    if (opts && opts->path && opts->path[0]) {
-        *source = "options";
-        return resolve_explicit(path, opts->path, "options");
-    }
-    if ((v = env_nonempty("ORTKIT_RUNTIME"))) {
-        *source = "ORTKIT_RUNTIME";
-        return resolve_explicit(path, v, "ORTKIT_RUNTIME");
-    }
-    /* Bundles: the one pinned, else the best that fits this host (an unfit
-     * one is never loaded); none found or none fitting: search on. */
-    static _Thread_local char bundle_source[BUNDLE_NAME_MAX + 8];
-    int pinned = opts && opts->bundle && opts->bundle[0];
-    char *name = NULL;
-    int rc = ortkit__bundle_discover(path, &name, pinned ? opts->bundle : env_nonempty("ORTKIT_BUNDLE"),
-                                     pinned ? "the options" : "ORTKIT_BUNDLE");
-    if (rc)
-        return rc;
-    if (*path) {
-        snprintf(bundle_source, sizeof bundle_source, "bundle %s", name);
-        free(name);
-        *source = bundle_source;
-        return ORTKIT_OK;
-    }
-    if (ORTKIT_DEFAULT_RUNTIME[0] && exists(ORTKIT_DEFAULT_RUNTIME)) {
-        *source = "default";
-        return resolve_explicit(path, ORTKIT_DEFAULT_RUNTIME, "ortkit's default location");
-    }
-    if ((v = env_nonempty("ONNXRUNTIME_DIR"))) {
-        *source = "ONNXRUNTIME_DIR";
-        return resolve_explicit(path, v, "ONNXRUNTIME_DIR");
-    }
-    if ((*path = pkg_config_libdir())) {
-        *source = "pkg-config";
-        return ORTKIT_OK;
-    }
-    *source = "system";
-    return ORTKIT_OK;
-}
-
-int ortkit_runtime_search_paths(char *buf, size_t size)
-{
-    if (!buf || !size)
-        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_runtime_search_paths: no buffer");
-    const char *rt = env_nonempty("ORTKIT_RUNTIME"), *od = env_nonempty("ONNXRUNTIME_DIR");
-    snprintf(buf, size,
-             "ORTKIT_RUNTIME=%s\n"
-             "bundles: ORTKIT_BUNDLE, else the best fit in ORTKIT_PATH, the user's, the system's "
-             "and the default bundle directories (ortkit bundle list)\n"
-             "default: %s\n"
-             "ONNXRUNTIME_DIR=%s\n"
-             "pkg-config libonnxruntime\n"
-             "system library paths (libonnxruntime.so.1, libonnxruntime.so)\n",
-             rt ? rt : "(unset)", ORTKIT_DEFAULT_RUNTIME[0] ? ORTKIT_DEFAULT_RUNTIME : "(none)",
-             od ? od : "(unset)");
-    return ORTKIT_OK;
-}
 
 /* "1.17.3" -> major 1, minor 17; 0 if it does not look like a version. */
 static int parse_version(const char *s, int *major, int *minor)
@@ -283,29 +134,16 @@ static int load_providers(ortkit_runtime *rt)
     return rc;
 }
 
-int ortkit_runtime_open(ortkit_runtime **out, const ortkit_runtime_options *opts)
+int ortkit__runtime_load(ortkit_runtime **out, const char *path, const char *source,
+                         const ortkit_runtime_options *opts)
 {
-    if (!out)
-        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_runtime_open: out is NULL");
     *out = NULL;
-    if (opts && opts->version != ORTKIT_RUNTIME_OPTIONS_VERSION)
-        return ortkit__error_set(ORTKIT_E_INVALID_ARG,
-                                 "runtime options version %u is not %d; use ORTKIT_RUNTIME_OPTIONS_INIT",
-                                 opts->version, ORTKIT_RUNTIME_OPTIONS_VERSION);
-    char *path = NULL;
-    const char *source = NULL;
-    int rc = discover(&path, &source, opts);
-    if (rc)
-        return rc;
-
+    int rc = ORTKIT_OK;
     ortkit_runtime *rt = calloc(1, sizeof *rt);
-    if (!rt) {
-        free(path);
+    if (!rt)
         return ortkit__error_nomem();
-    }
     atomic_init(&rt->refs, 1);
-    rt->path = path;
-    if (!(rt->source = ortkit__strdup(source))) {
+    if ((path && !(rt->path = ortkit__strdup(path))) || !(rt->source = ortkit__strdup(source))) {
         rc = ORTKIT_E_NOMEM;
         goto fail;
     }
@@ -322,15 +160,8 @@ int ortkit_runtime_open(ortkit_runtime **out, const ortkit_runtime_options *opts
         for (size_t i = sizeof lib_names / sizeof lib_names[0]; !rt->handle && i-- > 0;)
             rt->handle = dlopen(lib_names[i], RTLD_NOW | RTLD_LOCAL);
         if (!rt->handle) {
-            char where[1024];
-            ortkit_runtime_search_paths(where, sizeof where);
-            for (char *c = where; *c; c++)
-                if (*c == '\n')
-                    *c = c[1] ? ';' : '\0';
-            rc = ortkit__error_set(ORTKIT_E_RUNTIME_NOT_FOUND,
-                                   "no ONNX Runtime found (looked at: %s); set ORTKIT_RUNTIME to "
-                                   "libonnxruntime.so or its directory, or run scripts/setup.sh",
-                                   where);
+            rc = ortkit__error_set(ORTKIT_E_RUNTIME_NOT_FOUND, "no %s or %s in the system's "
+                                   "library paths", lib_names[1], lib_names[0]);
             goto fail;
         }
     }

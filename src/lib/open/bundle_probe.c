@@ -1,0 +1,43 @@
+/*
+ * bundle_probe.c - the bundle operations that load the library: import reads
+ * the version and providers a runtime reports, verify confirms them against
+ * the manifest.  The bundle module itself only reads files; this is where it
+ * meets the loader.
+ */
+#include "bundle.h"
+#include "runtime.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static int probe_by_loading(ortkit__probe *out, const char *library)
+{
+    ortkit_runtime *rt = NULL;
+    int rc = ortkit__runtime_load(&rt, library, "options", NULL);
+    if (rc)
+        return rc;
+    snprintf(out->version, sizeof out->version, "%s", ortkit_runtime_version(rt));
+    size_t n = ortkit_runtime_provider_count(rt);
+    if (!(out->providers = calloc(n + 1, sizeof *out->providers)))
+        rc = ortkit__error_nomem();
+    for (size_t i = 0; !rc && i < n; i++) {
+        if (!(out->providers[i] = ortkit__strdup(ortkit_runtime_provider(rt, i))))
+            rc = ORTKIT_E_NOMEM;
+        else
+            out->provider_count++;
+    }
+    ortkit_runtime_free(rt);
+    if (rc)
+        ortkit__probe_free(out);
+    return rc;
+}
+
+int ortkit_bundle_import(ortkit_bundle **out, const char *src, const ortkit_bundle_import_options *opts)
+{
+    return ortkit__bundle_import_with(out, src, opts, probe_by_loading);
+}
+
+int ortkit_bundle_verify(ortkit_bundle *bundle)
+{
+    return ortkit__bundle_verify_with(bundle, probe_by_loading);
+}

@@ -1,0 +1,454 @@
+/*
+ * resolve.c - which ONNX Runtime library a runtime open loads, and why.
+ *
+ * The search, in order: the options' path, ORTKIT_RUNTIME, the pinned or
+ * best-fitting bundle, the build's default location, ONNXRUNTIME_DIR,
+ * pkg-config, the system's library search.  Every place is recorded with
+ * what was found there, so `ortkit doctor` prints the account the loader
+ * acted on instead of deriving it again.  Nothing here loads a library.
+ */
+#include "bundle.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#ifndef ORTKIT_DEFAULT_RUNTIME
+#define ORTKIT_DEFAULT_RUNTIME ""
+#endif
+
+#define MAX_STEPS 8
+#define DETAIL_MAX 1024
+
+typedef struct step_slot {
+    ortkit_resolve_step pub;
+    char where[PATH_MAX];
+    char detail[DETAIL_MAX];
+} step_slot;
+
+struct ortkit_resolution {
+    step_slot steps[MAX_STEPS];
+    size_t step_count;
+    int decided;               /* a step took a library or failed */
+    int status;                /* ORTKIT_OK, or why no library can be loaded */
+    char error[DETAIL_MAX];
+    char *path;                /* NULL: the system's search */
+    char source[BUNDLE_NAME_MAX + 16];
+    const char *pin;           /* the bundle pin in force, or NULL */
+    const char *pin_from;
+    char *pin_copy;
+    /* The bundles, when the search reached them (or was told to look anyway). */
+    ortkit_bundle_list *list;
+    const ortkit_bundle **bundles;
+    ortkit_bundle_verdict *verdicts;
+    size_t count;
+    int judged;                /* verdicts and choice were computed */
+    int chosen;                /* choice.index is set */
+    int select_rc;             /* why not, when it is not */
+    ortkit_bundle_choice choice;
+    ortkit_host host;
+    int have_host;
+};
+
+/* Library file names tried inside a directory, best first. */
+static const char *const lib_names[] = {"libonnxruntime.so", "libonnxruntime.so.1"};
+
+static int is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+static const char *env_nonempty(const char *name)
+{
+    const char *v = getenv(name);
+    return v && v[0] ? v : NULL;
+}
+
+/* The library inside dir (or dir/lib), or a versioned libonnxruntime.so.1.x.y. */
+static char *find_in_dir(const char *dir)
+{
+    char path[PATH_MAX];
+    static const char *const subdirs[] = {"", "/lib", "/lib64"};
+    for (size_t s = 0; s < sizeof subdirs / sizeof subdirs[0]; s++) {
+        for (size_t i = 0; i < sizeof lib_names / sizeof lib_names[0]; i++) {
+            if (snprintf(path, sizeof path, "%s%s/%s", dir, subdirs[s], lib_names[i]) >=
+                (int)sizeof path)
+                return NULL;
+            if (exists(path))
+                return strdup(path);
+        }
+        snprintf(path, sizeof path, "%s%s", dir, subdirs[s]);
+        DIR *d = opendir(path);
+        if (!d)
+            continue;
+        char *found = NULL;
+        for (struct dirent *e; !found && (e = readdir(d));)
+            if (!strncmp(e->d_name, "libonnxruntime.so.", 18)) {
+                size_t n = strlen(path) + strlen(e->d_name) + 2;
+                if ((found = malloc(n)))
+                    snprintf(found, n, "%s/%s", path, e->d_name);
+            }
+        closedir(d);
+        if (found)
+            return found;
+    }
+    return NULL;
+}
+
+/* A user-named location: a file is taken as is, a directory is searched. */
+static int resolve_explicit(char **out, const char *where, const char *what)
+{
+    *out = NULL;
+    if (is_dir(where)) {
+        *out = find_in_dir(where);
+        if (!*out)
+            return ortkit__error_set(ORTKIT_E_RUNTIME_NOT_FOUND,
+                                     "no libonnxruntime.so* in directory '%s' (from %s)", where, what);
+        return ORTKIT_OK;
+    }
+    if (!exists(where))
+        return ortkit__error_set(ORTKIT_E_RUNTIME_NOT_FOUND, "runtime '%s' (from %s): %s", where,
+                                 what, strerror(errno));
+    /* Absolute, so dlopen takes it as a file and not a name to search for. */
+    *out = realpath(where, NULL);
+    return *out ? ORTKIT_OK : ortkit__error_nomem();
+}
+
+/* pkg-config's libdir for libonnxruntime; NULL (and why) when it has none. */
+static char *pkg_config_libdir(char *why, size_t why_size)
+{
+    static const char *const argv[] = {"pkg-config", "--variable=libdir", "libonnxruntime", NULL};
+    char *out = NULL;
+    int status;
+    if (ortkit__spawn(argv, 0, &out, &status) != ORTKIT_OK) {
+        snprintf(why, why_size, "%s", ortkit_error_last());
+        return NULL;
+    }
+    if (status != 0 || !out) {
+        snprintf(why, why_size, "pkg-config knows no libonnxruntime");
+        free(out);
+        return NULL;
+    }
+    out[strcspn(out, "\r\n")] = '\0';
+    char *found = out[0] ? find_in_dir(out) : NULL;
+    if (!found)
+        snprintf(why, why_size, "no libonnxruntime.so* in its libdir '%s'", out);
+    free(out);
+    return found;
+}
+
+static step_slot *step_add(ortkit_resolution *r, const char *source, const char *where)
+{
+    step_slot *s = &r->steps[r->step_count++];
+    snprintf(s->where, sizeof s->where, "%s", where ? where : "");
+    s->pub.source = source;
+    s->pub.where = s->where;
+    s->pub.detail = s->detail;
+    /* Once a step has decided, the rest are only looked at for the account. */
+    s->pub.verdict = r->decided ? ORTKIT_RESOLVE_NOT_REACHED : ORTKIT_RESOLVE_SKIPPED;
+    return s;
+}
+
+static void step_say(step_slot *s, const char *fmt, const char *arg)
+{
+    snprintf(s->detail, sizeof s->detail, fmt, arg);
+}
+
+/* The outcome of a step that found (path) or failed (rc, ortkit_error_last()). */
+static int step_settle(ortkit_resolution *r, step_slot *s, int rc, char *path, const char *source)
+{
+    if (r->decided) {
+        /* Past the decision: say what this place holds, take nothing. */
+        if (rc == ORTKIT_OK)
+            step_say(s, "would find %s", path ? path : lib_names[1]);
+        else if (rc == ORTKIT_E_NOMEM)
+            return rc;
+        else
+            step_say(s, "%s", ortkit_error_last());
+        free(path);
+        return ORTKIT_OK;
+    }
+    if (rc == ORTKIT_E_NOMEM) {
+        free(path);
+        return rc;
+    }
+    r->decided = 1;
+    if (rc) {
+        s->pub.verdict = ORTKIT_RESOLVE_FAILED;
+        r->status = rc;
+        snprintf(r->error, sizeof r->error, "%s", ortkit_error_last());
+        step_say(s, "%s", r->error);
+        free(path);
+        return ORTKIT_OK;
+    }
+    s->pub.verdict = ORTKIT_RESOLVE_TAKEN;
+    r->path = path;
+    snprintf(r->source, sizeof r->source, "%s", source);
+    step_say(s, "%s", path ? path : "dlopen looks for libonnxruntime.so.1, then libonnxruntime.so");
+    return ORTKIT_OK;
+}
+
+/* A place named by the options or a variable: unset is skipped, set decides. */
+static int step_explicit(ortkit_resolution *r, const char *source, const char *value,
+                         const char *what)
+{
+    step_slot *s = step_add(r, source, value);
+    if (!value) {
+        step_say(s, "%s", "not set");
+        return ORTKIT_OK;
+    }
+    char *path = NULL;
+    int rc = resolve_explicit(&path, value, what);
+    return step_settle(r, s, rc, path, source);
+}
+
+/* Read the bundle directories and judge every bundle for the host. */
+static int judge_bundles(ortkit_resolution *r, const ortkit_host *host)
+{
+    int rc = ortkit_bundle_list_open(&r->list);
+    if (rc)
+        return rc;
+    r->count = ortkit_bundle_list_count(r->list);
+    if (r->count == 0)
+        return ORTKIT_OK;
+    if (host) {
+        r->host = *host;
+    } else if ((rc = ortkit_host_detect(&r->host))) {
+        return rc;
+    }
+    r->have_host = 1;
+    r->bundles = calloc(r->count, sizeof *r->bundles);
+    r->verdicts = calloc(r->count, sizeof *r->verdicts);
+    if (!r->bundles || !r->verdicts)
+        return ortkit__error_nomem();
+    for (size_t i = 0; i < r->count; i++)
+        r->bundles[i] = ortkit_bundle_list_get(r->list, i)->bundle;
+    rc = ortkit_bundle_select(&r->choice, r->verdicts, &r->host, r->bundles, r->count, r->pin);
+    if (rc == ORTKIT_E_NOMEM || rc == ORTKIT_E_INVALID_ARG)
+        return rc;
+    r->judged = 1;
+    r->chosen = rc == ORTKIT_OK;
+    r->select_rc = rc;
+    return ORTKIT_OK;
+}
+
+static int step_bundles(ortkit_resolution *r, const ortkit_host *host, unsigned flags)
+{
+    step_slot *s = step_add(r, "bundles", r->pin ? r->pin : "");
+    if (r->decided && !(flags & ORTKIT_RESOLVE_EXPLAIN))
+        return ORTKIT_OK;
+    int rc = judge_bundles(r, host);
+    if (rc)
+        return rc;
+    const char *pin = r->pin, *from = r->pin_from;
+    if (r->count == 0) {
+        if (pin && !r->decided)
+            return step_settle(r, s, ortkit__error_set(ORTKIT_E_RUNTIME_NOT_FOUND,
+                               "no bundle '%s' (from %s): no bundles were found; see "
+                               "'ortkit bundle list'", pin, from), NULL, NULL);
+        step_say(s, "%s", "no bundles were found");
+        return ORTKIT_OK;
+    }
+    for (size_t i = 0; pin && i < r->count; i++) {
+        const ortkit_bundle_entry *e = ortkit_bundle_list_get(r->list, i);
+        if (!e->bundle && !strcmp(e->name, pin))
+            return step_settle(r, s, ortkit__error_set(ORTKIT_E_RUNTIME_INVALID,
+                               "bundle '%s' (from %s) cannot be used: %s", pin, from, e->error),
+                               NULL, NULL);
+    }
+    if (!r->chosen) {
+        /* Nothing fits and nothing was asked for: the search goes on elsewhere. */
+        if (pin)
+            return step_settle(r, s, ortkit__error_set(r->select_rc, "cannot use "
+                               "bundle '%s' (from %s): %s", pin, from, r->choice.reason), NULL, NULL);
+        if (!r->decided)
+            s->pub.verdict = ORTKIT_RESOLVE_PASSED;
+        step_say(s, "%s", r->choice.reason);
+        return ORTKIT_OK;
+    }
+    const ortkit_bundle *b = r->bundles[r->choice.index];
+    char *lib = ortkit__strdup(ortkit_bundle_library_path(b));
+    if (!lib)
+        return ORTKIT_E_NOMEM;
+    char source[BUNDLE_NAME_MAX + 16];
+    snprintf(source, sizeof source, "bundle %s", ortkit_bundle_manifest(b)->name);
+    if (r->decided) {
+        snprintf(s->detail, sizeof s->detail, "would choose %s: %s",
+                 ortkit_bundle_manifest(b)->name, r->choice.reason);
+        free(lib);
+        return ORTKIT_OK;
+    }
+    rc = step_settle(r, s, ORTKIT_OK, lib, source);
+    snprintf(s->detail, sizeof s->detail, "%s: %s", ortkit_bundle_manifest(b)->name,
+             r->choice.reason);
+    return rc;
+}
+
+static int step_pkg_config(ortkit_resolution *r)
+{
+    step_slot *s = step_add(r, "pkg-config", "libonnxruntime");
+    char why[512] = "";
+    char *path = pkg_config_libdir(why, sizeof why);
+    if (!path) {
+        if (!r->decided)
+            s->pub.verdict = ORTKIT_RESOLVE_PASSED;
+        step_say(s, "%s", why);
+        return ORTKIT_OK;
+    }
+    return step_settle(r, s, ORTKIT_OK, path, "pkg-config");
+}
+
+static int search(ortkit_resolution *r, const ortkit_runtime_options *opts,
+                  const ortkit_host *host, unsigned flags)
+{
+    int explain = (flags & ORTKIT_RESOLVE_EXPLAIN) != 0;
+    int rc = step_explicit(r, "options", opts && opts->path && opts->path[0] ? opts->path : NULL,
+                           "options");
+    if (!rc)
+        rc = step_explicit(r, "ORTKIT_RUNTIME", env_nonempty("ORTKIT_RUNTIME"), "ORTKIT_RUNTIME");
+    if (!rc)
+        rc = step_bundles(r, host, flags);
+    if (rc || (r->decided && !explain))
+        return rc;
+    if (ORTKIT_DEFAULT_RUNTIME[0] && exists(ORTKIT_DEFAULT_RUNTIME)) {
+        rc = step_explicit(r, "default", ORTKIT_DEFAULT_RUNTIME, "ortkit's default location");
+    } else {
+        step_slot *s = step_add(r, "default", ORTKIT_DEFAULT_RUNTIME);
+        step_say(s, "%s", ORTKIT_DEFAULT_RUNTIME[0] ? "missing" : "none was set when ortkit was built");
+    }
+    if (!rc)
+        rc = step_explicit(r, "ONNXRUNTIME_DIR", env_nonempty("ONNXRUNTIME_DIR"), "ONNXRUNTIME_DIR");
+    if (!rc && (!r->decided || explain))
+        rc = step_pkg_config(r);
+    if (!rc && (!r->decided || explain)) {
+        step_slot *s = step_add(r, "system", "libonnxruntime.so.1, libonnxruntime.so");
+        if (r->decided)
+            step_say(s, "%s", "would ask dlopen for libonnxruntime.so.1, then libonnxruntime.so");
+        else
+            rc = step_settle(r, s, ORTKIT_OK, NULL, "system");
+    }
+    return rc;
+}
+
+int ortkit_runtime_resolve(ortkit_resolution **out, const ortkit_runtime_options *opts,
+                           const ortkit_host *host, unsigned flags)
+{
+    if (!out)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_runtime_resolve: out is NULL");
+    *out = NULL;
+    ortkit_resolution *r = calloc(1, sizeof *r);
+    if (!r)
+        return ortkit__error_nomem();
+    int pinned = opts && opts->bundle && opts->bundle[0];
+    const char *pin = pinned ? opts->bundle : env_nonempty("ORTKIT_BUNDLE");
+    if (pin && !(r->pin = r->pin_copy = ortkit__strdup(pin))) {
+        ortkit_resolution_free(r);
+        return ORTKIT_E_NOMEM;
+    }
+    r->pin_from = pinned ? "the options" : "ORTKIT_BUNDLE";
+    int rc = search(r, opts, host, flags);
+    if (rc) {
+        ortkit_resolution_free(r);
+        return rc;
+    }
+    *out = r;
+    return ORTKIT_OK;
+}
+
+void ortkit_resolution_free(ortkit_resolution *r)
+{
+    if (!r)
+        return;
+    free(r->path);
+    free(r->pin_copy);
+    free(r->bundles);
+    free(r->verdicts);
+    ortkit_bundle_list_free(r->list);
+    free(r);
+}
+
+int ortkit_resolution_status(const ortkit_resolution *r)
+{
+    return r ? r->status : ORTKIT_E_INVALID_ARG;
+}
+
+const char *ortkit_resolution_error(const ortkit_resolution *r) { return r ? r->error : ""; }
+const char *ortkit_resolution_path(const ortkit_resolution *r)
+{
+    return r && r->path ? r->path : "";
+}
+const char *ortkit_resolution_source(const ortkit_resolution *r) { return r ? r->source : ""; }
+size_t ortkit_resolution_step_count(const ortkit_resolution *r) { return r ? r->step_count : 0; }
+
+const ortkit_resolve_step *ortkit_resolution_step(const ortkit_resolution *r, size_t i)
+{
+    return r && i < r->step_count ? &r->steps[i].pub : NULL;
+}
+
+const char *ortkit_resolution_pin(const ortkit_resolution *r, const char **from)
+{
+    if (from)
+        *from = r && r->pin ? r->pin_from : "";
+    return r ? r->pin : NULL;
+}
+
+const ortkit_bundle_list *ortkit_resolution_bundles(const ortkit_resolution *r)
+{
+    return r ? r->list : NULL;
+}
+
+const ortkit_host *ortkit_resolution_host(const ortkit_resolution *r)
+{
+    return r && r->have_host ? &r->host : NULL;
+}
+
+const ortkit_bundle_verdict *ortkit_resolution_verdict(const ortkit_resolution *r, size_t i)
+{
+    return r && r->judged && i < r->count ? &r->verdicts[i] : NULL;
+}
+
+const ortkit_bundle_choice *ortkit_resolution_choice(const ortkit_resolution *r)
+{
+    return r && r->judged ? &r->choice : NULL;
+}
+
+const char *ortkit_resolve_verdict_name(ortkit_resolve_verdict v)
+{
+    switch (v) {
+    case ORTKIT_RESOLVE_SKIPPED: return "skipped";
+    case ORTKIT_RESOLVE_PASSED: return "passed";
+    case ORTKIT_RESOLVE_TAKEN: return "taken";
+    case ORTKIT_RESOLVE_FAILED: return "failed";
+    case ORTKIT_RESOLVE_NOT_REACHED: return "not reached";
+    }
+    return "unknown";
+}
+
+int ortkit_runtime_search_paths(char *buf, size_t size)
+{
+    if (!buf || !size)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_runtime_search_paths: no buffer");
+    const char *rt = env_nonempty("ORTKIT_RUNTIME"), *od = env_nonempty("ONNXRUNTIME_DIR");
+    snprintf(buf, size,
+             "ORTKIT_RUNTIME=%s\n"
+             "bundles: ORTKIT_BUNDLE, else the best fit in ORTKIT_PATH, the user's, the system's "
+             "and the default bundle directories (ortkit bundle list)\n"
+             "default: %s\n"
+             "ONNXRUNTIME_DIR=%s\n"
+             "pkg-config libonnxruntime\n"
+             "system library paths (libonnxruntime.so.1, libonnxruntime.so)\n",
+             rt ? rt : "(unset)", ORTKIT_DEFAULT_RUNTIME[0] ? ORTKIT_DEFAULT_RUNTIME : "(none)",
+             od ? od : "(unset)");
+    return ORTKIT_OK;
+}
