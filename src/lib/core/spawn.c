@@ -2,7 +2,7 @@
  * spawn.c - run a helper program (patchelf, ldconfig) directly, never
  * through a shell, so file names with spaces or quotes are passed as is.
  */
-#include "bundle.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""check_layers.py - keep the library's dependency rule (docs/ARCHITECTURE.md).
+
+Reads the object files of each module (src/lib/<module>/, src/util/) from a
+build tree with nm, maps every symbol a module uses to the module defining
+it, and fails when a module uses one it may not.  Calls through the public
+header count as much as calls through an internal one.  Includes are checked
+too: a module may include only the internal headers of modules it may use.
+
+usage: check_layers.py SOURCE_DIR OBJECT_DIR...
+"""
+import os
+import re
+import subprocess
+import sys
+
+# Who may use whom.  The flow: util <- core <- host <- bundle <- select;
+# load <- core; run <- load; validate <- run; open joins select and load.
+ALLOWED = {
+    "util": set(),
+    "core": {"util"},
+    "host": {"core", "util"},
+    "bundle": {"host", "core", "util"},
+    "select": {"bundle", "host", "core", "util"},
+    "load": {"core", "util"},
+    "run": {"load", "core", "util"},
+    "validate": {"run", "load", "core", "util"},
+    "open": {"select", "bundle", "host", "load", "core", "util"},
+    # Above the library: the builder and the command-line tool use its public
+    # API (names without a double underscore) and, below it, the helpers.
+    "builder": {"util"},
+    "cli": {"builder", "util"},
+}
+ABOVE = {"builder", "cli"}
+
+
+def module_of(path):
+    m = re.search(r"src/(?:lib/)?([a-z]+)/[^/]+\.(?:c|h)(?:\.o)?$", path)
+    return m.group(1) if m and m.group(1) in ALLOWED else None
+
+
+def objects(src, dirs):
+    """Object files whose source still exists (a build tree keeps stale ones)."""
+    for d in dirs:
+        for root, _, files in os.walk(d):
+            for f in files:
+                path = os.path.join(root, f)
+                m = re.search(r"\.dir/(src/.+\.c)\.o$", path)
+                if m and os.path.exists(os.path.join(src, m.group(1))):
+                    yield path
+
+
+def symbols(obj):
+    out = subprocess.run(["nm", "--defined-only", "-g", obj], capture_output=True, text=True,
+                         check=True).stdout
+    defined = {line.split()[-1] for line in out.splitlines() if line.strip()}
+    out = subprocess.run(["nm", "-u", obj], capture_output=True, text=True, check=True).stdout
+    used = {line.split()[-1] for line in out.splitlines() if line.strip()}
+    return defined, used
+
+
+def headers(src):
+    """Internal header name -> module, for every module folder."""
+    owner = {}
+    for mod in ALLOWED:
+        for base in (f"{src}/src/lib/{mod}", f"{src}/src/{mod}"):
+            if os.path.isdir(base):
+                for f in os.listdir(base):
+                    if f.endswith(".h"):
+                        owner[f] = mod
+    return owner
+
+
+def main():
+    if len(sys.argv) < 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    src, dirs = sys.argv[1], sys.argv[2:]
+    defined_in, uses = {}, {}
+    for obj in objects(src, dirs):
+        mod = module_of(obj)
+        if not mod:
+            continue
+        defined, used = symbols(obj)
+        for s in defined:
+            defined_in[s] = mod
+        uses.setdefault(mod, {}).setdefault(obj, set()).update(used)
+    if not uses:
+        print(f"check_layers: no module objects under {' '.join(dirs)}", file=sys.stderr)
+        return 1
+    bad = []
+    for mod, objs in sorted(uses.items()):
+        for obj, used in sorted(objs.items()):
+            for s in sorted(used):
+                other = defined_in.get(s)
+                if not other or other == mod or other in ALLOWED[mod]:
+                    continue
+                if mod in ABOVE and other not in ABOVE and not s.startswith("ortkit__"):
+                    continue  # the public API
+                bad.append(f"{os.path.basename(obj)[:-2]} ({mod}) uses {s} from {other}")
+    owner = headers(src)
+    inc = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+    for mod in ALLOWED:
+        for base in (f"{src}/src/lib/{mod}", f"{src}/src/{mod}"):
+            if not os.path.isdir(base) or base.endswith("/src/lib/cli"):
+                continue
+            for f in sorted(os.listdir(base)):
+                if not f.endswith((".c", ".h")):
+                    continue
+                for h in inc.findall(open(os.path.join(base, f), encoding="utf-8").read()):
+                    other = owner.get(os.path.basename(h))
+                    if other and other != mod and other not in ALLOWED[mod]:
+                        bad.append(f"{f} ({mod}) includes {h} from {other}")
+    for line in bad:
+        print(f"check_layers: {line}", file=sys.stderr)
+    checked = sum(len(o) for o in uses.values())
+    if bad:
+        print(f"check_layers: {len(bad)} uses break the dependency rule (docs/ARCHITECTURE.md)",
+              file=sys.stderr)
+        return 1
+    print(f"check_layers: {checked} objects in {len(uses)} modules keep the dependency rule")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
