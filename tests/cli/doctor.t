@@ -46,6 +46,21 @@ expect_in out "  found by   bundle ort-1.30.0-cpu"
 expect_in out "  PROVIDER                   RESULT"
 expect_in out "  CPUExecutionProvider       ok"
 expect_in out "Verdict: ok: ONNX Runtime 1.30.0 (bundle ort-1.30.0-cpu) works on this host"
+# The search as the load acted on it: every place, the one that decided.
+expect_in out "Search, in order: the first place that decides is what gets loaded"
+expect_in out "  PLACE            RESULT       DETAIL"
+expect_in out "  options          skipped      not set"
+expect_in out "  ORTKIT_RUNTIME   skipped      not set"
+expect_in out "  bundles          taken        ort-1.30.0-cpu: the newest ONNX Runtime: 1.30.0"
+expect_in out "  default          not reached  "
+expect_in out "  system           not reached  would ask dlopen for libonnxruntime.so.1, then libonnxruntime.so"
+# ORTKIT_RUNTIME decides before the bundles, and the report says so.
+expect_exit 0 env ORTKIT_RUNTIME="$RT_OLD" "$ORTKIT" doctor
+expect_in out "  ORTKIT_RUNTIME   taken        "
+expect_in out "  bundles          not reached  would choose ort-1.30.0-cpu: "
+expect_in out "  found by   ORTKIT_RUNTIME"
+expect_in out "  note       ORTKIT_RUNTIME decided: it comes before any bundle"
+expect_in out "  version    ONNX Runtime 1.17.3"
 
 expect_exit 0 "$ORTKIT" doctor --json
 /usr/bin/python3 - "$PWD" <<'EOF'
@@ -58,6 +73,10 @@ assert [(b["name"], b["fits"], b["chosen"]) for b in mine] == [
     ("ort-1.17.3-cpu", True, False), ("ort-1.30.0-cpu", True, True)], mine
 assert d["choice"]["bundle"] == "ort-1.30.0-cpu" and d["choice"]["integrity_ok"] is True, d["choice"]
 assert d["runtime"]["source"] == "bundle ort-1.30.0-cpu", d["runtime"]
+places = [(p["source"], p["result"]) for p in d["search"]]
+assert [p[0] for p in places] == ["options", "ORTKIT_RUNTIME", "bundles", "default",
+                                  "ONNXRUNTIME_DIR", "pkg-config", "system"], places
+assert [p for p in places if p[1] == "taken"] == [("bundles", "taken")], places
 cpu = [c for c in d["checks"] if c["provider"] == "CPUExecutionProvider"]
 assert cpu and cpu[0]["result"] == "ok" and cpu[0]["seconds"] > 0, d["checks"]
 for c in d["checks"]:
