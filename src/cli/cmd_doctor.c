@@ -5,6 +5,7 @@
  */
 #include "cli.h"
 #include "bundle_view.h"
+#include "ortkit/sys/selftest.h"
 
 #include <getopt.h>
 #include <libgen.h>
@@ -36,14 +37,13 @@ typedef struct check {
 } check;
 
 typedef struct report {
-    ortkit_host host;
+    ortkit_host *host;
     const char *host_file;
     const char *pin;
     ortkit_bundle_list *list;
     const ortkit_bundle **bundles;
-    ortkit_bundle_verdict *verdicts;
     size_t count;
-    ortkit_bundle_choice choice;
+    ortkit_bundle_choice *choice;
     int chosen_ok;
     const ortkit_bundle *chosen;
     ortkit_bundle *verified;        /* the chosen bundle, opened again for verify */
@@ -61,7 +61,7 @@ static int gpu_runtime_expected(const report *r)
 {
     if (r->chosen && !strncmp(ortkit_runtime_source(r->rt), "bundle ", 7))
         return ortkit_bundle_manifest(r->chosen)->cuda != 0;
-    return r->host.gpu_count > 0;
+    return r->host->gpu_count > 0;
 }
 
 /* Should this provider work here?  NULL: yes; else why it is not tried. */
@@ -71,7 +71,7 @@ static const char *why_not_try(const report *r, const char *p, char *buf, size_t
         !strcmp(p, "DnnlExecutionProvider"))
         return NULL;
     if (!strcmp(p, "CUDAExecutionProvider") || !strcmp(p, "TensorrtExecutionProvider")) {
-        if (r->host.gpu_count == 0)
+        if (r->host->gpu_count == 0)
             return "this host has no NVIDIA GPU";
         if (!gpu_runtime_expected(r))
             return "the runtime is a CPU build (no CUDA libraries beside it)";
@@ -101,13 +101,19 @@ static void live_checks(report *r)
             snprintf(c->detail, sizeof c->detail, "%s", skip);
             continue;
         }
-        ortkit_selftest t;
-        ortkit_selftest_run(&t, r->rt, c->provider);
-        c->result = t.ok ? "ok" : "failed";
-        c->seconds = t.seconds;
-        snprintf(c->detail, sizeof c->detail, "%s", t.detail);
-        if (!t.ok)
+        ortkit_selftest *t = NULL;
+        if (ortkit_selftest_run(&t, r->rt, c->provider) != 0) {
+            c->result = "failed";
+            snprintf(c->detail, sizeof c->detail, "%s", ortkit_error_last());
             r->ok = 0;
+            continue;
+        }
+        c->result = t->ok ? "ok" : "failed";
+        c->seconds = t->seconds;
+        snprintf(c->detail, sizeof c->detail, "%s", t->detail);
+        if (!t->ok)
+            r->ok = 0;
+        ortkit_selftest_free(t);
     }
 }
 
@@ -119,15 +125,15 @@ static int gather(report *r)
         return cli_fail_lib();
     r->count = ortkit_bundle_list_count(r->list);
     r->bundles = calloc(r->count + 1, sizeof *r->bundles);
-    r->verdicts = calloc(r->count + 1, sizeof *r->verdicts);
-    if (!r->bundles || !r->verdicts)
+    if (!r->bundles)
         return cli_fail("out of memory");
     for (size_t i = 0; i < r->count; i++)
         r->bundles[i] = ortkit_bundle_list_get(r->list, i)->bundle;
-    r->chosen_ok = ortkit_bundle_select(&r->choice, r->verdicts, &r->host, r->bundles, r->count,
-                                        r->pin) == 0;
+    r->chosen_ok = ortkit_bundle_select(&r->choice, r->host, r->bundles, r->count, r->pin) == 0;
+    if (!r->choice)
+        return cli_fail_lib();
     if (r->chosen_ok)
-        r->chosen = r->bundles[r->choice.index];
+        r->chosen = r->bundles[r->choice->index];
     r->ok = r->chosen_ok;
     if (r->host_file)
         return CLI_OK; /* a described machine: nothing here is loaded for it */
@@ -168,7 +174,7 @@ static void print_words(const char *label, const char *const *words, size_t n)
 
 static void print_host(const report *r)
 {
-    const ortkit_host *h = &r->host;
+    const ortkit_host *h = r->host;
     char a[32], b[32];
     printf("Host%s%s\n", r->host_file ? " described in " : "", r->host_file ? r->host_file : "");
     if (h->x86_64_level)
@@ -193,10 +199,10 @@ static void print_host(const report *r)
         printf(LABEL "driver %s, CUDA %d.%d%s%s\n", "nvidia", h->driver_version,
                h->cuda_driver / 1000, (h->cuda_driver % 1000) / 10, h->tegra ? ", Jetson L4T R" : "",
                h->tegra ? h->l4t_release : "");
-    for (int i = 0; i < h->gpu_count && i < ORTKIT_HOST_MAX_GPUS; i++) {
-        cli_format_bytes(a, sizeof a, (double)h->gpus[i].memory_bytes);
-        printf(LABEL "GPU %d: %s, SM %d.%d, %s\n", i == 0 ? "gpus" : "", i, h->gpus[i].name,
-               h->gpus[i].cc_major, h->gpus[i].cc_minor, a);
+    for (size_t i = 0; i < h->gpu_count; i++) {
+        cli_format_bytes(a, sizeof a, (double)h->gpus[i]->memory_bytes);
+        printf(LABEL "GPU %zu: %s, SM %d.%d, %s\n", i == 0 ? "gpus" : "", i, h->gpus[i]->name,
+               h->gpus[i]->cc_major, h->gpus[i]->cc_minor, a);
     }
     if (h->gpu_count == 0)
         printf(LABEL "none%s%s%s\n", "gpus", h->gpu_note[0] ? " (" : "", h->gpu_note,
@@ -232,10 +238,11 @@ static void print_bundles(const report *r)
         const ortkit_bundle_entry *e = ortkit_bundle_list_get(r->list, i);
         const ortkit_manifest *m = e->bundle ? ortkit_bundle_manifest(e->bundle) : NULL;
         char why[1100];
-        snprintf(why, sizeof why, "%s", m ? r->verdicts[i].why : e->error);
-        cli_table_add(t, (const char *[]){r->chosen_ok && r->choice.index == i ? "*" : "", e->name,
+        const ortkit_bundle_verdict *v = ortkit_bundle_choice_verdict(r->choice, i);
+        snprintf(why, sizeof why, "%s", m ? v->why : e->error);
+        cli_table_add(t, (const char *[]){r->chosen_ok && r->choice->index == i ? "*" : "", e->name,
                                           m ? m->ort_version : "-", m ? m->variant : "-", e->source,
-                                          r->verdicts[i].fits ? "yes" : "no", why});
+                                          v->fits ? "yes" : "no", why});
     }
     cli_table_print(t, stdout, "  ");
     cli_table_free(t);
@@ -246,14 +253,15 @@ static void print_choice(const report *r)
     printf("\nChoice%s%s%s\n", r->pin ? " (pinned: " : "", r->pin ? r->pin : "", r->pin ? ")" : "");
     if (!r->chosen_ok) {
         printf(LABEL "%s\n", "bundle", "none");
-        printf(LABEL "%s\n", "why", r->choice.reason);
+        printf(LABEL "%s\n", "why", r->choice->reason);
         return;
     }
     const ortkit_manifest *m = ortkit_bundle_manifest(r->chosen);
     printf(LABEL "%s (%s)\n", "bundle", m->name, m->dir);
-    printf(LABEL "%s\n", "why", r->choice.reason);
-    if (r->verdicts[r->choice.index].why[0])
-        printf(LABEL "%s\n", "caveat", r->verdicts[r->choice.index].why);
+    printf(LABEL "%s\n", "why", r->choice->reason);
+    const ortkit_bundle_verdict *v = ortkit_bundle_choice_verdict(r->choice, r->choice->index);
+    if (v->why[0])
+        printf(LABEL "%s\n", "caveat", v->why);
     if (r->host_file)
         return;
     if (r->verify_ok) {
@@ -340,9 +348,9 @@ static cJSON *json_report(const report *r)
     cJSON *root = cJSON_CreateObject();
     char *host_json = NULL;
     cJSON_AddStringToObject(root, "ortkit", ortkit_version());
-    if (ortkit_host_to_json(&r->host, &host_json) == 0) {
+    if (ortkit_host_to_json(r->host, &host_json) == 0) {
         cJSON_AddItemToObject(root, "host", cJSON_Parse(host_json));
-        free(host_json);
+        ortkit_free(host_json);
     }
     cJSON *env = cJSON_AddObjectToObject(root, "environment");
     for (size_t i = 0; i < sizeof env_vars / sizeof env_vars[0]; i++) {
@@ -360,16 +368,17 @@ static cJSON *json_report(const report *r)
         cJSON_AddStringToObject(o, "source", e->source);
         cJSON_AddItemToObject(o, "ort_version", m ? cJSON_CreateString(m->ort_version) : cJSON_CreateNull());
         cJSON_AddItemToObject(o, "variant", m ? cJSON_CreateString(m->variant) : cJSON_CreateNull());
-        cJSON_AddBoolToObject(o, "fits", r->verdicts[i].fits);
-        cJSON_AddStringToObject(o, "why", m ? r->verdicts[i].why : e->error);
-        cJSON_AddBoolToObject(o, "chosen", r->chosen_ok && r->choice.index == i);
+        const ortkit_bundle_verdict *v = ortkit_bundle_choice_verdict(r->choice, i);
+        cJSON_AddBoolToObject(o, "fits", v->fits);
+        cJSON_AddStringToObject(o, "why", m ? v->why : e->error);
+        cJSON_AddBoolToObject(o, "chosen", r->chosen_ok && r->choice->index == i);
         cJSON_AddItemToArray(arr, o);
     }
     cJSON *ch = cJSON_AddObjectToObject(root, "choice");
     cJSON_AddItemToObject(ch, "bundle", r->chosen ? cJSON_CreateString(ortkit_bundle_manifest(r->chosen)->name)
                                                   : cJSON_CreateNull());
     cJSON_AddItemToObject(ch, "pin", r->pin ? cJSON_CreateString(r->pin) : cJSON_CreateNull());
-    cJSON_AddStringToObject(ch, "reason", r->choice.reason);
+    cJSON_AddStringToObject(ch, "reason", r->choice->reason);
     if (r->chosen && !r->host_file) {
         cJSON_AddBoolToObject(ch, "integrity_ok", r->verify_ok);
         cJSON *p = cJSON_AddArrayToObject(ch, "problems");
@@ -436,7 +445,7 @@ int cmd_doctor(int argc, char **argv)
         if (ok)
             rc = CLI_OK;
         else if (r.host_file)
-            cli_fail("%s", r.choice.reason);
+            cli_fail("%s", r.choice->reason);
         else if (!r.rt)
             cli_fail("%s", r.rt_error);
         else if (r.chosen && !r.verify_ok)
@@ -448,7 +457,8 @@ int cmd_doctor(int argc, char **argv)
     ortkit_runtime_free(r.rt);
     ortkit_bundle_free(r.verified);
     free(r.bundles);
-    free(r.verdicts);
+    ortkit_bundle_choice_free(r.choice);
+    ortkit_host_free(r.host);
     ortkit_bundle_list_free(r.list);
     return rc;
 }

@@ -4,6 +4,7 @@
  */
 #include "runtime.h"
 #include "bundle.h"
+#include "abi.h"
 
 #include <dirent.h>
 #include <dlfcn.h>
@@ -288,10 +289,13 @@ int ortkit_runtime_open(ortkit_runtime **out, const ortkit_runtime_options *opts
     if (!out)
         return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_runtime_open: out is NULL");
     *out = NULL;
-    if (opts && opts->version != ORTKIT_RUNTIME_OPTIONS_VERSION)
-        return ortkit__error_set(ORTKIT_E_INVALID_ARG,
-                                 "runtime options version %u is not %d; use ORTKIT_RUNTIME_OPTIONS_INIT",
-                                 opts->version, ORTKIT_RUNTIME_OPTIONS_VERSION);
+    ORTKIT__ABI_STRUCT(options_abi, ortkit_runtime_options, "runtime options",
+                       "ORTKIT_RUNTIME_OPTIONS_INIT", ORTKIT_RUNTIME_OPTIONS_VERSION,
+                       sizeof(ortkit_runtime_options));
+    ortkit_runtime_options copy = ORTKIT_RUNTIME_OPTIONS_INIT;
+    if (opts && ortkit__abi_read(&options_abi, &copy, opts))
+        return ORTKIT_E_INVALID_ARG;
+    opts = opts ? &copy : NULL;
     char *path = NULL;
     const char *source = NULL;
     int rc = discover(&path, &source, opts);
