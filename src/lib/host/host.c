@@ -225,12 +225,6 @@ ortkit__host_data *ortkit__host_new(void)
     return &b->d;
 }
 
-void ortkit__host_discard(ortkit__host_data *d)
-{
-    if (d)
-        free(box_of(d));
-}
-
 ortkit_host *ortkit__host_publish(ortkit__host_data *d)
 {
     host_box *b = box_of(d);

@@ -60,8 +60,6 @@ typedef struct ortkit__host_data {
 ortkit__host_data *ortkit__host_new(void);
 /* The caller's view of filled data; ortkit_host_free frees both. */
 ortkit_host *ortkit__host_publish(ortkit__host_data *d);
-/* Free data that was never published. */
-void ortkit__host_discard(ortkit__host_data *d);
 
 /* Copy, cutting what does not fit: the struct's fields have fixed sizes. */
 void ortkit__host_copy_str(char *dst, size_t size, const char *src);
