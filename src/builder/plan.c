@@ -178,7 +178,9 @@ static int plan_ort(ortkit_build_plan *p, const ortkit_build_config *cfg)
         goto cleanup;
 
     /* For people. */
-    PUSH(s, "variant\t%s (Flox: %s)", v->name, v->flox_name);
+    char flox[128] = "";
+    (void)ortkit_variant_name(v, flox, sizeof flox, ORTKIT_VARIANT_FLOX);
+    PUSH(s, "variant\t%s (Flox: %s)", v->name, flox);
     PUSH(s, "source\t%s (ONNX Runtime %s)", cfg->source,
          cfg->ort_version ? cfg->ort_version : "?");
     PUSH(s, "cpu\t%s %s: %s", ortkit_arch_name(v->arch), ortkit_isa_name(v->isa), v->cpu_flags);

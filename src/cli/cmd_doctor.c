@@ -5,6 +5,7 @@
  */
 #include "cli.h"
 #include "bundle_view.h"
+#include "ortkit/sys/selftest.h"
 
 #include <getopt.h>
 #include <libgen.h>
@@ -36,7 +37,7 @@ typedef struct check {
 } check;
 
 typedef struct report {
-    ortkit_host host;
+    ortkit_host *host;
     const char *host_file;
     const char *pin;
     ortkit_resolution *res;         /* the search, exactly as the runtime open acts on it */
@@ -60,7 +61,7 @@ static int gpu_runtime_expected(const report *r)
 {
     if (r->chosen && !strncmp(ortkit_runtime_source(r->rt), "bundle ", 7))
         return ortkit_bundle_manifest(r->chosen)->cuda != 0;
-    return r->host.gpu_count > 0;
+    return r->host->gpu_count > 0;
 }
 
 /* Should this provider work here?  NULL: yes; else why it is not tried. */
@@ -70,7 +71,7 @@ static const char *why_not_try(const report *r, const char *p, char *buf, size_t
         !strcmp(p, "DnnlExecutionProvider"))
         return NULL;
     if (!strcmp(p, "CUDAExecutionProvider") || !strcmp(p, "TensorrtExecutionProvider")) {
-        if (r->host.gpu_count == 0)
+        if (r->host->gpu_count == 0)
             return "this host has no NVIDIA GPU";
         if (!gpu_runtime_expected(r))
             return "the runtime is a CPU build (no CUDA libraries beside it)";
@@ -100,19 +101,25 @@ static void live_checks(report *r)
             snprintf(c->detail, sizeof c->detail, "%s", skip);
             continue;
         }
-        ortkit_selftest t;
-        ortkit_selftest_run(&t, r->rt, c->provider);
-        c->result = t.ok ? "ok" : "failed";
-        c->seconds = t.seconds;
-        snprintf(c->detail, sizeof c->detail, "%s", t.detail);
-        if (!t.ok)
+        ortkit_selftest *t = NULL;
+        if (ortkit_selftest_run(&t, r->rt, c->provider) != 0) {
+            c->result = "failed";
+            snprintf(c->detail, sizeof c->detail, "%s", ortkit_error_last());
             r->ok = 0;
+            continue;
+        }
+        c->result = t->ok ? "ok" : "failed";
+        c->seconds = t->seconds;
+        snprintf(c->detail, sizeof c->detail, "%s", t->detail);
+        if (!t->ok)
+            r->ok = 0;
+        ortkit_selftest_free(t);
     }
 }
 
 static const ortkit_bundle_verdict *verdict(const report *r, size_t i)
 {
-    return ortkit_resolution_verdict(r->res, i);
+    return ortkit_bundle_choice_verdict(r->choice, i);
 }
 
 static int gather(report *r)
@@ -123,7 +130,7 @@ static int gather(report *r)
      * even when an earlier place decides. */
     ortkit_runtime_options o = ORTKIT_RUNTIME_OPTIONS_INIT;
     o.bundle = r->pin;
-    if (ortkit_runtime_resolve(&r->res, &o, &r->host, ORTKIT_RESOLVE_EXPLAIN) != 0)
+    if (ortkit_runtime_resolve(&r->res, &o, r->host, ORTKIT_RESOLVE_EXPLAIN) != 0)
         return cli_fail_lib();
     r->pin = ortkit_resolution_pin(r->res, NULL);
     r->list = ortkit_resolution_bundles(r->res);
@@ -170,7 +177,7 @@ static void print_words(const char *label, const char *const *words, size_t n)
 
 static void print_host(const report *r)
 {
-    const ortkit_host *h = &r->host;
+    const ortkit_host *h = r->host;
     char a[32], b[32];
     printf("Host%s%s\n", r->host_file ? " described in " : "", r->host_file ? r->host_file : "");
     if (h->x86_64_level)
@@ -195,10 +202,10 @@ static void print_host(const report *r)
         printf(LABEL "driver %s, CUDA %d.%d%s%s\n", "nvidia", h->driver_version,
                h->cuda_driver / 1000, (h->cuda_driver % 1000) / 10, h->tegra ? ", Jetson L4T R" : "",
                h->tegra ? h->l4t_release : "");
-    for (int i = 0; i < h->gpu_count && i < ORTKIT_HOST_MAX_GPUS; i++) {
-        cli_format_bytes(a, sizeof a, (double)h->gpus[i].memory_bytes);
-        printf(LABEL "GPU %d: %s, SM %d.%d, %s\n", i == 0 ? "gpus" : "", i, h->gpus[i].name,
-               h->gpus[i].cc_major, h->gpus[i].cc_minor, a);
+    for (size_t i = 0; i < h->gpu_count; i++) {
+        cli_format_bytes(a, sizeof a, (double)h->gpus[i]->memory_bytes);
+        printf(LABEL "GPU %zu: %s, SM %d.%d, %s\n", i == 0 ? "gpus" : "", i, h->gpus[i]->name,
+               h->gpus[i]->cc_major, h->gpus[i]->cc_minor, a);
     }
     if (h->gpu_count == 0)
         printf(LABEL "none%s%s%s\n", "gpus", h->gpu_note[0] ? " (" : "", h->gpu_note,
@@ -369,9 +376,9 @@ static cJSON *json_report(const report *r)
     cJSON *root = cJSON_CreateObject();
     char *host_json = NULL;
     cJSON_AddStringToObject(root, "ortkit", ortkit_version());
-    if (ortkit_host_to_json(&r->host, &host_json) == 0) {
+    if (ortkit_host_to_json(r->host, &host_json) == 0) {
         cJSON_AddItemToObject(root, "host", cJSON_Parse(host_json));
-        free(host_json);
+        ortkit_free(host_json);
     }
     cJSON *env = cJSON_AddObjectToObject(root, "environment");
     for (size_t i = 0; i < sizeof env_vars / sizeof env_vars[0]; i++) {
@@ -485,5 +492,6 @@ int cmd_doctor(int argc, char **argv)
     ortkit_runtime_free(r.rt);
     ortkit_bundle_free(r.verified);
     ortkit_resolution_free(r.res);
+    ortkit_host_free(r.host);
     return rc;
 }

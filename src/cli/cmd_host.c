@@ -105,10 +105,10 @@ static void print_host(const ortkit_host *h)
                h->gpu_note[0] ? ")" : "");
         return;
     }
-    for (int i = 0; i < h->gpu_count && i < ORTKIT_HOST_MAX_GPUS; i++) {
-        const ortkit_gpu *g = &h->gpus[i];
-        char label[16];
-        snprintf(label, sizeof label, "gpu %d", i);
+    for (size_t i = 0; i < h->gpu_count; i++) {
+        const ortkit_gpu *g = h->gpus[i];
+        char label[32];
+        snprintf(label, sizeof label, "gpu %zu", i);
         if (g->memory_bytes) {
             cli_format_bytes(a, sizeof a, (double)g->memory_bytes);
             printf(LABEL "%s, SM %d.%d, %s\n", label, g->name, g->cc_major, g->cc_minor, a);
@@ -141,17 +141,18 @@ int cmd_host(int argc, char **argv)
     if (optind < argc)
         return cli_usage("host", "unexpected argument '%s'", argv[optind]);
 
-    ortkit_host host;
+    ortkit_host *host = NULL;
     if ((load ? ortkit_host_load(&host, load) : ortkit_host_detect(&host)) != 0)
         return cli_fail_lib();
-    if (!json) {
-        print_host(&host);
-        return CLI_OK;
-    }
+    int rc = CLI_OK;
     char *text = NULL;
-    if (ortkit_host_to_json(&host, &text) != 0)
-        return cli_fail_lib();
-    puts(text);
-    free(text);
-    return CLI_OK;
+    if (!json)
+        print_host(host);
+    else if (ortkit_host_to_json(host, &text) != 0)
+        rc = cli_fail_lib();
+    else
+        puts(text);
+    ortkit_free(text);
+    ortkit_host_free(host);
+    return rc;
 }

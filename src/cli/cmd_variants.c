@@ -35,15 +35,28 @@ static void driver_text(char *buf, size_t size, const ortkit_variant *v)
         snprintf(buf, size, "%s", v->min_driver);
 }
 
-static cJSON *variant_json(const ortkit_variant *v, int fits, const char *why)
+/* The Python of a Flox build, from its name: "onnxruntime-python313-..." -> "3.13". */
+static void flox_python(char *buf, size_t size, const char *flox_name)
+{
+    static const char prefix[] = "onnxruntime-python";
+    const char *p = flox_name + strlen(prefix);
+    size_t digits = strncmp(flox_name, prefix, strlen(prefix)) ? 0 : strspn(p, "0123456789");
+    if (digits < 2)
+        buf[0] = '\0';
+    else
+        snprintf(buf, size, "%c.%.*s", p[0], (int)digits - 1, p + 1);
+}
+
+static cJSON *variant_json(const ortkit_variant *v, const char *flox_name, int fits,
+                           const char *why)
 {
     char text[32];
     cJSON *o = cJSON_CreateObject();
     if (!o)
         return NULL;
     cJSON_AddStringToObject(o, "name", v->name);
-    cJSON_AddStringToObject(o, "flox_name", v->flox_name);
-    cJSON_AddBoolToObject(o, "in_flox_matrix", v->flox);
+    cJSON_AddStringToObject(o, "flox_name", flox_name);
+    cJSON_AddBoolToObject(o, "in_flox_matrix", ortkit_variant_in_matrix(v, ORTKIT_VARIANT_FLOX) == 1);
     cJSON_AddStringToObject(o, "arch", ortkit_arch_name(v->arch));
     cJSON_AddStringToObject(o, "isa", ortkit_isa_name(v->isa));
     cJSON_AddStringToObject(o, "cpu_flags", v->cpu_flags);
@@ -67,7 +80,8 @@ static cJSON *variant_json(const ortkit_variant *v, int fits, const char *why)
     } else {
         cJSON_AddNullToObject(o, "cuda");
     }
-    cJSON_AddStringToObject(o, "python", v->python);
+    flox_python(text, sizeof text, flox_name);
+    cJSON_AddStringToObject(o, "python", text);
     if (v->defect[0])
         cJSON_AddStringToObject(o, "defect", v->defect);
     if (fits >= 0) {
@@ -118,7 +132,7 @@ int cmd_variants(int argc, char **argv)
         }
     }
 
-    ortkit_host host;
+    ortkit_host *host = NULL;
     if (fits && (host_file ? ortkit_host_load(&host, host_file) : ortkit_host_detect(&host))) {
         rc = cli_fail_lib();
         goto cleanup;
@@ -152,11 +166,15 @@ int cmd_variants(int argc, char **argv)
     size_t fitting = 0;
     for (size_t i = 0; i < count; i++) {
         const ortkit_variant *v = list[i];
-        char why[256] = "", driver[32];
-        int ok = fits ? ortkit_variant_fits(v, &host, why, sizeof why) : -1;
+        char why[256] = "", driver[32], flox_name[128];
+        int ok = fits ? ortkit_variant_fits(v, host, why, sizeof why) : -1;
         fitting += ok == 1;
+        if (ortkit_variant_name(v, flox_name, sizeof flox_name, ORTKIT_VARIANT_FLOX) != 0) {
+            rc = cli_fail_lib();
+            goto cleanup;
+        }
         if (json) {
-            cJSON *o = variant_json(v, ok, why);
+            cJSON *o = variant_json(v, flox_name, ok, why);
             if (!o || !cJSON_AddItemToArray(arr, o)) {
                 cJSON_Delete(o);
                 rc = cli_fail("out of memory");
@@ -167,11 +185,11 @@ int cmd_variants(int argc, char **argv)
         driver_text(driver, sizeof driver, v);
         const char *cubin = v->cuda ? v->cubin : "-";
         if (fits && flox)
-            cli_table_add(table, (const char *[]){v->name, v->flox_name, ok ? "yes" : "no", why});
+            cli_table_add(table, (const char *[]){v->name, flox_name, ok ? "yes" : "no", why});
         else if (fits)
             cli_table_add(table, (const char *[]){v->name, ok ? "yes" : "no", why});
         else if (flox)
-            cli_table_add(table, (const char *[]){v->name, v->flox_name,
+            cli_table_add(table, (const char *[]){v->name, flox_name,
                                                   ortkit_arch_name(v->arch), cubin, driver,
                                                   v->cpu_flags, v->defect});
         else
@@ -192,6 +210,7 @@ int cmd_variants(int argc, char **argv)
 cleanup:
     cJSON_Delete(root);
     cli_table_free(table);
+    ortkit_host_free(host);
     free(list);
     return rc;
 }

@@ -72,8 +72,7 @@ static void child_main(const v_test *t, const v_config *cfg, int res_fd, int err
         signal(SIGSEGV, SIG_DFL);
         raise(SIGSEGV);
     }
-    ortkit_conformance_result res;
-    memset(&res, 0, sizeof res);
+    ortkit_conformance_result res = ORTKIT_CONFORMANCE_RESULT_INIT;
     ortkit_runtime *rt = NULL;
     if (cli_open_runtime(&rt, cfg->runtime_path)) {
         res.outcome = ORTKIT_CONFORMANCE_FAIL;

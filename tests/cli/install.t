@@ -1,6 +1,7 @@
 # `make install PREFIX=DIR` gives DIR/bin/ortkit, DIR/lib/libortkit.so and .a,
-# DIR/include/ortkit.h and DIR/lib/pkgconfig/ortkit.pc; the installed tool
-# finds the runtime set-up fetched with no environment variable at all.
+# DIR/include/ortkit.h with the headers under DIR/include/ortkit/, and
+# DIR/lib/pkgconfig/ortkit.pc; the installed tool finds the runtime set-up
+# fetched with no environment variable at all.
 build=$(dirname "$ORTKIT")
 # No environment but PATH (and the sanitizers' settings, in the ASan build).
 bare_env() {
@@ -12,6 +13,11 @@ cmake --install "$build" --prefix "$prefix" >/dev/null
 for f in bin/ortkit lib/libortkit.so lib/libortkit.a include/ortkit.h lib/pkgconfig/ortkit.pc; do
     [ -e "$prefix/$f" ] || { echo "FAIL: $f not installed" >&2; exit 1; }
 done
+# Every public header, the tooling tier's too.
+(cd "$SRC/include" && find . -name '*.h' | sort) >headers.want
+(cd "$prefix/include" && find . -name '*.h' | sort) >headers.got
+expect_same headers.want <headers.got
+expect_in headers.got "./ortkit/sys/compare.h"
 expect_exit 0 bare_env "$prefix/bin/ortkit" version
 # The bundle `make build` imported (deps/bundles), else set-up's runtime.
 if [ -e "$RT_NEW/../../bundles/ort-1.30.0-cpu/manifest.json" ]; then
@@ -26,3 +32,24 @@ expect_exit 0 bare_env "$PWD/moved/bin/ortkit" run "$MODELS/add.onnx" --zeros --
 expect_in out "sum"
 PKG_CONFIG_PATH="$PWD/moved/lib/pkgconfig" pkg-config --cflags ortkit >flags
 expect_in flags "$PWD/moved/lib/pkgconfig/../../include"
+# A program of the tooling tier builds against the moved tree: it includes
+# <ortkit/sys/...> by name.
+cat >tier.c <<'EOF'
+#include <ortkit.h>
+#include <ortkit/sys/compare.h>
+#include <stdio.h>
+
+int main(void)
+{
+    ortkit_compare c = ORTKIT_COMPARE_INIT;
+    printf("ortkit %s, compare version %u\n", ortkit_version(), c.version);
+    return 0;
+}
+EOF
+# shellcheck disable=SC2046
+# shellcheck disable=SC2086
+cc -std=c11 -Wall -Wextra -Werror ${EXAMPLE_CFLAGS:-} -o tier tier.c \
+    $(PKG_CONFIG_PATH="$PWD/moved/lib/pkgconfig" pkg-config --cflags --libs ortkit) \
+    -Wl,-rpath,"$PWD/moved/lib"
+expect_exit 0 ./tier
+expect_in out "ortkit 0.1.0, compare version 1"

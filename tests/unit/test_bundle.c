@@ -7,6 +7,7 @@
 #include "testutil.h"
 
 #include "bundle.h"
+#include "ortkit/sys/selftest.h"
 
 #include <cjson/cJSON.h>
 #include <dirent.h>
@@ -392,15 +393,17 @@ static void test_verify_names_every_problem(void **state)
     assert_false(has_problem(b, "lib/libonnxruntime.so.1.17.3: built for"));
     assert_problem(b, "lib/libonnxruntime_providers_shared.so: built for x86_64; the manifest says aarch64");
     assert_problem(b, "not loaded");
-    ortkit_host h;
+    ortkit_host *h = NULL;
     assert_int_equal(ortkit_host_detect(&h), 0);
-    ortkit_bundle_choice c;
-    ortkit_bundle_verdict v;
+    ortkit_bundle_choice *c = NULL;
     const ortkit_bundle *one[] = {b};
-    if (h.arch == ORTKIT_ARCH_X86_64) {
-        assert_int_equal(ortkit_bundle_select(&c, &v, &h, one, 1, NULL), ORTKIT_E_RUNTIME_NOT_FOUND);
-        assert_non_null(strstr(v.why, "built for aarch64; this host is x86_64"));
+    if (h->arch == ORTKIT_ARCH_X86_64) {
+        assert_int_equal(ortkit_bundle_select(&c, h, one, 1, NULL), ORTKIT_E_RUNTIME_NOT_FOUND);
+        assert_non_null(strstr(ortkit_bundle_choice_verdict(c, 0)->why,
+                               "built for aarch64; this host is x86_64"));
     }
+    ortkit_bundle_choice_free(c);
+    ortkit_host_free(h);
     ortkit_bundle_free(b);
     assert_int_equal(library_mapped("/tamper/t3/"), 0);
     ortkit__rmtree(at("tamper"));
@@ -636,20 +639,26 @@ static void test_selftest(void **state)
     (void)state;
     for (size_t i = 0; i < 2; i++) {
         ortkit_runtime *rt = open_runtime(test_runtimes[i]);
-        ortkit_selftest t;
+        ortkit_selftest *t = NULL;
         assert_int_equal(ortkit_selftest_run(&t, rt, NULL), 0);
-        if (!t.ok)
-            fail_msg("%s: %s", test_runtimes[i], t.detail);
-        assert_string_equal(t.provider, "CPUExecutionProvider");
-        assert_true(t.seconds > 0);
+        if (!t->ok)
+            fail_msg("%s: %s", test_runtimes[i], t->detail);
+        assert_string_equal(t->provider, "CPUExecutionProvider");
+        assert_string_equal(t->detail, "");
+        assert_true(t->seconds > 0);
+        ortkit_selftest_free(t);
         /* Neither npm build carries the CUDA provider's library. */
         assert_int_equal(ortkit_selftest_run(&t, rt, "CUDAExecutionProvider"), 0);
-        assert_false(t.ok);
-        assert_true(t.detail[0] != '\0');
+        assert_false(t->ok);
+        assert_true(t->detail[0] != '\0');
+        ortkit_selftest_free(t);
         ortkit_runtime_free(rt);
     }
-    ortkit_selftest t;
+    ortkit_selftest *t = NULL;
     assert_int_equal(ortkit_selftest_run(&t, NULL, NULL), ORTKIT_E_INVALID_ARG);
+    assert_null(t);
+    assert_int_equal(ortkit_selftest_run(NULL, NULL, NULL), ORTKIT_E_INVALID_ARG);
+    ortkit_selftest_free(NULL);
 }
 
 int main(void)

@@ -120,12 +120,22 @@ static int teardown(void **state)
     return 0;
 }
 
-static void load_host(ortkit_host *h, const char *file)
+static ortkit_host *load_host(const char *file)
 {
     char path[1024];
+    ortkit_host *h = NULL;
     snprintf(path, sizeof path, HOSTS "%s", file);
-    if (ortkit_host_load(h, path) != 0)
+    if (ortkit_host_load(&h, path) != 0)
         fail_msg("%s: %s", file, ortkit_error_last());
+    return h;
+}
+
+/* The verdict on bundle i. */
+static const ortkit_bundle_verdict *verdict(const ortkit_bundle_choice *c, size_t i)
+{
+    const ortkit_bundle_verdict *v = ortkit_bundle_choice_verdict(c, i);
+    assert_non_null(v);
+    return v;
 }
 
 static void test_table(void **state)
@@ -134,41 +144,51 @@ static void test_table(void **state)
     assert_true(sizeof table / sizeof table[0] >= 8);
     for (size_t r = 0; r < sizeof table / sizeof table[0]; r++) {
         const row *t = &table[r];
-        ortkit_host h;
-        load_host(&h, t->host);
-        ortkit_bundle_choice c;
-        ortkit_bundle_verdict v[SET_SIZE];
-        int rc = ortkit_bundle_select(&c, v, &h, (const ortkit_bundle *const *)bundles, SET_SIZE,
-                                      NULL);
-        if (rc != 0 || c.index != t->chosen)
-            fail_msg("%s: chose %zu (%s), expected %s: %s", t->host, c.index,
-                     c.index < SET_SIZE ? set[c.index].name : "none", set[t->chosen].name, c.reason);
-        if (!strstr(c.reason, t->reason))
-            fail_msg("%s: reason '%s' lacks '%s'", t->host, c.reason, t->reason);
+        ortkit_host *h = load_host(t->host);
+        ortkit_bundle_choice *c = NULL;
+        int rc = ortkit_bundle_select(&c, h, (const ortkit_bundle *const *)bundles, SET_SIZE, NULL);
+        if (rc != 0 || c->index != t->chosen)
+            fail_msg("%s: chose %zu (%s), expected %s: %s", t->host, c->index,
+                     c->index < SET_SIZE ? set[c->index].name : "none", set[t->chosen].name,
+                     c->reason);
+        if (!strstr(c->reason, t->reason))
+            fail_msg("%s: reason '%s' lacks '%s'", t->host, c->reason, t->reason);
+        assert_int_equal(c->count, SET_SIZE);
         for (size_t i = 0; i < SET_SIZE; i++)
-            if (v[i].fits != (t->fits[i] == 'y'))
+            if (verdict(c, i)->fits != (t->fits[i] == 'y'))
                 fail_msg("%s: %s %s, expected %s (%s)", t->host, set[i].name,
-                         v[i].fits ? "fits" : "does not fit", t->fits[i] == 'y' ? "fits" : "not",
-                         v[i].why);
+                         verdict(c, i)->fits ? "fits" : "does not fit",
+                         t->fits[i] == 'y' ? "fits" : "not", verdict(c, i)->why);
         for (size_t k = 0; k < 4 && t->why[k].text; k++)
-            if (!strstr(v[t->why[k].bundle].why, t->why[k].text))
+            if (!strstr(verdict(c, t->why[k].bundle)->why, t->why[k].text))
                 fail_msg("%s: why for %s is '%s', lacks '%s'", t->host, set[t->why[k].bundle].name,
-                         v[t->why[k].bundle].why, t->why[k].text);
+                         verdict(c, t->why[k].bundle)->why, t->why[k].text);
+        assert_null(ortkit_bundle_choice_verdict(c, SET_SIZE));
+        ortkit_bundle_choice_free(c);
+        ortkit_host_free(h);
     }
 }
 
+/* The index chosen among bundles[which[...]] on a described host; *out (may
+ * be NULL) keeps the choice for the caller to free. */
 static size_t choose(const char *host, const size_t *which, size_t n, const char *pin, int *rc,
-                     char *reason, ortkit_bundle_verdict *v)
+                     char *reason, ortkit_bundle_choice **out)
 {
-    ortkit_host h;
-    load_host(&h, host);
+    ortkit_host *h = load_host(host);
     const ortkit_bundle *list[SET_SIZE + 2];
     for (size_t i = 0; i < n; i++)
         list[i] = which[i] == SIZE_MAX ? NULL : bundles[which[i]];
-    ortkit_bundle_choice c;
-    *rc = ortkit_bundle_select(&c, v, &h, list, n, pin);
-    snprintf(reason, 512, "%s", c.reason);
-    return c.index;
+    ortkit_bundle_choice *c = NULL;
+    *rc = ortkit_bundle_select(&c, h, list, n, pin);
+    assert_non_null(c); /* an answer, even when it is "none" */
+    snprintf(reason, 512, "%s", c->reason);
+    size_t index = c->index;
+    if (out)
+        *out = c;
+    else
+        ortkit_bundle_choice_free(c);
+    ortkit_host_free(h);
+    return index;
 }
 
 static void test_newest_ort_and_search_order(void **state)
@@ -183,26 +203,28 @@ static void test_newest_ort_and_search_order(void **state)
     assert_non_null(strstr(reason, "the newest ONNX Runtime: 1.30.0 (ort-1.17.3-cpu: 1.17.3)"));
     /* Equal in every way: the first in the search order. */
     ortkit_bundle *twin = make("twin", "1.30.0", "cpu", "x86_64");
-    ortkit_host h;
-    load_host(&h, "laptop-avx2.json");
+    ortkit_host *h = load_host("laptop-avx2.json");
     const ortkit_bundle *list[] = {twin, bundles[0]};
-    ortkit_bundle_choice c;
-    assert_int_equal(ortkit_bundle_select(&c, NULL, &h, list, 2, NULL), 0);
-    assert_int_equal(c.index, 0);
-    assert_non_null(strstr(c.reason, "comes first in the search order"));
+    ortkit_bundle_choice *c = NULL;
+    assert_int_equal(ortkit_bundle_select(&c, h, list, 2, NULL), 0);
+    assert_int_equal(c->index, 0);
+    assert_non_null(strstr(c->reason, "comes first in the search order"));
+    ortkit_bundle_choice_free(c);
     /* The same name again, later in the order: shadowed, never chosen. */
     ortkit_bundle *again = make("twin", "1.31.0", "cpu", "x86_64");
     const ortkit_bundle *dup[] = {twin, again};
-    ortkit_bundle_verdict v[2];
-    assert_int_equal(ortkit_bundle_select(&c, v, &h, dup, 2, NULL), 0);
-    assert_int_equal(c.index, 0);
-    assert_false(v[1].fits);
-    assert_non_null(strstr(v[1].why, "shadowed"));
+    assert_int_equal(ortkit_bundle_select(&c, h, dup, 2, NULL), 0);
+    assert_int_equal(c->index, 0);
+    assert_false(verdict(c, 1)->fits);
+    assert_non_null(strstr(verdict(c, 1)->why, "shadowed"));
+    ortkit_bundle_choice_free(c);
     /* One bundle only. */
-    assert_int_equal(ortkit_bundle_select(&c, NULL, &h, list, 1, NULL), 0);
-    assert_non_null(strstr(c.reason, "the only bundle found"));
+    assert_int_equal(ortkit_bundle_select(&c, h, list, 1, NULL), 0);
+    assert_non_null(strstr(c->reason, "the only bundle found"));
+    ortkit_bundle_choice_free(c);
     ortkit_bundle_free(twin);
     ortkit_bundle_free(again);
+    ortkit_host_free(h);
 }
 
 static void test_pins(void **state)
@@ -227,15 +249,16 @@ static void test_pins(void **state)
     assert_int_equal(rc, ORTKIT_E_RUNTIME_NOT_FOUND);
     assert_non_null(strstr(reason, "found: ort-1.30.0-cpu, ort-1.17.3-cpu"));
     /* A pinned bundle that does not fit is an error saying why, not a fallback. */
-    ortkit_bundle_verdict v[SET_SIZE];
-    assert_int_equal(choose("laptop-avx2.json", all, SET_SIZE, "x-avx512", &rc, reason, v),
+    ortkit_bundle_choice *c = NULL;
+    assert_int_equal(choose("laptop-avx2.json", all, SET_SIZE, "x-avx512", &rc, reason, &c),
                      ORTKIT_BUNDLE_NONE);
     assert_int_equal(rc, ORTKIT_E_UNSUPPORTED);
     assert_non_null(strstr(reason, "bundle 'x-avx512' does not fit this host: needs AVX-512"));
     assert_error_has("x-avx512");
     /* The verdicts are filled all the same. */
-    assert_true(v[2].fits);
-    assert_false(v[3].fits);
+    assert_true(verdict(c, 2)->fits);
+    assert_false(verdict(c, 3)->fits);
+    ortkit_bundle_choice_free(c);
 }
 
 static void test_nothing_fits(void **state)
@@ -245,41 +268,50 @@ static void test_nothing_fits(void **state)
     int rc;
     /* Only GPU builds on a laptop without a GPU. */
     size_t gpus[] = {6, 7, 8};
-    ortkit_bundle_verdict v[3];
-    assert_int_equal(choose("laptop-avx2.json", gpus, 3, NULL, &rc, reason, v), ORTKIT_BUNDLE_NONE);
+    ortkit_bundle_choice *c = NULL;
+    assert_int_equal(choose("laptop-avx2.json", gpus, 3, NULL, &rc, reason, &c), ORTKIT_BUNDLE_NONE);
     assert_int_equal(rc, ORTKIT_E_RUNTIME_NOT_FOUND);
     assert_non_null(strstr(reason, "none of the 3 bundles"));
-    for (int i = 0; i < 3; i++)
-        assert_false(v[i].fits);
+    for (size_t i = 0; i < 3; i++)
+        assert_false(verdict(c, i)->fits);
+    ortkit_bundle_choice_free(c);
     /* An unusable manifest (NULL) never fits. */
     size_t broken[] = {SIZE_MAX, 0};
-    assert_int_equal(choose("laptop-avx2.json", broken, 2, NULL, &rc, reason, v), 1);
-    assert_false(v[0].fits);
-    assert_non_null(strstr(v[0].why, "manifest"));
+    assert_int_equal(choose("laptop-avx2.json", broken, 2, NULL, &rc, reason, &c), 1);
+    assert_false(verdict(c, 0)->fits);
+    assert_non_null(strstr(verdict(c, 0)->why, "manifest"));
+    ortkit_bundle_choice_free(c);
     /* No bundles at all. */
-    assert_int_equal(choose("laptop-avx2.json", broken, 0, NULL, &rc, reason, v), ORTKIT_BUNDLE_NONE);
+    assert_int_equal(choose("laptop-avx2.json", broken, 0, NULL, &rc, reason, &c), ORTKIT_BUNDLE_NONE);
     assert_int_equal(rc, ORTKIT_E_RUNTIME_NOT_FOUND);
+    assert_int_equal(c->count, 0);
+    assert_null(ortkit_bundle_choice_verdict(c, 0));
+    ortkit_bundle_choice_free(c);
 }
 
 static void test_unsupported_builds(void **state)
 {
     (void)state;
-    ortkit_host h;
-    load_host(&h, "sapphire-rapids.json");
+    ortkit_host *h = load_host("sapphire-rapids.json");
     /* Too old for ortkit, and a variant this ortkit does not know. */
     ortkit_bundle *old = make("old", "1.16.3", "cpu", "x86_64");
     ortkit_bundle *future = make("future", "1.40.0", "cpu-avx1024", "x86_64");
     const ortkit_bundle *list[] = {old, future};
-    ortkit_bundle_verdict v[2];
-    ortkit_bundle_choice c;
-    assert_int_equal(ortkit_bundle_select(&c, v, &h, list, 2, NULL), ORTKIT_E_RUNTIME_NOT_FOUND);
-    assert_non_null(strstr(v[0].why, "1.16.3 is older than ortkit supports (1.17)"));
-    assert_non_null(strstr(v[1].why, "unknown variant 'cpu-avx1024'"));
+    ortkit_bundle_choice *c = NULL;
+    assert_int_equal(ortkit_bundle_select(&c, h, list, 2, NULL), ORTKIT_E_RUNTIME_NOT_FOUND);
+    assert_non_null(strstr(verdict(c, 0)->why, "1.16.3 is older than ortkit supports (1.17)"));
+    assert_non_null(strstr(verdict(c, 1)->why, "unknown variant 'cpu-avx1024'"));
+    ortkit_bundle_choice_free(c);
     ortkit_bundle_free(old);
     ortkit_bundle_free(future);
-    /* Bad arguments. */
-    assert_int_equal(ortkit_bundle_select(NULL, NULL, &h, list, 2, NULL), ORTKIT_E_INVALID_ARG);
-    assert_int_equal(ortkit_bundle_select(&c, NULL, NULL, list, 2, NULL), ORTKIT_E_INVALID_ARG);
+    /* Bad arguments: no answer. */
+    assert_int_equal(ortkit_bundle_select(NULL, h, list, 2, NULL), ORTKIT_E_INVALID_ARG);
+    c = NULL;
+    assert_int_equal(ortkit_bundle_select(&c, NULL, list, 2, NULL), ORTKIT_E_INVALID_ARG);
+    assert_null(c);
+    assert_null(ortkit_bundle_choice_verdict(NULL, 0));
+    ortkit_bundle_choice_free(NULL);
+    ortkit_host_free(h);
 }
 
 /* A described host with a feature ortkit does not know is refused, naming it. */
@@ -288,7 +320,7 @@ static void test_host_with_unknown_feature(void **state)
     (void)state;
     const char *json = "{\"schema\": 1, \"arch\": \"x86_64\", \"cpu\": {\"features\": "
                        "[\"avx2\", \"avx512_bf16\"]}}";
-    ortkit_host h;
+    ortkit_host *h = NULL;
     assert_int_equal(ortkit_host_from_json(&h, json), ORTKIT_E_FORMAT);
     assert_error_has("avx512_bf16");
     const char *other_arch = "{\"schema\": 1, \"arch\": \"x86_64\", \"cpu\": {\"features\": [\"sve2\"]}}";

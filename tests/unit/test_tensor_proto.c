@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "internal.h"
+#include "ortkit/sys/proto.h"
 #include "pbwriter.h"
 
 #include <stdio.h>

@@ -6,6 +6,9 @@
 #include "testutil.h"
 
 #include "internal.h"
+#include "ortkit/sys/compare.h"
+#include "ortkit/sys/conformance.h"
+#include "ortkit/sys/proto.h"
 #include "pbwriter.h"
 
 #include <ftw.h>
@@ -47,7 +50,7 @@ static ortkit_compare compare2(ortkit_type type, const int64_t *shape, size_t ra
                                const void *b, int exact)
 {
     ortkit_tensor *x = tensor_of(type, shape, rank, a), *y = tensor_of(type, shape, rank, b);
-    ortkit_compare c;
+    ortkit_compare c = ORTKIT_COMPARE_INIT;
     if (exact)
         assert_int_equal(ortkit_tensor_identical(&c, x, y), 0);
     else
@@ -141,6 +144,19 @@ static void test_compare_exact_types(void **state)
     assert_int_equal(ortkit_tensor_compare(&c, x, NULL, 0, 0), ORTKIT_E_INVALID_ARG);
     assert_int_equal(ortkit_tensor_compare(&c, x, x, -1, 0), ORTKIT_E_INVALID_ARG);
     assert_int_equal(ortkit_tensor_identical(NULL, x, x), ORTKIT_E_INVALID_ARG);
+    /* A result of a version this library does not know is refused, untouched. */
+    ortkit_compare unknown = ORTKIT_COMPARE_INIT;
+    unknown.version = ORTKIT_COMPARE_VERSION + 1;
+    assert_int_equal(ortkit_tensor_compare(&unknown, x, x, 0, 0), ORTKIT_E_INVALID_ARG);
+    assert_error_has("ortkit_compare version 2: this ortkit knows version 1; use ORTKIT_COMPARE_INIT");
+    assert_int_equal(unknown.equal, 0);
+    unknown.version = 0;
+    assert_int_equal(ortkit_tensor_identical(&unknown, x, x), ORTKIT_E_INVALID_ARG);
+    assert_int_equal(unknown.equal, 0);
+    unknown.version = ORTKIT_COMPARE_VERSION;
+    assert_int_equal(ortkit_tensor_identical(&unknown, x, x), 0);
+    assert_int_equal(unknown.equal, 1);
+    assert_int_equal(unknown.version, ORTKIT_COMPARE_VERSION);
     ortkit_tensor_free(x);
 
     /* Empty tensors are equal. */
@@ -330,8 +346,9 @@ static void test_find(void **state)
 static ortkit_conformance_result run_dir(ortkit_runtime *rt, const char *dir,
                                          const ortkit_conformance_options *o)
 {
-    ortkit_conformance_result r;
+    ortkit_conformance_result r = ORTKIT_CONFORMANCE_RESULT_INIT;
     assert_int_equal(ortkit_conformance_run(&r, rt, dir, o), 0);
+    assert_int_equal(r.version, ORTKIT_CONFORMANCE_RESULT_VERSION);
     return r;
 }
 
@@ -466,7 +483,12 @@ static void test_run_unsupported_and_providers(void **state)
     assert_int_equal(ortkit_conformance_run(NULL, runtimes[0], dir, NULL), ORTKIT_E_INVALID_ARG);
     o.version = 99;
     assert_int_equal(ortkit_conformance_run(&r, runtimes[0], dir, &o), ORTKIT_E_INVALID_ARG);
+    assert_error_has("conformance options version 99");
     o.version = ORTKIT_CONFORMANCE_OPTIONS_VERSION;
+    r.version = 0;
+    assert_int_equal(ortkit_conformance_run(&r, runtimes[0], dir, &o), ORTKIT_E_INVALID_ARG);
+    assert_error_has("ortkit_conformance_result version 0");
+    r.version = ORTKIT_CONFORMANCE_RESULT_VERSION;
     o.repeat = -1;
     assert_int_equal(ortkit_conformance_run(&r, runtimes[0], dir, &o), ORTKIT_E_INVALID_ARG);
 }

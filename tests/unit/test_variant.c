@@ -25,12 +25,33 @@ static const ortkit_variant *must_parse(const char *name)
     return v;
 }
 
+/* A variant's Flox name (two calls may be compared: the buffers alternate). */
+static const char *flox_name(const ortkit_variant *v)
+{
+    static char buf[2][128];
+    static int next;
+    char *b = buf[next++ % 2];
+    if (ortkit_variant_name(v, b, sizeof buf[0], ORTKIT_VARIANT_FLOX) != 0)
+        fail_msg("%s: %s", v->name, ortkit_error_last());
+    return b;
+}
+
+static int in_flox(const ortkit_variant *v)
+{
+    int rc = ortkit_variant_in_matrix(v, ORTKIT_VARIANT_FLOX);
+    assert_true(rc == 0 || rc == 1);
+    assert_int_equal(ortkit_variant_in_matrix(v, ORTKIT_VARIANT_CANONICAL), 1);
+    return rc;
+}
+
 static void check_flox_name(const char *name, int *seen)
 {
     const ortkit_variant *v = must_parse(name);
-    assert_string_equal(v->flox_name, name);
-    assert_int_equal(v->flox, 1);
-    size_t i = (size_t)(v - ortkit_variant_get(0));
+    assert_string_equal(flox_name(v), name);
+    assert_int_equal(in_flox(v), 1);
+    size_t i = 0;
+    while (i < ortkit_variant_count() && ortkit_variant_get(i) != v)
+        i++;
     assert_true(i < ortkit_variant_count());
     assert_int_equal(seen[i], 0); /* each expected name is its own row */
     seen[i] = 1;
@@ -68,11 +89,20 @@ static void test_flox_matrix_name_for_name(void **state)
     /* ... and no other row claims to be in the matrix. */
     int flox_rows = 0;
     for (size_t i = 0; i < ortkit_variant_count(); i++) {
-        flox_rows += ortkit_variant_get(i)->flox;
-        if (ortkit_variant_get(i)->flox)
+        flox_rows += in_flox(ortkit_variant_get(i));
+        if (in_flox(ortkit_variant_get(i)))
             assert_int_equal(seen[i], 1);
     }
     assert_int_equal(flox_rows, 66);
+    assert_int_equal(ortkit_variant_in_matrix(NULL, ORTKIT_VARIANT_FLOX), ORTKIT_E_INVALID_ARG);
+    assert_int_equal(ortkit_variant_in_matrix(ortkit_variant_get(0), (ortkit_variant_form)7),
+                     ORTKIT_E_INVALID_ARG);
+    /* Only the table's own rows have names in other forms. */
+    ortkit_variant copy = *ortkit_variant_get(0);
+    char buf[128];
+    assert_int_equal(ortkit_variant_in_matrix(&copy, ORTKIT_VARIANT_FLOX), ORTKIT_E_INVALID_ARG);
+    assert_int_equal(ortkit_variant_name(&copy, buf, sizeof buf, ORTKIT_VARIANT_FLOX),
+                     ORTKIT_E_INVALID_ARG);
 
     /* The examples the Flox documents give. */
     assert_string_equal(must_parse("onnxruntime-python313-cuda12_9-sm90-avx512")->name,
@@ -94,7 +124,7 @@ static void test_table_size(void **state)
         if (v->cuda == 13000) {
             cuda13++;
             assert_true(v->sm >= 75);
-            assert_int_equal(v->flox, 0);
+            assert_int_equal(in_flox(v), 0);
         }
         if (v->tegra) {
             jetson++;
@@ -127,12 +157,12 @@ static void test_names_round_trip(void **state)
         for (char *p = flox + strlen("onnxruntime-python3xx-"); *p; p++)
             if (*p == '.')
                 *p = '_';
-        assert_string_equal(v->flox_name, flox);
+        assert_string_equal(flox_name(v), flox);
 
         const ortkit_variant *back = NULL;
         assert_int_equal(ortkit_variant_parse(&back, v->name), 0);
         assert_ptr_equal(back, v);
-        assert_int_equal(ortkit_variant_parse(&back, v->flox_name), 0);
+        assert_int_equal(ortkit_variant_parse(&back, flox), 0);
         assert_ptr_equal(back, v);
         for (size_t k = 0; k <= strlen(v->name); k++)
             buf[k] = (char)toupper((unsigned char)v->name[k]);
@@ -142,12 +172,12 @@ static void test_names_round_trip(void **state)
         assert_int_equal(ortkit_variant_name(v, buf, sizeof buf, ORTKIT_VARIANT_CANONICAL), 0);
         assert_string_equal(buf, v->name);
         assert_int_equal(ortkit_variant_name(v, buf, sizeof buf, ORTKIT_VARIANT_FLOX), 0);
-        assert_string_equal(buf, v->flox_name);
+        assert_string_equal(buf, flox);
 
         for (size_t j = 0; j < i; j++) {
             const ortkit_variant *w = ortkit_variant_get(j);
             assert_string_not_equal(v->name, w->name);
-            assert_string_not_equal(v->flox_name, w->flox_name);
+            assert_string_not_equal(flox_name(v), flox_name(w));
         }
     }
 }
@@ -185,7 +215,6 @@ static void test_build_flags(void **state)
         case 12040:
             assert_string_equal(v->min_driver, "525.60.13");
             assert_string_equal(v->toolkit_driver, "550.54.14");
-            assert_string_equal(v->python, "3.12");
             break;
         case 12090:
             assert_string_equal(v->min_driver, "525.60.13");
@@ -260,9 +289,9 @@ static void test_parse_errors(void **state)
                      ORTKIT_E_INVALID_ARG);
 }
 
-static ortkit_host load_host(const char *file)
+static ortkit_host *load_host(const char *file)
 {
-    ortkit_host h;
+    ortkit_host *h = NULL;
     char path[512];
     snprintf(path, sizeof path, "%s%s.json", HOSTS, file);
     if (ortkit_host_load(&h, path) != 0)
@@ -347,70 +376,85 @@ static void test_fits_described_hosts(void **state)
         {"t4", "cuda12.4-sm80-avx2", 0, "SM 8.0 cubins do not run on SM 7.5 (Tesla T4)"},
     };
     for (size_t i = 0; i < N(cases); i++) {
-        ortkit_host h = load_host(cases[i].host);
-        expect_fit(&h, cases[i].variant, cases[i].fits, cases[i].why);
+        ortkit_host *h = load_host(cases[i].host);
+        expect_fit(h, cases[i].variant, cases[i].fits, cases[i].why);
+        ortkit_host_free(h);
     }
 }
 
-/* Edges the described hosts do not reach: driver floors, L4T, minor SMs. */
+/* Edges the described hosts do not reach: driver floors, L4T, minor SMs.
+ * The hosts are changed in place: every check reads the host's fields. */
 static void test_fits_edges(void **state)
 {
-    ortkit_host h = load_host("old-driver-3090");
-    snprintf(h.driver_version, sizeof h.driver_version, "515.65.01");
-    expect_fit(&h, "cuda12.4-sm86-avx2", 0, "needs driver >= 525.60.13 for CUDA 12.4; found 515.65.01");
-    snprintf(h.driver_version, sizeof h.driver_version, "525.60.13");
-    assert_int_equal(ortkit_variant_fits(must_parse("cuda12.9-sm86-avx2"), &h, NULL, 0), 1);
-    snprintf(h.driver_version, sizeof h.driver_version, "525.60.12");
-    assert_int_equal(ortkit_variant_fits(must_parse("cuda12.9-sm86-avx2"), &h, NULL, 0), 0);
-    snprintf(h.driver_version, sizeof h.driver_version, "525.6");
-    assert_int_equal(ortkit_variant_fits(must_parse("cuda12.9-sm86-avx2"), &h, NULL, 0), 0);
-    snprintf(h.driver_version, sizeof h.driver_version, "575.51.03");
-    expect_fit(&h, "cuda12.9-sm86-avx2", 1, "");
-    h.driver_version[0] = '\0';
-    expect_fit(&h, "cuda12.9-sm86-avx2", 0,
+    ortkit_host *h = load_host("old-driver-3090");
+    h->driver_version = "515.65.01";
+    expect_fit(h, "cuda12.4-sm86-avx2", 0, "needs driver >= 525.60.13 for CUDA 12.4; found 515.65.01");
+    h->driver_version = "525.60.13";
+    assert_int_equal(ortkit_variant_fits(must_parse("cuda12.9-sm86-avx2"), h, NULL, 0), 1);
+    h->driver_version = "525.60.12";
+    assert_int_equal(ortkit_variant_fits(must_parse("cuda12.9-sm86-avx2"), h, NULL, 0), 0);
+    h->driver_version = "525.6";
+    assert_int_equal(ortkit_variant_fits(must_parse("cuda12.9-sm86-avx2"), h, NULL, 0), 0);
+    h->driver_version = "575.51.03";
+    expect_fit(h, "cuda12.9-sm86-avx2", 1, "");
+    h->driver_version = "";
+    expect_fit(h, "cuda12.9-sm86-avx2", 0,
                "needs driver >= 525.60.13 for CUDA 12.9; the driver version is unknown");
+    ortkit_host_free(h);
 
     /* A cubin for X.Y runs on X.Z, Z >= Y; arch-specific ones only on their SM. */
     h = load_host("rtx5090");
-    h.gpus[0].cc_minor = 1;
-    expect_fit(&h, "cuda12.9-sm120-avx2", 0,
+    ortkit_gpu g = *h->gpus[0];
+    const ortkit_gpu *one[] = {&g};
+    h->gpus = one;
+    g.cc_minor = 1;
+    expect_fit(h, "cuda12.9-sm120-avx2", 0,
                "sm_120a cubins run only on SM 12.0; found SM 12.1 (NVIDIA GeForce RTX 5090)");
+    ortkit_host_free(h);
     h = load_host("old-driver-3090");
-    h.gpus[0].cc_minor = 9;
-    expect_fit(&h, "cuda12.4-sm86-avx2", 1,
+    g = *h->gpus[0];
+    h->gpus = one;
+    g.cc_minor = 9;
+    expect_fit(h, "cuda12.4-sm86-avx2", 1,
                "driver 525.147.05 is older than CUDA 12.4's own minimum 550.54.14; it runs "
                "through minor-version compatibility");
+    ortkit_host_free(h);
     /* Any one fitting GPU will do. */
     h = load_host("t4");
-    h.gpus[1] = h.gpus[0];
-    h.gpus[1].cc_major = 8;
-    h.gpus[1].cc_minor = 0;
-    h.gpu_count = 2;
-    expect_fit(&h, "cuda12.4-sm80-avx512", 1, "");
-    h.gpu_count = 0;
-    h.gpu_note[0] = '\0';
-    expect_fit(&h, "cuda12.4-sm75-avx512", 0, "needs an NVIDIA GPU with SM 7.5; none found");
+    ortkit_gpu ampere = *h->gpus[0];
+    ampere.cc_major = 8;
+    ampere.cc_minor = 0;
+    const ortkit_gpu *two[] = {h->gpus[0], &ampere};
+    h->gpus = two;
+    h->gpu_count = 2;
+    expect_fit(h, "cuda12.4-sm80-avx512", 1, "");
+    h->gpu_count = 0;
+    h->gpu_note = "";
+    expect_fit(h, "cuda12.4-sm75-avx512", 0, "needs an NVIDIA GPU with SM 7.5; none found");
+    ortkit_host_free(h);
 
     h = load_host("jetson-orin");
-    snprintf(h.l4t_release, sizeof h.l4t_release, "36.3.0");
-    expect_fit(&h, "cuda12.6-sm87-armv8.2", 0, "needs L4T R36.4 or newer for CUDA 12.6; found R36.3.0");
-    snprintf(h.l4t_release, sizeof h.l4t_release, "36.4");
-    expect_fit(&h, "cuda12.6-sm87-armv8.2", 1, "");
-    h.l4t_release[0] = '\0';
-    expect_fit(&h, "cuda12.6-sm87-armv8.2", 0,
+    h->l4t_release = "36.3.0";
+    expect_fit(h, "cuda12.6-sm87-armv8.2", 0, "needs L4T R36.4 or newer for CUDA 12.6; found R36.3.0");
+    h->l4t_release = "36.4";
+    expect_fit(h, "cuda12.6-sm87-armv8.2", 1, "");
+    h->l4t_release = "";
+    expect_fit(h, "cuda12.6-sm87-armv8.2", 0,
                "needs L4T R36.4 or newer for CUDA 12.6; the L4T release is unknown");
 
-    memset(&h, 0, sizeof h);
-    expect_fit(&h, "cpu-avx2", 0, "built for x86_64; this host is of unknown architecture");
+    h->arch = ORTKIT_ARCH_UNKNOWN;
+    expect_fit(h, "cpu-avx2", 0, "built for x86_64; this host is of unknown architecture");
+    ortkit_host_free(h);
 
     /* why is optional and always terminated; NULL arguments are errors. */
     char tiny[8];
     h = load_host("laptop-avx2");
-    assert_int_equal(ortkit_variant_fits(must_parse("cpu-avx512"), &h, tiny, sizeof tiny), 0);
+    assert_int_equal(ortkit_variant_fits(must_parse("cpu-avx512"), h, tiny, sizeof tiny), 0);
     assert_string_equal(tiny, "needs A");
-    assert_int_equal(ortkit_variant_fits(NULL, &h, tiny, sizeof tiny), ORTKIT_E_INVALID_ARG);
+    assert_int_equal(ortkit_variant_fits(NULL, h, tiny, sizeof tiny), ORTKIT_E_INVALID_ARG);
     assert_int_equal(ortkit_variant_fits(must_parse("cpu-avx2"), NULL, NULL, 0),
                      ORTKIT_E_INVALID_ARG);
+    ortkit_host_free(h);
 }
 
 int main(void)

@@ -44,7 +44,6 @@ void ortkit_bundle_free(ortkit_bundle *b)
 }
 
 const ortkit_manifest *ortkit_bundle_manifest(const ortkit_bundle *b) { return b ? &b->m : NULL; }
-const char *ortkit_bundle_library_path(const ortkit_bundle *b) { return b ? b->library_path : ""; }
 const char *ortkit_bundle_damage(const ortkit_bundle *b) { return b ? b->damage : ""; }
 size_t ortkit_bundle_problem_count(const ortkit_bundle *b) { return b ? b->problem_count : 0; }
 

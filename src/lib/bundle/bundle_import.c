@@ -7,6 +7,7 @@
  * of the same name removes what a dead process left behind.
  */
 #include "bundle.h"
+#include "abi.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -376,6 +377,10 @@ static void import_free(import *im)
         free(im->prov_names[i]);
 }
 
+ORTKIT__ABI_STRUCT(options_abi, ortkit_bundle_import_options, "import options",
+                   "ORTKIT_BUNDLE_IMPORT_OPTIONS_INIT", ORTKIT_BUNDLE_IMPORT_OPTIONS_VERSION,
+                   sizeof(ortkit_bundle_import_options));
+
 int ortkit__bundle_import_with(ortkit_bundle **out, const char *src,
                                const ortkit_bundle_import_options *opts, ortkit__probe_fn probe)
 {
@@ -383,16 +388,13 @@ int ortkit__bundle_import_with(ortkit_bundle **out, const char *src,
         *out = NULL;
     if (!src || !src[0])
         return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_bundle_import: no source");
-    if (opts && opts->version != ORTKIT_BUNDLE_IMPORT_OPTIONS_VERSION)
-        return ortkit__error_set(ORTKIT_E_INVALID_ARG,
-                                 "import options version %u is not %d; use "
-                                 "ORTKIT_BUNDLE_IMPORT_OPTIONS_INIT",
-                                 opts->version, ORTKIT_BUNDLE_IMPORT_OPTIONS_VERSION);
-    ortkit_bundle_import_options defaults = ORTKIT_BUNDLE_IMPORT_OPTIONS_INIT;
+    ortkit_bundle_import_options o = ORTKIT_BUNDLE_IMPORT_OPTIONS_INIT;
+    if (opts && ortkit__abi_read(&options_abi, &o, opts))
+        return ORTKIT_E_INVALID_ARG;
     import *im = calloc(1, sizeof *im);
     if (!im)
         return ortkit__error_nomem();
-    im->opts = opts ? opts : &defaults;
+    im->opts = &o;
     im->src = src;
     im->probe = probe;
     int rc = ORTKIT_OK, staged = 0, exists = 0;

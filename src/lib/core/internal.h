@@ -75,7 +75,5 @@ struct ortkit_tensor {
 /* A tensor whose data lives in an external object (an ORT output). */
 int ortkit__tensor_wrap(ortkit_tensor **out, ortkit_type type, const int64_t *shape, size_t rank,
                         void *data, void (*release)(void *ctx), void *ctx);
-/* Check type and shape; on failure the message says what was expected, and what came. */
-int ortkit__shape_check(ortkit_type type, const int64_t *shape, size_t rank);
 
 #endif

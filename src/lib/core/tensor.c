@@ -77,7 +77,8 @@ size_t ortkit__type_nbytes(ortkit_type type, size_t count)
     return bytes;
 }
 
-int ortkit__shape_check(ortkit_type type, const int64_t *shape, size_t rank)
+/* Check type and shape; on failure the message says what was expected, and what came. */
+static int shape_check(ortkit_type type, const int64_t *shape, size_t rank)
 {
     if (!type_known(type))
         return ortkit__error_set(ORTKIT_E_INVALID_ARG, "unknown element type %d", (int)type);
@@ -99,7 +100,7 @@ int ortkit__shape_check(ortkit_type type, const int64_t *shape, size_t rank)
 static int tensor_alloc(ortkit_tensor **out, ortkit_type type, const int64_t *shape, size_t rank)
 {
     *out = NULL;
-    int rc = ortkit__shape_check(type, shape, rank);
+    int rc = shape_check(type, shape, rank);
     if (rc)
         return rc;
     ortkit_tensor *t = calloc(1, sizeof *t);

@@ -166,7 +166,7 @@ static uint64_t meminfo_kb(const char *text, const char *key)
     return p ? strtoull(p + strlen(key), NULL, 10) : 0;
 }
 
-void ortkit__host_detect_memory_os(ortkit_host *h)
+static void detect_memory_os(ortkit__host_data *h)
 {
     char buf[8192];
     if (ortkit__host_read_text("/proc/meminfo", buf, sizeof buf) > 0) {
@@ -199,14 +199,90 @@ void ortkit__host_detect_memory_os(ortkit_host *h)
 #endif
 }
 
-int ortkit_host_detect(ortkit_host *out)
+/* ---- the caller's view -------------------------------------------------------- */
+
+/* One allocation: the view first (the caller's pointer is the box's), then
+ * the data it points into. */
+typedef struct host_box {
+    ortkit_host pub;
+    ortkit__host_data d;
+    ortkit_gpu gpus[ORTKIT__HOST_MAX_GPUS];
+    const ortkit_gpu *gpu_list[ORTKIT__HOST_MAX_GPUS];
+} host_box;
+
+static host_box *box_of(ortkit__host_data *d)
+{
+    return (host_box *)(void *)((char *)d - offsetof(host_box, d));
+}
+
+ortkit__host_data *ortkit__host_new(void)
+{
+    host_box *b = calloc(1, sizeof *b);
+    if (!b) {
+        ortkit__error_nomem();
+        return NULL;
+    }
+    return &b->d;
+}
+
+ortkit_host *ortkit__host_publish(ortkit__host_data *d)
+{
+    host_box *b = box_of(d);
+    ortkit_host *h = &b->pub;
+    h->arch = d->arch;
+    h->cpu_vendor = d->cpu_vendor;
+    h->cpu_model = d->cpu_model;
+    h->logical_cpus = d->logical_cpus;
+    h->physical_cores = d->physical_cores;
+    h->cache_l1d = d->cache_l1d;
+    h->cache_l1i = d->cache_l1i;
+    h->cache_l2 = d->cache_l2;
+    h->cache_l3 = d->cache_l3;
+    h->cpu_features = d->cpu_features;
+    h->x86_64_level = d->x86_64_level;
+    h->mem_total = d->mem_total;
+    h->mem_available = d->mem_available;
+    h->os_name = d->os_name;
+    h->os_release = d->os_release;
+    h->os_distro = d->os_distro;
+    h->glibc = d->glibc;
+    h->driver_version = d->driver_version;
+    h->cuda_driver = d->cuda_driver;
+    h->gpu_count = 0;
+    for (int i = 0; i < d->gpu_count && i < ORTKIT__HOST_MAX_GPUS; i++) {
+        ortkit_gpu *g = &b->gpus[i];
+        g->name = d->gpus[i].name;
+        g->cc_major = d->gpus[i].cc_major;
+        g->cc_minor = d->gpus[i].cc_minor;
+        g->memory_bytes = d->gpus[i].memory_bytes;
+        b->gpu_list[h->gpu_count++] = g;
+    }
+    h->gpus = b->gpu_list;
+    h->gpu_note = d->gpu_note;
+    h->tegra = d->tegra;
+    h->l4t_release = d->l4t_release;
+    h->board = d->board;
+    return h;
+}
+
+void ortkit_host_free(ortkit_host *host)
+{
+    /* Every ortkit_host is the first member of a box. */
+    free(host);
+}
+
+int ortkit_host_detect(ortkit_host **out)
 {
     if (!out)
         return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_host_detect: out is NULL");
-    memset(out, 0, sizeof *out);
-    ortkit__host_detect_cpu(out);
-    ortkit__host_detect_memory_os(out);
-    ortkit__host_detect_nvidia(out);
-    ortkit__host_detect_tegra(out);
+    *out = NULL;
+    ortkit__host_data *d = ortkit__host_new();
+    if (!d)
+        return ORTKIT_E_NOMEM;
+    ortkit__host_detect_cpu(d);
+    detect_memory_os(d);
+    ortkit__host_detect_nvidia(d);
+    ortkit__host_detect_tegra(d);
+    *out = ortkit__host_publish(d);
     return ORTKIT_OK;
 }

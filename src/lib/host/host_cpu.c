@@ -45,7 +45,7 @@ static uint64_t read_xcr0(void)
     return ((uint64_t)hi << 32) | lo;
 }
 
-static void detect_x86(ortkit_host *h)
+static void detect_x86(ortkit__host_data *h)
 {
     unsigned a, b, c, d;
     uint64_t f = 0;
@@ -138,7 +138,7 @@ static void detect_x86(ortkit_host *h)
 
 #if defined(__aarch64__)
 /* Linux's AT_HWCAP/AT_HWCAP2 bits (arch/arm64/include/uapi/asm/hwcap.h). */
-static void detect_arm(ortkit_host *h)
+static void detect_arm(ortkit__host_data *h)
 {
     unsigned long hw = getauxval(AT_HWCAP), hw2 = getauxval(AT_HWCAP2);
     uint64_t f = 0;
@@ -204,7 +204,7 @@ static int cmp_u64(const void *a, const void *b)
 
 /* Logical CPUs from the online list ("0-3,8-11"); physical cores as distinct
  * (package, core) pairs of their topology. */
-static void detect_topology(ortkit_host *h)
+static void detect_topology(ortkit__host_data *h)
 {
     char list[4096];
     if (ortkit__host_read_text("/sys/devices/system/cpu/online", list, sizeof list) <= 0) {
@@ -256,7 +256,7 @@ static void detect_topology(ortkit_host *h)
 }
 
 /* Sizes of cpu0's caches as sysfs gives them: "48K", "2048K", "105M". */
-static void detect_caches(ortkit_host *h)
+static void detect_caches(ortkit__host_data *h)
 {
     for (int i = 0; i < 16; i++) {
         char path[128], type[32], size[32];
@@ -290,7 +290,7 @@ static void detect_caches(ortkit_host *h)
     }
 }
 
-void ortkit__host_detect_cpu(ortkit_host *h)
+void ortkit__host_detect_cpu(ortkit__host_data *h)
 {
 #if defined(__x86_64__)
     h->arch = ORTKIT_ARCH_X86_64;

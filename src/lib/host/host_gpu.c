@@ -51,7 +51,7 @@ static const char *nvml_err(const struct nvml *n, int rc)
     return s ? s : "unknown error";
 }
 
-void ortkit__host_detect_nvidia(ortkit_host *h)
+void ortkit__host_detect_nvidia(ortkit__host_data *h)
 {
     void *lib = NULL;
     struct nvml n = {0};
@@ -109,16 +109,16 @@ void ortkit__host_detect_nvidia(ortkit_host *h)
         count = 0;
     } else if (count == 0) {
         snprintf(h->gpu_note, sizeof h->gpu_note, "the NVIDIA driver sees no GPU");
-    } else if (count > ORTKIT_HOST_MAX_GPUS) {
+    } else if (count > ORTKIT__HOST_MAX_GPUS) {
         snprintf(h->gpu_note, sizeof h->gpu_note, "only the first %d of %u GPUs are listed",
-                 ORTKIT_HOST_MAX_GPUS, count);
-        count = ORTKIT_HOST_MAX_GPUS;
+                 ORTKIT__HOST_MAX_GPUS, count);
+        count = ORTKIT__HOST_MAX_GPUS;
     }
     for (unsigned i = 0; i < count; i++) {
         nvml_device dev;
         if (n.handle(i, &dev) != 0)
             continue;
-        ortkit_gpu *g = &h->gpus[h->gpu_count];
+        ortkit__gpu_data *g = &h->gpus[h->gpu_count];
         char name[96] = "";
         if (n.name(dev, name, sizeof name) != 0)
             ortkit__host_copy_str(name, sizeof name, "unknown NVIDIA GPU");
@@ -151,7 +151,7 @@ static int l4t_cuda(int major, int minor)
     return 0;
 }
 
-void ortkit__host_detect_tegra(ortkit_host *h)
+void ortkit__host_detect_tegra(ortkit__host_data *h)
 {
     char buf[1024];
     /* "# R36 (release), REVISION: 4.3, GCID: ..., BOARD: generic, ..." */
@@ -183,7 +183,7 @@ void ortkit__host_detect_tegra(ortkit_host *h)
         for (size_t i = 0; i < sizeof socs / sizeof socs[0]; i++) {
             if (strcmp(buf + off, socs[i].soc))
                 continue;
-            ortkit_gpu *g = &h->gpus[h->gpu_count++];
+            ortkit__gpu_data *g = &h->gpus[h->gpu_count++];
             ortkit__host_copy_str(g->name, sizeof g->name, socs[i].gpu);
             g->cc_major = socs[i].major;
             g->cc_minor = socs[i].minor;

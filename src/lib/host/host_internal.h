@@ -14,6 +14,53 @@
 #define ARM ORTKIT_ARCH_AARCH64
 #define B ORTKIT_CPU_BIT
 
+/*
+ * What detection and the JSON reader fill: fixed-size buffers that stay
+ * inside the library.  ortkit_host, what callers see, is made from one by
+ * ortkit__host_publish and points into it; the two live in one allocation.
+ */
+#define ORTKIT__HOST_MAX_GPUS 16
+
+typedef struct ortkit__gpu_data {
+    char name[96];
+    int cc_major;
+    int cc_minor;
+    uint64_t memory_bytes;
+} ortkit__gpu_data;
+
+typedef struct ortkit__host_data {
+    ortkit_arch arch;
+    char cpu_vendor[32];
+    char cpu_model[96];
+    int logical_cpus;
+    int physical_cores;
+    uint64_t cache_l1d;
+    uint64_t cache_l1i;
+    uint64_t cache_l2;
+    uint64_t cache_l3;
+    uint64_t cpu_features;
+    int x86_64_level;
+    uint64_t mem_total;
+    uint64_t mem_available;
+    char os_name[32];
+    char os_release[64];
+    char os_distro[96];
+    char glibc[16];
+    char driver_version[32];
+    int cuda_driver;
+    int gpu_count;
+    ortkit__gpu_data gpus[ORTKIT__HOST_MAX_GPUS];
+    char gpu_note[160];
+    int tegra;
+    char l4t_release[32];
+    char board[96];
+} ortkit__host_data;
+
+/* Zeroed data for a new host; NULL (ORTKIT_E_NOMEM recorded) when memory runs out. */
+ortkit__host_data *ortkit__host_new(void);
+/* The caller's view of filled data; ortkit_host_free frees both. */
+ortkit_host *ortkit__host_publish(ortkit__host_data *d);
+
 /* Copy, cutting what does not fit: the struct's fields have fixed sizes. */
 void ortkit__host_copy_str(char *dst, size_t size, const char *src);
 /* Trim leading and trailing white space in place. */
@@ -27,10 +74,9 @@ int ortkit__host_root_moved(void);
 /* psABI level (1..4) implied by a set of x86-64 features. */
 int ortkit__host_x86_level(uint64_t features);
 
-void ortkit__host_detect_cpu(ortkit_host *h);
-void ortkit__host_detect_memory_os(ortkit_host *h);
-void ortkit__host_detect_nvidia(ortkit_host *h);
-void ortkit__host_detect_tegra(ortkit_host *h);
+void ortkit__host_detect_cpu(ortkit__host_data *h);
+void ortkit__host_detect_nvidia(ortkit__host_data *h);
+void ortkit__host_detect_tegra(ortkit__host_data *h);
 
 /* Test hooks.  Not thread-safe: set them before detecting. */
 void ortkit__host_set_root(const char *root);

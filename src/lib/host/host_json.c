@@ -80,8 +80,8 @@ int ortkit_host_to_json(const ortkit_host *h, char **json_out)
     cJSON *gpus = cJSON_AddArrayToObject(nv, "gpus");
     if (!gpus)
         goto nomem;
-    for (int i = 0; i < h->gpu_count && i < ORTKIT_HOST_MAX_GPUS; i++) {
-        const ortkit_gpu *g = &h->gpus[i];
+    for (size_t i = 0; i < h->gpu_count; i++) {
+        const ortkit_gpu *g = h->gpus[i];
         char cc[16];
         snprintf(cc, sizeof cc, "%d.%d", g->cc_major, g->cc_minor);
         cJSON *o = cJSON_CreateObject();
@@ -233,7 +233,7 @@ static int parse_major_minor(const char *s, int max_minor, int *major, int *mino
     return 0;
 }
 
-static int read_cpu(ortkit_host *h, const cJSON *cpu)
+static int read_cpu(ortkit__host_data *h, const cJSON *cpu)
 {
     static const char *const keys[] = {"vendor", "model", "logical_cpus", "physical_cores",
                                        "cache", "features", "x86_64_level", NULL};
@@ -295,7 +295,7 @@ static int read_cpu(ortkit_host *h, const cJSON *cpu)
     return 0;
 }
 
-static int read_nvidia(ortkit_host *h, const cJSON *nv)
+static int read_nvidia(ortkit__host_data *h, const cJSON *nv)
 {
     static const char *const keys[] = {"driver", "cuda", "gpus", "note", NULL};
     static const char *const gpu_keys[] = {"name", "compute_capability", "memory", NULL};
@@ -324,12 +324,12 @@ static int read_nvidia(ortkit_host *h, const cJSON *nv)
     if (!cJSON_IsArray(gpus))
         return ortkit__error_set(ORTKIT_E_FORMAT, "host JSON: 'nvidia.gpus' must be an array, not %s",
                                  json_type(gpus));
-    if (cJSON_GetArraySize(gpus) > ORTKIT_HOST_MAX_GPUS)
+    if (cJSON_GetArraySize(gpus) > ORTKIT__HOST_MAX_GPUS)
         return ortkit__error_set(ORTKIT_E_FORMAT, "host JSON: 'nvidia.gpus' lists %d GPUs; at most %d",
-                                 cJSON_GetArraySize(gpus), ORTKIT_HOST_MAX_GPUS);
+                                 cJSON_GetArraySize(gpus), ORTKIT__HOST_MAX_GPUS);
     for (const cJSON *it = gpus->child; it; it = it->next) {
         char where[32], cc[16] = "";
-        ortkit_gpu *g = &h->gpus[h->gpu_count];
+        ortkit__gpu_data *g = &h->gpus[h->gpu_count];
         snprintf(where, sizeof where, "nvidia.gpus[%d]", h->gpu_count);
         if (!cJSON_IsObject(it))
             return ortkit__error_set(ORTKIT_E_FORMAT, "host JSON: '%s' must be an object, not %s",
@@ -348,7 +348,7 @@ static int read_nvidia(ortkit_host *h, const cJSON *nv)
     return 0;
 }
 
-int ortkit_host_from_json(ortkit_host *out, const char *json)
+int ortkit_host_from_json(ortkit_host **out, const char *json)
 {
     static const char *const keys[] = {"schema", "arch", "cpu", "memory", "os",
                                        "nvidia", "jetson", NULL};
@@ -358,8 +358,9 @@ int ortkit_host_from_json(ortkit_host *out, const char *json)
     const double max_mem = 9007199254740992.0; /* 2^53: exact in JSON numbers */
     if (!out || !json)
         return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_host_from_json: NULL argument");
+    *out = NULL;
 
-    ortkit_host h;
+    ortkit__host_data h;
     memset(&h, 0, sizeof h);
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithOpts(json, &end, 1);
@@ -430,16 +431,23 @@ int ortkit_host_from_json(ortkit_host *out, const char *json)
         }
         h.tegra = 1;
     }
-    *out = h;
+    ortkit__host_data *d = ortkit__host_new();
+    if (!d) {
+        rc = ORTKIT_E_NOMEM;
+        goto cleanup;
+    }
+    *d = h;
+    *out = ortkit__host_publish(d);
 cleanup:
     cJSON_Delete(root);
     return rc;
 }
 
-int ortkit_host_load(ortkit_host *out, const char *path)
+int ortkit_host_load(ortkit_host **out, const char *path)
 {
     if (!out || !path)
         return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_host_load: NULL argument");
+    *out = NULL;
     char *text = NULL;
     size_t size;
     int rc = ortkit__file_read(&text, &size, path, 1 << 20);

@@ -35,7 +35,6 @@
 #define CU124_US "12_4"
 #define CU124_NUM 12040
 #define CU124_PY "312"
-#define CU124_PYV "3.12"
 #define CU124_MIN "525.60.13"
 #define CU124_TK "550.54.14"
 #define CU124_BW "nvcc 12.4 cannot compile for Blackwell (SM 10.0 and 12.0 need CUDA 12.8)"
@@ -44,7 +43,6 @@
 #define CU129_US "12_9"
 #define CU129_NUM 12090
 #define CU129_PY "313"
-#define CU129_PYV "3.13"
 #define CU129_MIN "525.60.13"
 #define CU129_TK "575.51.03"
 #define CU129_BW ""
@@ -53,7 +51,6 @@
 #define CU130_US "13_0"
 #define CU130_NUM 13000
 #define CU130_PY "313"
-#define CU130_PYV "3.13"
 #define CU130_MIN "580.65.06"
 #define CU130_TK "580.65.06"
 #define CU130_BW ""
@@ -64,7 +61,6 @@
 #define CU126_US "12_6"
 #define CU126_NUM 12060
 #define CU126_PY "313"
-#define CU126_PYV "3.13"
 #define CU126_MIN "36.4"
 #define CU126_TK ""
 
@@ -125,10 +121,9 @@
  * equal or higher minor.  No PTX is shipped, so nothing relies on JIT.
  */
 #define ROW(cu, sm, exact, sfx, isa, tegra, flox, defect)                                    \
-    {"cuda" cu##_DOT "-sm" #sm "-" isa##_C,                                               \
-     "onnxruntime-python" cu##_PY "-cuda" cu##_US "-sm" #sm "-" isa##_F,                  \
-     isa##_ARCH, isa##_ID, cu##_NUM, sm, exact, tegra, flox, #sm, "sm_" #sm sfx,          \
-     isa##_FLAGS, isa##_FEAT, cu##_MIN, cu##_TK, cu##_PYV, defect}
+    {{"cuda" cu##_DOT "-sm" #sm "-" isa##_C, isa##_ARCH, isa##_ID, cu##_NUM, sm, exact,     \
+      tegra, #sm, "sm_" #sm sfx, isa##_FLAGS, isa##_FEAT, cu##_MIN, cu##_TK, defect},       \
+     "onnxruntime-python" cu##_PY "-cuda" cu##_US "-sm" #sm "-" isa##_F, flox}
 #define X86_ROWS(cu, sm, exact, sfx, flox, d)                                                \
     ROW(cu, sm, exact, sfx, AVX2, 0, flox, d), ROW(cu, sm, exact, sfx, AVX512, 0, flox, d), \
     ROW(cu, sm, exact, sfx, BF16, 0, flox, d), ROW(cu, sm, exact, sfx, VNNI, 0, flox, d)
@@ -141,10 +136,18 @@
     X86_ROWS(cu, 90, 1, "a", flox, ""), ARM_ROWS(cu, 90, 1, "a", flox),                     \
     X86_ROWS(cu, 100, 1, "a", flox, cu##_BW), X86_ROWS(cu, 120, 1, "a", flox, cu##_BW)
 #define CPU_ROW(isa)                                                                         \
-    {"cpu-" isa##_C, "onnxruntime-python313-cpu-" isa##_F, isa##_ARCH, isa##_ID, 0, 0, 0, 0, \
-     1, "", "", isa##_FLAGS, isa##_FEAT, "", "", "3.13", ""}
+    {{"cpu-" isa##_C, isa##_ARCH, isa##_ID, 0, 0, 0, 0, "", "", isa##_FLAGS, isa##_FEAT, "",  \
+      "", ""},                                                                               \
+     "onnxruntime-python313-cpu-" isa##_F, 1}
 
-static const ortkit_variant table[] = {
+/* A row: what callers see, then what only naming needs. */
+typedef struct row {
+    ortkit_variant v;
+    const char *flox_name;
+    int flox; /* one of the 66 of the Flox matrix */
+} row;
+
+static const row table[] = {
     /* The 66 of the Flox matrix: 6 CPU-only + 30 for CUDA 12.4 + 30 for 12.9. */
     CPU_ROW(AVX2), CPU_ROW(AVX512), CPU_ROW(BF16), CPU_ROW(VNNI), CPU_ROW(V82), CPU_ROW(V9),
     CUDA_ROWS(CU124, 1),
@@ -171,17 +174,37 @@ size_t ortkit_variant_count(void)
 
 const ortkit_variant *ortkit_variant_get(size_t i)
 {
-    return i < TABLE_SIZE ? &table[i] : NULL;
+    return i < TABLE_SIZE ? &table[i].v : NULL;
+}
+
+/* The row of a variant the table handed out; NULL for any other pointer. */
+static const row *row_of(const ortkit_variant *v)
+{
+    for (size_t i = 0; v && i < TABLE_SIZE; i++)
+        if (&table[i].v == v)
+            return &table[i];
+    return NULL;
+}
+
+static int check_form(const char *fn, ortkit_variant_form form)
+{
+    if (form != ORTKIT_VARIANT_CANONICAL && form != ORTKIT_VARIANT_FLOX)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "%s: unknown form %d", fn, (int)form);
+    return ORTKIT_OK;
 }
 
 int ortkit_variant_name(const ortkit_variant *v, char *buf, size_t size, ortkit_variant_form form)
 {
     if (!v || !buf || size == 0)
         return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_variant_name: NULL argument");
-    if (form != ORTKIT_VARIANT_CANONICAL && form != ORTKIT_VARIANT_FLOX)
-        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_variant_name: unknown form %d",
-                                 (int)form);
-    const char *name = form == ORTKIT_VARIANT_FLOX ? v->flox_name : v->name;
+    int rc = check_form("ortkit_variant_name", form);
+    if (rc)
+        return rc;
+    const row *r = row_of(v);
+    if (!r)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG,
+                                 "ortkit_variant_name: not a variant of ortkit's table");
+    const char *name = form == ORTKIT_VARIANT_FLOX ? r->flox_name : v->name;
     if (strlen(name) >= size) {
         buf[0] = '\0';
         return ortkit__error_set(ORTKIT_E_INVALID_ARG,
@@ -190,6 +213,20 @@ int ortkit_variant_name(const ortkit_variant *v, char *buf, size_t size, ortkit_
     }
     memcpy(buf, name, strlen(name) + 1);
     return ORTKIT_OK;
+}
+
+int ortkit_variant_in_matrix(const ortkit_variant *v, ortkit_variant_form form)
+{
+    if (!v)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_variant_in_matrix: NULL argument");
+    int rc = check_form("ortkit_variant_in_matrix", form);
+    if (rc)
+        return rc;
+    const row *r = row_of(v);
+    if (!r)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG,
+                                 "ortkit_variant_in_matrix: not a variant of ortkit's table");
+    return form == ORTKIT_VARIANT_FLOX ? r->flox : 1;
 }
 
 /* ---- parsing ------------------------------------------------------------------ */
@@ -226,7 +263,7 @@ static int explain_unknown(const char *name, const char *canon)
     int cuda_known = 0;
     char sms[96] = "", isas[96] = "";
     for (size_t i = 0; i < TABLE_SIZE; i++) {
-        const ortkit_variant *v = &table[i];
+        const ortkit_variant *v = &table[i].v;
         char cuda_of[16], sm[8];
         if (!v->cuda)
             continue;
@@ -280,8 +317,8 @@ int ortkit_variant_parse(const ortkit_variant **out, const char *name)
         return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_variant_parse: NULL argument");
     *out = NULL;
     for (size_t i = 0; i < TABLE_SIZE; i++) {
-        if (!strcasecmp(name, table[i].name) || !strcasecmp(name, table[i].flox_name)) {
-            *out = &table[i];
+        if (!strcasecmp(name, table[i].v.name) || !strcasecmp(name, table[i].flox_name)) {
+            *out = &table[i].v;
             return ORTKIT_OK;
         }
     }
@@ -295,10 +332,10 @@ int ortkit_variant_parse(const ortkit_variant **out, const char *name)
     lower[i] = '\0';
     if (flox_to_canonical(lower, canon, sizeof canon, py, sizeof py) == 0) {
         for (i = 0; i < TABLE_SIZE; i++)
-            if (!strcmp(canon, table[i].name))
+            if (!strcmp(canon, table[i].v.name))
                 return ortkit__error_set(ORTKIT_E_INVALID_ARG,
                                          "unknown variant '%s': the Flox name of %s is %s",
-                                         name, table[i].name, table[i].flox_name);
+                                         name, table[i].v.name, table[i].flox_name);
         return explain_unknown(name, canon);
     }
     return explain_unknown(name, lower);
@@ -357,18 +394,18 @@ static int sass_runs(const ortkit_variant *v, int major, int minor)
 static int check_gpu(const ortkit_variant *v, const ortkit_host *h, char *why, size_t why_size)
 {
     int sm_major = v->sm / 10, sm_minor = v->sm % 10;
-    if (h->gpu_count <= 0) {
+    if (h->gpu_count == 0) {
         SAY("needs an NVIDIA GPU with SM %d.%d; none found%s%s%s", sm_major, sm_minor,
             h->gpu_note[0] ? " (" : "", h->gpu_note, h->gpu_note[0] ? ")" : "");
         return 0;
     }
-    for (int i = 0; i < h->gpu_count && i < ORTKIT_HOST_MAX_GPUS; i++)
-        if (sass_runs(v, h->gpus[i].cc_major, h->gpus[i].cc_minor))
+    for (size_t i = 0; i < h->gpu_count; i++)
+        if (sass_runs(v, h->gpus[i]->cc_major, h->gpus[i]->cc_minor))
             return 1;
-    const ortkit_gpu *g = &h->gpus[0];
+    const ortkit_gpu *g = h->gpus[0];
     char others[48] = "";
     if (h->gpu_count > 1)
-        snprintf(others, sizeof others, ", nor on the %d other GPU%s", h->gpu_count - 1,
+        snprintf(others, sizeof others, ", nor on the %zu other GPU%s", h->gpu_count - 1,
                  h->gpu_count > 2 ? "s" : "");
     if (v->sm_exact && g->cc_major == sm_major)
         SAY("%s cubins run only on SM %d.%d; found SM %d.%d (%s)%s", v->cubin, sm_major,

@@ -4,16 +4,26 @@
  * resolved files) has one place, and `ortkit doctor` can show the account
  * the load acted on.
  */
+#include "abi.h"
 #include "runtime.h"
 
 #include <stdio.h>
 
-static int check_options(const ortkit_runtime_options *opts)
+ORTKIT__ABI_STRUCT(options_abi, ortkit_runtime_options, "runtime options",
+                   "ORTKIT_RUNTIME_OPTIONS_INIT", ORTKIT_RUNTIME_OPTIONS_VERSION,
+                   sizeof(ortkit_runtime_options));
+
+/* The caller's options in the current layout (fields its version lacks get
+ * their defaults); NULL stays NULL. */
+static int read_options(ortkit_runtime_options *copy, const ortkit_runtime_options **opts)
 {
-    if (opts && opts->version != ORTKIT_RUNTIME_OPTIONS_VERSION)
-        return ortkit__error_set(ORTKIT_E_INVALID_ARG,
-                                 "runtime options version %u is not %d; use ORTKIT_RUNTIME_OPTIONS_INIT",
-                                 opts->version, ORTKIT_RUNTIME_OPTIONS_VERSION);
+    if (!*opts)
+        return ORTKIT_OK;
+    ortkit_runtime_options defaults = ORTKIT_RUNTIME_OPTIONS_INIT;
+    *copy = defaults;
+    if (ortkit__abi_read(&options_abi, copy, *opts))
+        return ORTKIT_E_INVALID_ARG;
+    *opts = copy;
     return ORTKIT_OK;
 }
 
@@ -23,7 +33,8 @@ int ortkit_runtime_open_resolved(ortkit_runtime **out, const ortkit_resolution *
     if (!out || !res)
         return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_runtime_open_resolved: NULL argument");
     *out = NULL;
-    int rc = check_options(opts);
+    ortkit_runtime_options copy;
+    int rc = read_options(&copy, &opts);
     if (rc)
         return rc;
     if ((rc = ortkit_resolution_status(res)))
@@ -50,7 +61,8 @@ int ortkit_runtime_open(ortkit_runtime **out, const ortkit_runtime_options *opts
     if (!out)
         return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_runtime_open: out is NULL");
     *out = NULL;
-    int rc = check_options(opts);
+    ortkit_runtime_options copy;
+    int rc = read_options(&copy, &opts);
     if (rc)
         return rc;
     ortkit_resolution *res = NULL;

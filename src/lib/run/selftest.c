@@ -5,6 +5,7 @@
  * needed, so `ortkit doctor` can check any runtime anywhere.
  */
 #include "internal.h"
+#include "ortkit/sys/selftest.h"
 
 #include "onnx.pb-c.h"
 
@@ -88,11 +89,22 @@ static uint8_t *build_model(size_t *size)
     return buf;
 }
 
-int ortkit_selftest_run(ortkit_selftest *out, ortkit_runtime *rt, const char *provider)
+/* The answer: the caller's view first (the caller's pointer is this one's),
+ * then the text it points at. */
+typedef struct answer {
+    ortkit_selftest pub;
+    char provider[64];
+    char detail[256];
+} answer;
+
+void ortkit_selftest_free(ortkit_selftest *test)
 {
-    if (!out || !rt)
-        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_selftest_run: NULL argument");
-    memset(out, 0, sizeof *out);
+    free(test);
+}
+
+/* Fill *out (provider and detail already point at its buffers). */
+static void run(answer *out, ortkit_runtime *rt, const char *provider)
+{
     int want_cpu = !provider || !provider[0] || !strcmp(provider, "cpu") ||
                    !strcmp(provider, "CPUExecutionProvider");
     snprintf(out->provider, sizeof out->provider, "%s", want_cpu ? "CPUExecutionProvider" : provider);
@@ -103,7 +115,7 @@ int ortkit_selftest_run(ortkit_selftest *out, ortkit_runtime *rt, const char *pr
     ortkit_tensor *in = NULL, *res = NULL;
     if (!model) {
         snprintf(out->detail, sizeof out->detail, "out of memory");
-        return ORTKIT_OK;
+        return;
     }
     ortkit_session_options so = ORTKIT_SESSION_OPTIONS_INIT;
     const char *const list[] = {provider};
@@ -134,7 +146,7 @@ int ortkit_selftest_run(ortkit_selftest *out, ortkit_runtime *rt, const char *pr
         snprintf(out->detail, sizeof out->detail, "%s", ortkit_error_last());
         goto cleanup;
     }
-    out->seconds = now() - t0;
+    out->pub.seconds = now() - t0;
     const float *y = ortkit_tensor_data(res);
     if (ortkit_tensor_type(res) != ORTKIT_TYPE_FLOAT32 || ortkit_tensor_count(res) != 4 || !y) {
         snprintf(out->detail, sizeof out->detail, "wrong output: expected float32[4]");
@@ -147,11 +159,27 @@ int ortkit_selftest_run(ortkit_selftest *out, ortkit_runtime *rt, const char *pr
             goto cleanup;
         }
     }
-    out->ok = 1;
+    out->pub.ok = 1;
 cleanup:
     ortkit_tensor_free(res);
     ortkit_tensor_free(in);
     ortkit_session_free(s);
     free(model);
+}
+
+int ortkit_selftest_run(ortkit_selftest **out, ortkit_runtime *rt, const char *provider)
+{
+    if (!out)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_selftest_run: out is NULL");
+    *out = NULL;
+    if (!rt)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_selftest_run: runtime is NULL");
+    answer *a = calloc(1, sizeof *a);
+    if (!a)
+        return ortkit__error_nomem();
+    a->pub.provider = a->provider;
+    a->pub.detail = a->detail;
+    run(a, rt, provider);
+    *out = &a->pub;
     return ORTKIT_OK;
 }

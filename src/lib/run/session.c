@@ -3,6 +3,7 @@
  * what the model says about itself.  Running is in run.c.
  */
 #include "session.h"
+#include "abi.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -574,6 +575,10 @@ static int session_create(ortkit_session *s, const char *path, const void *data,
     }
 }
 
+ORTKIT__ABI_STRUCT(options_abi, ortkit_session_options, "session options",
+                   "ORTKIT_SESSION_OPTIONS_INIT", ORTKIT_SESSION_OPTIONS_VERSION,
+                   sizeof(ortkit_session_options));
+
 static int session_open(ortkit_session **out, ortkit_runtime *rt, const char *path,
                         const void *data, size_t size, const ortkit_session_options *o)
 {
@@ -582,10 +587,12 @@ static int session_open(ortkit_session **out, ortkit_runtime *rt, const char *pa
     *out = NULL;
     if (!rt)
         return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_session_open: runtime is NULL");
-    if (o && o->version != ORTKIT_SESSION_OPTIONS_VERSION)
-        return ortkit__error_set(ORTKIT_E_INVALID_ARG,
-                                 "session options version %u is not %d; use ORTKIT_SESSION_OPTIONS_INIT",
-                                 o->version, ORTKIT_SESSION_OPTIONS_VERSION);
+    ortkit_session_options copy = ORTKIT_SESSION_OPTIONS_INIT;
+    if (o) {
+        if (ortkit__abi_read(&options_abi, &copy, o))
+            return ORTKIT_E_INVALID_ARG;
+        o = &copy;
+    }
     if (o && o->provider_count && !o->providers)
         return ortkit__error_set(ORTKIT_E_INVALID_ARG, "provider_count is %zu but providers is NULL",
                                  o->provider_count);

@@ -156,28 +156,47 @@ static int pin_matches(const ortkit_bundle *b, const char *pin, int kind)
     return !strncmp(v, pin, n) && (v[n] == '\0' || v[n] == '.');
 }
 
-int ortkit_bundle_select(ortkit_bundle_choice *out, ortkit_bundle_verdict *verdicts,
-                         const ortkit_host *host, const ortkit_bundle *const *bundles, size_t count,
-                         const char *pin)
+/* A verdict and the text its why points at. */
+typedef struct verdict_data {
+    ortkit_bundle_verdict pub;
+    char why[256];
+} verdict_data;
+
+/* The choice: the caller's view first (the caller's pointer is this one's). */
+typedef struct choice_data {
+    ortkit_bundle_choice pub;
+    char reason[512];
+    verdict_data *v;
+} choice_data;
+
+const ortkit_bundle_verdict *ortkit_bundle_choice_verdict(const ortkit_bundle_choice *c, size_t i)
 {
-    if (!out || !host || (count && !bundles))
-        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_bundle_select: NULL argument");
-    out->index = ORTKIT_BUNDLE_NONE;
-    out->reason[0] = '\0';
+    return c && i < c->count ? &((const choice_data *)c)->v[i].pub : NULL;
+}
+
+void ortkit_bundle_choice_free(ortkit_bundle_choice *c)
+{
+    if (!c)
+        return;
+    free(((choice_data *)c)->v);
+    free(c);
+}
+
+static int choose(choice_data *out, const ortkit_host *host, const ortkit_bundle *const *bundles,
+                  size_t count, const char *pin)
+{
     if (pin && !pin[0])
         pin = NULL;
     int rc = ORTKIT_OK;
-    ortkit_bundle_verdict *v = verdicts ? verdicts : calloc(count ? count : 1, sizeof *v);
+    verdict_data *v = out->v;
     unsigned char *wanted = calloc(count ? count : 1, 1);
-    if (!v || !wanted) {
-        rc = ortkit__error_nomem();
-        goto cleanup;
-    }
+    if (!wanted)
+        return ortkit__error_nomem();
     for (size_t i = 0; i < count; i++) {
-        v[i].fits = fits(bundles[i], host, v[i].why, sizeof v[i].why);
+        v[i].pub.fits = fits(bundles[i], host, v[i].why, sizeof v[i].why);
         for (size_t j = 0; bundles[i] && j < i; j++) {
             if (bundles[j] && !strcmp(bundles[j]->m.name, bundles[i]->m.name)) {
-                v[i].fits = 0;
+                v[i].pub.fits = 0;
                 snprintf(v[i].why, sizeof v[i].why, "shadowed by the bundle of the same name in "
                          "'%s', earlier in the search order", bundles[j]->m.dir);
                 break;
@@ -212,7 +231,7 @@ int ortkit_bundle_select(ortkit_bundle_choice *out, ortkit_bundle_verdict *verdi
     int key;
     for (size_t i = 0; i < count; i++) {
         considered += wanted[i];
-        if (!wanted[i] || !v[i].fits)
+        if (!wanted[i] || !v[i].pub.fits)
             continue;
         fitting++;
         rank_of(&bundles[i]->m, &r);
@@ -248,7 +267,7 @@ int ortkit_bundle_select(ortkit_bundle_choice *out, ortkit_bundle_verdict *verdi
     size_t next = ORTKIT_BUNDLE_NONE;
     rank rn = {0};
     for (size_t i = 0; i < count; i++) {
-        if (i == best || !wanted[i] || !v[i].fits)
+        if (i == best || !wanted[i] || !v[i].pub.fits)
             continue;
         rank_of(&bundles[i]->m, &r);
         if (next == ORTKIT_BUNDLE_NONE || compare(&r, &rn, &key) > 0) {
@@ -273,10 +292,33 @@ int ortkit_bundle_select(ortkit_bundle_choice *out, ortkit_bundle_verdict *verdi
         snprintf(out->reason, sizeof out->reason, "pinned to ONNX Runtime %.32s; %.250s", pin, because);
     else
         snprintf(out->reason, sizeof out->reason, "%s", because);
-    out->index = best;
+    out->pub.index = best;
 cleanup:
-    if (v != verdicts)
-        free(v);
     free(wanted);
+    return rc;
+}
+
+int ortkit_bundle_select(ortkit_bundle_choice **out, const ortkit_host *host,
+                         const ortkit_bundle *const *bundles, size_t count, const char *pin)
+{
+    if (!out || !host || (count && !bundles))
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_bundle_select: NULL argument");
+    *out = NULL;
+    choice_data *c = calloc(1, sizeof *c);
+    if (!c || !(c->v = calloc(count ? count : 1, sizeof *c->v))) {
+        free(c);
+        return ortkit__error_nomem();
+    }
+    c->pub.index = ORTKIT_BUNDLE_NONE;
+    c->pub.reason = c->reason;
+    c->pub.count = count;
+    for (size_t i = 0; i < count; i++)
+        c->v[i].pub.why = c->v[i].why;
+    int rc = choose(c, host, bundles, count, pin);
+    /* An answer, even when it is "none": the reason and verdicts say why. */
+    if (rc == ORTKIT_OK || rc == ORTKIT_E_RUNTIME_NOT_FOUND || rc == ORTKIT_E_UNSUPPORTED)
+        *out = &c->pub;
+    else
+        ortkit_bundle_choice_free(&c->pub);
     return rc;
 }

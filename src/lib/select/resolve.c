@@ -44,14 +44,12 @@ struct ortkit_resolution {
     /* The bundles, when the search reached them (or was told to look anyway). */
     ortkit_bundle_list *list;
     const ortkit_bundle **bundles;
-    ortkit_bundle_verdict *verdicts;
     size_t count;
-    int judged;                /* verdicts and choice were computed */
-    int chosen;                /* choice.index is set */
+    ortkit_bundle_choice *choice; /* NULL: no bundle was judged */
+    int chosen;                /* choice->index is set */
     int select_rc;             /* why not, when it is not */
-    ortkit_bundle_choice choice;
-    ortkit_host host;
-    int have_host;
+    const ortkit_host *host;   /* the caller's, or detected_ */
+    ortkit_host *detected;
 };
 
 /* Library file names tried inside a directory, best first. */
@@ -222,22 +220,16 @@ static int judge_bundles(ortkit_resolution *r, const ortkit_host *host)
     r->count = ortkit_bundle_list_count(r->list);
     if (r->count == 0)
         return ORTKIT_OK;
-    if (host) {
-        r->host = *host;
-    } else if ((rc = ortkit_host_detect(&r->host))) {
+    if (!host && (rc = ortkit_host_detect(&r->detected)))
         return rc;
-    }
-    r->have_host = 1;
-    r->bundles = calloc(r->count, sizeof *r->bundles);
-    r->verdicts = calloc(r->count, sizeof *r->verdicts);
-    if (!r->bundles || !r->verdicts)
+    r->host = host ? host : r->detected;
+    if (!(r->bundles = calloc(r->count, sizeof *r->bundles)))
         return ortkit__error_nomem();
     for (size_t i = 0; i < r->count; i++)
         r->bundles[i] = ortkit_bundle_list_get(r->list, i)->bundle;
-    rc = ortkit_bundle_select(&r->choice, r->verdicts, &r->host, r->bundles, r->count, r->pin);
-    if (rc == ORTKIT_E_NOMEM || rc == ORTKIT_E_INVALID_ARG)
-        return rc;
-    r->judged = 1;
+    rc = ortkit_bundle_select(&r->choice, r->host, r->bundles, r->count, r->pin);
+    if (!r->choice)
+        return rc; /* no answer at all */
     r->chosen = rc == ORTKIT_OK;
     r->select_rc = rc;
     return ORTKIT_OK;
@@ -271,27 +263,27 @@ static int step_bundles(ortkit_resolution *r, const ortkit_host *host, unsigned 
         /* Nothing fits and nothing was asked for: the search goes on elsewhere. */
         if (pin)
             return step_settle(r, s, ortkit__error_set(r->select_rc, "cannot use "
-                               "bundle '%s' (from %s): %s", pin, from, r->choice.reason), NULL, NULL);
+                               "bundle '%s' (from %s): %s", pin, from, r->choice->reason), NULL, NULL);
         if (!r->decided)
             s->pub.verdict = ORTKIT_RESOLVE_PASSED;
-        step_say(s, "%s", r->choice.reason);
+        step_say(s, "%s", r->choice->reason);
         return ORTKIT_OK;
     }
-    const ortkit_bundle *b = r->bundles[r->choice.index];
-    char *lib = ortkit__strdup(ortkit_bundle_library_path(b));
+    const ortkit_bundle *b = r->bundles[r->choice->index];
+    char *lib = ortkit__strdup(b->library_path);
     if (!lib)
         return ORTKIT_E_NOMEM;
     char source[BUNDLE_NAME_MAX + 16];
     snprintf(source, sizeof source, "bundle %s", ortkit_bundle_manifest(b)->name);
     if (r->decided) {
         snprintf(s->detail, sizeof s->detail, "would choose %s: %s",
-                 ortkit_bundle_manifest(b)->name, r->choice.reason);
+                 ortkit_bundle_manifest(b)->name, r->choice->reason);
         free(lib);
         return ORTKIT_OK;
     }
     rc = step_settle(r, s, ORTKIT_OK, lib, source);
     snprintf(s->detail, sizeof s->detail, "%s: %s", ortkit_bundle_manifest(b)->name,
-             r->choice.reason);
+             r->choice->reason);
     return rc;
 }
 
@@ -373,7 +365,8 @@ void ortkit_resolution_free(ortkit_resolution *r)
     free(r->path);
     free(r->pin_copy);
     free(r->bundles);
-    free(r->verdicts);
+    ortkit_bundle_choice_free(r->choice);
+    ortkit_host_free(r->detected);
     ortkit_bundle_list_free(r->list);
     free(r);
 }
@@ -410,17 +403,12 @@ const ortkit_bundle_list *ortkit_resolution_bundles(const ortkit_resolution *r)
 
 const ortkit_host *ortkit_resolution_host(const ortkit_resolution *r)
 {
-    return r && r->have_host ? &r->host : NULL;
-}
-
-const ortkit_bundle_verdict *ortkit_resolution_verdict(const ortkit_resolution *r, size_t i)
-{
-    return r && r->judged && i < r->count ? &r->verdicts[i] : NULL;
+    return r ? r->host : NULL;
 }
 
 const ortkit_bundle_choice *ortkit_resolution_choice(const ortkit_resolution *r)
 {
-    return r && r->judged ? &r->choice : NULL;
+    return r ? r->choice : NULL;
 }
 
 const char *ortkit_resolve_verdict_name(ortkit_resolve_verdict v)

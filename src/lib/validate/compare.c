@@ -2,7 +2,9 @@
  * compare.c - tensors compared as ONNX Runtime's test runner compares them
  * (within tolerance), or bit for bit (determinism checks).
  */
+#include "abi.h"
 #include "internal.h"
+#include "ortkit/sys/compare.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -210,18 +212,15 @@ static void compare_strings(ortkit_compare *out, const ortkit_tensor *e, const o
 }
 
 /* exact: bit for bit; otherwise ORT's rule with rtol and atol. */
-static int compare(ortkit_compare *out, const ortkit_tensor *e, const ortkit_tensor *a,
-                   double rtol, double atol, int exact)
+static void fill(ortkit_compare *out, const ortkit_tensor *e, const ortkit_tensor *a,
+                 double rtol, double atol, int exact)
 {
-    if (!out || !e || !a)
-        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_tensor_compare: NULL argument");
-    memset(out, 0, sizeof *out);
     if (!header_check(out, e, a))
-        return ORTKIT_OK;
+        return;
     if (e->type == ORTKIT_TYPE_STRING) {
         compare_strings(out, e, a);
         out->equal = out->mismatches == 0;
-        return ORTKIT_OK;
+        return;
     }
     int is_float = type_is_float(e->type);
     int complex = e->type == ORTKIT_TYPE_COMPLEX64 || e->type == ORTKIT_TYPE_COMPLEX128;
@@ -262,7 +261,7 @@ static int compare(ortkit_compare *out, const ortkit_tensor *e, const ortkit_ten
     }
     out->equal = out->mismatches == 0;
     if (n == 0)
-        return ORTKIT_OK;
+        return;
     size_t at = out->mismatches ? at_bad : at_ok;
     out->max_diff = out->mismatches ? worst_bad : worst_ok;
     out->worst = complex ? at / 2 : at;
@@ -274,7 +273,7 @@ static int compare(ortkit_compare *out, const ortkit_tensor *e, const ortkit_ten
         snprintf(out->where + len, sizeof out->where - len, at % 2 ? ".imag" : ".real");
     }
     if (out->equal)
-        return ORTKIT_OK;
+        return;
     if (exact)
         snprintf(out->message, sizeof out->message,
                  "%zu of %zu values differ bit for bit; largest at %s: %.9g and %.9g (|diff| %.3g)",
@@ -289,7 +288,26 @@ static int compare(ortkit_compare *out, const ortkit_tensor *e, const ortkit_ten
         snprintf(out->message, sizeof out->message,
                  "%zu of %zu values differ; worst at %s: expected %.17g, got %.17g",
                  out->mismatches, n, out->where, out->expected, out->actual);
-    return ORTKIT_OK;
+}
+
+ORTKIT__ABI_STRUCT(compare_abi, ortkit_compare, "ortkit_compare", "ORTKIT_COMPARE_INIT",
+                   ORTKIT_COMPARE_VERSION, sizeof(ortkit_compare));
+
+/* The answer is made in the current layout, then written within the
+ * caller's version. */
+static int compare(ortkit_compare *out, const ortkit_tensor *e, const ortkit_tensor *a,
+                   double rtol, double atol, int exact)
+{
+    if (!out || !e || !a)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_tensor_compare: NULL argument");
+    int rc = ortkit__abi_check(&compare_abi, out->version);
+    if (rc)
+        return rc;
+    ortkit_compare full;
+    memset(&full, 0, sizeof full);
+    full.version = ORTKIT_COMPARE_VERSION;
+    fill(&full, e, a, rtol, atol, exact);
+    return ortkit__abi_write(&compare_abi, out, &full);
 }
 
 int ortkit_tensor_compare(ortkit_compare *out, const ortkit_tensor *expected,

@@ -4,6 +4,7 @@
  * with protobuf-c code generated from Debian's onnx.proto and onnx-data.proto.
  */
 #include "internal.h"
+#include "ortkit/sys/proto.h"
 
 #include "onnx-data.pb-c.h"
 #include "onnx.pb-c.h"

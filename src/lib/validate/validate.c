@@ -3,7 +3,10 @@
  * each test_data_set_N fed in, the outputs compared with the reference, and
  * optionally repeated (determinism) or looped (resident-memory growth).
  */
+#include "abi.h"
 #include "internal.h"
+#include "ortkit/sys/conformance.h"
+#include "ortkit/sys/proto.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -217,7 +220,7 @@ static void check_outputs(run_ctx *c, const data_set *d, ortkit_tensor *const *g
     ortkit_conformance_result *r = c->res;
     for (size_t i = 0; i < d->n_out; i++) {
         const char *name = ortkit_session_output(c->session, i)->name;
-        ortkit_compare cmp;
+        ortkit_compare cmp = ORTKIT_COMPARE_INIT;
         ortkit_tensor_compare(&cmp, d->expected[i]->tensor, got[i], c->rtol, c->atol);
         if (cmp.max_diff > r->max_diff || !r->worst[0]) {
             r->max_diff = cmp.max_diff;
@@ -235,7 +238,7 @@ static void check_repeat(run_ctx *c, const data_set *d, ortkit_tensor *const *fi
 {
     ortkit_conformance_result *r = c->res;
     for (size_t i = 0; i < d->n_out; i++) {
-        ortkit_compare cmp;
+        ortkit_compare cmp = ORTKIT_COMPARE_INIT;
         ortkit_tensor_identical(&cmp, first[i], again[i]);
         if (cmp.equal)
             continue;
@@ -405,29 +408,37 @@ static int run_test(run_ctx *c, ortkit_runtime *rt, const char *dir)
     return bad;
 }
 
+ORTKIT__ABI_STRUCT(options_abi, ortkit_conformance_options, "conformance options",
+                   "ORTKIT_CONFORMANCE_OPTIONS_INIT", ORTKIT_CONFORMANCE_OPTIONS_VERSION,
+                   sizeof(ortkit_conformance_options));
+ORTKIT__ABI_STRUCT(result_abi, ortkit_conformance_result, "ortkit_conformance_result",
+                   "ORTKIT_CONFORMANCE_RESULT_INIT", ORTKIT_CONFORMANCE_RESULT_VERSION,
+                   sizeof(ortkit_conformance_result));
+
 int ortkit_conformance_run(ortkit_conformance_result *out, ortkit_runtime *rt, const char *dir,
                            const ortkit_conformance_options *opts)
 {
     if (!out || !rt || !dir)
         return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_conformance_run: NULL argument");
-    static const ortkit_conformance_options defaults = ORTKIT_CONFORMANCE_OPTIONS_INIT;
-    if (!opts)
-        opts = &defaults;
-    if (opts->version != ORTKIT_CONFORMANCE_OPTIONS_VERSION)
-        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "conformance options version %u, expected %u",
-                                 opts->version, ORTKIT_CONFORMANCE_OPTIONS_VERSION);
-    if (isnan(opts->rtol) || isnan(opts->atol) || opts->repeat < 0 || !(opts->soak_seconds >= 0))
+    ortkit_conformance_options o = ORTKIT_CONFORMANCE_OPTIONS_INIT;
+    int rc = ortkit__abi_check(&result_abi, out->version);
+    if (rc || (opts && (rc = ortkit__abi_read(&options_abi, &o, opts))))
+        return rc;
+    if (isnan(o.rtol) || isnan(o.atol) || o.repeat < 0 || !(o.soak_seconds >= 0))
         return ortkit__error_set(ORTKIT_E_INVALID_ARG, "conformance options out of range");
-    memset(out, 0, sizeof *out);
+    /* Made in the current layout, then written within the caller's version. */
+    ortkit_conformance_result res;
+    memset(&res, 0, sizeof res);
+    res.version = ORTKIT_CONFORMANCE_RESULT_VERSION;
     run_ctx c = {
-        .res = out,
-        .opts = opts,
-        .rtol = opts->rtol > 0 ? opts->rtol : opts->rtol < 0 ? 0 : ORTKIT_COMPARE_RTOL,
-        .atol = opts->atol > 0 ? opts->atol : opts->atol < 0 ? 0 : ORTKIT_COMPARE_ATOL,
-        .single_thread = opts->session && opts->session->intra_op_threads == 1,
+        .res = &res,
+        .opts = &o,
+        .rtol = o.rtol > 0 ? o.rtol : o.rtol < 0 ? 0 : ORTKIT_COMPARE_RTOL,
+        .atol = o.atol > 0 ? o.atol : o.atol < 0 ? 0 : ORTKIT_COMPARE_ATOL,
+        .single_thread = o.session && o.session->intra_op_threads == 1,
     };
     double start = now();
     run_test(&c, rt, dir);
-    out->seconds = now() - start;
-    return ORTKIT_OK;
+    res.seconds = now() - start;
+    return ortkit__abi_write(&result_abi, out, &res);
 }

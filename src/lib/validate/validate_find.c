@@ -3,6 +3,7 @@
  * the operator it tests read from its model (protobuf-c over onnx.proto).
  */
 #include "internal.h"
+#include "ortkit/sys/conformance.h"
 
 #include "onnx.pb-c.h"
 

@@ -1,0 +1,165 @@
+/*
+ * ortkit/bundle.h - bundles: one ONNX Runtime build in a directory, usable
+ * from wherever it lies.
+ *
+ * A bundle holds lib/ (libonnxruntime and its provider libraries, each with
+ * RUNPATH $ORIGIN; the CUDA libraries of a CUDA build), include/,
+ * lib/pkgconfig/libonnxruntime.pc, a CMake package (lib/cmake/onnxruntime),
+ * the licence files, and manifest.json: what the build is, what it needs of
+ * a host, and the size and SHA-256 of every file.  Bundles are searched in
+ * ORTKIT_PATH, the user's and the system's ortkit data directories and the
+ * build's default directory; with no explicit runtime, ortkit_runtime_open()
+ * loads the best one that fits the host (<ortkit/select.h>).  See
+ * docs/BUNDLES.md.
+ *
+ * Part of the stable API; programs include <ortkit.h>.
+ */
+#ifndef ORTKIT_INCLUDE_BUNDLE_H
+#define ORTKIT_INCLUDE_BUNDLE_H
+
+#include "ortkit/common.h"
+#include "ortkit/host.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The manifest schema this ortkit writes and reads. */
+#define ORTKIT_BUNDLE_SCHEMA 1
+
+typedef struct ortkit_bundle ortkit_bundle;
+
+/* One file of a bundle.  An element of an array the caller indexes: its
+ * layout is fixed. */
+typedef struct ortkit_bundle_file {
+    const char *path;   /* relative to the bundle: "lib/libonnxruntime.so.1.30.0" */
+    uint64_t size;      /* bytes; 0 for a link */
+    const char *sha256; /* 64 lowercase hex digits; "" for a link */
+    const char *link;   /* a symbolic link's target, a name in the same directory; "" */
+} ortkit_bundle_file;
+
+/* The bundle's, reached by pointer: later versions may add fields at the end. */
+typedef struct ortkit_manifest {
+    int schema;               /* ORTKIT_BUNDLE_SCHEMA */
+    const char *name;         /* the bundle's directory name (the manifest's when parsed) */
+    const char *dir;          /* its absolute directory; "" when parsed from memory */
+    const char *created_by;   /* "ortkit 0.1.0" */
+    const char *ort_version;  /* "1.30.0" */
+    int api_level;            /* the runtime's own C API level: its minor version */
+    int headers_api_level;    /* ORT_API_VERSION of include/; 0 when unknown */
+    /* "cpu" (any CPU of the architecture), or a variant of the table:
+     * "cpu-avx512", "cuda12.9-sm90-avx512". */
+    const char *variant;
+    /* What it needs of a host. */
+    ortkit_arch arch;
+    uint64_t cpu_features;    /* ORTKIT_CPU_BIT()s the CPU must have */
+    int cuda;                 /* CUDA toolkit, 1000*major + 10*minor; 0: CPU only */
+    int sm;                   /* GPU target, 10*major + minor; 0: CPU only */
+    int sm_exact;             /* 1: arch-specific cubins, that SM only */
+    int tegra;                /* 1: built for Jetson */
+    const char *min_driver;   /* "525.60.13" (an L4T release on Jetson); "" */
+    const char *library;      /* "lib/libonnxruntime.so.1.30.0" */
+    size_t provider_count;    /* the execution providers the runtime reports */
+    const char *const *providers;
+    size_t file_count;        /* every file but manifest.json, sorted by path */
+    const ortkit_bundle_file *files;
+} ortkit_manifest;
+
+/* Open the bundle in dir: its manifest is read and checked strictly (unknown
+ * keys, wrong types, paths leaving the bundle fail with ORTKIT_E_FORMAT).
+ * Cheap checks of the library (present, its size, its ELF machine) are made
+ * too; what they find is ortkit_bundle_damage(), not a failure to open. */
+ORTKIT_API int ortkit_bundle_open(ortkit_bundle **out, const char *dir);
+/* Parse manifest JSON held in memory (a bundle without a directory). */
+ORTKIT_API int ortkit_bundle_parse(ortkit_bundle **out, const char *json, size_t size);
+ORTKIT_API void ortkit_bundle_free(ortkit_bundle *bundle);
+ORTKIT_API const ortkit_manifest *ortkit_bundle_manifest(const ortkit_bundle *bundle);
+/* Why the bundle cannot be used, found when it was opened ("" when nothing):
+ * "lib/libonnxruntime.so.1.30.0 is 1024 bytes, the manifest says 45828512". */
+ORTKIT_API const char *ortkit_bundle_damage(const ortkit_bundle *bundle);
+
+/* Options: initialise with ORTKIT_BUNDLE_IMPORT_OPTIONS_INIT.  Later
+ * versions add fields at the end; the library reads only the fields of the
+ * version a program was built with, and gives the others their defaults. */
+typedef struct ortkit_bundle_import_options {
+    unsigned version;     /* ORTKIT_BUNDLE_IMPORT_OPTIONS_VERSION */
+    const char *name;     /* NULL: "ort-<version>-<variant>" */
+    /* NULL or "cpu": a build for any CPU of the library's architecture;
+     * else a variant name ("cuda12.9-sm90-avx512"), which a CUDA build needs. */
+    const char *variant;
+    const char *into;     /* NULL: the user's bundle directory */
+    int force;            /* replace a bundle of the same name */
+} ortkit_bundle_import_options;
+
+#define ORTKIT_BUNDLE_IMPORT_OPTIONS_VERSION 1
+#define ORTKIT_BUNDLE_IMPORT_OPTIONS_INIT {ORTKIT_BUNDLE_IMPORT_OPTIONS_VERSION, NULL, NULL, NULL, 0}
+
+/*
+ * Make a bundle from src: a libonnxruntime.so* file, a directory holding
+ * one, or an unpacked release (lib/ and include/).  The library is loaded
+ * to read its version and providers.  The bundle is built under a temporary
+ * name in the destination and renamed into place: a failure leaves nothing
+ * behind, and an existing bundle is replaced only with force (and kept if
+ * the import fails).  *out (may be NULL) receives the new bundle.
+ */
+ORTKIT_API int ortkit_bundle_import(ortkit_bundle **out, const char *src,
+                                    const ortkit_bundle_import_options *opts);
+
+/*
+ * Check a bundle against its manifest: every file's size and SHA-256, no
+ * missing or extra files, links as listed, each ELF file in lib/ built for
+ * the manifest's architecture with RUNPATH $ORIGIN, and the library loads
+ * and reports the manifest's version (it is loaded only when its own checks
+ * passed).  Every problem found is kept; ORTKIT_OK when there are none, else
+ * ORTKIT_E_FORMAT.
+ */
+ORTKIT_API int ortkit_bundle_verify(ortkit_bundle *bundle);
+ORTKIT_API size_t ortkit_bundle_problem_count(const ortkit_bundle *bundle);
+/* "lib/libonnxruntime.so.1.30.0: SHA-256 differs from the manifest ..." */
+ORTKIT_API const char *ortkit_bundle_problem(const ortkit_bundle *bundle, size_t i);
+
+/* The directories searched for bundles, in order. */
+typedef enum ortkit_bundle_dir_state {
+    ORTKIT_BUNDLE_DIR_OK = 0,
+    ORTKIT_BUNDLE_DIR_MISSING = 1,   /* does not exist (a warning only on ORTKIT_PATH) */
+    ORTKIT_BUNDLE_DIR_UNREADABLE = 2 /* not a directory, or cannot be read: a warning */
+} ortkit_bundle_dir_state;
+
+/* The list's, reached by pointer: later versions may add fields at the end. */
+typedef struct ortkit_bundle_dir {
+    const char *path;
+    const char *source;  /* "ORTKIT_PATH", "user", "system", "default" */
+    ortkit_bundle_dir_state state;
+    const char *note;    /* why it is unreadable; "" */
+    size_t bundle_count; /* bundles found in it */
+} ortkit_bundle_dir;
+
+/* A bundle found by the search.  The list's, reached by pointer. */
+typedef struct ortkit_bundle_entry {
+    const char *name;             /* its directory name */
+    const char *dir;              /* its directory */
+    const char *source;           /* the search directory's source */
+    const ortkit_bundle *bundle;  /* NULL when its manifest cannot be used */
+    const char *error;            /* why not ("" when bundle is set) */
+} ortkit_bundle_entry;
+
+typedef struct ortkit_bundle_list ortkit_bundle_list;
+
+/* Search ORTKIT_PATH (colon-separated), $XDG_DATA_HOME/ortkit/bundles
+ * (~/.local/share/ortkit/bundles), each of $XDG_DATA_DIRS + /ortkit/bundles
+ * (/usr/local/share, /usr/share) and the build's default directory.  A
+ * directory that cannot be read is noted, not fatal. */
+ORTKIT_API int ortkit_bundle_list_open(ortkit_bundle_list **out);
+ORTKIT_API void ortkit_bundle_list_free(ortkit_bundle_list *list);
+ORTKIT_API size_t ortkit_bundle_list_count(const ortkit_bundle_list *list);
+ORTKIT_API const ortkit_bundle_entry *ortkit_bundle_list_get(const ortkit_bundle_list *list,
+                                                             size_t i);
+ORTKIT_API size_t ortkit_bundle_list_dir_count(const ortkit_bundle_list *list);
+ORTKIT_API const ortkit_bundle_dir *ortkit_bundle_list_dir(const ortkit_bundle_list *list,
+                                                           size_t i);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ORTKIT_INCLUDE_BUNDLE_H */

@@ -1,0 +1,76 @@
+/*
+ * ortkit/runtime.h - find, load and hand-shake with libonnxruntime.
+ *
+ * Part of the stable API; programs include <ortkit.h>.
+ */
+#ifndef ORTKIT_INCLUDE_RUNTIME_H
+#define ORTKIT_INCLUDE_RUNTIME_H
+
+#include "ortkit/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The oldest ORT C API level ortkit accepts (ORT 1.17). */
+#define ORTKIT_MIN_ORT_API 17
+
+typedef struct ortkit_runtime ortkit_runtime;
+
+typedef enum ortkit_log_level {
+    ORTKIT_LOG_DEFAULT = 0, /* warnings and errors are kept quiet: ORT's "error" level */
+    ORTKIT_LOG_VERBOSE = 1,
+    ORTKIT_LOG_INFO = 2,
+    ORTKIT_LOG_WARNING = 3,
+    ORTKIT_LOG_ERROR = 4,
+    ORTKIT_LOG_FATAL = 5
+} ortkit_log_level;
+
+/* Options: initialise with ORTKIT_RUNTIME_OPTIONS_INIT.  Later versions add
+ * fields at the end; the library reads only the fields of the version a
+ * program was built with, and gives the others their defaults. */
+typedef struct ortkit_runtime_options {
+    unsigned version;          /* ORTKIT_RUNTIME_OPTIONS_VERSION */
+    /* A library file or a directory holding libonnxruntime.so*; NULL searches:
+     * ORTKIT_RUNTIME; the bundle pinned by `bundle` or ORTKIT_BUNDLE, else
+     * the best bundle that fits this host (see <ortkit/bundle.h>); the
+     * set-up location, ONNXRUNTIME_DIR, `pkg-config libonnxruntime`, the
+     * system library paths. */
+    const char *path;
+    ortkit_log_level log_level; /* ORT's own log messages on stderr */
+    const char *log_id;         /* NULL: "ortkit" */
+    /* When path is NULL and ORTKIT_RUNTIME unset: the bundle to use, by name
+     * or ONNX Runtime version; an error if it is not found or does not fit.
+     * NULL: ORTKIT_BUNDLE, else the best fitting bundle. */
+    const char *bundle;
+} ortkit_runtime_options;
+
+#define ORTKIT_RUNTIME_OPTIONS_VERSION 1
+#define ORTKIT_RUNTIME_OPTIONS_INIT {ORTKIT_RUNTIME_OPTIONS_VERSION, NULL, ORTKIT_LOG_DEFAULT, NULL, NULL}
+
+/* Find and load a runtime.  opts may be NULL. */
+ORTKIT_API int ortkit_runtime_open(ortkit_runtime **out, const ortkit_runtime_options *opts);
+/* Sessions keep their runtime alive; freeing it early is safe. */
+ORTKIT_API void ortkit_runtime_free(ortkit_runtime *rt);
+
+/* The library file that was loaded (absolute). */
+ORTKIT_API const char *ortkit_runtime_path(const ortkit_runtime *rt);
+/* Where the path came from: "options", "ORTKIT_RUNTIME", "bundle NAME",
+ * "default", "ONNXRUNTIME_DIR", "pkg-config", "system". */
+ORTKIT_API const char *ortkit_runtime_source(const ortkit_runtime *rt);
+/* The runtime's version string, "1.30.0". */
+ORTKIT_API const char *ortkit_runtime_version(const ortkit_runtime *rt);
+/* The API level in use: min(ortkit's header level, the runtime's). */
+ORTKIT_API int ortkit_runtime_api_level(const ortkit_runtime *rt);
+/* The execution providers this runtime was built with, in its own order. */
+ORTKIT_API size_t ortkit_runtime_provider_count(const ortkit_runtime *rt);
+ORTKIT_API const char *ortkit_runtime_provider(const ortkit_runtime *rt, size_t i);
+
+/* The places the search looks, in order, one per line (for diagnostics). */
+ORTKIT_API int ortkit_runtime_search_paths(char *buf, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ORTKIT_INCLUDE_RUNTIME_H */

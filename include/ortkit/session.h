@@ -1,0 +1,152 @@
+/*
+ * ortkit/session.h - a model opened on a runtime: options, execution
+ * providers, inputs and outputs, metadata.
+ *
+ * Part of the stable API; programs include <ortkit.h>.
+ */
+#ifndef ORTKIT_INCLUDE_SESSION_H
+#define ORTKIT_INCLUDE_SESSION_H
+
+#include "ortkit/common.h"
+#include "ortkit/runtime.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ortkit_session ortkit_session;
+
+typedef enum ortkit_switch {
+    ORTKIT_SWITCH_DEFAULT = 0,
+    ORTKIT_SWITCH_ON = 1,
+    ORTKIT_SWITCH_OFF = 2
+} ortkit_switch;
+
+typedef enum ortkit_graph_opt {
+    ORTKIT_GRAPH_OPT_DEFAULT = 0, /* whatever the runtime does by default */
+    ORTKIT_GRAPH_OPT_DISABLE = 1,
+    ORTKIT_GRAPH_OPT_BASIC = 2,
+    ORTKIT_GRAPH_OPT_EXTENDED = 3,
+    ORTKIT_GRAPH_OPT_ALL = 4
+} ortkit_graph_opt;
+
+typedef enum ortkit_exec_mode {
+    ORTKIT_EXEC_DEFAULT = 0, /* sequential */
+    ORTKIT_EXEC_SEQUENTIAL = 1,
+    ORTKIT_EXEC_PARALLEL = 2
+} ortkit_exec_mode;
+
+typedef enum ortkit_ep_policy {
+    ORTKIT_EP_FALLBACK = 0, /* skip a provider that cannot be added; record why */
+    ORTKIT_EP_STRICT = 1    /* fail when a requested provider cannot be added */
+} ortkit_ep_policy;
+
+/* Options: initialise with ORTKIT_SESSION_OPTIONS_INIT.  Later versions add
+ * fields at the end; the library reads only the fields of the version a
+ * program was built with, and gives the others their defaults. */
+typedef struct ortkit_session_options {
+    unsigned version;              /* ORTKIT_SESSION_OPTIONS_VERSION */
+    int intra_op_threads;          /* 0: ORT's default (one per core) */
+    int inter_op_threads;          /* 0: ORT's default */
+    ortkit_graph_opt graph_opt;
+    ortkit_exec_mode exec_mode;
+    ortkit_switch mem_pattern;
+    ortkit_switch cpu_arena;
+    const char *profile_prefix;        /* non-NULL: write an ORT profile */
+    const char *optimized_model_path;  /* non-NULL: save the optimised graph */
+    /* Free-form session config entries: config_keys[i] = config_values[i]. */
+    const char *const *config_keys;
+    const char *const *config_values;
+    size_t config_count;
+    /* Execution providers in order of preference, e.g. "cuda", "tensorrt",
+     * "CUDAExecutionProvider", with options after a colon:
+     * "cuda:device_id=1,arena_extend_strategy=kSameAsRequested".
+     * The CPU provider is always last and always present. */
+    const char *const *providers;
+    size_t provider_count;
+    ortkit_ep_policy ep_policy;
+} ortkit_session_options;
+
+#define ORTKIT_SESSION_OPTIONS_VERSION 1
+#define ORTKIT_SESSION_OPTIONS_INIT {ORTKIT_SESSION_OPTIONS_VERSION, 0, 0, ORTKIT_GRAPH_OPT_DEFAULT, \
+    ORTKIT_EXEC_DEFAULT, ORTKIT_SWITCH_DEFAULT, ORTKIT_SWITCH_DEFAULT, NULL, NULL, NULL, NULL, 0, \
+    NULL, 0, ORTKIT_EP_FALLBACK}
+
+/* Open a model file.  opts may be NULL. */
+ORTKIT_API int ortkit_session_open(ortkit_session **out, ortkit_runtime *rt, const char *path,
+                                   const ortkit_session_options *opts);
+/* Open a model held in memory (ORT copies what it needs). */
+ORTKIT_API int ortkit_session_open_memory(ortkit_session **out, ortkit_runtime *rt,
+                                          const void *data, size_t size,
+                                          const ortkit_session_options *opts);
+ORTKIT_API void ortkit_session_free(ortkit_session *session);
+
+/* What happened to each requested execution provider.  The structs below
+ * are the session's, reached by pointer: later versions may add fields at
+ * their end. */
+typedef struct ortkit_provider_status {
+    const char *requested; /* as the caller wrote it */
+    const char *name;      /* ORT's name: "CUDAExecutionProvider" */
+    int active;            /* 1: added to the session; 0: skipped */
+    const char *reason;    /* why it was skipped ("" when active) */
+} ortkit_provider_status;
+
+/* Requested providers first, in order, then the CPU provider. */
+ORTKIT_API size_t ortkit_session_provider_count(const ortkit_session *session);
+ORTKIT_API const ortkit_provider_status *ortkit_session_provider(const ortkit_session *session,
+                                                                 size_t i);
+
+/* Introspection. */
+typedef enum ortkit_value_kind {
+    ORTKIT_KIND_UNKNOWN = 0,
+    ORTKIT_KIND_TENSOR = 1,
+    ORTKIT_KIND_SEQUENCE = 2,
+    ORTKIT_KIND_MAP = 3,
+    ORTKIT_KIND_OPTIONAL = 4,
+    ORTKIT_KIND_SPARSE_TENSOR = 5
+} ortkit_value_kind;
+
+/* One dimension.  An element of an array the caller indexes, so its layout
+ * is fixed: it never grows. */
+typedef struct ortkit_dim {
+    int64_t value;      /* -1 when not fixed */
+    const char *symbol; /* the symbolic name ("batch"), or "" */
+} ortkit_dim;
+
+typedef struct ortkit_io_info {
+    const char *name;
+    ortkit_value_kind kind;
+    ortkit_type type;       /* element type (of the tensor inside, for sequences/optionals) */
+    size_t rank;            /* SIZE_MAX when the rank is unknown */
+    const ortkit_dim *dims; /* rank entries */
+} ortkit_io_info;
+
+ORTKIT_API size_t ortkit_session_input_count(const ortkit_session *session);
+ORTKIT_API const ortkit_io_info *ortkit_session_input(const ortkit_session *session, size_t i);
+ORTKIT_API size_t ortkit_session_output_count(const ortkit_session *session);
+ORTKIT_API const ortkit_io_info *ortkit_session_output(const ortkit_session *session, size_t i);
+/* Index of the named input/output, or -1. */
+ORTKIT_API long ortkit_session_input_index(const ortkit_session *session, const char *name);
+ORTKIT_API long ortkit_session_output_index(const ortkit_session *session, const char *name);
+/* Write "float32[N,3,224,224]" into buf (always NUL-terminated). */
+ORTKIT_API void ortkit_io_describe(const ortkit_io_info *info, char *buf, size_t size);
+
+typedef struct ortkit_model_metadata {
+    const char *producer;
+    const char *graph_name;
+    const char *graph_description;
+    const char *domain;
+    const char *description;
+    int64_t version;
+    size_t custom_count;
+    const char *const *custom_keys;
+    const char *const *custom_values;
+} ortkit_model_metadata;
+
+ORTKIT_API const ortkit_model_metadata *ortkit_session_metadata(const ortkit_session *session);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ORTKIT_INCLUDE_SESSION_H */
