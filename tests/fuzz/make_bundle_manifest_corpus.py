@@ -48,6 +48,11 @@ def text(m):
     return json.dumps(m, indent="\t").encode() + b"\n"
 
 
+def compact(value):
+    """What a hand-edited or generated file may look like: no whitespace."""
+    return json.dumps(value, separators=(",", ":")).encode()
+
+
 def main(out):
     os.makedirs(out, exist_ok=True)
     avx512 = ["avx", "avx2", "fma", "avx512f", "avx512bw", "avx512dq", "avx512vl"]
@@ -68,7 +73,7 @@ def main(out):
     }
     for name, m in valid.items():
         seeds[f"valid_{name}.json"] = text(m)
-    seeds["valid_compact.json"] = json.dumps(small(), separators=(",", ":")).encode()
+    seeds["valid_compact.json"] = compact(small())
 
     def files(fn):
         return edited(lambda m: fn(m["files"]))
@@ -125,7 +130,7 @@ def main(out):
         "link_loop": files(lambda f: f[2].update(link="libonnxruntime.so")),
     }
     for name, m in broken.items():
-        seeds[f"bad_{name}.json"] = text(m)
+        seeds[f"bad_{name}.json"] = compact(m)
     whole = text(small())
     seeds.update({
         "bad_duplicate_key.json": whole.replace(b'\t"schema": 1,', b'\t"schema": 1,\n\t"schema": 1,', 1),

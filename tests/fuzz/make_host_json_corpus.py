@@ -53,6 +53,11 @@ def text(h):
     return json.dumps(h, indent=2, ensure_ascii=False).encode() + b"\n"
 
 
+def compact(value):
+    """What a hand-edited or generated file may look like: no whitespace."""
+    return json.dumps(value, separators=(",", ":")).encode()
+
+
 def main(out):
     os.makedirs(out, exist_ok=True)
     seeds = {}
@@ -77,7 +82,7 @@ def main(out):
     }
     for name, h in valid.items():
         seeds[f"valid_{name}.json"] = text(h)
-    seeds["valid_compact.json"] = json.dumps(BASE, separators=(",", ":")).encode()
+    seeds["valid_compact.json"] = compact(BASE)
 
     broken = {
         "unknown_key": setter("cpu", "flags", []),
@@ -109,7 +114,7 @@ def main(out):
         "jetson_l4t": lambda h: h.update(jetson={"l4t": "R36", "board": "Orin"}),
     }
     for name, fn in broken.items():
-        seeds[f"bad_{name}.json"] = text(edited(fn))
+        seeds[f"bad_{name}.json"] = compact(edited(fn))
     whole = text(BASE)
     seeds.update({
         "bad_duplicate_key.json": whole.replace(b'  "schema": 1,', b'  "schema": 1,\n  "schema": 1,', 1),
