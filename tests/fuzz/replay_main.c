@@ -8,13 +8,31 @@
 #define _GNU_SOURCE /* scandir, alphasort */
 #endif
 #include <dirent.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Defined by the targets that check verdicts (fuzz_verdict.h). */
+extern int ortkit_fuzz_expect __attribute__((weak));
+
+/* The input being replayed, named when a target aborts on it. */
+static char input_path[4096];
+
+static void name_input(int sig)
+{
+    static const char what[] = "replay: the input was ";
+    if (write(2, what, sizeof what - 1) < 0 || write(2, input_path, strlen(input_path)) < 0 ||
+        write(2, "\n", 1) < 0)
+        _exit(128 + sig);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
 
 static int read_all(const char *path, uint8_t **out, size_t *size)
 {
@@ -65,12 +83,15 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: cannot open '%s'\n", argv[0], argv[1]);
         return 1;
     }
+    signal(SIGABRT, name_input);
     int replayed = 0, failed = 0;
     for (int i = 0; i < n; i++) {
-        char path[4096];
+        const char *name = names[i]->d_name, *path = input_path;
         struct stat st;
-        snprintf(path, sizeof path, "%s/%s", argv[1], names[i]->d_name);
-        if (names[i]->d_name[0] != '.' && stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+        snprintf(input_path, sizeof input_path, "%s/%s", argv[1], name);
+        if (&ortkit_fuzz_expect)
+            ortkit_fuzz_expect = !strncmp(name, "valid_", 6) ? 1 : !strncmp(name, "bad_", 4) ? -1 : 0;
+        if (name[0] != '.' && stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
             uint8_t *data;
             size_t size;
             if (read_all(path, &data, &size) != 0) {

@@ -444,11 +444,25 @@ int ortkit__bundle_parse(ortkit_bundle **out, const char *json, size_t size, con
         return ortkit__error_nomem();
     reader r = {b, what};
     int rc = ORTKIT_OK;
-    cJSON *root = cJSON_ParseWithLength(json, size);
+    cJSON *root = NULL;
+    /* cJSON ends a string at a NUL byte and stops reading after the first
+     * value: neither may hide part of a manifest. */
+    const char *nul = memchr(json, '\0', size), *end = NULL;
+    if (nul) {
+        rc = FAIL(&r, "not valid JSON (a NUL byte at byte %zu)", (size_t)(nul - json));
+        goto cleanup;
+    }
+    root = cJSON_ParseWithLengthOpts(json, size, &end, 0);
     if (!root) {
         const char *at = cJSON_GetErrorPtr();
         size_t off = at && at >= json && at <= json + size ? (size_t)(at - json) : size;
         rc = FAIL(&r, "not valid JSON (near byte %zu)", off);
+        goto cleanup;
+    }
+    while (end < json + size && strchr(" \t\r\n", *end))
+        end++;
+    if (end != json + size) {
+        rc = FAIL(&r, "not valid JSON (text after the value at byte %zu)", (size_t)(end - json));
         goto cleanup;
     }
     if ((rc = read_manifest(&r, root)))

@@ -1,0 +1,153 @@
+#!/usr/bin/python3
+"""Write the seed corpus of fuzz_bundle_manifest: the real manifests of the
+bundles in deps/bundles/, small manifests of each kind (CPU, CUDA, Jetson,
+links), and manifests broken in one way each.
+
+Run from anywhere, with any python 3:
+    python3 tests/fuzz/make_bundle_manifest_corpus.py tests/fuzz/corpus/fuzz_bundle_manifest
+"""
+import copy
+import glob
+import json
+import os
+import sys
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+SHA = "0123456789abcdef" * 4
+
+
+def small(variant="cpu", arch="x86_64", features=(), cuda=None, sm=None, exact=False, jetson=False,
+          driver=None):
+    return {
+        "schema": 1,
+        "name": "ort-1.30.0-" + variant,
+        "created_by": "ortkit 0.1.0",
+        "onnxruntime": {"version": "1.30.0", "api_level": 30},
+        "headers": {"api_level": 21},
+        "variant": variant,
+        "requires": {"arch": arch, "cpu_features": list(features), "cuda": cuda, "compute_capability": sm,
+                     "exact_sm_only": exact, "jetson": jetson, "min_driver": driver},
+        "library": "lib/libonnxruntime.so.1.30.0",
+        "providers": ["CUDAExecutionProvider", "CPUExecutionProvider"] if cuda else ["CPUExecutionProvider"],
+        "files": [
+            {"path": "include/onnxruntime_c_api.h", "size": 219712, "sha256": SHA},
+            {"path": "lib/libonnxruntime.so", "link": "libonnxruntime.so.1"},
+            {"path": "lib/libonnxruntime.so.1", "link": "libonnxruntime.so.1.30.0"},
+            {"path": "lib/libonnxruntime.so.1.30.0", "size": 45828512, "sha256": SHA},
+        ],
+    }
+
+
+def edited(fn, base=None):
+    m = copy.deepcopy(base or small())
+    fn(m)
+    return m
+
+
+def text(m):
+    return json.dumps(m, indent="\t").encode() + b"\n"
+
+
+def compact(value):
+    """What a hand-edited or generated file may look like: no whitespace."""
+    return json.dumps(value, separators=(",", ":")).encode()
+
+
+def main(out):
+    os.makedirs(out, exist_ok=True)
+    avx512 = ["avx", "avx2", "fma", "avx512f", "avx512bw", "avx512dq", "avx512vl"]
+    arm9 = ["asimd", "fp16", "dotprod", "sve", "sve2"]
+    seeds = {}
+    for path in sorted(glob.glob(os.path.join(ROOT, "deps", "bundles", "*", "manifest.json"))):
+        with open(path, "rb") as f:
+            seeds["real_" + os.path.basename(os.path.dirname(path)) + ".json"] = f.read()
+    valid = {
+        "cpu": small(),
+        "cuda": small("cuda12.9-sm90-avx512", features=avx512, cuda="12.9", sm="9.0", exact=True,
+                      driver="525.60.13"),
+        "cuda_arm": small("cuda12.9-sm90-armv9", "aarch64", arm9, "12.9", "9.0", True, driver="525.60.13"),
+        "jetson": small("cuda12.6-sm87-armv8.2", "aarch64", ["asimd", "fp16", "dotprod"], "12.6", "8.7",
+                        jetson=True, driver="36.4"),
+        "unknown_variant": small("cpu-experimental"),
+        "minimal": edited(lambda m: [m.pop(k) for k in ("created_by", "headers", "providers")]),
+    }
+    for name, m in valid.items():
+        seeds[f"valid_{name}.json"] = text(m)
+    seeds["valid_compact.json"] = compact(small())
+
+    def files(fn):
+        return edited(lambda m: fn(m["files"]))
+
+    def req(key, value):
+        return edited(lambda m: m["requires"].__setitem__(key, value))
+
+    def top(key, value):
+        return edited(lambda m: m.__setitem__(key, value))
+
+    broken = {
+        "unknown_key": top("signature", "x"),
+        "schema_2": top("schema", 2),
+        "schema_string": top("schema", "1"),
+        "schema_fraction": top("schema", 1.5),
+        "name_slash": top("name", "../evil"),
+        "name_long": top("name", "n" * 65),
+        "name_control": top("name", "ort\u0007"),
+        "version": top("onnxruntime", {"version": "one.two", "api_level": 30}),
+        "api_mismatch": top("onnxruntime", {"version": "1.30.0", "api_level": 29}),
+        "api_huge": top("onnxruntime", {"version": "1.30.0", "api_level": 1e300}),
+        "variant_mismatch": top("variant", "cpu-avx512"),
+        "cpu_needs_cuda": req("cuda", "12.9"),
+        "cuda_without_sm": edited(lambda m: m["requires"].update(cuda="12.9"),
+                                  valid["unknown_variant"]),
+        "cuda_bad": req("cuda", "12.x"),
+        "feature_unknown": req("cpu_features", ["avx1024"]),
+        "feature_other_arch": req("cpu_features", ["sve2"]),
+        "arch": req("arch", "riscv64"),
+        "driver_letters": req("min_driver", "525.sixty"),
+        "jetson_string": req("jetson", "yes"),
+        "providers_bad": top("providers", ["CPU Provider"]),
+        "providers_many": top("providers", ["P%d" % i for i in range(65)]),
+        "files_empty": top("files", []),
+        "files_object": top("files", {}),
+        "library_unlisted": top("library", "lib/libonnxruntime.so.1.29.0"),
+        "library_link": top("library", "lib/libonnxruntime.so.1"),
+        "library_elsewhere": top("library", "include/onnxruntime_c_api.h"),
+        "path_dotdot": files(lambda f: f[0].update(path="lib/../../etc/passwd")),
+        "path_absolute": files(lambda f: f[0].update(path="/etc/passwd")),
+        "path_empty_part": files(lambda f: f[0].update(path="lib//x")),
+        "path_trailing_slash": files(lambda f: f[0].update(path="lib/x/")),
+        "path_outside": files(lambda f: f[0].update(path="share/x")),
+        "path_manifest": files(lambda f: f[0].update(path="manifest.json")),
+        "path_backslash": files(lambda f: f[0].update(path="lib\\x")),
+        "path_twice": files(lambda f: f.append(dict(f[0]))),
+        "size_negative": files(lambda f: f[0].update(size=-1)),
+        "size_huge": files(lambda f: f[0].update(size=2 ** 60)),
+        "sha_upper": files(lambda f: f[0].update(sha256=SHA.upper())),
+        "sha_short": files(lambda f: f[0].update(sha256=SHA[:63])),
+        "link_with_size": files(lambda f: f[1].update(size=1)),
+        "link_missing": files(lambda f: f[1].update(link="libonnxruntime.so.2")),
+        "link_slash": files(lambda f: f[1].update(link="../lib/x")),
+        "link_loop": files(lambda f: f[2].update(link="libonnxruntime.so")),
+    }
+    for name, m in broken.items():
+        seeds[f"bad_{name}.json"] = compact(m)
+    whole = text(small())
+    seeds.update({
+        "bad_duplicate_key.json": whole.replace(b'\t"schema": 1,', b'\t"schema": 1,\n\t"schema": 1,', 1),
+        "bad_truncated.json": whole[: len(whole) // 2],
+        "bad_array.json": b"[" + whole + b"]",
+        "bad_trailing.json": whole + b"}",
+        "bad_nul.json": whole[:40] + b"\0" + whole[40:],
+        "bad_nested.json": b"[" * 2000 + b"]" * 2000,
+        "bad_empty.json": b"",
+        "bad_number.json": whole.replace(b'"schema": 1', b'"schema": 1e400', 1),
+    })
+    for name, data in seeds.items():
+        assert len(data) < 8192, name
+        with open(os.path.join(out, name), "wb") as f:
+            f.write(data)
+    print(f"{len(seeds)} files in {out}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])

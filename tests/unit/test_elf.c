@@ -1,0 +1,546 @@
+/*
+ * test_elf.c - the ELF reader on real libraries (the ONNX Runtime builds the
+ * tests use, this process's own libc) and on broken files: real libraries cut
+ * short, and small hand-made images each wrong in one way.
+ *
+ * The expected SONAME, RUNPATH/RPATH and DT_NEEDED lists of the real
+ * libraries were read with binutils' readelf -d.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* dladdr */
+#endif
+#include "testutil.h"
+
+#include "bundle.h"
+
+#include <dlfcn.h>
+#include <elf.h>
+#include <gnu/libc-version.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char scratch[512];
+
+static const char *at(const char *name)
+{
+    static _Thread_local char buf[4][700];
+    static _Thread_local int next;
+    char *p = buf[next++ % 4];
+    snprintf(p, sizeof buf[0], "%s/%s", scratch, name);
+    return p;
+}
+
+static int make_scratch(void **state)
+{
+    (void)state;
+    const char *tmp = getenv("TMPDIR");
+    snprintf(scratch, sizeof scratch, "%s/ortkit-elf.XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
+    return mkdtemp(scratch) ? 0 : -1;
+}
+
+static int remove_scratch(void **state)
+{
+    (void)state;
+    return ortkit__rmtree(scratch) == 0 ? 0 : -1;
+}
+
+static void write_bytes(const char *path, const void *data, size_t size)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(size ? fwrite(data, 1, size, f) : 0, size);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* The first size bytes of a file, written to name in the scratch directory. */
+static const char *cut(const char *from, size_t size, const char *name)
+{
+    static unsigned char buf[64 << 10];
+    assert_true(size <= sizeof buf);
+    FILE *f = fopen(from, "rb");
+    assert_non_null(f);
+    assert_int_equal(fread(buf, 1, size, f), size);
+    fclose(f);
+    write_bytes(at(name), buf, size);
+    return at(name);
+}
+
+static void read_ok(ortkit__elf *e, const char *path)
+{
+    if (ortkit__elf_read(e, path))
+        fail_msg("cannot read %s: %s", path, ortkit_error_last());
+}
+
+/* Reading fails with code and a message holding why; nothing is left behind. */
+static void read_fails(const char *path, int code, const char *why)
+{
+    ortkit__elf e;
+    memset(&e, 0xa5, sizeof e);
+    assert_int_equal(ortkit__elf_read(&e, path), code);
+    assert_error_has(why);
+    assert_null(e.soname);
+    assert_null(e.runpath);
+    assert_null(e.rpath);
+    assert_null(e.needed);
+    assert_int_equal(e.needed_count, 0);
+}
+
+static void assert_needed(const ortkit__elf *e, const char *const *names, size_t n)
+{
+    if (e->needed_count != n)
+        fail_msg("%zu DT_NEEDED entries, expected %zu", e->needed_count, n);
+    for (size_t i = 0; i < n; i++)
+        assert_string_equal(e->needed[i], names[i]);
+}
+
+/* ---- real libraries ------------------------------------------------------- */
+
+static void test_runtime_1_30(void **state)
+{
+    (void)state;
+    static const char *const needed[] = {"libdl.so.2",  "librt.so.1",    "libpthread.so.0",
+                                         "libstdc++.so.6", "libm.so.6", "libgcc_s.so.1",
+                                         "libc.so.6", "ld-linux-x86-64.so.2"};
+    ortkit__elf e;
+    read_ok(&e, ORTKIT_TEST_RUNTIME_NEW "/libonnxruntime.so.1");
+    assert_int_equal(e.elf_class, ELFCLASS64);
+    assert_true(e.little_endian);
+    assert_int_equal(e.type, ET_DYN);
+    assert_int_equal(e.machine, EM_X86_64);
+    assert_int_equal(ortkit__elf_arch(e.machine), ORTKIT_ARCH_X86_64);
+    assert_string_equal(e.soname, "libonnxruntime.so.1");
+    assert_string_equal(e.runpath, "$ORIGIN");
+    assert_null(e.rpath);
+    assert_true(ortkit__elf_origin(e.runpath));
+    assert_needed(&e, needed, sizeof needed / sizeof needed[0]);
+    ortkit__elf_free(&e);
+    ortkit__elf_free(&e); /* a freed record is empty: freeing it again is harmless */
+}
+
+/* 1.17.3 says $ORIGIN through the older DT_RPATH, and needs zlib. */
+static void test_runtime_1_17(void **state)
+{
+    (void)state;
+    static const char *const needed[] = {"libdl.so.2", "librt.so.1", "libz.so.1", "libpthread.so.0",
+                                         "libstdc++.so.6", "libm.so.6", "libgcc_s.so.1",
+                                         "libc.so.6", "ld-linux-x86-64.so.2"};
+    static const char *const shared_needed[] = {"libstdc++.so.6", "libm.so.6", "libgcc_s.so.1",
+                                                "libc.so.6"};
+    ortkit__elf e;
+    read_ok(&e, ORTKIT_TEST_RUNTIME_OLD "/libonnxruntime.so");
+    assert_string_equal(e.soname, "libonnxruntime.so.1.17.3");
+    assert_null(e.runpath);
+    assert_string_equal(e.rpath, "$ORIGIN");
+    assert_needed(&e, needed, sizeof needed / sizeof needed[0]);
+    ortkit__elf_free(&e);
+
+    read_ok(&e, ORTKIT_TEST_RUNTIME_OLD "/libonnxruntime_providers_shared.so");
+    assert_int_equal(e.type, ET_DYN);
+    assert_string_equal(e.soname, "libonnxruntime_providers_shared.so");
+    assert_string_equal(e.rpath, "$ORIGIN");
+    assert_needed(&e, shared_needed, sizeof shared_needed / sizeof shared_needed[0]);
+    ortkit__elf_free(&e);
+}
+
+/* The C library this test runs with, wherever this system keeps it (found
+ * through a function no sanitizer runtime intercepts). */
+static void test_this_libc(void **state)
+{
+    (void)state;
+    Dl_info info;
+    assert_true(dladdr((void *)&gnu_get_libc_version, &info) != 0);
+    assert_non_null(info.dli_fname);
+    ortkit__elf e;
+    read_ok(&e, info.dli_fname);
+    assert_int_equal(e.elf_class, sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32);
+    assert_int_equal(e.type, ET_DYN);
+    assert_int_equal(ortkit__elf_arch(e.machine), ortkit__host_arch());
+    assert_string_equal(e.soname, "libc.so.6");
+    int loader = 0;
+    for (size_t i = 0; i < e.needed_count; i++)
+        loader |= !strncmp(e.needed[i], "ld-linux", 8);
+    assert_true(loader);
+    ortkit__elf_free(&e);
+    assert_int_equal(ortkit__elf_is(info.dli_fname), 1);
+}
+
+/* Real libraries cut short: each cut fails at the first part it removes. */
+static void test_truncated_runtime(void **state)
+{
+    (void)state;
+    const char *lib = ORTKIT_TEST_RUNTIME_OLD "/libonnxruntime.so.1.17.3";
+    read_fails(cut(lib, 0, "empty.so"), ORTKIT_E_FORMAT, "is not an ELF file");
+    read_fails(cut(lib, 3, "magic3.so"), ORTKIT_E_FORMAT, "is not an ELF file");
+    read_fails(cut(lib, 19, "ident.so"), ORTKIT_E_FORMAT, "is not an ELF file");
+    read_fails(cut(lib, 63, "header63.so"), ORTKIT_E_FORMAT, "truncated header");
+    read_fails(cut(lib, 64, "header64.so"), ORTKIT_E_FORMAT, "program headers outside the file");
+    read_fails(cut(lib, 4096, "page.so"), ORTKIT_E_FORMAT, "dynamic section outside the file");
+    /* Only the header is read from a cut file; ortkit__elf_is needs only the magic. */
+    assert_int_equal(ortkit__elf_is(at("magic3.so")), 0);
+    assert_int_equal(ortkit__elf_is(at("ident.so")), 1);
+}
+
+static void test_not_elf(void **state)
+{
+    (void)state;
+    read_fails(at("missing.so"), ORTKIT_E_IO, "cannot open");
+    assert_error_has("missing.so");
+    assert_true(ortkit__elf_is(at("missing.so")) < 0);
+    assert_int_equal(mkdir(at("dir.so"), 0755), 0);
+    read_fails(at("dir.so"), ORTKIT_E_FORMAT, "is not an ELF file");
+    assert_int_equal(ortkit__elf_is(at("dir.so")), 0);
+    read_fails(model_path("add.onnx"), ORTKIT_E_FORMAT, "is not an ELF file");
+    assert_int_equal(ortkit__elf_is(model_path("add.onnx")), 0);
+    static const char script[] = "#!/bin/sh\nexec true\n";
+    write_bytes(at("script.so"), script, sizeof script - 1);
+    read_fails(at("script.so"), ORTKIT_E_FORMAT, "is not an ELF file");
+}
+
+/* ---- hand-made images ----------------------------------------------------- */
+
+/* One PT_LOAD at BASE covering the whole file, then PT_DYNAMIC, the dynamic
+ * entries and their string table, in that order. */
+#define BASE 0x400000u
+#define IMAGE_MAX (24u << 10)
+
+typedef struct image {
+    _Alignas(8) unsigned char data[IMAGE_MAX];
+    size_t size;
+    Elf64_Ehdr *eh;
+    Elf64_Phdr *load, *dynamic;
+    Elf64_Dyn *dyn;
+    size_t ndyn;
+    char *strtab;
+    size_t strsz;
+} image;
+
+typedef struct spec {
+    const char *soname, *runpath, *rpath;
+    const char *const *needed;
+    size_t needed_count;
+} spec;
+
+static uint64_t add_string(image *im, const char *s)
+{
+    uint64_t off = im->strsz;
+    size_t n = strlen(s) + 1;
+    assert_true((size_t)(im->strtab - (char *)im->data) + off + n <= IMAGE_MAX);
+    memcpy(im->strtab + off, s, n);
+    im->strsz += n;
+    return off;
+}
+
+static void add_dyn(image *im, int64_t tag, uint64_t val)
+{
+    im->dyn[im->ndyn].d_tag = tag;
+    im->dyn[im->ndyn].d_un.d_val = val;
+    im->ndyn++;
+}
+
+static image *build(const spec *s)
+{
+    static image im;
+    memset(&im, 0, sizeof im);
+    im.eh = (Elf64_Ehdr *)im.data;
+    im.load = (Elf64_Phdr *)(im.data + sizeof(Elf64_Ehdr));
+    im.dynamic = im.load + 1;
+    im.dyn = (Elf64_Dyn *)(im.dynamic + 1);
+    size_t entries = 6 + s->needed_count; /* SONAME, RUNPATH, RPATH, STRTAB, STRSZ, NULL */
+    im.strtab = (char *)(im.dyn + entries);
+    add_string(&im, ""); /* offset 0 is the empty string, as in real files */
+
+    if (s->soname)
+        add_dyn(&im, DT_SONAME, add_string(&im, s->soname));
+    for (size_t i = 0; i < s->needed_count; i++)
+        add_dyn(&im, DT_NEEDED, add_string(&im, s->needed[i]));
+    if (s->runpath)
+        add_dyn(&im, DT_RUNPATH, add_string(&im, s->runpath));
+    if (s->rpath)
+        add_dyn(&im, DT_RPATH, add_string(&im, s->rpath));
+    add_dyn(&im, DT_STRTAB, BASE + (uint64_t)((unsigned char *)im.strtab - im.data));
+    add_dyn(&im, DT_STRSZ, im.strsz);
+    add_dyn(&im, DT_NULL, 0);
+    im.size = (size_t)((unsigned char *)im.strtab - im.data) + im.strsz;
+
+    memcpy(im.eh->e_ident, ELFMAG, SELFMAG);
+    im.eh->e_ident[EI_CLASS] = ELFCLASS64;
+    im.eh->e_ident[EI_DATA] = ELFDATA2LSB;
+    im.eh->e_ident[EI_VERSION] = EV_CURRENT;
+    im.eh->e_type = ET_DYN;
+    im.eh->e_machine = EM_AARCH64;
+    im.eh->e_version = EV_CURRENT;
+    im.eh->e_phoff = sizeof(Elf64_Ehdr);
+    im.eh->e_ehsize = sizeof(Elf64_Ehdr);
+    im.eh->e_phentsize = sizeof(Elf64_Phdr);
+    im.eh->e_phnum = 2;
+    im.load->p_type = PT_LOAD;
+    im.load->p_vaddr = BASE;
+    im.load->p_filesz = im.load->p_memsz = im.size;
+    im.dynamic->p_type = PT_DYNAMIC;
+    im.dynamic->p_offset = (uint64_t)((unsigned char *)im.dyn - im.data);
+    im.dynamic->p_vaddr = BASE + im.dynamic->p_offset;
+    im.dynamic->p_filesz = im.dynamic->p_memsz = entries * sizeof(Elf64_Dyn);
+    return &im;
+}
+
+static const char *save(const image *im, const char *name)
+{
+    write_bytes(at(name), im->data, im->size);
+    return at(name);
+}
+
+static Elf64_Dyn *find_dyn(image *im, int64_t tag)
+{
+    for (size_t i = 0; i < im->ndyn; i++)
+        if (im->dyn[i].d_tag == tag)
+            return &im->dyn[i];
+    fail_msg("no dynamic entry %lld", (long long)tag);
+    return NULL;
+}
+
+static const char *const two[] = {"libcudart.so.12", "libm.so.6"};
+static const spec full = {"libexample.so.1", "$ORIGIN:/opt/x", "/old", two, 2};
+
+static void test_image(void **state)
+{
+    (void)state;
+    ortkit__elf e;
+    read_ok(&e, save(build(&full), "full.so"));
+    assert_int_equal(e.elf_class, ELFCLASS64);
+    assert_int_equal(e.type, ET_DYN);
+    assert_int_equal(e.machine, EM_AARCH64);
+    assert_int_equal(ortkit__elf_arch(e.machine), ORTKIT_ARCH_AARCH64);
+    assert_string_equal(e.soname, "libexample.so.1");
+    assert_string_equal(e.runpath, "$ORIGIN:/opt/x");
+    assert_string_equal(e.rpath, "/old");
+    assert_needed(&e, two, 2);
+    ortkit__elf_free(&e);
+
+    /* Nothing but the string table: no SONAME, no paths, no DT_NEEDED. */
+    const spec bare = {0};
+    read_ok(&e, save(build(&bare), "bare.so"));
+    assert_null(e.soname);
+    assert_null(e.runpath);
+    assert_null(e.needed);
+    assert_int_equal(e.needed_count, 0);
+    ortkit__elf_free(&e);
+}
+
+/* Entries after DT_NULL are not read; a repeated SONAME keeps the last. */
+static void test_image_entry_order(void **state)
+{
+    (void)state;
+    const char *const one[] = {"libfirst.so"};
+    const spec s = {"libexample.so.1", NULL, NULL, one, 1};
+    image *im = build(&s);
+    /* Make the DT_NEEDED entry a second DT_SONAME naming "libfirst.so". */
+    find_dyn(im, DT_NEEDED)->d_tag = DT_SONAME;
+    ortkit__elf e;
+    read_ok(&e, save(im, "twice.so"));
+    assert_string_equal(e.soname, "libfirst.so");
+    ortkit__elf_free(&e);
+
+    /* The DT_NEEDED entry moved to the slot after DT_NULL (the section has room). */
+    im = build(&s);
+    Elf64_Dyn *needed = find_dyn(im, DT_NEEDED);
+    im->dyn[im->ndyn] = *needed;
+    needed->d_tag = DT_DEBUG;
+    read_ok(&e, save(im, "after_null.so"));
+    assert_int_equal(e.needed_count, 0);
+    ortkit__elf_free(&e);
+}
+
+/* A string table found only through the segment that maps it. */
+static void test_image_segments(void **state)
+{
+    (void)state;
+    image *im = build(&full);
+    im->eh->e_phnum = 0;
+    ortkit__elf e;
+    read_ok(&e, save(im, "no_phdrs.o"));
+    assert_int_equal(e.machine, EM_AARCH64);
+    assert_null(e.soname);
+    ortkit__elf_free(&e);
+
+    im = build(&full);
+    im->dynamic->p_type = PT_NOTE; /* statically linked: nothing dynamic to read */
+    read_ok(&e, save(im, "static"));
+    assert_null(e.soname);
+    assert_int_equal(e.needed_count, 0);
+    ortkit__elf_free(&e);
+
+    im = build(&full);
+    im->load->p_type = PT_NOTE;
+    read_fails(save(im, "no_load.so"), ORTKIT_E_FORMAT, "no usable dynamic string table");
+
+    im = build(&full);
+    im->load->p_vaddr = BASE + 0x100000; /* the string table's address is mapped nowhere */
+    read_fails(save(im, "unmapped.so"), ORTKIT_E_FORMAT, "no usable dynamic string table");
+}
+
+static void test_image_broken_headers(void **state)
+{
+    (void)state;
+    image *im = build(&full);
+    im->eh->e_ident[EI_CLASS] = 3;
+    read_fails(save(im, "class.so"), ORTKIT_E_FORMAT, "unknown ELF class");
+
+    im = build(&full);
+    im->eh->e_ident[EI_DATA] = ELFDATANONE;
+    read_fails(save(im, "data.so"), ORTKIT_E_FORMAT, "unknown byte order");
+
+    im = build(&full);
+    im->eh->e_phentsize = sizeof(Elf64_Phdr) - 1;
+    read_fails(save(im, "phentsize.so"), ORTKIT_E_FORMAT, "program headers outside the file");
+
+    im = build(&full);
+    im->eh->e_phoff = im->size - sizeof(Elf64_Phdr);
+    read_fails(save(im, "phoff.so"), ORTKIT_E_FORMAT, "program headers outside the file");
+
+    im = build(&full);
+    im->eh->e_phoff = UINT64_MAX - 8; /* offset + size wraps around */
+    read_fails(save(im, "phoff_wrap.so"), ORTKIT_E_FORMAT, "program headers outside the file");
+
+    im = build(&full);
+    im->eh->e_phnum = 0xffff;
+    read_fails(save(im, "phnum.so"), ORTKIT_E_FORMAT, "program headers outside the file");
+}
+
+static void test_image_broken_dynamic(void **state)
+{
+    (void)state;
+    image *im = build(&full);
+    im->dynamic->p_offset = im->size + 16;
+    read_fails(save(im, "dyn_off.so"), ORTKIT_E_FORMAT, "dynamic section outside the file");
+
+    im = build(&full);
+    im->dynamic->p_filesz = im->size;
+    read_fails(save(im, "dyn_size.so"), ORTKIT_E_FORMAT, "dynamic section outside the file");
+
+    im = build(&full);
+    im->dynamic->p_offset = UINT64_MAX - 15;
+    read_fails(save(im, "dyn_wrap.so"), ORTKIT_E_FORMAT, "dynamic section outside the file");
+
+    im = build(&full);
+    find_dyn(im, DT_STRTAB)->d_tag = DT_DEBUG;
+    read_fails(save(im, "no_strtab.so"), ORTKIT_E_FORMAT, "no usable dynamic string table");
+
+    im = build(&full);
+    find_dyn(im, DT_STRSZ)->d_un.d_val = 0;
+    read_fails(save(im, "strsz0.so"), ORTKIT_E_FORMAT, "no usable dynamic string table");
+
+    im = build(&full);
+    find_dyn(im, DT_STRSZ)->d_un.d_val = im->strsz + 1; /* one byte past the end of the file */
+    read_fails(save(im, "strsz.so"), ORTKIT_E_FORMAT, "no usable dynamic string table");
+
+    im = build(&full);
+    find_dyn(im, DT_STRSZ)->d_un.d_val = UINT64_MAX;
+    read_fails(save(im, "strsz_max.so"), ORTKIT_E_FORMAT, "no usable dynamic string table");
+
+    im = build(&full);
+    find_dyn(im, DT_SONAME)->d_un.d_val = im->strsz;
+    read_fails(save(im, "soname_off.so"), ORTKIT_E_FORMAT, "points outside the string table");
+
+    /* The last string loses its terminator: the table ends inside it. */
+    im = build(&full);
+    find_dyn(im, DT_STRSZ)->d_un.d_val = im->strsz - 1;
+    read_fails(save(im, "unterminated.so"), ORTKIT_E_FORMAT, "points outside the string table");
+
+    /* A DT_NEEDED that fails after the SONAME was read: nothing leaks. */
+    im = build(&full);
+    find_dyn(im, DT_NEEDED)->d_un.d_val = UINT64_MAX;
+    read_fails(save(im, "needed_off.so"), ORTKIT_E_FORMAT, "points outside the string table");
+}
+
+/* 256 DT_NEEDED entries are read; one more is refused. */
+static void test_image_needed_limit(void **state)
+{
+    (void)state;
+    static char names[257][16];
+    static const char *list[257];
+    for (size_t i = 0; i < 257; i++) {
+        snprintf(names[i], sizeof names[i], "libn%03zu.so", i);
+        list[i] = names[i];
+    }
+    const spec many = {"libmany.so", NULL, NULL, list, 256};
+    ortkit__elf e;
+    read_ok(&e, save(build(&many), "needed256.so"));
+    assert_needed(&e, list, 256);
+    ortkit__elf_free(&e);
+
+    const spec too_many = {"libmany.so", NULL, NULL, list, 257};
+    read_fails(save(build(&too_many), "needed257.so"), ORTKIT_E_FORMAT, "too many DT_NEEDED");
+}
+
+/* Other classes and byte orders: the header's facts only. */
+static void test_other_kinds(void **state)
+{
+    (void)state;
+    unsigned char h32[EI_NIDENT + 4] = {0x7f, 'E', 'L', 'F', ELFCLASS32, ELFDATA2LSB, EV_CURRENT};
+    h32[EI_NIDENT] = ET_DYN;
+    h32[EI_NIDENT + 2] = EM_386;
+    write_bytes(at("i386.so"), h32, sizeof h32);
+    ortkit__elf e;
+    read_ok(&e, at("i386.so"));
+    assert_int_equal(e.elf_class, ELFCLASS32);
+    assert_true(e.little_endian);
+    assert_int_equal(e.type, ET_DYN);
+    assert_int_equal(e.machine, EM_386);
+    assert_int_equal(ortkit__elf_arch(e.machine), ORTKIT_ARCH_UNKNOWN);
+    assert_null(e.soname);
+    ortkit__elf_free(&e);
+
+    /* Big-endian 64-bit (ppc64): e_type and e_machine read most significant byte first. */
+    image *im = build(&full);
+    im->eh->e_ident[EI_DATA] = ELFDATA2MSB;
+    unsigned char *t = im->data + EI_NIDENT;
+    t[0] = 0, t[1] = ET_EXEC, t[2] = 0, t[3] = EM_PPC64;
+    read_ok(&e, save(im, "ppc64.so"));
+    assert_int_equal(e.elf_class, ELFCLASS64);
+    assert_false(e.little_endian);
+    assert_int_equal(e.type, ET_EXEC);
+    assert_int_equal(e.machine, EM_PPC64);
+    assert_null(e.soname);
+    ortkit__elf_free(&e);
+}
+
+static void test_names(void **state)
+{
+    (void)state;
+    char buf[32];
+    assert_string_equal(ortkit__elf_machine_name(EM_X86_64, buf, sizeof buf), "x86_64");
+    assert_string_equal(ortkit__elf_machine_name(EM_AARCH64, buf, sizeof buf), "aarch64");
+    assert_string_equal(ortkit__elf_machine_name(EM_386, buf, sizeof buf), "ELF machine 3");
+    assert_int_equal(ortkit__elf_arch(EM_ARM), ORTKIT_ARCH_UNKNOWN);
+
+    assert_true(ortkit__elf_origin("$ORIGIN"));
+    assert_true(ortkit__elf_origin("${ORIGIN}"));
+    assert_true(ortkit__elf_origin("/opt/cuda/lib64:$ORIGIN"));
+    assert_true(ortkit__elf_origin("::$ORIGIN:"));
+    assert_false(ortkit__elf_origin(NULL));
+    assert_false(ortkit__elf_origin(""));
+    assert_false(ortkit__elf_origin("/usr/lib"));
+    assert_false(ortkit__elf_origin("$ORIGINAL"));
+    assert_false(ortkit__elf_origin("ORIGIN"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_runtime_1_30),
+        cmocka_unit_test(test_runtime_1_17),
+        cmocka_unit_test(test_this_libc),
+        cmocka_unit_test(test_truncated_runtime),
+        cmocka_unit_test(test_not_elf),
+        cmocka_unit_test(test_image),
+        cmocka_unit_test(test_image_entry_order),
+        cmocka_unit_test(test_image_segments),
+        cmocka_unit_test(test_image_broken_headers),
+        cmocka_unit_test(test_image_broken_dynamic),
+        cmocka_unit_test(test_image_needed_limit),
+        cmocka_unit_test(test_other_kinds),
+        cmocka_unit_test(test_names),
+    };
+    return cmocka_run_group_tests(tests, make_scratch, remove_scratch);
+}
