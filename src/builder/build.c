@@ -25,21 +25,16 @@ static int library_failure(int rc)
 /* Where the build goes, and what it builds, as absolute paths. */
 static int resolve_paths(ortkit__builder_result *r, const ortkit__builder_options *o)
 {
-    r->source = ortkit__path_absolute(o->source ? o->source : o->cmake_project);
-    if (o->build_dir) {
-        r->build_dir = ortkit__path_absolute(o->build_dir);
-    } else if (r->source) {
-        const char *base = r->variant ? r->variant->name : strrchr(r->source, '/') + 1;
-        char *name = NULL;
-        if (asprintf(&name, "build-%s", *base ? base : "project") >= 0) {
-            r->build_dir = ortkit__path_absolute(name);
-            free(name);
-        }
-    }
-    if (!r->source || !r->build_dir)
-        return ortkit__error_set(ORTKIT_E_IO,
-                                 "cannot resolve the source, build directory or ortkit's own path");
-    return ORTKIT_OK;
+    int rc = ortkit__path_absolute(&r->source, o->source ? o->source : o->cmake_project);
+    if (rc || o->build_dir)
+        return rc ? rc : ortkit__path_absolute(&r->build_dir, o->build_dir);
+    const char *base = r->variant ? r->variant->name : strrchr(r->source, '/') + 1;
+    char *name = NULL;
+    if (asprintf(&name, "build-%s", *base ? base : "project") < 0)
+        return ortkit__error_nomem();
+    rc = ortkit__path_absolute(&r->build_dir, name);
+    free(name);
+    return rc;
 }
 
 /* Pre-flight (it finds the CUDA toolkit the plan names); a plan alone only

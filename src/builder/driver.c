@@ -79,8 +79,7 @@ static int file_exists(const char *dir, const char *name)
 {
     char p[PATH_MAX];
     struct stat st;
-    snprintf(p, sizeof p, "%s/%s", dir, name);
-    return stat(p, &st) == 0;
+    return ortkit__pathf(p, sizeof p, "%s/%s", dir, name) == 0 && stat(p, &st) == 0;
 }
 
 static int step_failed(const char *what, const char *log_path)
@@ -99,10 +98,12 @@ static int configure(const ortkit__builder_execute_options *o, int log_fd, const
 {
     const ortkit__builder_plan *plan = o->plan;
     char stamp[PATH_MAX], *old = NULL;
-    snprintf(stamp, sizeof stamp, "%s/configure.cmd", plan->state_dir);
+    int rc = ortkit__pathf(stamp, sizeof stamp, "%s/configure.cmd", plan->state_dir);
+    if (rc)
+        return rc;
     char *cmd = ortkit__builder_plan_command_line(&plan->configure);
     if (!cmd)
-        return ortkit__error_set(ORTKIT_E_NOMEM, "out of memory");
+        return ortkit__error_nomem();
     FILE *probe = fopen(stamp, "r");
     if (probe) {
         fclose(probe);
@@ -111,7 +112,6 @@ static int configure(const ortkit__builder_execute_options *o, int log_fd, const
     int same = old && !strcmp(old, cmd) && file_exists(o->build_dir, "CMakeCache.txt") &&
                file_exists(o->build_dir, "build.ninja");
     free(old);
-    int rc = 0;
     if (same) {
         dprintf(log_fd, "ortkit: configuration unchanged; not configuring again\n");
         goto cleanup;
@@ -190,10 +190,9 @@ static int build_under_gate(const ortkit__builder_execute_options *o, ortkit__bu
 {
     const ortkit__builder_plan *plan = o->plan;
     char hist_path[PATH_MAX];
-    snprintf(hist_path, sizeof hist_path, "%s/history.tsv", plan->state_dir);
     ortkit__builder_history hist;
-    int rc = ortkit__builder_history_load(&hist, hist_path);
-    if (rc)
+    int rc = ortkit__pathf(hist_path, sizeof hist_path, "%s/history.tsv", plan->state_dir);
+    if (rc || (rc = ortkit__builder_history_load(&hist, hist_path)))
         return rc;
     ortkit__builder_server srv;
     if ((rc = ortkit__builder_server_open(&srv, plan->state_dir, rep->budget, rep->slots, &hist, rep))) {
@@ -331,9 +330,8 @@ int ortkit__builder_execute(const ortkit__builder_execute_options *o, ortkit__bu
     const ortkit__builder_plan *plan = o->plan;
     char log_path[PATH_MAX];
     int rc = ortkit__mkdirs(plan->state_dir);
-    if (rc)
+    if (rc || (rc = ortkit__pathf(log_path, sizeof log_path, "%s/ortkit-build.log", o->build_dir)))
         return rc;
-    snprintf(log_path, sizeof log_path, "%s/ortkit-build.log", o->build_dir);
     FILE *log = fopen(log_path, "we");
     if (!log)
         return ortkit__error_set(ORTKIT_E_IO, "cannot write '%s': %s", log_path, strerror(errno));

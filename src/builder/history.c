@@ -60,7 +60,7 @@ int ortkit__builder_history_save(const ortkit__builder_history *h, const char *p
         cap += strlen(h->e[i].key) + 64;
     char *buf = malloc(cap);
     if (!buf)
-        return ortkit__error_set(ORTKIT_E_NOMEM, "out of memory");
+        return ortkit__error_nomem();
     len += (size_t)snprintf(buf + len, cap - len, "# ortkit build history 1\n");
     if (h->last_steps > 0)
         len += (size_t)snprintf(buf + len, cap - len, "build\t%.3f\t%ld\n", h->last_wall,
@@ -98,13 +98,13 @@ int ortkit__builder_history_put(ortkit__builder_history *h, const char *key, uin
         size_t cap = h->cap ? h->cap * 2 : 64;
         ortkit__builder_hist_entry *e = realloc(h->e, cap * sizeof *e);
         if (!e)
-            return ortkit__error_set(ORTKIT_E_NOMEM, "out of memory");
+            return ortkit__error_nomem();
         h->e = e;
         h->cap = cap;
     }
     char *k = strdup(key);
     if (!k)
-        return ortkit__error_set(ORTKIT_E_NOMEM, "out of memory");
+        return ortkit__error_nomem();
     /* Insert in order: lookups are binary searches, one per compile request. */
     size_t lo = 0, hi = h->n;
     while (lo < hi) {

@@ -54,9 +54,9 @@ int ortkit__builder_patch_apply(const char *patch_dir, const char *source, const
     int rc = 0;
     *applied = *skipped = 0;
     /* patch runs in the source tree (-d), so the files need absolute names. */
-    char *dir = ortkit__path_absolute(patch_dir);
-    if (!dir)
-        return ortkit__error_set(ORTKIT_E_NOMEM, "out of memory");
+    char *dir = NULL;
+    if ((rc = ortkit__path_absolute(&dir, patch_dir)))
+        return rc;
     DIR *d = opendir(dir);
     if (!d) {
         free(dir);
@@ -75,7 +75,8 @@ int ortkit__builder_patch_apply(const char *patch_dir, const char *source, const
         qsort(names.v, names.n, sizeof *names.v, cmp_str);
     if ((rc = ortkit__mkdirs(state_dir)))
         goto cleanup;
-    snprintf(record, sizeof record, "%s/patches-applied", state_dir);
+    if ((rc = ortkit__pathf(record, sizeof record, "%s/patches-applied", state_dir)))
+        goto cleanup;
     FILE *probe = fopen(record, "r");
     if (probe) {
         fclose(probe);
@@ -88,7 +89,8 @@ int ortkit__builder_patch_apply(const char *patch_dir, const char *source, const
             continue;
         }
         char file[PATH_MAX], *out = NULL;
-        snprintf(file, sizeof file, "%s/%s", dir, names.v[i]);
+        if ((rc = ortkit__pathf(file, sizeof file, "%s/%s", dir, names.v[i])))
+            goto cleanup;
         /* Try first, so a patch that does not fit leaves the tree untouched. */
         int st = run_patch(source, file, "check", &out);
         if (st != 0) {
@@ -123,7 +125,7 @@ int ortkit__builder_patch_apply(const char *patch_dir, const char *source, const
         size_t len = list ? strlen(list) : 0;
         char *next = malloc(len + strlen(names.v[i]) + 2);
         if (!next) {
-            rc = ortkit__error_set(ORTKIT_E_NOMEM, "out of memory");
+            rc = ortkit__error_nomem();
             goto cleanup;
         }
         sprintf(next, "%s%s\n", list ? list : "", names.v[i]);

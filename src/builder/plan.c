@@ -212,7 +212,7 @@ int ortkit__builder_plan_make(ortkit__builder_plan *out, const ortkit__builder_c
     if (asprintf(&out->stage_dir, "%s/stage", cfg->build_dir) < 0 ||
         asprintf(&out->state_dir, "%s/.ortkit", cfg->build_dir) < 0) {
         out->stage_dir = out->state_dir = NULL;
-        rc = ortkit__error_set(ORTKIT_E_NOMEM, "out of memory");
+        rc = ortkit__error_nomem();
         goto fail;
     }
     rc = cfg->kind == ORTKIT__BUILD_CMAKE ? plan_cmake_project(out, cfg) : plan_ort(out, cfg);
@@ -270,7 +270,7 @@ static int write_command(FILE *out, const char *title, const ortkit__strv *argv)
     for (size_t i = 0; i < argv->n; i++) {
         char *q = ortkit__shell_quote(argv->v[i]);
         if (!q)
-            return ortkit__error_set(ORTKIT_E_NOMEM, "out of memory");
+            return ortkit__error_nomem();
         /* "-S dir" and "-B dir" stay on one line; every other argument has its own. */
         int pair = argv->v[i][0] == '-' && strlen(argv->v[i]) == 2 && i + 1 < argv->n;
         if (pair) {

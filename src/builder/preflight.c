@@ -35,17 +35,19 @@ int ortkit__builder_ort_version(char *buf, size_t size, const char *source)
     char path[PATH_MAX], *text = NULL;
     if (!is_dir(source))
         return ortkit__error_set(ORTKIT_E_IO, "source '%s' is not a directory", source);
-    snprintf(path, sizeof path, "%s/VERSION_NUMBER", source);
+    int rc = ortkit__pathf(path, sizeof path, "%s/VERSION_NUMBER", source);
+    if (rc)
+        return rc;
     if (!is_file(path))
         return ortkit__error_set(ORTKIT_E_INVALID_ARG,
                                  "'%s' is not an ONNX Runtime source tree: it has no VERSION_NUMBER",
                                  source);
-    int rc = ortkit__file_read(&text, NULL, path, 256);
-    if (rc)
+    if ((rc = ortkit__file_read(&text, NULL, path, 256)))
         return rc;
     text[strcspn(text, " \t\r\n")] = '\0';
-    int a, b, c;
-    if (sscanf(text, "%d.%d.%d", &a, &b, &c) != 3) {
+    ortkit__version v;
+    const char *rest;
+    if (ortkit__version_parse(&v, text, &rest) != 0 || v.n < 3) {
         free(text);
         return ortkit__error_set(ORTKIT_E_INVALID_ARG,
                                  "'%s' is not an ONNX Runtime source tree: VERSION_NUMBER holds no "
@@ -54,8 +56,8 @@ int ortkit__builder_ort_version(char *buf, size_t size, const char *source)
     }
     snprintf(buf, size, "%s", text);
     free(text);
-    snprintf(path, sizeof path, "%s/cmake/CMakeLists.txt", source);
-    if (ortkit__file_read(&text, NULL, path, 1 << 20) != 0)
+    if (ortkit__pathf(path, sizeof path, "%s/cmake/CMakeLists.txt", source) != 0 ||
+        ortkit__file_read(&text, NULL, path, 1 << 20) != 0)
         return ortkit__error_set(ORTKIT_E_INVALID_ARG,
                                  "'%s' is not an ONNX Runtime source tree: no cmake/CMakeLists.txt",
                                  source);
@@ -67,15 +69,6 @@ int ortkit__builder_ort_version(char *buf, size_t size, const char *source)
                                  "is not ONNX Runtime's",
                                  source);
     return 0;
-}
-
-/* "3.25.1" -> 3025001; -1 when there is none. */
-static long version_number(const char *s)
-{
-    int a = 0, b = 0, c = 0;
-    if (!s || sscanf(s, "%d.%d.%d", &a, &b, &c) < 2)
-        return -1;
-    return (long)a * 1000000 + b * 1000 + c;
 }
 
 /* The first "N.N[.N]" after marker in text. */
@@ -100,8 +93,8 @@ static void find_version(char *out, size_t size, const char *text, const char *m
 static int tool_version(char *out, size_t size, char *where, size_t where_size,
                         const char *tool, const char *marker)
 {
-    char *path = ortkit__path_which(tool), *text = NULL;
-    if (!path)
+    char *path = NULL, *text = NULL;
+    if (ortkit__path_which(&path, tool) != 0)
         return ortkit__error_set(ORTKIT_E_UNSUPPORTED, "%s not found on PATH", tool);
     const char *argv[] = {path, "--version", NULL};
     int st = 0, rc = ortkit__spawn(argv, 1, &text, &st);
@@ -126,7 +119,7 @@ static void cmake_minimum(char *out, size_t size, const char *lists)
         return;
     char v[32];
     find_version(v, sizeof v, text, "cmake_minimum_required(VERSION");
-    if (v[0] && version_number(v) > version_number(out))
+    if (v[0] && ortkit__version_compare(v, out) > 0)
         snprintf(out, size, "%s", v);
     free(text);
 }
@@ -138,8 +131,8 @@ static int check_compiler(char *version, size_t vsize, const char *env, const ch
     const char *cc = getenv(env);
     if (!cc || !*cc)
         cc = fallback;
-    char *path = ortkit__path_which(cc), *text = NULL;
-    if (!path)
+    char *path = NULL, *text = NULL;
+    if (ortkit__path_which(&path, cc) != 0)
         return ortkit__error_set(ORTKIT_E_UNSUPPORTED, "the %s compiler '%s' is not found", what, cc);
     const char *vargv[] = {path, "--version", NULL};
     int st = 0;
@@ -153,10 +146,10 @@ static int check_compiler(char *version, size_t vsize, const char *env, const ch
     /* A test compile of an empty file with the variant's flags: a compiler
      * that rejects -march=armv9-a+sve2 fails here, not after an hour. */
     char src[PATH_MAX], obj[PATH_MAX];
-    snprintf(src, sizeof src, "%s/preflight%s", scratch, ext);
-    snprintf(obj, sizeof obj, "%s/preflight.o", scratch);
-    int rc = ortkit__file_write_atomic(src, "int ortkit_preflight;\n", 22);
-    if (rc) {
+    int rc;
+    if ((rc = ortkit__pathf(src, sizeof src, "%s/preflight%s", scratch, ext)) ||
+        (rc = ortkit__pathf(obj, sizeof obj, "%s/preflight.o", scratch)) ||
+        (rc = ortkit__file_write_atomic(src, "int ortkit_preflight;\n", 22))) {
         free(path);
         return rc;
     }
@@ -164,7 +157,9 @@ static int check_compiler(char *version, size_t vsize, const char *env, const ch
     rc = ortkit__strv_push(&argv, path);
     if (!rc && lang_flag)
         rc = ortkit__strv_push(&argv, lang_flag);
-    char *copy = strdup(flags ? flags : ""), *save = NULL;
+    char *copy = NULL, *save = NULL;
+    if (!rc && !(copy = ortkit__strdup(flags)))
+        rc = ORTKIT_E_NOMEM;
     for (char *t = copy ? strtok_r(copy, " ", &save) : NULL; !rc && t; t = strtok_r(NULL, " ", &save))
         rc = ortkit__strv_push(&argv, t);
     free(copy);
@@ -202,8 +197,8 @@ static int find_cuda(char *home, size_t size, const char *given)
     else if (env && *env)
         snprintf(home, size, "%s", env);
     else {
-        char *nvcc = ortkit__path_which("nvcc");
-        if (nvcc) {
+        char *nvcc = NULL;
+        if (ortkit__path_which(&nvcc, "nvcc") == 0) {
             char *slash = strrchr(nvcc, '/');
             *slash = '\0';
             slash = strrchr(nvcc, '/');
@@ -216,7 +211,9 @@ static int find_cuda(char *home, size_t size, const char *given)
         }
     }
     char nvcc[PATH_MAX];
-    snprintf(nvcc, sizeof nvcc, "%s/bin/nvcc", home);
+    int rc = ortkit__pathf(nvcc, sizeof nvcc, "%s/bin/nvcc", home);
+    if (rc)
+        return rc;
     if (access(nvcc, X_OK) != 0)
         return ortkit__error_set(ORTKIT_E_UNSUPPORTED,
                                  "no CUDA toolkit: %s not found (set CUDA_HOME or --cuda-home)", nvcc);
@@ -231,7 +228,8 @@ static int check_cuda(const ortkit__builder_preflight *pf, ortkit__builder_toolc
     if (rc)
         return rc;
     char nvcc[PATH_MAX], *text = NULL;
-    snprintf(nvcc, sizeof nvcc, "%s/bin/nvcc", home);
+    if ((rc = ortkit__pathf(nvcc, sizeof nvcc, "%s/bin/nvcc", home)))
+        return rc;
     const char *argv[] = {nvcc, "--version", NULL};
     int st = 0;
     if (ortkit__spawn(argv, 1, &text, &st) == 0 && st == 0 && text)
@@ -255,8 +253,8 @@ static int check_cuda(const ortkit__builder_preflight *pf, ortkit__builder_toolc
             continue;
         for (size_t k = 0; k < 3; k++) {
             char hdr[PATH_MAX];
-            snprintf(hdr, sizeof hdr, "%s/%s/cudnn_version.h", cands[i], subdirs[k]);
-            if (ortkit__file_read(&text, NULL, hdr, 1 << 16) != 0)
+            if (ortkit__pathf(hdr, sizeof hdr, "%s/%s/cudnn_version.h", cands[i], subdirs[k]) ||
+                ortkit__file_read(&text, NULL, hdr, 1 << 16) != 0)
                 continue;
             char maj[8] = "", min[8] = "", pat[8] = "";
             find_version(maj, sizeof maj, text, "#define CUDNN_MAJOR");
@@ -365,30 +363,26 @@ int ortkit__builder_preflight_run(const ortkit__builder_preflight *pf, ortkit__b
     if ((rc = tool_version(tc->cmake, sizeof tc->cmake, tc->cmake_path, sizeof tc->cmake_path,
                            "cmake", "version")))
         return rc;
-    if (version_number(tc->cmake) < version_number(need))
+    if (ortkit__version_compare(tc->cmake, need) < 0)
         return ortkit__error_set(ORTKIT_E_UNSUPPORTED, "cmake %s is too old: %s needs %s or newer",
                                  tc->cmake, ort ? "this ONNX Runtime" : "this project", need);
     if ((rc = tool_version(tc->ninja, sizeof tc->ninja, tc->ninja_path, sizeof tc->ninja_path,
                            "ninja", NULL)))
         return rc;
-    if (version_number(tc->ninja) < version_number("1.10.0"))
+    if (ortkit__version_compare(tc->ninja, "1.10.0") < 0)
         return ortkit__error_set(ORTKIT_E_UNSUPPORTED, "ninja %s is too old: 1.10 or newer is needed",
                                  tc->ninja);
-    if (pf->cache_ccache) {
-        char *p = ortkit__path_which("ccache");
-        free(p);
-        if (!p)
-            return ortkit__error_set(ORTKIT_E_UNSUPPORTED, "--cache ccache: ccache not found on PATH");
-    }
-    if (pf->distcc_hosts) {
-        char *p = ortkit__path_which("distcc");
-        free(p);
-        if (!p)
-            return ortkit__error_set(ORTKIT_E_UNSUPPORTED, "--distcc: distcc not found on PATH");
-    }
+    char *found = NULL;
+    if (pf->cache_ccache && ortkit__path_which(&found, "ccache") != 0)
+        return ortkit__error_set(ORTKIT_E_UNSUPPORTED, "--cache ccache: ccache not found on PATH");
+    free(found);
+    found = NULL;
+    if (pf->distcc_hosts && ortkit__path_which(&found, "distcc") != 0)
+        return ortkit__error_set(ORTKIT_E_UNSUPPORTED, "--distcc: distcc not found on PATH");
+    free(found);
 
-    snprintf(scratch, sizeof scratch, "%s/.ortkit", pf->build_dir);
-    if ((rc = ortkit__mkdirs(scratch)))
+    if ((rc = ortkit__pathf(scratch, sizeof scratch, "%s/.ortkit", pf->build_dir)) ||
+        (rc = ortkit__mkdirs(scratch)))
         return rc;
     const char *flags = ort && pf->variant ? pf->variant->cpu_flags : "";
     if ((rc = check_compiler(tc->cc, sizeof tc->cc, "CC", "cc", NULL, ".c", flags, scratch, "C")) ||
@@ -420,9 +414,8 @@ int ortkit__builder_lock_take(ortkit__builder_lock *lock, const char *state_dir)
     char path[PATH_MAX];
     lock->fd = -1;
     int rc = ortkit__mkdirs(state_dir);
-    if (rc)
+    if (rc || (rc = ortkit__pathf(path, sizeof path, "%s/lock", state_dir)))
         return rc;
-    snprintf(path, sizeof path, "%s/lock", state_dir);
     /* O_CLOEXEC: a compiler that outlives us must not keep the lock. */
     int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
     if (fd < 0)

@@ -16,13 +16,13 @@ int ortkit__builder_report_add(ortkit__builder_report *rep, const char *path, or
         size_t cap = rep->cap ? rep->cap * 2 : 64;
         ortkit__builder_record *r = realloc(rep->r, cap * sizeof *r);
         if (!r)
-            return ortkit__error_set(ORTKIT_E_NOMEM, "out of memory");
+            return ortkit__error_nomem();
         rep->r = r;
         rep->cap = cap;
     }
     char *p = strdup(path ? path : "");
     if (!p)
-        return ortkit__error_set(ORTKIT_E_NOMEM, "out of memory");
+        return ortkit__error_nomem();
     rep->r[rep->n++] = (ortkit__builder_record){p, lang, wall, cpu, waited, peak, estimate, status, held};
     rep->cpu += cpu;
     return 0;

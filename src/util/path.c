@@ -21,25 +21,24 @@ int ortkit__pathf(char *buf, size_t size, const char *fmt, ...)
     return ORTKIT_OK;
 }
 
-char *ortkit__path_absolute(const char *path)
+int ortkit__path_absolute(char **result, const char *path)
 {
     char *joined = NULL;
+    *result = NULL;
     if (path[0] == '/') {
         joined = strdup(path);
     } else {
         char cwd[PATH_MAX];
-        if (!getcwd(cwd, sizeof cwd)) {
-            ortkit__error_set(ORTKIT_E_IO, "cannot tell the current directory: %s", strerror(errno));
-            return NULL;
-        }
+        if (!getcwd(cwd, sizeof cwd))
+            return ortkit__error_set(ORTKIT_E_IO, "cannot tell the current directory: %s",
+                                     strerror(errno));
         if (asprintf(&joined, "%s/%s", cwd, path) < 0)
             joined = NULL;
     }
     char *out = joined ? malloc(strlen(joined) + 2) : NULL;
     if (!out) {
         free(joined);
-        ortkit__error_nomem();
-        return NULL;
+        return ortkit__error_nomem();
     }
     /* "." and ".." and repeated slashes are resolved by name: the path may
      * not exist yet, so realpath() cannot be used. */
@@ -69,7 +68,8 @@ char *ortkit__path_absolute(const char *path)
         out[n++] = '/';
     out[n] = '\0';
     free(joined);
-    return out;
+    *result = out;
+    return ORTKIT_OK;
 }
 
 static int executable(const char *path)
@@ -78,13 +78,13 @@ static int executable(const char *path)
     return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
 }
 
-char *ortkit__path_which(const char *program)
+int ortkit__path_which(char **out, const char *program)
 {
+    *out = NULL;
     if (strchr(program, '/')) {
-        if (executable(program))
-            return ortkit__strdup(program);
-        ortkit__error_set(ORTKIT_E_IO, "'%s' is not an executable file", program);
-        return NULL;
+        if (!executable(program))
+            return ortkit__error_set(ORTKIT_E_IO, "'%s' is not an executable file", program);
+        return (*out = ortkit__strdup(program)) ? ORTKIT_OK : ORTKIT_E_NOMEM;
     }
     const char *path = getenv("PATH");
     if (!path)
@@ -93,17 +93,16 @@ char *ortkit__path_which(const char *program)
         const char *e = strchr(p, ':');
         size_t len = e ? (size_t)(e - p) : strlen(p);
         char *candidate = NULL;
-        if (len && asprintf(&candidate, "%.*s/%s", (int)len, p, program) < 0) {
-            ortkit__error_nomem();
-            return NULL;
+        if (len && asprintf(&candidate, "%.*s/%s", (int)len, p, program) < 0)
+            return ortkit__error_nomem();
+        if (candidate && executable(candidate)) {
+            *out = candidate;
+            return ORTKIT_OK;
         }
-        if (candidate && executable(candidate))
-            return candidate;
         free(candidate);
         if (!e)
             break;
         p = e + 1;
     }
-    ortkit__error_set(ORTKIT_E_IO, "%s not found on PATH", program);
-    return NULL;
+    return ortkit__error_set(ORTKIT_E_IO, "%s not found on PATH", program);
 }

@@ -51,8 +51,11 @@ int ortkit__spawn(const char *const *argv, int merge_stderr, char **output, int 
             continue;
         if (n <= 0)
             break;
-        if (!buf || len + (size_t)n + 1 > ORTKIT__SPAWN_OUTPUT_MAX)
+        /* Kept up to the limit; the rest is read and dropped. */
+        if (!buf || len + 1 >= ORTKIT__SPAWN_OUTPUT_MAX)
             continue;
+        if ((size_t)n > ORTKIT__SPAWN_OUTPUT_MAX - 1 - len)
+            n = (ssize_t)(ORTKIT__SPAWN_OUTPUT_MAX - 1 - len);
         if (len + (size_t)n + 1 > cap) {
             while (len + (size_t)n + 1 > cap)
                 cap *= 2;

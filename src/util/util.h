@@ -72,12 +72,12 @@ int ortkit__mkdirs(const char *path);
  * so a cut-off path is never used, least of all to remove something. */
 int ortkit__pathf(char *buf, size_t size, const char *fmt, ...) ORTKIT_PRINTF(3, 4)
     ORTKIT_MUST_CHECK;
-/* An absolute, normalised path for path, which need not exist ("." and ".."
- * are resolved by name, links are not followed); malloc'd, NULL on failure. */
-char *ortkit__path_absolute(const char *path);
-/* The executable program on PATH (or program itself when it holds a '/');
- * malloc'd, or NULL (ORTKIT_E_IO recorded) when there is none. */
-char *ortkit__path_which(const char *program);
+/* *out: an absolute, normalised path for path, which need not exist ("."
+ * and ".." are resolved by name, links are not followed); malloc'd. */
+int ortkit__path_absolute(char **out, const char *path);
+/* *out: the executable program on PATH (or program itself when it holds a
+ * '/'); malloc'd.  ORTKIT_E_IO when there is none. */
+int ortkit__path_which(char **out, const char *program);
 
 /* ---- running programs (spawn.c) ------------------------------------------- */
 
