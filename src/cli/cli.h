@@ -1,6 +1,7 @@
 /*
  * cli.h - what the `ortkit` commands share.  Each command lives in
- * cmd_<name>.c and uses only the public header plus these helpers.
+ * cmd_<name>.c and uses only the public header, these helpers and src/util's
+ * (util.h: figures for people, the clock, memory), linked into the tool.
  * Results go to stdout; diagnostics and progress to stderr.
  * Exit codes: 0 ok, 1 failure, 2 usage.
  */
