@@ -52,8 +52,8 @@ typedef struct ortkit__builder_plan {
     ortkit__strv configure; /* cmake's argv */
     ortkit__strv reduce;    /* op reduction argv; empty when none */
     ortkit__strv summary;   /* "label\tvalue" lines for people */
-    char *stage_dir;             /* cmake --install goes here */
-    char *state_dir;             /* <build>/.ortkit: gate socket name, history, lock */
+    char *stage_dir;        /* cmake --install goes here */
+    char *state_dir;        /* <build>/.ortkit: gate socket name, history, lock */
 } ortkit__builder_plan;
 
 int ortkit__builder_plan_make(ortkit__builder_plan *out, const ortkit__builder_config *cfg);
@@ -137,8 +137,8 @@ int ortkit__builder_history_load(ortkit__builder_history *h, const char *path);
 int ortkit__builder_history_save(const ortkit__builder_history *h, const char *path);
 const ortkit__builder_hist_entry *ortkit__builder_history_find(const ortkit__builder_history *h,
                                                                const char *key);
-int ortkit__builder_history_put(ortkit__builder_history *h, const char *key, uint64_t peak, double wall,
-                                double cpu);
+int ortkit__builder_history_put(ortkit__builder_history *h, const char *key, uint64_t peak,
+                                double wall, double cpu);
 void ortkit__builder_history_free(ortkit__builder_history *h);
 
 /* ---- the compile gate (gate.c): admission control, pure accounting ------- */
@@ -172,7 +172,7 @@ typedef struct ortkit__builder_job {
     uint64_t rss_max;         /* sampled peak */
     double t_request, t_admit;
     int admitted;
-    ortkit__builder_hold held;   /* the first reason it waited, if it did */
+    ortkit__builder_hold held; /* the first reason it waited, if it did */
     int bypassed;             /* later requests admitted while this one waited */
 } ortkit__builder_job;
 
@@ -264,9 +264,10 @@ typedef struct ortkit__builder_report {
     int ungated;          /* compiles that ran without the gate */
 } ortkit__builder_report;
 
-int ortkit__builder_report_add(ortkit__builder_report *rep, const char *path, ortkit__builder_lang lang,
-                               double wall, double cpu, double waited, uint64_t peak,
-                               uint64_t estimate, int status, ortkit__builder_hold held);
+int ortkit__builder_report_add(ortkit__builder_report *rep, const char *path,
+                               ortkit__builder_lang lang, double wall, double cpu, double waited,
+                               uint64_t peak, uint64_t estimate, int status,
+                               ortkit__builder_hold held);
 void ortkit__builder_report_free(ortkit__builder_report *rep);
 /* For people. */
 void ortkit__builder_report_print(const ortkit__builder_report *rep, FILE *out);

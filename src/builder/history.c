@@ -83,8 +83,8 @@ const ortkit__builder_hist_entry *ortkit__builder_history_find(const ortkit__bui
     return bsearch(&probe, h->e, h->n, sizeof *h->e, cmp_key);
 }
 
-int ortkit__builder_history_put(ortkit__builder_history *h, const char *key, uint64_t peak, double wall,
-                                double cpu)
+int ortkit__builder_history_put(ortkit__builder_history *h, const char *key, uint64_t peak,
+                                double wall, double cpu)
 {
     ortkit__builder_hist_entry *found =
         (ortkit__builder_hist_entry *)ortkit__builder_history_find(h, key);

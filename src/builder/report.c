@@ -8,9 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-int ortkit__builder_report_add(ortkit__builder_report *rep, const char *path, ortkit__builder_lang lang,
-                               double wall, double cpu, double waited, uint64_t peak,
-                               uint64_t estimate, int status, ortkit__builder_hold held)
+int ortkit__builder_report_add(ortkit__builder_report *rep, const char *path,
+                               ortkit__builder_lang lang, double wall, double cpu, double waited,
+                               uint64_t peak, uint64_t estimate, int status,
+                               ortkit__builder_hold held)
 {
     if (rep->n == rep->cap) {
         size_t cap = rep->cap ? rep->cap * 2 : 64;

@@ -1,6 +1,6 @@
 /* server.h - the gate's socket side (server.c), driven by driver.c's poll loop. */
-#ifndef ORTKIT_BUILD_SERVER_H
-#define ORTKIT_BUILD_SERVER_H
+#ifndef ORTKIT_BUILDER_SERVER_H
+#define ORTKIT_BUILDER_SERVER_H
 
 #include "builder.h"
 
@@ -21,10 +21,10 @@ typedef struct ortkit__builder_server {
     ortkit__builder_gate gate;
     ortkit__builder_history *history; /* learnt peaks are written here */
     ortkit__builder_report *report;   /* each finished compile is recorded here */
-    const char *chain;             /* what launchers run the compiler through */
-    int learn;                     /* 0 under distcc: the compile's memory is elsewhere */
-    int stopping;                  /* admit nothing more */
-    uint64_t dropped;              /* launchers that went away holding a reservation */
+    const char *chain;                /* what launchers run the compiler through */
+    int learn;                        /* 0 under distcc: the compile's memory is elsewhere */
+    int stopping;                     /* admit nothing more */
+    uint64_t dropped;                 /* launchers that went away holding a reservation */
 } ortkit__builder_server;
 
 int ortkit__builder_server_open(ortkit__builder_server *s, const char *state_dir, uint64_t budget,
