@@ -56,8 +56,9 @@ char *ortkit__strdup(const char *s);
 
 /* ---- files (file.c) -------------------------------------------------------- */
 
-/* Read a whole file; *out is malloc'd and NUL-terminated, *size (may be NULL)
- * its length.  A file larger than max_size is refused, never cut short. */
+/* Read a whole file (or a pipe, or a file of /proc, to its end); *out is
+ * malloc'd and NUL-terminated, *size (may be NULL) its length.  A file larger
+ * than max_size is refused, never cut short. */
 int ortkit__file_read(char **out, size_t *size, const char *path, size_t max_size);
 /* Write a whole file through a unique temporary name beside it, synced, then
  * renamed over path: readers see the old file or the new one, never a part,
@@ -181,7 +182,8 @@ typedef struct ortkit__version {
  * The dotted decimal version at the start of s: "1.30.0", "12.9",
  * "570.124.06".  With rest, *rest is what follows the numbers ("-dev" in
  * "1.22.0-dev"); without, nothing may follow.  ORTKIT_E_FORMAT when s does
- * not start with a digit, a part exceeds 999999999, or a dot ends it.
+ * not start with a digit, a part exceeds 999999999, a dot is not followed by
+ * a digit, or (without rest) anything follows.
  */
 int ortkit__version_parse(ortkit__version *out, const char *s, const char **rest);
 /* Compare the leading dotted numbers of a and b part by part, a missing
