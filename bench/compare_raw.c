@@ -5,7 +5,7 @@
  * first run, then a second session, its first run, a warm-up, then timed
  * runs, each timed around Run alone) with nothing of ortkit in the loop.
  * ortkit is used only to read .npy files before anything is timed, and the
- * statistics come from the same source file as ortkit bench's, so the two
+ * clock and the statistics are ortkit bench's own (src/util), so the two
  * differ only in what is measured.  bench/compare_raw.py alternates this
  * program with `ortkit bench` and compares their figures.
  *
@@ -25,18 +25,10 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <time.h>
 
-#include "../src/cli/bench_stats.c"
+#include "util.h"
 
 #define MAX_INPUTS 64
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static double cpu_now(void)
 {
@@ -80,9 +72,9 @@ static OrtSession *open_session(const raw *r, double *seconds)
     check(api->CreateSessionOptions(&so), "session options");
     if (r->threads)
         check(api->SetIntraOpNumThreads(so, r->threads), "threads");
-    double t0 = now();
+    double t0 = ortkit__clock_now();
     check(api->CreateSession(r->env, r->model, so, &s), "session");
-    *seconds = now() - t0;
+    *seconds = ortkit__clock_now() - t0;
     api->ReleaseSessionOptions(so);
     return s;
 }
@@ -91,10 +83,10 @@ static OrtSession *open_session(const raw *r, double *seconds)
 static double run_once(const raw *r, OrtSession *s)
 {
     OrtValue *outs[MAX_INPUTS] = {0};
-    double t0 = now();
+    double t0 = ortkit__clock_now();
     check(api->Run(s, NULL, (const char *const *)r->in_names, (const OrtValue *const *)r->inputs, r->n_in,
                    (const char *const *)r->out_names, r->n_out, outs), "run");
-    double dt = now() - t0;
+    double dt = ortkit__clock_now() - t0;
     for (size_t i = 0; i < r->n_out; i++)
         api->ReleaseValue(outs[i]);
     return dt;
@@ -189,7 +181,7 @@ int main(int argc, char **argv)
         usage();
 
     char buf[4096];
-    double t0 = now();
+    double t0 = ortkit__clock_now();
     void *lib = dlopen(library_path(runtime, buf, sizeof buf), RTLD_NOW | RTLD_LOCAL);
     const OrtApiBase *(*get_base)(void) = lib ? (const OrtApiBase *(*)(void))dlsym(lib, "OrtGetApiBase") : NULL;
     if (!get_base) {
@@ -201,7 +193,7 @@ int main(int argc, char **argv)
     int minor = atoi(strchr(version, '.') ? strchr(version, '.') + 1 : "0");
     api = base->GetApi((uint32_t)(minor < ORT_API_VERSION ? minor : ORT_API_VERSION));
     check(api->CreateEnv(ORT_LOGGING_LEVEL_FATAL, "raw", &r.env), "env");
-    double load_s = now() - t0;
+    double load_s = ortkit__clock_now() - t0;
     check(api->CreateCpuMemoryInfo(OrtArenaAllocator, OrtMemTypeDefault, &r.mem), "memory info");
 
     ortkit_tensor *keep[MAX_INPUTS] = {0};
@@ -217,12 +209,12 @@ int main(int argc, char **argv)
     double *lat = malloc((size_t)runs * sizeof *lat);
     if (!lat)
         return 1;
-    double cpu0 = cpu_now(), wall0 = now();
+    double cpu0 = cpu_now(), wall0 = ortkit__clock_now();
     for (long k = 0; k < runs; k++)
         lat[k] = run_once(&r, s);
-    double wall = now() - wall0, cpu = cpu_now() - cpu0;
-    bench_stats st;
-    bench_stats_compute(&st, lat, (size_t)runs);
+    double wall = ortkit__clock_now() - wall0, cpu = cpu_now() - cpu0;
+    ortkit__stats st;
+    ortkit__stats_compute(&st, lat, (size_t)runs);
 
     printf("{\n  \"runtime\": {\"version\": \"%s\"},\n  \"runtime_load_s\": %.9g,\n", version, load_s);
     printf("  \"cold\": {\"session_create_s\": %.9g, \"first_run_s\": %.9g},\n", cold_create, cold_first);

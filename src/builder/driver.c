@@ -6,7 +6,7 @@
  * memory) and not ninja (which does not) decides how many compiles run; the
  * surplus launchers wait in the gate, where it can pick one that fits.
  */
-#include "build.h"
+#include "builder.h"
 #include "server.h"
 
 #include <errno.h>
@@ -24,7 +24,7 @@
 
 static volatile sig_atomic_t interrupted;
 
-void ortkit_build_interrupt(int sig) { interrupted = sig; }
+void ortkit__builder_interrupt(int sig) { interrupted = sig; }
 
 static void sleep_ms(long ms)
 {
@@ -79,39 +79,39 @@ static int file_exists(const char *dir, const char *name)
 {
     char p[PATH_MAX];
     struct stat st;
-    snprintf(p, sizeof p, "%s/%s", dir, name);
-    return stat(p, &st) == 0;
+    return ortkit__pathf(p, sizeof p, "%s/%s", dir, name) == 0 && stat(p, &st) == 0;
 }
 
 static int step_failed(const char *what, const char *log_path)
 {
     char first[1024];
     if (interrupted)
-        return ortkit_build_fail(ORTKIT_E_CANCELLED, "interrupted during %s", what);
-    if (ortkit_build_first_error(log_path, first, sizeof first) == 0)
-        return ortkit_build_fail(ORTKIT_E_IO, "%s failed: %s (full log: %s)", what, first, log_path);
-    return ortkit_build_fail(ORTKIT_E_IO, "%s failed (full log: %s)", what, log_path);
+        return ortkit__error_set(ORTKIT_E_CANCELLED, "interrupted during %s", what);
+    if (ortkit__builder_first_error(log_path, first, sizeof first) == 0)
+        return ortkit__error_set(ORTKIT_E_IO, "%s failed: %s (full log: %s)", what, first, log_path);
+    return ortkit__error_set(ORTKIT_E_IO, "%s failed (full log: %s)", what, log_path);
 }
 
 /* Configure only when the build directory lacks it or the command changed:
  * a rerun after an interruption goes straight back to ninja. */
-static int configure(const ortkit_build_run_options *o, int log_fd, const char *log_path)
+static int configure(const ortkit__builder_execute_options *o, int log_fd, const char *log_path)
 {
-    const ortkit_build_plan *plan = o->plan;
+    const ortkit__builder_plan *plan = o->plan;
     char stamp[PATH_MAX], *old = NULL;
-    snprintf(stamp, sizeof stamp, "%s/configure.cmd", plan->state_dir);
-    char *cmd = ortkit_build_plan_command_line(&plan->configure);
+    int rc = ortkit__pathf(stamp, sizeof stamp, "%s/configure.cmd", plan->state_dir);
+    if (rc)
+        return rc;
+    char *cmd = ortkit__builder_plan_command_line(&plan->configure);
     if (!cmd)
-        return ortkit_build_fail(ORTKIT_E_NOMEM, "out of memory");
+        return ortkit__error_nomem();
     FILE *probe = fopen(stamp, "r");
     if (probe) {
         fclose(probe);
-        ortkit_build_read_file(&old, stamp, 1 << 20);
+        ortkit__file_read(&old, NULL, stamp, 1 << 20);
     }
     int same = old && !strcmp(old, cmd) && file_exists(o->build_dir, "CMakeCache.txt") &&
                file_exists(o->build_dir, "build.ninja");
     free(old);
-    int rc = 0;
     if (same) {
         dprintf(log_fd, "ortkit: configuration unchanged; not configuring again\n");
         goto cleanup;
@@ -130,13 +130,13 @@ static int configure(const ortkit_build_run_options *o, int log_fd, const char *
         rc = step_failed("configure", log_path);
         goto cleanup;
     }
-    rc = ortkit_build_write_atomic(stamp, cmd, strlen(cmd));
+    rc = ortkit__file_write_atomic(stamp, cmd, strlen(cmd));
 cleanup:
     free(cmd);
     return rc;
 }
 
-static pid_t start_ninja(const ortkit_build_run_options *o, int jobs, int out_fd)
+static pid_t start_ninja(const ortkit__builder_execute_options *o, int jobs, int out_fd)
 {
     char j[16];
     snprintf(j, sizeof j, "%d", jobs);
@@ -159,13 +159,14 @@ typedef struct ninja_reader {
 } ninja_reader;
 
 /* Lines from ninja: into the log; status prefixes into the progress. */
-static void take_lines(ninja_reader *nr, FILE *log, ortkit_build_progress *p, ortkit_build_report *rep)
+static void take_lines(ninja_reader *nr, FILE *log, ortkit__builder_progress *p,
+                       ortkit__builder_report *rep)
 {
     char *start = nr->buf, *nl;
     while ((nl = memchr(start, '\n', nr->len - (size_t)(start - nr->buf)))) {
         *nl = '\0';
         long done, total;
-        if (ortkit_build_progress_parse(start, &done, &total, NULL)) {
+        if (ortkit__builder_progress_parse(start, &done, &total, NULL)) {
             p->done = done;
             p->total = total;
             rep->steps_done = done;
@@ -184,24 +185,23 @@ static void take_lines(ninja_reader *nr, FILE *log, ortkit_build_progress *p, or
     nr->len = left;
 }
 
-static int build_under_gate(const ortkit_build_run_options *o, ortkit_build_report *rep,
+static int build_under_gate(const ortkit__builder_execute_options *o, ortkit__builder_report *rep,
                             FILE *log, const char *log_path)
 {
-    const ortkit_build_plan *plan = o->plan;
+    const ortkit__builder_plan *plan = o->plan;
     char hist_path[PATH_MAX];
-    snprintf(hist_path, sizeof hist_path, "%s/history.tsv", plan->state_dir);
-    ortkit_build_history hist;
-    int rc = ortkit_build_history_load(&hist, hist_path);
-    if (rc)
+    ortkit__builder_history hist;
+    int rc = ortkit__pathf(hist_path, sizeof hist_path, "%s/history.tsv", plan->state_dir);
+    if (rc || (rc = ortkit__builder_history_load(&hist, hist_path)))
         return rc;
-    ortkit_build_server srv;
-    if ((rc = ortkit_build_server_open(&srv, plan->state_dir, rep->budget, rep->slots, &hist, rep))) {
-        ortkit_build_history_free(&hist);
+    ortkit__builder_server srv;
+    if ((rc = ortkit__builder_server_open(&srv, plan->state_dir, rep->budget, rep->slots, &hist, rep))) {
+        ortkit__builder_history_free(&hist);
         return rc;
     }
     srv.chain = o->chain;
     srv.learn = !(o->chain && strstr(o->chain, "distcc"));
-    for (int l = 0; l < OB_LANG_COUNT; l++)
+    for (int l = 0; l < ORTKIT__LANG_COUNT; l++)
         if (o->lang_default[l])
             srv.gate.lang_default[l] = o->lang_default[l];
 
@@ -214,16 +214,16 @@ static int build_under_gate(const ortkit_build_run_options *o, ortkit_build_repo
         char *dry = NULL;
         int st = 0;
         long done, total;
-        if (ortkit_build_run((const char *const *)argv, &dry, &st) == 0 && st == 0 && dry) {
+        if (ortkit__spawn((const char *const *)argv, 1, &dry, &st) == 0 && st == 0 && dry) {
             const char *first = strstr(dry, "[ortkit ");
-            if (first && ortkit_build_progress_parse(first, &done, &total, NULL))
+            if (first && ortkit__builder_progress_parse(first, &done, &total, NULL))
                 rep->steps_total = total;
         }
         free(dry);
     }
     int fds[2] = {-1, -1};
     if (pipe2(fds, O_CLOEXEC) != 0) {
-        rc = ortkit_build_fail(ORTKIT_E_IO, "pipe: %s", strerror(errno));
+        rc = ortkit__error_set(ORTKIT_E_IO, "pipe: %s", strerror(errno));
         goto cleanup;
     }
     int jobs = o->ninja_jobs > 0 ? o->ninja_jobs : rep->slots * 2 < rep->slots + 4 ? rep->slots + 4
@@ -233,10 +233,10 @@ static int build_under_gate(const ortkit_build_run_options *o, ortkit_build_repo
     close(fds[1]);
     if (ninja < 0) {
         close(fds[0]);
-        rc = ortkit_build_fail(ORTKIT_E_IO, "cannot start ninja: %s", strerror(errno));
+        rc = ortkit__error_set(ORTKIT_E_IO, "cannot start ninja: %s", strerror(errno));
         goto cleanup;
     }
-    ortkit_build_progress prog = {.enabled = o->progress, .t_start = ortkit_build_now(),
+    ortkit__builder_progress prog = {.enabled = o->progress, .t_start = ortkit__clock_now(),
                                   .total = rep->steps_total};
     if (hist.last_steps > 0)
         prog.eta_hint = hist.last_wall / (double)hist.last_steps;
@@ -250,9 +250,9 @@ static int build_under_gate(const ortkit_build_run_options *o, ortkit_build_repo
         size_t n = 0;
         if (open_pipe)
             pfd[n++] = (struct pollfd){.fd = fds[0], .events = POLLIN};
-        n += ortkit_build_server_pollfds(&srv, pfd + n, sizeof pfd / sizeof pfd[0] - n);
+        n += ortkit__builder_server_pollfds(&srv, pfd + n, sizeof pfd / sizeof pfd[0] - n);
         int r = poll(pfd, (nfds_t)n, 100);
-        double now = ortkit_build_now();
+        double now = ortkit__clock_now();
         if (interrupted && !forwarded) {
             /* Ninja interrupts its running commands and waits for them. */
             kill(ninja, SIGINT);
@@ -273,10 +273,10 @@ static int build_under_gate(const ortkit_build_run_options *o, ortkit_build_repo
             } else if (open_pipe) {
                 first = 1;
             }
-            ortkit_build_server_handle(&srv, pfd + first, n - first, now);
+            ortkit__builder_server_handle(&srv, pfd + first, n - first, now);
         }
         if (now - last_tick >= 0.2) {
-            ortkit_build_server_tick(&srv, now);
+            ortkit__builder_server_tick(&srv, now);
             last_tick = now;
         }
         if (status < 0) {
@@ -284,17 +284,17 @@ static int build_under_gate(const ortkit_build_run_options *o, ortkit_build_repo
             if (waitpid(ninja, &st, WNOHANG) == ninja)
                 status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
         }
-        ortkit_build_progress_draw(&prog, srv.gate.running, ortkit_build_gate_in_use(&srv.gate),
-                                   rep->budget, 0, stderr);
+        ortkit__builder_progress_draw(&prog, srv.gate.running, ortkit__builder_gate_in_use(&srv.gate),
+                                      rep->budget, 0, stderr);
     }
     /* Launchers wait for their compilers, so once every launcher has hung
      * up no compiler of this build is left (bounded: a launcher may be
      * stuck in a compiler that ignores signals). */
-    for (double t0 = ortkit_build_now(); srv.n_clients && ortkit_build_now() - t0 < 10;) {
+    for (double t0 = ortkit__clock_now(); srv.n_clients && ortkit__clock_now() - t0 < 10;) {
         struct pollfd pfd[512];
-        size_t n = ortkit_build_server_pollfds(&srv, pfd, sizeof pfd / sizeof pfd[0]);
+        size_t n = ortkit__builder_server_pollfds(&srv, pfd, sizeof pfd / sizeof pfd[0]);
         if (poll(pfd, (nfds_t)n, 100) > 0)
-            ortkit_build_server_handle(&srv, pfd, n, ortkit_build_now());
+            ortkit__builder_server_handle(&srv, pfd, n, ortkit__clock_now());
     }
     if (nr && nr->len) {
         fwrite(nr->buf, 1, nr->len, log);
@@ -302,8 +302,8 @@ static int build_under_gate(const ortkit_build_run_options *o, ortkit_build_repo
     }
     free(nr);
     close(fds[0]);
-    ortkit_build_progress_clear(&prog, stderr);
-    rep->wall = ortkit_build_now() - prog.t_start;
+    ortkit__builder_progress_clear(&prog, stderr);
+    rep->wall = ortkit__clock_now() - prog.t_start;
     rep->gate = srv.gate.stats;
     fflush(log);
     if (status == 0 && !interrupted && rep->steps_done > 0 && rep->steps_total >= hist.last_steps) {
@@ -311,35 +311,34 @@ static int build_under_gate(const ortkit_build_run_options *o, ortkit_build_repo
         hist.last_steps = rep->steps_total;
     }
     /* Saved whatever happened: an interrupted build's peaks help its rerun. */
-    ortkit_build_history_save(&hist, hist_path);
+    ortkit__builder_history_save(&hist, hist_path);
     if (interrupted)
-        rc = ortkit_build_fail(ORTKIT_E_CANCELLED,
+        rc = ortkit__error_set(ORTKIT_E_CANCELLED,
                                "interrupted; %ld of %ld steps done; run the same command again to "
                                "resume",
                                rep->steps_done, rep->steps_total);
     else if (status != 0)
         rc = step_failed("build", log_path);
 cleanup:
-    ortkit_build_server_close(&srv);
-    ortkit_build_history_free(&hist);
+    ortkit__builder_server_close(&srv);
+    ortkit__builder_history_free(&hist);
     return rc;
 }
 
-int ortkit_build_execute(const ortkit_build_run_options *o, ortkit_build_report *rep)
+int ortkit__builder_execute(const ortkit__builder_execute_options *o, ortkit__builder_report *rep)
 {
-    const ortkit_build_plan *plan = o->plan;
+    const ortkit__builder_plan *plan = o->plan;
     char log_path[PATH_MAX];
-    int rc = ortkit_build_mkdirs(plan->state_dir);
-    if (rc)
+    int rc = ortkit__mkdirs(plan->state_dir);
+    if (rc || (rc = ortkit__pathf(log_path, sizeof log_path, "%s/ortkit-build.log", o->build_dir)))
         return rc;
-    snprintf(log_path, sizeof log_path, "%s/ortkit-build.log", o->build_dir);
     FILE *log = fopen(log_path, "we");
     if (!log)
-        return ortkit_build_fail(ORTKIT_E_IO, "cannot write '%s': %s", log_path, strerror(errno));
+        return ortkit__error_set(ORTKIT_E_IO, "cannot write '%s': %s", log_path, strerror(errno));
     setvbuf(log, NULL, _IOLBF, 0);
 
     uint64_t avail = 0, total = 0;
-    if (!o->budget && ortkit_build_meminfo(&avail, &total) != 0) {
+    if (!o->budget && ortkit__proc_meminfo(&avail, &total) != 0) {
         fclose(log);
         return ORTKIT_E_IO;
     }
@@ -347,10 +346,10 @@ int ortkit_build_execute(const ortkit_build_run_options *o, ortkit_build_report 
         rep->budget = o->budget;
     } else {
         /* Leave the system a reserve: 10% of memory, and at least 1 GiB. */
-        uint64_t reserve = total / 10 > OB_GiB ? total / 10 : OB_GiB;
-        rep->budget = avail > reserve + OB_GiB ? avail - reserve : OB_GiB;
+        uint64_t reserve = total / 10 > ORTKIT__GiB ? total / 10 : ORTKIT__GiB;
+        rep->budget = avail > reserve + ORTKIT__GiB ? avail - reserve : ORTKIT__GiB;
     }
-    rep->slots = o->slots > 0 ? o->slots : ortkit_build_nproc();
+    rep->slots = o->slots > 0 ? o->slots : ortkit__proc_cpus();
 
     if ((rc = configure(o, fileno(log), log_path)))
         goto cleanup;

@@ -12,30 +12,30 @@
  * This file is pure bookkeeping: no sockets, no clocks, no /proc, so that
  * the policy can be tested on its own.
  */
-#include "build.h"
+#include "builder.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const lang_names[OB_LANG_COUNT] = {"c", "c++", "cuda", "link"};
+static const char *const lang_names[ORTKIT__LANG_COUNT] = {"c", "c++", "cuda", "link"};
 
-const char *ortkit_build_lang_name(ortkit_build_lang lang)
+const char *ortkit__builder_lang_name(ortkit__builder_lang lang)
 {
-    return (unsigned)lang < OB_LANG_COUNT ? lang_names[lang] : "?";
+    return (unsigned)lang < ORTKIT__LANG_COUNT ? lang_names[lang] : "?";
 }
 
-int ortkit_build_lang_parse(const char *name)
+int ortkit__builder_lang_parse(const char *name)
 {
-    for (int i = 0; i < OB_LANG_COUNT; i++)
+    for (int i = 0; i < ORTKIT__LANG_COUNT; i++)
         if (!strcmp(name, lang_names[i]))
             return i;
     if (!strcmp(name, "cxx") || !strcmp(name, "cpp"))
-        return OB_LANG_CXX;
+        return ORTKIT__LANG_CXX;
     return -1;
 }
 
-void ortkit_build_gate_init(ortkit_build_gate *g, uint64_t budget, int slots,
-                            const ortkit_build_history *history)
+void ortkit__builder_gate_init(ortkit__builder_gate *g, uint64_t budget, int slots,
+                               const ortkit__builder_history *history)
 {
     memset(g, 0, sizeof *g);
     g->budget = budget;
@@ -45,17 +45,17 @@ void ortkit_build_gate_init(ortkit_build_gate *g, uint64_t budget, int slots,
      * is too low risks the OOM killer while one too high only costs speed
      * until the history knows better.  ORT's own worst C++ file needs
      * 2.2 GB; nvcc needs 4-6 GB. */
-    g->lang_default[OB_LANG_C] = OB_GiB / 2;
-    g->lang_default[OB_LANG_CXX] = OB_GiB + OB_GiB / 2;
-    g->lang_default[OB_LANG_CUDA] = 5 * OB_GiB;
-    g->lang_default[OB_LANG_LINK] = OB_GiB + OB_GiB / 2;
+    g->lang_default[ORTKIT__LANG_C] = ORTKIT__GiB / 2;
+    g->lang_default[ORTKIT__LANG_CXX] = ORTKIT__GiB + ORTKIT__GiB / 2;
+    g->lang_default[ORTKIT__LANG_CUDA] = 5 * ORTKIT__GiB;
+    g->lang_default[ORTKIT__LANG_LINK] = ORTKIT__GiB + ORTKIT__GiB / 2;
     g->margin = 1.10;
     g->max_bypass = 8;
     g->mem_available = UINT64_MAX;
     g->next_id = 1;
 }
 
-void ortkit_build_gate_free(ortkit_build_gate *g)
+void ortkit__builder_gate_free(ortkit__builder_gate *g)
 {
     for (size_t i = 0; i < g->n_jobs; i++) {
         free(g->jobs[i]->path);
@@ -66,31 +66,32 @@ void ortkit_build_gate_free(ortkit_build_gate *g)
     g->n_jobs = g->cap = 0;
 }
 
-uint64_t ortkit_build_gate_estimate(const ortkit_build_gate *g, ortkit_build_lang lang,
-                                    const char *path, int *learnt)
+uint64_t ortkit__builder_gate_estimate(const ortkit__builder_gate *g, ortkit__builder_lang lang,
+                                       const char *path, int *learnt)
 {
-    const ortkit_build_hist_entry *h =
-        g->history && path ? ortkit_build_history_find(g->history, path) : NULL;
+    const ortkit__builder_hist_entry *h =
+        g->history && path ? ortkit__builder_history_find(g->history, path) : NULL;
     if (learnt)
         *learnt = h && h->peak > 0;
     if (h && h->peak > 0)
         /* The margin covers run-to-run noise; the floor, tiny compiles. */
-        return (uint64_t)((double)h->peak * g->margin) + 16 * OB_MiB;
-    return g->lang_default[(unsigned)lang < OB_LANG_COUNT ? lang : OB_LANG_CXX];
+        return (uint64_t)((double)h->peak * g->margin) + 16 * ORTKIT__MiB;
+    return g->lang_default[(unsigned)lang < ORTKIT__LANG_COUNT ? lang : ORTKIT__LANG_CXX];
 }
 
-ortkit_build_job *ortkit_build_gate_request(ortkit_build_gate *g, pid_t pid,
-                                            ortkit_build_lang lang, const char *path, double now)
+ortkit__builder_job *ortkit__builder_gate_request(ortkit__builder_gate *g, pid_t pid,
+                                                  ortkit__builder_lang lang, const char *path,
+                                                  double now)
 {
     if (g->n_jobs == g->cap) {
         size_t cap = g->cap ? g->cap * 2 : 16;
-        ortkit_build_job **jobs = realloc(g->jobs, cap * sizeof *jobs);
+        ortkit__builder_job **jobs = realloc(g->jobs, cap * sizeof *jobs);
         if (!jobs)
             return NULL;
         g->jobs = jobs;
         g->cap = cap;
     }
-    ortkit_build_job *j = calloc(1, sizeof *j);
+    ortkit__builder_job *j = calloc(1, sizeof *j);
     if (!j || !(j->path = strdup(path ? path : ""))) {
         free(j);
         return NULL;
@@ -98,18 +99,18 @@ ortkit_build_job *ortkit_build_gate_request(ortkit_build_gate *g, pid_t pid,
     j->id = g->next_id++;
     j->pid = pid;
     j->lang = lang;
-    j->estimate = ortkit_build_gate_estimate(g, lang, path, &j->learnt);
+    j->estimate = ortkit__builder_gate_estimate(g, lang, path, &j->learnt);
     j->t_request = now;
     g->jobs[g->n_jobs++] = j;
     g->stats.requests++;
     return j;
 }
 
-uint64_t ortkit_build_gate_in_use(const ortkit_build_gate *g)
+uint64_t ortkit__builder_gate_in_use(const ortkit__builder_gate *g)
 {
     uint64_t sum = 0;
     for (size_t i = 0; i < g->n_jobs; i++) {
-        const ortkit_build_job *j = g->jobs[i];
+        const ortkit__builder_job *j = g->jobs[i];
         if (j->admitted)
             sum += j->rss > j->estimate ? j->rss : j->estimate;
     }
@@ -118,62 +119,62 @@ uint64_t ortkit_build_gate_in_use(const ortkit_build_gate *g)
 
 /* What running jobs may still grow by before they reach their reservation:
  * the system must keep that much available for them. */
-static uint64_t headroom(const ortkit_build_gate *g)
+static uint64_t headroom(const ortkit__builder_gate *g)
 {
     uint64_t sum = 0;
     for (size_t i = 0; i < g->n_jobs; i++) {
-        const ortkit_build_job *j = g->jobs[i];
+        const ortkit__builder_job *j = g->jobs[i];
         if (j->admitted && j->estimate > j->rss)
             sum += j->estimate - j->rss;
     }
     return sum;
 }
 
-static ortkit_build_hold why_not(const ortkit_build_gate *g, const ortkit_build_job *j,
-                                 uint64_t in_use, uint64_t room)
+static ortkit__builder_hold why_not(const ortkit__builder_gate *g, const ortkit__builder_job *j,
+                                    uint64_t in_use, uint64_t room)
 {
     if (g->running >= g->slots)
-        return OB_HOLD_SLOTS;
+        return ORTKIT__HOLD_SLOTS;
     /* With nothing running, a compile is admitted even when its estimate
      * exceeds the budget: waiting would never make it fit. */
     if (g->running == 0)
-        return OB_HOLD_NONE;
+        return ORTKIT__HOLD_NONE;
     if (in_use + j->estimate > g->budget)
-        return OB_HOLD_BUDGET;
+        return ORTKIT__HOLD_BUDGET;
     if (g->mem_available != UINT64_MAX && room < j->estimate + g->low_water)
-        return OB_HOLD_SYSTEM;
-    return OB_HOLD_NONE;
+        return ORTKIT__HOLD_SYSTEM;
+    return ORTKIT__HOLD_NONE;
 }
 
-static void note_hold(ortkit_build_gate *g, ortkit_build_job *j, ortkit_build_hold h)
+static void note_hold(ortkit__builder_gate *g, ortkit__builder_job *j, ortkit__builder_hold h)
 {
-    if (j->held != OB_HOLD_NONE || h == OB_HOLD_NONE)
+    if (j->held != ORTKIT__HOLD_NONE || h == ORTKIT__HOLD_NONE)
         return;
     j->held = h;
-    if (h == OB_HOLD_SLOTS)
+    if (h == ORTKIT__HOLD_SLOTS)
         g->stats.held_slots++;
-    else if (h == OB_HOLD_BUDGET)
+    else if (h == ORTKIT__HOLD_BUDGET)
         g->stats.held_budget++;
     else
         g->stats.held_system++;
 }
 
-int ortkit_build_gate_schedule(ortkit_build_gate *g, double now,
-                               void (*admit)(ortkit_build_job *job, void *ctx), void *ctx)
+int ortkit__builder_gate_schedule(ortkit__builder_gate *g, double now,
+                                  void (*admit)(ortkit__builder_job *job, void *ctx), void *ctx)
 {
     int admitted = 0;
     for (size_t i = 0; i < g->n_jobs; i++) {
-        ortkit_build_job *j = g->jobs[i];
+        ortkit__builder_job *j = g->jobs[i];
         if (j->admitted)
             continue;
-        uint64_t in_use = ortkit_build_gate_in_use(g);
+        uint64_t in_use = ortkit__builder_gate_in_use(g);
         uint64_t room = g->mem_available == UINT64_MAX ? UINT64_MAX
                         : g->mem_available > headroom(g) ? g->mem_available - headroom(g)
                                                          : 0;
-        ortkit_build_hold h = why_not(g, j, in_use, room);
-        if (h != OB_HOLD_NONE) {
+        ortkit__builder_hold h = why_not(g, j, in_use, room);
+        if (h != ORTKIT__HOLD_NONE) {
             note_hold(g, j, h);
-            if (h == OB_HOLD_SLOTS)
+            if (h == ORTKIT__HOLD_SLOTS)
                 break; /* nothing later can run either */
             /* Later, smaller jobs may pass this one, but only so often:
              * after max_bypass it has the next memory to itself. */
@@ -196,7 +197,7 @@ int ortkit_build_gate_schedule(ortkit_build_gate *g, double now,
             g->stats.max_running = g->running;
         if (g->reserved > g->stats.max_reserved)
             g->stats.max_reserved = g->reserved;
-        uint64_t use = ortkit_build_gate_in_use(g);
+        uint64_t use = ortkit__builder_gate_in_use(g);
         if (use > g->stats.max_in_use)
             g->stats.max_in_use = use;
         admitted++;
@@ -208,7 +209,7 @@ int ortkit_build_gate_schedule(ortkit_build_gate *g, double now,
     return admitted;
 }
 
-void ortkit_build_gate_release(ortkit_build_gate *g, ortkit_build_job *job)
+void ortkit__builder_gate_release(ortkit__builder_gate *g, ortkit__builder_job *job)
 {
     for (size_t i = 0; i < g->n_jobs; i++) {
         if (g->jobs[i] != job)
@@ -226,12 +227,12 @@ void ortkit_build_gate_release(ortkit_build_gate *g, ortkit_build_job *job)
     }
 }
 
-void ortkit_build_gate_sample(ortkit_build_gate *g, ortkit_build_job *job, uint64_t rss)
+void ortkit__builder_gate_sample(ortkit__builder_gate *g, ortkit__builder_job *job, uint64_t rss)
 {
     job->rss = rss;
     if (rss > job->rss_max)
         job->rss_max = rss;
-    uint64_t use = ortkit_build_gate_in_use(g), sampled = 0;
+    uint64_t use = ortkit__builder_gate_in_use(g), sampled = 0;
     for (size_t i = 0; i < g->n_jobs; i++)
         if (g->jobs[i]->admitted)
             sampled += g->jobs[i]->rss;
@@ -241,7 +242,7 @@ void ortkit_build_gate_sample(ortkit_build_gate *g, ortkit_build_job *job, uint6
         g->stats.max_sampled = sampled;
 }
 
-void ortkit_build_gate_set_available(ortkit_build_gate *g, uint64_t mem_available)
+void ortkit__builder_gate_set_available(ortkit__builder_gate *g, uint64_t mem_available)
 {
     g->mem_available = mem_available;
 }

@@ -6,7 +6,7 @@
  * Format: a comment line, "build<TAB>wall<TAB>steps" for the last whole
  * build, then "peak_bytes<TAB>wall_s<TAB>cpu_s<TAB>path" per file.
  */
-#include "build.h"
+#include "builder.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -15,11 +15,11 @@
 
 static int cmp_key(const void *a, const void *b)
 {
-    return strcmp(((const ortkit_build_hist_entry *)a)->key,
-                  ((const ortkit_build_hist_entry *)b)->key);
+    return strcmp(((const ortkit__builder_hist_entry *)a)->key,
+                  ((const ortkit__builder_hist_entry *)b)->key);
 }
 
-int ortkit_build_history_load(ortkit_build_history *h, const char *path)
+int ortkit__builder_history_load(ortkit__builder_history *h, const char *path)
 {
     memset(h, 0, sizeof *h);
     char *text = NULL;
@@ -27,7 +27,7 @@ int ortkit_build_history_load(ortkit_build_history *h, const char *path)
     if (!probe)
         return 0; /* no history yet */
     fclose(probe);
-    int rc = ortkit_build_read_file(&text, path, HISTORY_MAX);
+    int rc = ortkit__file_read(&text, NULL, path, HISTORY_MAX);
     if (rc)
         return rc;
     char *save = NULL;
@@ -43,7 +43,7 @@ int ortkit_build_history_load(ortkit_build_history *h, const char *path)
             h->last_steps = steps;
         } else if (sscanf(line, "%llu\t%lf\t%lf\t%n", &peak, &wall, &cpu, &off) == 3 && off > 0 &&
                    line[off]) {
-            if ((rc = ortkit_build_history_put(h, line + off, peak, wall, cpu)))
+            if ((rc = ortkit__builder_history_put(h, line + off, peak, wall, cpu)))
                 break;
         }
         /* Anything else is from a newer ortkit, or damaged: skipped, since
@@ -53,14 +53,14 @@ int ortkit_build_history_load(ortkit_build_history *h, const char *path)
     return rc;
 }
 
-int ortkit_build_history_save(const ortkit_build_history *h, const char *path)
+int ortkit__builder_history_save(const ortkit__builder_history *h, const char *path)
 {
     size_t cap = 128, len = 0;
     for (size_t i = 0; i < h->n; i++)
         cap += strlen(h->e[i].key) + 64;
     char *buf = malloc(cap);
     if (!buf)
-        return ortkit_build_fail(ORTKIT_E_NOMEM, "out of memory");
+        return ortkit__error_nomem();
     len += (size_t)snprintf(buf + len, cap - len, "# ortkit build history 1\n");
     if (h->last_steps > 0)
         len += (size_t)snprintf(buf + len, cap - len, "build\t%.3f\t%ld\n", h->last_wall,
@@ -69,24 +69,25 @@ int ortkit_build_history_save(const ortkit_build_history *h, const char *path)
         len += (size_t)snprintf(buf + len, cap - len, "%llu\t%.3f\t%.3f\t%s\n",
                                 (unsigned long long)h->e[i].peak, h->e[i].wall, h->e[i].cpu,
                                 h->e[i].key);
-    int rc = ortkit_build_write_atomic(path, buf, len);
+    int rc = ortkit__file_write_atomic(path, buf, len);
     free(buf);
     return rc;
 }
 
-const ortkit_build_hist_entry *ortkit_build_history_find(const ortkit_build_history *h,
-                                                         const char *key)
+const ortkit__builder_hist_entry *ortkit__builder_history_find(const ortkit__builder_history *h,
+                                                               const char *key)
 {
     if (!h->n)
         return NULL;
-    ortkit_build_hist_entry probe = {.key = (char *)key};
+    ortkit__builder_hist_entry probe = {.key = (char *)key};
     return bsearch(&probe, h->e, h->n, sizeof *h->e, cmp_key);
 }
 
-int ortkit_build_history_put(ortkit_build_history *h, const char *key, uint64_t peak, double wall,
-                             double cpu)
+int ortkit__builder_history_put(ortkit__builder_history *h, const char *key, uint64_t peak,
+                                double wall, double cpu)
 {
-    ortkit_build_hist_entry *found = (ortkit_build_hist_entry *)ortkit_build_history_find(h, key);
+    ortkit__builder_hist_entry *found =
+        (ortkit__builder_hist_entry *)ortkit__builder_history_find(h, key);
     if (found) {
         found->peak = peak;
         found->wall = wall;
@@ -95,15 +96,15 @@ int ortkit_build_history_put(ortkit_build_history *h, const char *key, uint64_t 
     }
     if (h->n == h->cap) {
         size_t cap = h->cap ? h->cap * 2 : 64;
-        ortkit_build_hist_entry *e = realloc(h->e, cap * sizeof *e);
+        ortkit__builder_hist_entry *e = realloc(h->e, cap * sizeof *e);
         if (!e)
-            return ortkit_build_fail(ORTKIT_E_NOMEM, "out of memory");
+            return ortkit__error_nomem();
         h->e = e;
         h->cap = cap;
     }
     char *k = strdup(key);
     if (!k)
-        return ortkit_build_fail(ORTKIT_E_NOMEM, "out of memory");
+        return ortkit__error_nomem();
     /* Insert in order: lookups are binary searches, one per compile request. */
     size_t lo = 0, hi = h->n;
     while (lo < hi) {
@@ -114,12 +115,12 @@ int ortkit_build_history_put(ortkit_build_history *h, const char *key, uint64_t 
             hi = mid;
     }
     memmove(&h->e[lo + 1], &h->e[lo], (h->n - lo) * sizeof *h->e);
-    h->e[lo] = (ortkit_build_hist_entry){k, peak, wall, cpu};
+    h->e[lo] = (ortkit__builder_hist_entry){k, peak, wall, cpu};
     h->n++;
     return 0;
 }
 
-void ortkit_build_history_free(ortkit_build_history *h)
+void ortkit__builder_history_free(ortkit__builder_history *h)
 {
     for (size_t i = 0; i < h->n; i++)
         free(h->e[i].key);

@@ -14,7 +14,7 @@
  * With no gate listening (ninja run by hand in the build directory), the
  * compiler runs at once, ungated.
  */
-#include "build.h"
+#include "builder.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -27,16 +27,21 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-void ortkit_build_gate_address(char *buf, size_t size, const char *state_dir)
+size_t ortkit__builder_gate_sockaddr(struct sockaddr_un *sa, const char *state_dir)
 {
-    /* FNV-1a: the abstract namespace has no length limit problem of its own,
-     * but a short fixed-size name keeps long build paths out of sun_path. */
+    /* In the abstract namespace (sun_path starts with a NUL), named
+     * "ortkit-gate-<FNV-1a of the state directory>": a short fixed-size name
+     * keeps long build paths out of sun_path. */
     uint64_t h = 1469598103934665603ull;
     for (const unsigned char *p = (const unsigned char *)state_dir; *p; p++) {
         h ^= *p;
         h *= 1099511628211ull;
     }
-    snprintf(buf, size, "ortkit-gate-%016llx", (unsigned long long)h);
+    memset(sa, 0, sizeof *sa);
+    sa->sun_family = AF_UNIX;
+    int n = snprintf(sa->sun_path + 1, sizeof sa->sun_path - 1, "ortkit-gate-%016llx",
+                     (unsigned long long)h);
+    return offsetof(struct sockaddr_un, sun_path) + 1 + (size_t)n;
 }
 
 static const char *base_name(const char *p)
@@ -56,7 +61,7 @@ static int has_ext(const char *p, const char *const *exts)
     return 0;
 }
 
-int ortkit_build_classify(char *const *argv, int argc, ortkit_build_lang *lang)
+int ortkit__builder_classify(char *const *argv, int argc, ortkit__builder_lang *lang)
 {
     static const char *const src_ext[] = {".c", ".cc", ".cpp", ".cxx", ".C", ".c++", ".cu",
                                           ".S", ".s", ".m", ".mm", NULL};
@@ -79,33 +84,28 @@ int ortkit_build_classify(char *const *argv, int argc, ortkit_build_lang *lang)
             }
     const char *cc = base_name(argv[0]);
     if (!compile) {
-        *lang = OB_LANG_LINK;
+        *lang = ORTKIT__LANG_LINK;
         return out;
     }
     if (strstr(cc, "nvcc") || (src >= 0 && has_ext(argv[src], (const char *const[]){".cu", NULL})))
-        *lang = OB_LANG_CUDA;
+        *lang = ORTKIT__LANG_CUDA;
     else if (src >= 0 && has_ext(argv[src], cxx_ext))
-        *lang = OB_LANG_CXX;
+        *lang = ORTKIT__LANG_CXX;
     else if (src >= 0 && has_ext(argv[src], (const char *const[]){".c", NULL}))
-        *lang = OB_LANG_C;
+        *lang = ORTKIT__LANG_C;
     else
-        *lang = strstr(cc, "++") ? OB_LANG_CXX : OB_LANG_C;
+        *lang = strstr(cc, "++") ? ORTKIT__LANG_CXX : ORTKIT__LANG_C;
     return src;
 }
 
 static int connect_gate(const char *state_dir)
 {
     struct sockaddr_un sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sun_family = AF_UNIX;
-    char name[64];
-    ortkit_build_gate_address(name, sizeof name, state_dir);
-    size_t n = strlen(name);
-    memcpy(sa.sun_path + 1, name, n);
+    socklen_t len = (socklen_t)ortkit__builder_gate_sockaddr(&sa, state_dir);
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0)
         return -1;
-    if (connect(fd, (struct sockaddr *)&sa, (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + n)) != 0) {
+    if (connect(fd, (struct sockaddr *)&sa, len) != 0) {
         close(fd);
         return -1;
     }
@@ -178,7 +178,7 @@ static int run_child(char **cmd, const char *chain, int *status, struct rusage *
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
-    double t0 = ortkit_build_now();
+    double t0 = ortkit__clock_now();
     pid_t pid = fork();
     if (pid < 0) {
         free(argv);
@@ -205,13 +205,13 @@ static int run_child(char **cmd, const char *chain, int *status, struct rusage *
             forwarded = 1;
         }
     }
-    *wall = ortkit_build_now() - t0;
+    *wall = ortkit__clock_now() - t0;
     getrusage(RUSAGE_CHILDREN, ru);
     *status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
     return 0;
 }
 
-int ortkit_build_launch(int argc, char **argv)
+int ortkit__builder_launch(int argc, char **argv)
 {
     /* argv: "build" "--launch=DIR" compiler args... (or "--launch" DIR ...) */
     const char *state = NULL;
@@ -236,14 +236,14 @@ int ortkit_build_launch(int argc, char **argv)
         fprintf(stderr, "ortkit: cannot run '%s': %s\n", cmd[0], strerror(errno));
         return 127;
     }
-    ortkit_build_lang lang;
-    int idx = ortkit_build_classify(cmd, ncmd, &lang);
+    ortkit__builder_lang lang;
+    int idx = ortkit__builder_classify(cmd, ncmd, &lang);
     char line[8192];
     int n = snprintf(line, sizeof line, "REQ %ld %s %s\n", (long)getpid(),
-                     ortkit_build_lang_name(lang), idx >= 0 ? cmd[idx] : cmd[0]);
+                     ortkit__builder_lang_name(lang), idx >= 0 ? cmd[idx] : cmd[0]);
     if (n < 0 || (size_t)n >= sizeof line)
         n = snprintf(line, sizeof line, "REQ %ld %s %s\n", (long)getpid(),
-                     ortkit_build_lang_name(lang), base_name(cmd[0]));
+                     ortkit__builder_lang_name(lang), base_name(cmd[0]));
     char reply[256];
     if (write_all(fd, line, (size_t)n) || read_line(fd, reply, sizeof reply) ||
         strncmp(reply, "GO ", 3)) {

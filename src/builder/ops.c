@@ -5,7 +5,7 @@
  * registrations before configure.  Read with the protobuf-c decoder of
  * onnx.proto; nodes inside subgraphs (If, Loop, Scan) count too.
  */
-#include "build.h"
+#include "builder.h"
 
 #include "onnx.pb-c.h"
 
@@ -39,7 +39,7 @@ static int op_add(op_set *s, const char *domain, int64_t opset, const char *op)
         size_t cap = s->cap ? s->cap * 2 : 64;
         op_use *v = realloc(s->v, cap * sizeof *v);
         if (!v)
-            return ortkit_build_fail(ORTKIT_E_NOMEM, "out of memory");
+            return ortkit__error_nomem();
         s->v = v;
         s->cap = cap;
     }
@@ -47,7 +47,7 @@ static int op_add(op_set *s, const char *domain, int64_t opset, const char *op)
     if (!u.domain || !u.op) {
         free(u.domain);
         free(u.op);
-        return ortkit_build_fail(ORTKIT_E_NOMEM, "out of memory");
+        return ortkit__error_nomem();
     }
     s->v[s->n++] = u;
     return 0;
@@ -94,36 +94,23 @@ static int cmp_use(const void *a, const void *b)
     return strcmp(x->op, y->op);
 }
 
-int ortkit_build_ops_config(const char *path, const char *const *models, size_t n_models,
-                            size_t *n_ops)
+int ortkit__builder_ops_write(const char *path, const char *const *models, size_t n_models,
+                              size_t *n_ops)
 {
     op_set s = {0};
     char *text = NULL;
     int rc = 0;
     for (size_t i = 0; i < n_models && !rc; i++) {
         char *data = NULL;
-        FILE *f = fopen(models[i], "rb");
-        if (!f) {
-            rc = ortkit_build_fail(ORTKIT_E_IO, "cannot open model '%s'", models[i]);
+        size_t size = 0;
+        if ((rc = ortkit__file_read(&data, &size, models[i], MODEL_MAX)))
             break;
-        }
-        fseek(f, 0, SEEK_END);
-        long size = ftell(f);
-        fseek(f, 0, SEEK_SET);
-        if (size <= 0 || (size_t)size > MODEL_MAX || !(data = malloc((size_t)size)) ||
-            fread(data, 1, (size_t)size, f) != (size_t)size) {
-            fclose(f);
-            free(data);
-            rc = ortkit_build_fail(ORTKIT_E_MODEL, "cannot read model '%s'", models[i]);
-            break;
-        }
-        fclose(f);
-        Onnx__ModelProto *m = onnx__model_proto__unpack(NULL, (size_t)size, (const uint8_t *)data);
+        Onnx__ModelProto *m = onnx__model_proto__unpack(NULL, size, (const uint8_t *)data);
         free(data);
         if (!m || !m->graph) {
             if (m)
                 onnx__model_proto__free_unpacked(m, NULL);
-            rc = ortkit_build_fail(ORTKIT_E_MODEL, "'%s' is not an ONNX model", models[i]);
+            rc = ortkit__error_set(ORTKIT_E_MODEL, "'%s' is not an ONNX model", models[i]);
             break;
         }
         rc = walk_graph(&s, m, m->graph, 0);
@@ -135,7 +122,7 @@ int ortkit_build_ops_config(const char *path, const char *const *models, size_t 
         for (size_t i = 0; i < s.n; i++)
             cap += strlen(s.v[i].domain) + strlen(s.v[i].op) + 32;
         if (!(text = malloc(cap)))
-            rc = ortkit_build_fail(ORTKIT_E_NOMEM, "out of memory");
+            rc = ortkit__error_nomem();
         for (size_t i = 0; !rc && i < s.n; i++) {
             int first = i == 0 || strcmp(s.v[i].domain, s.v[i - 1].domain) ||
                         s.v[i].opset != s.v[i - 1].opset;
@@ -146,7 +133,7 @@ int ortkit_build_ops_config(const char *path, const char *const *models, size_t 
         }
         if (!rc) {
             len += (size_t)snprintf(text + len, cap - len, "%s", s.n ? "\n" : "");
-            rc = ortkit_build_write_atomic(path, text, len);
+            rc = ortkit__file_write_atomic(path, text, len);
         }
     }
     if (n_ops)

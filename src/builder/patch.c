@@ -5,7 +5,7 @@
  * again.  A patch that is already in the tree (reverse-applies cleanly) is
  * recorded and skipped; one that neither applies nor is present fails.
  */
-#include "build.h"
+#include "builder.h"
 
 #include <dirent.h>
 #include <limits.h>
@@ -41,31 +41,31 @@ static int run_patch(const char *source, const char *file, const char *mode, cha
                              "-i", file, NULL};
     const char *const *argv = !strcmp(mode, "check") ? check : !strcmp(mode, "apply") ? apply : present;
     int st = 0;
-    if (ortkit_build_run(argv, out, &st) != 0)
+    if (ortkit__spawn(argv, 1, out, &st) != 0)
         return -1;
     return st;
 }
 
-int ortkit_build_patch_apply(const char *patch_dir, const char *source, const char *state_dir,
-                             FILE *log, size_t *applied, size_t *skipped)
+int ortkit__builder_patch_apply(const char *patch_dir, const char *source, const char *state_dir,
+                                FILE *log, size_t *applied, size_t *skipped)
 {
     char record[PATH_MAX], *list = NULL;
-    ortkit_build_strv names = {0};
+    ortkit__strv names = {0};
     int rc = 0;
     *applied = *skipped = 0;
     /* patch runs in the source tree (-d), so the files need absolute names. */
-    char *dir = ortkit_build_abspath(patch_dir);
-    if (!dir)
-        return ortkit_build_fail(ORTKIT_E_NOMEM, "out of memory");
+    char *dir = NULL;
+    if ((rc = ortkit__path_absolute(&dir, patch_dir)))
+        return rc;
     DIR *d = opendir(dir);
     if (!d) {
         free(dir);
-        return ortkit_build_fail(ORTKIT_E_IO, "cannot open patch directory '%s'", patch_dir);
+        return ortkit__error_set(ORTKIT_E_IO, "cannot open patch directory '%s'", patch_dir);
     }
     struct dirent *e;
     while ((e = readdir(d))) {
         size_t n = strlen(e->d_name);
-        if (n > 6 && !strcmp(e->d_name + n - 6, ".patch") && (rc = ortkit_build_strv_push(&names, e->d_name)))
+        if (n > 6 && !strcmp(e->d_name + n - 6, ".patch") && (rc = ortkit__strv_push(&names, e->d_name)))
             break;
     }
     closedir(d);
@@ -73,13 +73,14 @@ int ortkit_build_patch_apply(const char *patch_dir, const char *source, const ch
         goto cleanup;
     if (names.n)
         qsort(names.v, names.n, sizeof *names.v, cmp_str);
-    if ((rc = ortkit_build_mkdirs(state_dir)))
+    if ((rc = ortkit__mkdirs(state_dir)))
         goto cleanup;
-    snprintf(record, sizeof record, "%s/patches-applied", state_dir);
+    if ((rc = ortkit__pathf(record, sizeof record, "%s/patches-applied", state_dir)))
+        goto cleanup;
     FILE *probe = fopen(record, "r");
     if (probe) {
         fclose(probe);
-        if ((rc = ortkit_build_read_file(&list, record, 1 << 20)))
+        if ((rc = ortkit__file_read(&list, NULL, record, 1 << 20)))
             goto cleanup;
     }
     for (size_t i = 0; i < names.n; i++) {
@@ -88,7 +89,8 @@ int ortkit_build_patch_apply(const char *patch_dir, const char *source, const ch
             continue;
         }
         char file[PATH_MAX], *out = NULL;
-        snprintf(file, sizeof file, "%s/%s", dir, names.v[i]);
+        if ((rc = ortkit__pathf(file, sizeof file, "%s/%s", dir, names.v[i])))
+            goto cleanup;
         /* Try first, so a patch that does not fit leaves the tree untouched. */
         int st = run_patch(source, file, "check", &out);
         if (st != 0) {
@@ -99,7 +101,7 @@ int ortkit_build_patch_apply(const char *patch_dir, const char *source, const ch
                     fprintf(log, "ortkit: patch %s is already in %s\n", names.v[i], source);
                 (*skipped)++;
             } else {
-                rc = ortkit_build_fail(ORTKIT_E_IO, "patch %s does not apply to %s: %.*s",
+                rc = ortkit__error_set(ORTKIT_E_IO, "patch %s does not apply to %s: %.*s",
                                        names.v[i], source,
                                        out ? (int)strcspn(out, "\n") : 0, out ? out : "");
                 free(out);
@@ -109,7 +111,7 @@ int ortkit_build_patch_apply(const char *patch_dir, const char *source, const ch
             free(out);
             out = NULL;
             if (run_patch(source, file, "apply", &out) != 0) {
-                rc = ortkit_build_fail(ORTKIT_E_IO, "patch %s failed on %s: %.*s", names.v[i],
+                rc = ortkit__error_set(ORTKIT_E_IO, "patch %s failed on %s: %.*s", names.v[i],
                                        source, out ? (int)strcspn(out, "\n") : 0, out ? out : "");
                 free(out);
                 goto cleanup;
@@ -123,18 +125,18 @@ int ortkit_build_patch_apply(const char *patch_dir, const char *source, const ch
         size_t len = list ? strlen(list) : 0;
         char *next = malloc(len + strlen(names.v[i]) + 2);
         if (!next) {
-            rc = ortkit_build_fail(ORTKIT_E_NOMEM, "out of memory");
+            rc = ortkit__error_nomem();
             goto cleanup;
         }
         sprintf(next, "%s%s\n", list ? list : "", names.v[i]);
         free(list);
         list = next;
-        if ((rc = ortkit_build_write_atomic(record, list, strlen(list))))
+        if ((rc = ortkit__file_write_atomic(record, list, strlen(list))))
             goto cleanup;
     }
 cleanup:
     free(dir);
     free(list);
-    ortkit_build_strv_free(&names);
+    ortkit__strv_free(&names);
     return rc;
 }

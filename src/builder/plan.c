@@ -8,7 +8,7 @@
  * beforehand by tools/ci_build/reduce_op_kernels.py, as build.py does), and
  * CMake's own FETCHCONTENT_* and CMAKE_* variables.
  */
-#include "build.h"
+#include "builder.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -16,22 +16,22 @@
 
 #define PUSH(sv, ...)                                          \
     do {                                                       \
-        if ((rc = ortkit_build_strv_pushf((sv), __VA_ARGS__))) \
+        if ((rc = ortkit__strv_pushf((sv), __VA_ARGS__))) \
             goto cleanup;                                      \
     } while (0)
 
-int ortkit_build_cuda_architectures(const ortkit_variant *v, char *buf, size_t size)
+int ortkit__builder_cuda_architectures(const ortkit_variant *v, char *buf, size_t size)
 {
     /* The variant's cubin ("sm_90a") names exactly the SASS it must carry;
      * "-real" keeps PTX out, so nothing relies on the driver's JIT. */
     if (!v || !v->cuda || strncmp(v->cubin, "sm_", 3) != 0)
-        return ortkit_build_fail(ORTKIT_E_INVALID_ARG, "variant has no CUDA architecture");
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "variant has no CUDA architecture");
     if ((size_t)snprintf(buf, size, "%s-real", v->cubin + 3) >= size)
-        return ortkit_build_fail(ORTKIT_E_INVALID_ARG, "buffer too small");
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "buffer too small");
     return 0;
 }
 
-static int push_launchers(ortkit_build_strv *sv, const ortkit_build_config *cfg, int cuda)
+static int push_launchers(ortkit__strv *sv, const ortkit__builder_config *cfg, int cuda)
 {
     int rc = 0;
     if (!cfg->launcher)
@@ -52,7 +52,7 @@ cleanup:
     return rc;
 }
 
-static int push_defines(ortkit_build_strv *sv, const ortkit_build_config *cfg)
+static int push_defines(ortkit__strv *sv, const ortkit__builder_config *cfg)
 {
     int rc = 0;
     for (size_t i = 0; i < cfg->n_defines; i++)
@@ -61,10 +61,10 @@ cleanup:
     return rc;
 }
 
-static int plan_cmake_project(ortkit_build_plan *p, const ortkit_build_config *cfg)
+static int plan_cmake_project(ortkit__builder_plan *p, const ortkit__builder_config *cfg)
 {
     int rc = 0;
-    ortkit_build_strv *c = &p->configure;
+    ortkit__strv *c = &p->configure;
     PUSH(c, "cmake");
     PUSH(c, "-S");
     PUSH(c, "%s", cfg->source);
@@ -82,48 +82,48 @@ cleanup:
 }
 
 /* FETCHCONTENT_SOURCE_DIR_<NAME>: CMake upper-cases the dependency's name. */
-static int push_dep(ortkit_build_strv *c, const char *spec)
+static int push_dep(ortkit__strv *c, const char *spec)
 {
     const char *eq = strchr(spec, '=');
     if (!eq || eq == spec || !eq[1])
-        return ortkit_build_fail(ORTKIT_E_INVALID_ARG, "--dep wants NAME=DIR, got '%s'", spec);
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "--dep wants NAME=DIR, got '%s'", spec);
     char name[64];
     size_t n = (size_t)(eq - spec);
     if (n >= sizeof name)
-        return ortkit_build_fail(ORTKIT_E_INVALID_ARG, "dependency name too long: '%s'", spec);
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "dependency name too long: '%s'", spec);
     for (size_t i = 0; i < n; i++) {
         unsigned char ch = (unsigned char)spec[i];
         if (!isalnum(ch) && ch != '_' && ch != '-')
-            return ortkit_build_fail(ORTKIT_E_INVALID_ARG, "bad dependency name in '%s'", spec);
+            return ortkit__error_set(ORTKIT_E_INVALID_ARG, "bad dependency name in '%s'", spec);
         name[i] = (char)toupper(ch);
     }
     name[n] = '\0';
-    return ortkit_build_strv_pushf(c, "-DFETCHCONTENT_SOURCE_DIR_%s=%s", name, eq + 1);
+    return ortkit__strv_pushf(c, "-DFETCHCONTENT_SOURCE_DIR_%s=%s", name, eq + 1);
 }
 
-static int plan_ort(ortkit_build_plan *p, const ortkit_build_config *cfg)
+static int plan_ort(ortkit__builder_plan *p, const ortkit__builder_config *cfg)
 {
     int rc = 0;
     const ortkit_variant *v = cfg->variant;
-    ortkit_build_strv *c = &p->configure, *s = &p->summary;
+    ortkit__strv *c = &p->configure, *s = &p->summary;
     char arch[32] = "";
     if (!v)
-        return ortkit_build_fail(ORTKIT_E_INVALID_ARG, "an ONNX Runtime build needs a variant");
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "an ONNX Runtime build needs a variant");
     if (v->defect[0])
-        return ortkit_build_fail(ORTKIT_E_UNSUPPORTED, "variant %s cannot be built: %s", v->name,
+        return ortkit__error_set(ORTKIT_E_UNSUPPORTED, "variant %s cannot be built: %s", v->name,
                                  v->defect);
     int cuda = v->cuda != 0;
     if (cuda) {
         if (!cfg->cuda_home || !cfg->cudnn_home)
-            return ortkit_build_fail(ORTKIT_E_INVALID_ARG,
+            return ortkit__error_set(ORTKIT_E_INVALID_ARG,
                                      "variant %s needs the CUDA toolkit and cuDNN locations",
                                      v->name);
-        if ((rc = ortkit_build_cuda_architectures(v, arch, sizeof arch)))
+        if ((rc = ortkit__builder_cuda_architectures(v, arch, sizeof arch)))
             return rc;
     }
 
     if (cfg->ops_config) {
-        ortkit_build_strv *r = &p->reduce;
+        ortkit__strv *r = &p->reduce;
         PUSH(r, "%s", cfg->python ? cfg->python : "python3");
         PUSH(r, "%s/tools/ci_build/reduce_op_kernels.py", cfg->source);
         PUSH(r, "%s", cfg->ops_config);
@@ -205,47 +205,47 @@ cleanup:
     return rc;
 }
 
-int ortkit_build_plan_make(ortkit_build_plan *out, const ortkit_build_config *cfg)
+int ortkit__builder_plan_make(ortkit__builder_plan *out, const ortkit__builder_config *cfg)
 {
     int rc;
     memset(out, 0, sizeof *out);
     if (!cfg || !cfg->source || !cfg->build_dir)
-        return ortkit_build_fail(ORTKIT_E_INVALID_ARG, "a plan needs a source and a build directory");
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "a plan needs a source and a build directory");
     if (asprintf(&out->stage_dir, "%s/stage", cfg->build_dir) < 0 ||
         asprintf(&out->state_dir, "%s/.ortkit", cfg->build_dir) < 0) {
         out->stage_dir = out->state_dir = NULL;
-        rc = ortkit_build_fail(ORTKIT_E_NOMEM, "out of memory");
+        rc = ortkit__error_nomem();
         goto fail;
     }
-    rc = cfg->kind == ORTKIT_BUILD_CMAKE ? plan_cmake_project(out, cfg) : plan_ort(out, cfg);
+    rc = cfg->kind == ORTKIT__BUILD_CMAKE ? plan_cmake_project(out, cfg) : plan_ort(out, cfg);
     if (rc)
         goto fail;
-    if ((rc = ortkit_build_strv_pushf(&out->summary, "build\t%s", cfg->build_dir)) ||
-        (rc = ortkit_build_strv_pushf(&out->summary, "stage\t%s", out->stage_dir)) ||
-        (rc = ortkit_build_strv_pushf(&out->summary, "gate\t%s",
+    if ((rc = ortkit__strv_pushf(&out->summary, "build\t%s", cfg->build_dir)) ||
+        (rc = ortkit__strv_pushf(&out->summary, "stage\t%s", out->stage_dir)) ||
+        (rc = ortkit__strv_pushf(&out->summary, "gate\t%s",
                                       cfg->launcher ? "every compile and link through "
                                                       "`ortkit build --launch`"
                                                     : "none")))
         goto fail;
     return 0;
 fail:
-    ortkit_build_plan_free(out);
+    ortkit__builder_plan_free(out);
     return rc;
 }
 
-void ortkit_build_plan_free(ortkit_build_plan *plan)
+void ortkit__builder_plan_free(ortkit__builder_plan *plan)
 {
     if (!plan)
         return;
-    ortkit_build_strv_free(&plan->configure);
-    ortkit_build_strv_free(&plan->reduce);
-    ortkit_build_strv_free(&plan->summary);
+    ortkit__strv_free(&plan->configure);
+    ortkit__strv_free(&plan->reduce);
+    ortkit__strv_free(&plan->summary);
     free(plan->stage_dir);
     free(plan->state_dir);
     memset(plan, 0, sizeof *plan);
 }
 
-char *ortkit_build_plan_command_line(const ortkit_build_strv *argv)
+char *ortkit__builder_plan_command_line(const ortkit__strv *argv)
 {
     size_t cap = 1, len = 0;
     for (size_t i = 0; i < argv->n; i++)
@@ -255,7 +255,7 @@ char *ortkit_build_plan_command_line(const ortkit_build_strv *argv)
         return NULL;
     out[0] = '\0';
     for (size_t i = 0; i < argv->n; i++) {
-        char *q = ortkit_build_shell_quote(argv->v[i]);
+        char *q = ortkit__shell_quote(argv->v[i]);
         if (!q) {
             free(out);
             return NULL;
@@ -266,17 +266,17 @@ char *ortkit_build_plan_command_line(const ortkit_build_strv *argv)
     return out;
 }
 
-static int write_command(FILE *out, const char *title, const ortkit_build_strv *argv)
+static int write_command(FILE *out, const char *title, const ortkit__strv *argv)
 {
     fprintf(out, "\n%s:\n", title);
     for (size_t i = 0; i < argv->n; i++) {
-        char *q = ortkit_build_shell_quote(argv->v[i]);
+        char *q = ortkit__shell_quote(argv->v[i]);
         if (!q)
-            return ortkit_build_fail(ORTKIT_E_NOMEM, "out of memory");
+            return ortkit__error_nomem();
         /* "-S dir" and "-B dir" stay on one line; every other argument has its own. */
         int pair = argv->v[i][0] == '-' && strlen(argv->v[i]) == 2 && i + 1 < argv->n;
         if (pair) {
-            char *q2 = ortkit_build_shell_quote(argv->v[i + 1]);
+            char *q2 = ortkit__shell_quote(argv->v[i + 1]);
             fprintf(out, "%s%s %s%s\n", i ? "    " : "  ", q, q2 ? q2 : "",
                     i + 2 < argv->n ? " \\" : "");
             free(q2);
@@ -289,7 +289,7 @@ static int write_command(FILE *out, const char *title, const ortkit_build_strv *
     return 0;
 }
 
-int ortkit_build_plan_write(const ortkit_build_plan *plan, FILE *out)
+int ortkit__builder_plan_write(const ortkit__builder_plan *plan, FILE *out)
 {
     int rc;
     fprintf(out, "ortkit build plan\n");

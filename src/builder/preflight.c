@@ -4,7 +4,7 @@
  * variant's CPU flags, the CUDA toolkit and cuDNN, free disk; and the lock
  * that keeps two builds out of one build directory.
  */
-#include "build.h"
+#include "builder.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -30,52 +30,45 @@ static int is_file(const char *p)
     return stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-int ortkit_build_ort_version(char *buf, size_t size, const char *source)
+int ortkit__builder_ort_version(char *buf, size_t size, const char *source)
 {
     char path[PATH_MAX], *text = NULL;
     if (!is_dir(source))
-        return ortkit_build_fail(ORTKIT_E_IO, "source '%s' is not a directory", source);
-    snprintf(path, sizeof path, "%s/VERSION_NUMBER", source);
-    if (!is_file(path))
-        return ortkit_build_fail(ORTKIT_E_INVALID_ARG,
-                                 "'%s' is not an ONNX Runtime source tree: it has no VERSION_NUMBER",
-                                 source);
-    int rc = ortkit_build_read_file(&text, path, 256);
+        return ortkit__error_set(ORTKIT_E_IO, "source '%s' is not a directory", source);
+    int rc = ortkit__pathf(path, sizeof path, "%s/VERSION_NUMBER", source);
     if (rc)
         return rc;
+    if (!is_file(path))
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG,
+                                 "'%s' is not an ONNX Runtime source tree: it has no VERSION_NUMBER",
+                                 source);
+    if ((rc = ortkit__file_read(&text, NULL, path, 256)))
+        return rc;
     text[strcspn(text, " \t\r\n")] = '\0';
-    int a, b, c;
-    if (sscanf(text, "%d.%d.%d", &a, &b, &c) != 3) {
+    ortkit__version v;
+    const char *rest;
+    if (ortkit__version_parse(&v, text, &rest) != 0 || v.n < 3) {
         free(text);
-        return ortkit_build_fail(ORTKIT_E_INVALID_ARG,
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG,
                                  "'%s' is not an ONNX Runtime source tree: VERSION_NUMBER holds no "
                                  "version",
                                  source);
     }
     snprintf(buf, size, "%s", text);
     free(text);
-    snprintf(path, sizeof path, "%s/cmake/CMakeLists.txt", source);
-    if (ortkit_build_read_file(&text, path, 1 << 20) != 0)
-        return ortkit_build_fail(ORTKIT_E_INVALID_ARG,
+    if (ortkit__pathf(path, sizeof path, "%s/cmake/CMakeLists.txt", source) != 0 ||
+        ortkit__file_read(&text, NULL, path, 1 << 20) != 0)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG,
                                  "'%s' is not an ONNX Runtime source tree: no cmake/CMakeLists.txt",
                                  source);
     int ok = strstr(text, "project(onnxruntime") != NULL;
     free(text);
     if (!ok)
-        return ortkit_build_fail(ORTKIT_E_INVALID_ARG,
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG,
                                  "'%s' is not an ONNX Runtime source tree: cmake/CMakeLists.txt "
                                  "is not ONNX Runtime's",
                                  source);
     return 0;
-}
-
-/* "3.25.1" -> 3025001; -1 when there is none. */
-static long version_number(const char *s)
-{
-    int a = 0, b = 0, c = 0;
-    if (!s || sscanf(s, "%d.%d.%d", &a, &b, &c) < 2)
-        return -1;
-    return (long)a * 1000000 + b * 1000 + c;
 }
 
 /* The first "N.N[.N]" after marker in text. */
@@ -100,11 +93,11 @@ static void find_version(char *out, size_t size, const char *text, const char *m
 static int tool_version(char *out, size_t size, char *where, size_t where_size,
                         const char *tool, const char *marker)
 {
-    char *path = ortkit_build_which(tool), *text = NULL;
-    if (!path)
-        return ortkit_build_fail(ORTKIT_E_UNSUPPORTED, "%s not found on PATH", tool);
+    char *path = NULL, *text = NULL;
+    if (ortkit__path_which(&path, tool) != 0)
+        return ortkit__error_set(ORTKIT_E_UNSUPPORTED, "%s not found on PATH", tool);
     const char *argv[] = {path, "--version", NULL};
-    int st = 0, rc = ortkit_build_run(argv, &text, &st);
+    int st = 0, rc = ortkit__spawn(argv, 1, &text, &st);
     if (!rc && st == 0 && text)
         find_version(out, size, text, marker);
     if (where)
@@ -112,7 +105,7 @@ static int tool_version(char *out, size_t size, char *where, size_t where_size,
     free(text);
     free(path);
     if (rc || st != 0 || !out[0])
-        return ortkit_build_fail(ORTKIT_E_UNSUPPORTED, "cannot tell the version of %s", tool);
+        return ortkit__error_set(ORTKIT_E_UNSUPPORTED, "cannot tell the version of %s", tool);
     return 0;
 }
 
@@ -122,11 +115,11 @@ static void cmake_minimum(char *out, size_t size, const char *lists)
 {
     char *text = NULL;
     snprintf(out, size, "3.21");
-    if (ortkit_build_read_file(&text, lists, 1 << 20) != 0)
+    if (ortkit__file_read(&text, NULL, lists, 1 << 20) != 0)
         return;
     char v[32];
     find_version(v, sizeof v, text, "cmake_minimum_required(VERSION");
-    if (v[0] && version_number(v) > version_number(out))
+    if (v[0] && ortkit__version_compare(v, out) > 0)
         snprintf(out, size, "%s", v);
     free(text);
 }
@@ -138,12 +131,12 @@ static int check_compiler(char *version, size_t vsize, const char *env, const ch
     const char *cc = getenv(env);
     if (!cc || !*cc)
         cc = fallback;
-    char *path = ortkit_build_which(cc), *text = NULL;
-    if (!path)
-        return ortkit_build_fail(ORTKIT_E_UNSUPPORTED, "the %s compiler '%s' is not found", what, cc);
+    char *path = NULL, *text = NULL;
+    if (ortkit__path_which(&path, cc) != 0)
+        return ortkit__error_set(ORTKIT_E_UNSUPPORTED, "the %s compiler '%s' is not found", what, cc);
     const char *vargv[] = {path, "--version", NULL};
     int st = 0;
-    if (ortkit_build_run(vargv, &text, &st) == 0 && text) {
+    if (ortkit__spawn(vargv, 1, &text, &st) == 0 && text) {
         text[strcspn(text, "\n")] = '\0';
         snprintf(version, vsize, "%s", text);
     }
@@ -153,35 +146,37 @@ static int check_compiler(char *version, size_t vsize, const char *env, const ch
     /* A test compile of an empty file with the variant's flags: a compiler
      * that rejects -march=armv9-a+sve2 fails here, not after an hour. */
     char src[PATH_MAX], obj[PATH_MAX];
-    snprintf(src, sizeof src, "%s/preflight%s", scratch, ext);
-    snprintf(obj, sizeof obj, "%s/preflight.o", scratch);
-    int rc = ortkit_build_write_atomic(src, "int ortkit_preflight;\n", 22);
-    if (rc) {
+    int rc;
+    if ((rc = ortkit__pathf(src, sizeof src, "%s/preflight%s", scratch, ext)) ||
+        (rc = ortkit__pathf(obj, sizeof obj, "%s/preflight.o", scratch)) ||
+        (rc = ortkit__file_write_atomic(src, "int ortkit_preflight;\n", 22))) {
         free(path);
         return rc;
     }
-    ortkit_build_strv argv = {0};
-    rc = ortkit_build_strv_push(&argv, path);
+    ortkit__strv argv = {0};
+    rc = ortkit__strv_push(&argv, path);
     if (!rc && lang_flag)
-        rc = ortkit_build_strv_push(&argv, lang_flag);
-    char *copy = strdup(flags ? flags : ""), *save = NULL;
+        rc = ortkit__strv_push(&argv, lang_flag);
+    char *copy = NULL, *save = NULL;
+    if (!rc && !(copy = ortkit__strdup(flags)))
+        rc = ORTKIT_E_NOMEM;
     for (char *t = copy ? strtok_r(copy, " ", &save) : NULL; !rc && t; t = strtok_r(NULL, " ", &save))
-        rc = ortkit_build_strv_push(&argv, t);
+        rc = ortkit__strv_push(&argv, t);
     free(copy);
     if (!rc)
-        rc = ortkit_build_strv_push(&argv, "-c");
+        rc = ortkit__strv_push(&argv, "-c");
     if (!rc)
-        rc = ortkit_build_strv_push(&argv, src);
+        rc = ortkit__strv_push(&argv, src);
     if (!rc)
-        rc = ortkit_build_strv_push(&argv, "-o");
+        rc = ortkit__strv_push(&argv, "-o");
     if (!rc)
-        rc = ortkit_build_strv_push(&argv, obj);
+        rc = ortkit__strv_push(&argv, obj);
     if (!rc)
-        rc = ortkit_build_run((const char *const *)argv.v, &text, &st);
+        rc = ortkit__spawn((const char *const *)argv.v, 1, &text, &st);
     if (!rc && st != 0) {
         const char *msg = text ? text : "";
         size_t len = strcspn(msg, "\n");
-        rc = ortkit_build_fail(ORTKIT_E_UNSUPPORTED, "the %s compiler %s rejects the flags '%s': %.*s",
+        rc = ortkit__error_set(ORTKIT_E_UNSUPPORTED, "the %s compiler %s rejects the flags '%s': %.*s",
                                what, path, flags && *flags ? flags : lang_flag ? lang_flag : "",
                                (int)len, msg);
     }
@@ -189,7 +184,7 @@ static int check_compiler(char *version, size_t vsize, const char *env, const ch
     unlink(obj);
     free(text);
     free(path);
-    ortkit_build_strv_free(&argv);
+    ortkit__strv_free(&argv);
     return rc;
 }
 
@@ -202,8 +197,8 @@ static int find_cuda(char *home, size_t size, const char *given)
     else if (env && *env)
         snprintf(home, size, "%s", env);
     else {
-        char *nvcc = ortkit_build_which("nvcc");
-        if (nvcc) {
+        char *nvcc = NULL;
+        if (ortkit__path_which(&nvcc, "nvcc") == 0) {
             char *slash = strrchr(nvcc, '/');
             *slash = '\0';
             slash = strrchr(nvcc, '/');
@@ -216,14 +211,16 @@ static int find_cuda(char *home, size_t size, const char *given)
         }
     }
     char nvcc[PATH_MAX];
-    snprintf(nvcc, sizeof nvcc, "%s/bin/nvcc", home);
+    int rc = ortkit__pathf(nvcc, sizeof nvcc, "%s/bin/nvcc", home);
+    if (rc)
+        return rc;
     if (access(nvcc, X_OK) != 0)
-        return ortkit_build_fail(ORTKIT_E_UNSUPPORTED,
+        return ortkit__error_set(ORTKIT_E_UNSUPPORTED,
                                  "no CUDA toolkit: %s not found (set CUDA_HOME or --cuda-home)", nvcc);
     return 0;
 }
 
-static int check_cuda(const ortkit_build_preflight *pf, ortkit_build_toolchain *tc, char *home,
+static int check_cuda(const ortkit__builder_preflight *pf, ortkit__builder_toolchain *tc, char *home,
                       size_t hsize, char *cudnn_home, size_t csize)
 {
     const ortkit_variant *v = pf->variant;
@@ -231,18 +228,19 @@ static int check_cuda(const ortkit_build_preflight *pf, ortkit_build_toolchain *
     if (rc)
         return rc;
     char nvcc[PATH_MAX], *text = NULL;
-    snprintf(nvcc, sizeof nvcc, "%s/bin/nvcc", home);
+    if ((rc = ortkit__pathf(nvcc, sizeof nvcc, "%s/bin/nvcc", home)))
+        return rc;
     const char *argv[] = {nvcc, "--version", NULL};
     int st = 0;
-    if (ortkit_build_run(argv, &text, &st) == 0 && st == 0 && text)
+    if (ortkit__spawn(argv, 1, &text, &st) == 0 && st == 0 && text)
         find_version(tc->nvcc, sizeof tc->nvcc, text, "release");
     free(text);
     if (!tc->nvcc[0])
-        return ortkit_build_fail(ORTKIT_E_UNSUPPORTED, "%s --version names no release", nvcc);
+        return ortkit__error_set(ORTKIT_E_UNSUPPORTED, "%s --version names no release", nvcc);
     char want[16];
     snprintf(want, sizeof want, "%d.%d", v->cuda / 1000, (v->cuda % 1000) / 10);
     if (strcmp(tc->nvcc, want) != 0)
-        return ortkit_build_fail(ORTKIT_E_UNSUPPORTED,
+        return ortkit__error_set(ORTKIT_E_UNSUPPORTED,
                                  "variant %s needs CUDA %s, but the toolkit in %s is CUDA %s", v->name,
                                  want, home, tc->nvcc);
 
@@ -255,8 +253,8 @@ static int check_cuda(const ortkit_build_preflight *pf, ortkit_build_toolchain *
             continue;
         for (size_t k = 0; k < 3; k++) {
             char hdr[PATH_MAX];
-            snprintf(hdr, sizeof hdr, "%s/%s/cudnn_version.h", cands[i], subdirs[k]);
-            if (ortkit_build_read_file(&text, hdr, 1 << 16) != 0)
+            if (ortkit__pathf(hdr, sizeof hdr, "%s/%s/cudnn_version.h", cands[i], subdirs[k]) ||
+                ortkit__file_read(&text, NULL, hdr, 1 << 16) != 0)
                 continue;
             char maj[8] = "", min[8] = "", pat[8] = "";
             find_version(maj, sizeof maj, text, "#define CUDNN_MAJOR");
@@ -268,7 +266,7 @@ static int check_cuda(const ortkit_build_preflight *pf, ortkit_build_toolchain *
             return 0;
         }
     }
-    return ortkit_build_fail(ORTKIT_E_UNSUPPORTED,
+    return ortkit__error_set(ORTKIT_E_UNSUPPORTED,
                              "cuDNN not found: no cudnn_version.h under %s%s%s or /usr (set "
                              "CUDNN_HOME)",
                              home, env && *env ? ", " : "", env && *env ? env : "");
@@ -293,15 +291,15 @@ static int check_disk(const char *build_dir, uint64_t need)
     uint64_t avail = (uint64_t)vfs.f_bavail * (uint64_t)vfs.f_frsize;
     if (avail < need) {
         char a[32], b[32];
-        ortkit_build_format_size(a, sizeof a, avail);
-        ortkit_build_format_size(b, sizeof b, need);
-        return ortkit_build_fail(ORTKIT_E_IO, "not enough free disk for %s: %s free, needs %s",
+        ortkit__human_memory(a, sizeof a, avail);
+        ortkit__human_memory(b, sizeof b, need);
+        return ortkit__error_set(ORTKIT_E_IO, "not enough free disk for %s: %s free, needs %s",
                                  build_dir, a, b);
     }
     return 0;
 }
 
-int ortkit_build_heavy_compilers(char *buf, size_t size, size_t *count)
+int ortkit__builder_heavy_compilers(char *buf, size_t size, size_t *count)
 {
     static const char *const heavy[] = {"cc1plus", "cc1", "nvcc", "cicc", "ptxas", "clang++",
                                         "clang", "lto1", NULL};
@@ -339,25 +337,25 @@ int ortkit_build_heavy_compilers(char *buf, size_t size, size_t *count)
     return 0;
 }
 
-int ortkit_build_preflight_run(const ortkit_build_preflight *pf, ortkit_build_toolchain *tc,
-                               char *found_cuda_home, size_t cuda_size, char *found_cudnn_home,
-                               size_t cudnn_size, void (*warn)(const char *msg))
+int ortkit__builder_preflight_run(const ortkit__builder_preflight *pf, ortkit__builder_toolchain *tc,
+                                  char *found_cuda_home, size_t cuda_size, char *found_cudnn_home,
+                                  size_t cudnn_size, void (*warn)(const char *msg))
 {
     int rc;
     char lists[PATH_MAX], need[32], scratch[PATH_MAX], ver[32];
     memset(tc, 0, sizeof *tc);
-    int ort = pf->kind == ORTKIT_BUILD_ORT;
-    if (ort && (rc = ortkit_build_ort_version(ver, sizeof ver, pf->source)))
+    int ort = pf->kind == ORTKIT__BUILD_ORT;
+    if (ort && (rc = ortkit__builder_ort_version(ver, sizeof ver, pf->source)))
         return rc;
     snprintf(lists, sizeof lists, "%s%s/CMakeLists.txt", pf->source, ort ? "/cmake" : "");
     if (!ort && !is_file(lists))
-        return ortkit_build_fail(ORTKIT_E_INVALID_ARG, "'%s' has no CMakeLists.txt", pf->source);
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "'%s' has no CMakeLists.txt", pf->source);
 
     /* Disk before anything writes to the build directory. */
     uint64_t min_disk = pf->min_disk ? pf->min_disk
-                        : !ort       ? 256 * OB_MiB
-                        : pf->variant && pf->variant->cuda ? 20 * OB_GiB
-                                                           : 6 * OB_GiB;
+                        : !ort       ? 256 * ORTKIT__MiB
+                        : pf->variant && pf->variant->cuda ? 20 * ORTKIT__GiB
+                                                           : 6 * ORTKIT__GiB;
     if ((rc = check_disk(pf->build_dir, min_disk)))
         return rc;
 
@@ -365,30 +363,26 @@ int ortkit_build_preflight_run(const ortkit_build_preflight *pf, ortkit_build_to
     if ((rc = tool_version(tc->cmake, sizeof tc->cmake, tc->cmake_path, sizeof tc->cmake_path,
                            "cmake", "version")))
         return rc;
-    if (version_number(tc->cmake) < version_number(need))
-        return ortkit_build_fail(ORTKIT_E_UNSUPPORTED, "cmake %s is too old: %s needs %s or newer",
+    if (ortkit__version_compare(tc->cmake, need) < 0)
+        return ortkit__error_set(ORTKIT_E_UNSUPPORTED, "cmake %s is too old: %s needs %s or newer",
                                  tc->cmake, ort ? "this ONNX Runtime" : "this project", need);
     if ((rc = tool_version(tc->ninja, sizeof tc->ninja, tc->ninja_path, sizeof tc->ninja_path,
                            "ninja", NULL)))
         return rc;
-    if (version_number(tc->ninja) < version_number("1.10.0"))
-        return ortkit_build_fail(ORTKIT_E_UNSUPPORTED, "ninja %s is too old: 1.10 or newer is needed",
+    if (ortkit__version_compare(tc->ninja, "1.10.0") < 0)
+        return ortkit__error_set(ORTKIT_E_UNSUPPORTED, "ninja %s is too old: 1.10 or newer is needed",
                                  tc->ninja);
-    if (pf->cache_ccache) {
-        char *p = ortkit_build_which("ccache");
-        free(p);
-        if (!p)
-            return ortkit_build_fail(ORTKIT_E_UNSUPPORTED, "--cache ccache: ccache not found on PATH");
-    }
-    if (pf->distcc_hosts) {
-        char *p = ortkit_build_which("distcc");
-        free(p);
-        if (!p)
-            return ortkit_build_fail(ORTKIT_E_UNSUPPORTED, "--distcc: distcc not found on PATH");
-    }
+    char *found = NULL;
+    if (pf->cache_ccache && ortkit__path_which(&found, "ccache") != 0)
+        return ortkit__error_set(ORTKIT_E_UNSUPPORTED, "--cache ccache: ccache not found on PATH");
+    free(found);
+    found = NULL;
+    if (pf->distcc_hosts && ortkit__path_which(&found, "distcc") != 0)
+        return ortkit__error_set(ORTKIT_E_UNSUPPORTED, "--distcc: distcc not found on PATH");
+    free(found);
 
-    snprintf(scratch, sizeof scratch, "%s/.ortkit", pf->build_dir);
-    if ((rc = ortkit_build_mkdirs(scratch)))
+    if ((rc = ortkit__pathf(scratch, sizeof scratch, "%s/.ortkit", pf->build_dir)) ||
+        (rc = ortkit__mkdirs(scratch)))
         return rc;
     const char *flags = ort && pf->variant ? pf->variant->cpu_flags : "";
     if ((rc = check_compiler(tc->cc, sizeof tc->cc, "CC", "cc", NULL, ".c", flags, scratch, "C")) ||
@@ -401,7 +395,7 @@ int ortkit_build_preflight_run(const ortkit_build_preflight *pf, ortkit_build_to
 
     char others[1024];
     size_t count = 0;
-    ortkit_build_heavy_compilers(others, sizeof others, &count);
+    ortkit__builder_heavy_compilers(others, sizeof others, &count);
     if (count && warn) {
         char msg[1200];
         snprintf(msg, sizeof msg,
@@ -415,18 +409,17 @@ int ortkit_build_preflight_run(const ortkit_build_preflight *pf, ortkit_build_to
 
 /* ---- the build directory's lock ------------------------------------------ */
 
-int ortkit_build_lock_take(ortkit_build_lock *lock, const char *state_dir)
+int ortkit__builder_lock_take(ortkit__builder_lock *lock, const char *state_dir)
 {
     char path[PATH_MAX];
     lock->fd = -1;
-    int rc = ortkit_build_mkdirs(state_dir);
-    if (rc)
+    int rc = ortkit__mkdirs(state_dir);
+    if (rc || (rc = ortkit__pathf(path, sizeof path, "%s/lock", state_dir)))
         return rc;
-    snprintf(path, sizeof path, "%s/lock", state_dir);
     /* O_CLOEXEC: a compiler that outlives us must not keep the lock. */
     int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
     if (fd < 0)
-        return ortkit_build_fail(ORTKIT_E_IO, "cannot open '%s': %s", path, strerror(errno));
+        return ortkit__error_set(ORTKIT_E_IO, "cannot open '%s': %s", path, strerror(errno));
     if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
         char holder[32] = "";
         ssize_t r = pread(fd, holder, sizeof holder - 1, 0);
@@ -437,7 +430,7 @@ int ortkit_build_lock_take(ortkit_build_lock *lock, const char *state_dir)
         size_t n = strlen(state_dir);
         if (n > 8 && !strcmp(state_dir + n - 8, "/.ortkit"))
             n -= 8;
-        return ortkit_build_fail(ORTKIT_E_IO,
+        return ortkit__error_set(ORTKIT_E_IO,
                                  "build directory %.*s is in use by another ortkit build (pid %s)",
                                  (int)n, state_dir, holder[0] ? holder : "?");
     }
@@ -445,13 +438,13 @@ int ortkit_build_lock_take(ortkit_build_lock *lock, const char *state_dir)
     int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
     if (ftruncate(fd, 0) != 0 || pwrite(fd, pid, (size_t)n, 0) != n) {
         close(fd);
-        return ortkit_build_fail(ORTKIT_E_IO, "cannot write '%s'", path);
+        return ortkit__error_set(ORTKIT_E_IO, "cannot write '%s'", path);
     }
     lock->fd = fd;
     return 0;
 }
 
-void ortkit_build_lock_release(ortkit_build_lock *lock)
+void ortkit__builder_lock_release(ortkit__builder_lock *lock)
 {
     if (lock->fd >= 0) {
         if (ftruncate(lock->fd, 0) != 0) {

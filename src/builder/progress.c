@@ -7,13 +7,13 @@
  * finished and total steps.  Compiles running and memory in use come from
  * the gate.
  */
-#include "build.h"
+#include "builder.h"
 
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 
-int ortkit_build_progress_parse(const char *line, long *done, long *total, long *running)
+int ortkit__builder_progress_parse(const char *line, long *done, long *total, long *running)
 {
     long f, t, r;
     if (sscanf(line, "[ortkit %ld/%ld %ld] ", &f, &t, &r) != 3)
@@ -36,8 +36,8 @@ static void format_clock(char *buf, size_t size, double s)
         snprintf(buf, size, "%ld:%02ld", t / 60, t % 60);
 }
 
-void ortkit_build_progress_format(const ortkit_build_progress *p, char *buf, size_t size,
-                                  int running, uint64_t in_use, uint64_t budget, double now)
+void ortkit__builder_progress_format(const ortkit__builder_progress *p, char *buf, size_t size,
+                                     int running, uint64_t in_use, uint64_t budget, double now)
 {
     double elapsed = now - p->t_start;
     long done = p->done, total = p->total;
@@ -53,29 +53,29 @@ void ortkit_build_progress_format(const ortkit_build_progress *p, char *buf, siz
         format_clock(eta, sizeof eta, elapsed / (double)done * (double)left);
     else if (p->eta_hint > 0 && total > 0)
         format_clock(eta, sizeof eta, p->eta_hint * (double)left);
-    ortkit_build_format_size(mem, sizeof mem, in_use);
-    ortkit_build_format_size(bud, sizeof bud, budget);
+    ortkit__human_memory(mem, sizeof mem, in_use);
+    ortkit__human_memory(bud, sizeof bud, budget);
     snprintf(buf, size, "[%3.0f%%] %ld/%ld steps  %s elapsed  ETA %s  %d compiling  %s of %s",
              pct, done, total, el, eta, running, mem, bud);
 }
 
-void ortkit_build_progress_draw(ortkit_build_progress *p, int running, uint64_t in_use,
-                                uint64_t budget, int force, FILE *out)
+void ortkit__builder_progress_draw(ortkit__builder_progress *p, int running, uint64_t in_use,
+                                   uint64_t budget, int force, FILE *out)
 {
     if (!p->enabled)
         return;
-    double now = ortkit_build_now();
+    double now = ortkit__clock_now();
     if (!force && now - p->t_drawn < 0.2)
         return;
     char line[256];
-    ortkit_build_progress_format(p, line, sizeof line, running, in_use, budget, now);
+    ortkit__builder_progress_format(p, line, sizeof line, running, in_use, budget, now);
     fprintf(out, "\r%s\033[K", line);
     fflush(out);
     p->drawn = 1;
     p->t_drawn = now;
 }
 
-void ortkit_build_progress_clear(ortkit_build_progress *p, FILE *out)
+void ortkit__builder_progress_clear(ortkit__builder_progress *p, FILE *out)
 {
     if (p->enabled && p->drawn) {
         fputs("\r\033[K", out);
@@ -84,7 +84,7 @@ void ortkit_build_progress_clear(ortkit_build_progress *p, FILE *out)
     p->drawn = 0;
 }
 
-int ortkit_build_first_error(const char *log_path, char *buf, size_t size)
+int ortkit__builder_first_error(const char *log_path, char *buf, size_t size)
 {
     FILE *f = fopen(log_path, "r");
     if (!f)

@@ -2,33 +2,34 @@
  * report.c - what a build cost: wall time, CPU use, memory, the heaviest
  * files, and how often the gate held a compile back.
  */
-#include "build.h"
+#include "builder.h"
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 
-int ortkit_build_report_add(ortkit_build_report *rep, const char *path, ortkit_build_lang lang,
-                            double wall, double cpu, double waited, uint64_t peak,
-                            uint64_t estimate, int status, ortkit_build_hold held)
+int ortkit__builder_report_add(ortkit__builder_report *rep, const char *path,
+                               ortkit__builder_lang lang, double wall, double cpu, double waited,
+                               uint64_t peak, uint64_t estimate, int status,
+                               ortkit__builder_hold held)
 {
     if (rep->n == rep->cap) {
         size_t cap = rep->cap ? rep->cap * 2 : 64;
-        ortkit_build_record *r = realloc(rep->r, cap * sizeof *r);
+        ortkit__builder_record *r = realloc(rep->r, cap * sizeof *r);
         if (!r)
-            return ortkit_build_fail(ORTKIT_E_NOMEM, "out of memory");
+            return ortkit__error_nomem();
         rep->r = r;
         rep->cap = cap;
     }
     char *p = strdup(path ? path : "");
     if (!p)
-        return ortkit_build_fail(ORTKIT_E_NOMEM, "out of memory");
-    rep->r[rep->n++] = (ortkit_build_record){p, lang, wall, cpu, waited, peak, estimate, status, held};
+        return ortkit__error_nomem();
+    rep->r[rep->n++] = (ortkit__builder_record){p, lang, wall, cpu, waited, peak, estimate, status, held};
     rep->cpu += cpu;
     return 0;
 }
 
-void ortkit_build_report_free(ortkit_build_report *rep)
+void ortkit__builder_report_free(ortkit__builder_report *rep)
 {
     for (size_t i = 0; i < rep->n; i++)
         free(rep->r[i].path);
@@ -38,23 +39,25 @@ void ortkit_build_report_free(ortkit_build_report *rep)
 
 static int by_peak(const void *a, const void *b)
 {
-    const ortkit_build_record *x = *(ortkit_build_record *const *)a, *y = *(ortkit_build_record *const *)b;
+    const ortkit__builder_record *x = *(ortkit__builder_record *const *)a;
+    const ortkit__builder_record *y = *(ortkit__builder_record *const *)b;
     return x->peak < y->peak ? 1 : x->peak > y->peak ? -1 : strcmp(x->path, y->path);
 }
 
 static int by_wall(const void *a, const void *b)
 {
-    const ortkit_build_record *x = *(ortkit_build_record *const *)a, *y = *(ortkit_build_record *const *)b;
+    const ortkit__builder_record *x = *(ortkit__builder_record *const *)a;
+    const ortkit__builder_record *y = *(ortkit__builder_record *const *)b;
     return x->wall < y->wall ? 1 : x->wall > y->wall ? -1 : strcmp(x->path, y->path);
 }
 
 /* The records sorted by cmp (pointers into rep); NULL when there are none. */
-static const ortkit_build_record **sorted(const ortkit_build_report *rep,
-                                          int (*cmp)(const void *, const void *))
+static const ortkit__builder_record **sorted(const ortkit__builder_report *rep,
+                                             int (*cmp)(const void *, const void *))
 {
     if (!rep->n)
         return NULL;
-    const ortkit_build_record **v = malloc(rep->n * sizeof *v);
+    const ortkit__builder_record **v = malloc(rep->n * sizeof *v);
     if (!v)
         return NULL;
     for (size_t i = 0; i < rep->n; i++)
@@ -73,7 +76,7 @@ static const char *short_path(const char *p)
     return s;
 }
 
-static uint64_t max_peak(const ortkit_build_report *rep)
+static uint64_t max_peak(const ortkit__builder_report *rep)
 {
     uint64_t m = 0;
     for (size_t i = 0; i < rep->n; i++)
@@ -82,23 +85,23 @@ static uint64_t max_peak(const ortkit_build_report *rep)
     return m;
 }
 
-static double utilisation(const ortkit_build_report *rep)
+static double utilisation(const ortkit__builder_report *rep)
 {
-    int ncpu = ortkit_build_nproc();
+    int ncpu = ortkit__proc_cpus();
     return rep->wall > 0 ? 100.0 * rep->cpu / (rep->wall * ncpu) : 0;
 }
 
-void ortkit_build_report_print(const ortkit_build_report *rep, FILE *out)
+void ortkit__builder_report_print(const ortkit__builder_report *rep, FILE *out)
 {
     char a[32], b[32], c[32], d[32];
     fprintf(out, "steps: %ld run (%ld to do when this run started)\n", rep->steps_done,
             rep->steps_total);
     fprintf(out, "wall time: %.1f s; compile CPU time: %.1f s; CPU utilisation: %.0f%% of %d cores\n",
-            rep->wall, rep->cpu, utilisation(rep), ortkit_build_nproc());
-    ortkit_build_format_size(a, sizeof a, rep->budget);
-    ortkit_build_format_size(b, sizeof b, rep->gate.max_in_use);
-    ortkit_build_format_size(c, sizeof c, rep->gate.max_sampled);
-    ortkit_build_format_size(d, sizeof d, max_peak(rep));
+            rep->wall, rep->cpu, utilisation(rep), ortkit__proc_cpus());
+    ortkit__human_memory(a, sizeof a, rep->budget);
+    ortkit__human_memory(b, sizeof b, rep->gate.max_in_use);
+    ortkit__human_memory(c, sizeof c, rep->gate.max_sampled);
+    ortkit__human_memory(d, sizeof d, max_peak(rep));
     fprintf(out, "memory: budget %s, %d CPU slots; gate's peak in use %s; sampled compilers' peak "
                  "%s; largest compile %s\n",
             a, rep->slots, b, c, d);
@@ -110,30 +113,30 @@ void ortkit_build_report_print(const ortkit_build_report *rep, FILE *out)
     if (rep->gate.alone_over_budget)
         fprintf(out, "; %llu ran alone above the budget", (unsigned long long)rep->gate.alone_over_budget);
     fputc('\n', out);
-    const ortkit_build_record **v = sorted(rep, by_peak);
+    const ortkit__builder_record **v = sorted(rep, by_peak);
     if (v) {
         fprintf(out, "heaviest by memory:\n");
         for (size_t i = 0; i < rep->n && i < 10; i++) {
-            ortkit_build_format_size(a, sizeof a, v[i]->peak);
+            ortkit__human_memory(a, sizeof a, v[i]->peak);
             fprintf(out, "  %10s  %7.1f s  %s\n", a, v[i]->wall, short_path(v[i]->path));
         }
         qsort(v, rep->n, sizeof *v, by_wall);
         fprintf(out, "heaviest by time:\n");
         for (size_t i = 0; i < rep->n && i < 10; i++) {
-            ortkit_build_format_size(a, sizeof a, v[i]->peak);
+            ortkit__human_memory(a, sizeof a, v[i]->peak);
             fprintf(out, "  %7.1f s  %10s  %s\n", v[i]->wall, a, short_path(v[i]->path));
         }
         free(v);
     }
 }
 
-static cJSON *record_json(const ortkit_build_record *r)
+static cJSON *record_json(const ortkit__builder_record *r)
 {
     cJSON *o = cJSON_CreateObject();
     if (!o)
         return NULL;
     cJSON_AddStringToObject(o, "path", r->path);
-    cJSON_AddStringToObject(o, "lang", ortkit_build_lang_name(r->lang));
+    cJSON_AddStringToObject(o, "lang", ortkit__builder_lang_name(r->lang));
     cJSON_AddNumberToObject(o, "wall_s", r->wall);
     cJSON_AddNumberToObject(o, "cpu_s", r->cpu);
     cJSON_AddNumberToObject(o, "waited_s", r->waited);
@@ -143,7 +146,7 @@ static cJSON *record_json(const ortkit_build_record *r)
     return o;
 }
 
-char *ortkit_build_report_json(const ortkit_build_report *rep, const char *extra_json)
+char *ortkit__builder_report_json(const ortkit__builder_report *rep, const char *extra_json)
 {
     cJSON *root = extra_json ? cJSON_Parse(extra_json) : cJSON_CreateObject();
     if (!root)
@@ -151,7 +154,7 @@ char *ortkit_build_report_json(const ortkit_build_report *rep, const char *extra
     cJSON_AddNumberToObject(root, "wall_s", rep->wall);
     cJSON_AddNumberToObject(root, "cpu_s", rep->cpu);
     cJSON_AddNumberToObject(root, "cpu_utilisation_pct", utilisation(rep));
-    cJSON_AddNumberToObject(root, "cores", ortkit_build_nproc());
+    cJSON_AddNumberToObject(root, "cores", ortkit__proc_cpus());
     cJSON_AddNumberToObject(root, "steps_run", (double)rep->steps_done);
     cJSON_AddNumberToObject(root, "steps_to_do", (double)rep->steps_total);
     cJSON_AddNumberToObject(root, "budget_bytes", (double)rep->budget);
@@ -169,7 +172,7 @@ char *ortkit_build_report_json(const ortkit_build_report *rep, const char *extra
         cJSON_AddNumberToObject(g, "waited_for_slot", (double)rep->gate.held_slots);
         cJSON_AddNumberToObject(g, "alone_over_budget", (double)rep->gate.alone_over_budget);
     }
-    const ortkit_build_record **v = sorted(rep, by_peak);
+    const ortkit__builder_record **v = sorted(rep, by_peak);
     cJSON *mem = cJSON_AddArrayToObject(root, "heaviest_by_memory");
     cJSON *tim = cJSON_AddArrayToObject(root, "heaviest_by_time");
     cJSON *all = cJSON_AddArrayToObject(root, "compiles");

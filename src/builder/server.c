@@ -4,7 +4,7 @@
  * memory of running compiles and the system, and records each compile.
  * Single-threaded: the build's poll loop (driver.c) calls in here.
  */
-#include "build.h"
+#include "builder.h"
 #include "server.h"
 
 #include <ctype.h>
@@ -19,52 +19,48 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-int ortkit_build_server_open(ortkit_build_server *s, const char *state_dir, uint64_t budget,
-                             int slots, ortkit_build_history *history, ortkit_build_report *report)
+int ortkit__builder_server_open(ortkit__builder_server *s, const char *state_dir, uint64_t budget,
+                                int slots, ortkit__builder_history *history,
+                                ortkit__builder_report *report)
 {
     memset(s, 0, sizeof *s);
     s->listen_fd = -1;
     s->history = history;
     s->report = report;
     s->learn = 1;
-    ortkit_build_gate_init(&s->gate, budget, slots, history);
-    s->gate.low_water = 512 * OB_MiB;
+    ortkit__builder_gate_init(&s->gate, budget, slots, history);
+    s->gate.low_water = 512 * ORTKIT__MiB;
 
     struct sockaddr_un sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sun_family = AF_UNIX;
-    char name[64];
-    ortkit_build_gate_address(name, sizeof name, state_dir);
-    size_t n = strlen(name);
-    memcpy(sa.sun_path + 1, name, n);
+    socklen_t len = (socklen_t)ortkit__builder_gate_sockaddr(&sa, state_dir);
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
     if (fd < 0)
-        return ortkit_build_fail(ORTKIT_E_IO, "cannot create the gate's socket: %s", strerror(errno));
-    if (bind(fd, (struct sockaddr *)&sa, (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + n)) ||
+        return ortkit__error_set(ORTKIT_E_IO, "cannot create the gate's socket: %s", strerror(errno));
+    if (bind(fd, (struct sockaddr *)&sa, len) ||
         listen(fd, 256)) {
         int e = errno;
         close(fd);
         if (e == EADDRINUSE)
-            return ortkit_build_fail(ORTKIT_E_IO, "another gate is already serving %s", state_dir);
-        return ortkit_build_fail(ORTKIT_E_IO, "cannot listen on the gate's socket: %s", strerror(e));
+            return ortkit__error_set(ORTKIT_E_IO, "another gate is already serving %s", state_dir);
+        return ortkit__error_set(ORTKIT_E_IO, "cannot listen on the gate's socket: %s", strerror(e));
     }
     s->listen_fd = fd;
     return 0;
 }
 
-static void client_drop(ortkit_build_server *s, size_t i)
+static void client_drop(ortkit__builder_server *s, size_t i)
 {
-    ortkit_build_client *c = &s->clients[i];
+    ortkit__builder_client *c = &s->clients[i];
     if (c->job) {
         /* Gone without END: killed, or the build is stopping. */
-        ortkit_build_gate_release(&s->gate, c->job);
+        ortkit__builder_gate_release(&s->gate, c->job);
         s->dropped++;
     }
     close(c->fd);
     s->clients[i] = s->clients[--s->n_clients];
 }
 
-void ortkit_build_server_close(ortkit_build_server *s)
+void ortkit__builder_server_close(ortkit__builder_server *s)
 {
     while (s->n_clients)
         client_drop(s, s->n_clients - 1);
@@ -73,10 +69,10 @@ void ortkit_build_server_close(ortkit_build_server *s)
     if (s->listen_fd >= 0)
         close(s->listen_fd);
     s->listen_fd = -1;
-    ortkit_build_gate_free(&s->gate);
+    ortkit__builder_gate_free(&s->gate);
 }
 
-size_t ortkit_build_server_pollfds(const ortkit_build_server *s, struct pollfd *pfd, size_t max)
+size_t ortkit__builder_server_pollfds(const ortkit__builder_server *s, struct pollfd *pfd, size_t max)
 {
     size_t k = 0;
     if (s->listen_fd >= 0 && k < max)
@@ -86,7 +82,7 @@ size_t ortkit_build_server_pollfds(const ortkit_build_server *s, struct pollfd *
     return k;
 }
 
-static void accept_all(ortkit_build_server *s)
+static void accept_all(ortkit__builder_server *s)
 {
     for (;;) {
         int fd = accept4(s->listen_fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
@@ -94,7 +90,7 @@ static void accept_all(ortkit_build_server *s)
             return;
         if (s->n_clients == s->cap_clients) {
             size_t cap = s->cap_clients ? s->cap_clients * 2 : 32;
-            ortkit_build_client *c = realloc(s->clients, cap * sizeof *c);
+            ortkit__builder_client *c = realloc(s->clients, cap * sizeof *c);
             if (!c) {
                 close(fd);
                 return;
@@ -102,15 +98,15 @@ static void accept_all(ortkit_build_server *s)
             s->clients = c;
             s->cap_clients = cap;
         }
-        ortkit_build_client *c = &s->clients[s->n_clients++];
+        ortkit__builder_client *c = &s->clients[s->n_clients++];
         memset(c, 0, sizeof *c);
         c->fd = fd;
     }
 }
 
-static void on_admit(ortkit_build_job *job, void *ctx)
+static void on_admit(ortkit__builder_job *job, void *ctx)
 {
-    ortkit_build_server *s = ctx;
+    ortkit__builder_server *s = ctx;
     for (size_t i = 0; i < s->n_clients; i++) {
         if (s->clients[i].job != job)
             continue;
@@ -123,7 +119,7 @@ static void on_admit(ortkit_build_job *job, void *ctx)
     }
 }
 
-static void on_request(ortkit_build_server *s, ortkit_build_client *c, char *line, double now)
+static void on_request(ortkit__builder_server *s, ortkit__builder_client *c, char *line, double now)
 {
     long pid;
     char lang[16];
@@ -132,19 +128,20 @@ static void on_request(ortkit_build_server *s, ortkit_build_client *c, char *lin
         c->bad = 1;
         return;
     }
-    int l = ortkit_build_lang_parse(lang);
-    c->job = ortkit_build_gate_request(&s->gate, (pid_t)pid, l < 0 ? OB_LANG_CXX : (ortkit_build_lang)l,
-                                       line + off, now);
+    int l = ortkit__builder_lang_parse(lang);
+    c->job = ortkit__builder_gate_request(&s->gate, (pid_t)pid,
+                                          l < 0 ? ORTKIT__LANG_CXX : (ortkit__builder_lang)l,
+                                          line + off, now);
     if (!c->job)
         c->bad = 1;
 }
 
-static void on_end(ortkit_build_server *s, ortkit_build_client *c, const char *line, double now)
+static void on_end(ortkit__builder_server *s, ortkit__builder_client *c, const char *line, double now)
 {
     int status;
     double wall, user, sys;
     long maxrss_kb;
-    ortkit_build_job *j = c->job;
+    ortkit__builder_job *j = c->job;
     if (!j || !j->admitted ||
         sscanf(line, "END %d %lf %lf %lf %ld", &status, &wall, &user, &sys, &maxrss_kb) != 5) {
         c->bad = 1;
@@ -156,22 +153,22 @@ static void on_end(ortkit_build_server *s, ortkit_build_client *c, const char *l
     if (j->rss_max > peak)
         peak = j->rss_max;
     if (s->report)
-        ortkit_build_report_add(s->report, j->path, j->lang, wall, user + sys,
-                                j->t_admit - j->t_request, peak, j->estimate, status, j->held);
+        ortkit__builder_report_add(s->report, j->path, j->lang, wall, user + sys,
+                                   j->t_admit - j->t_request, peak, j->estimate, status, j->held);
     /* A ccache hit costs next to nothing and says nothing about the real
      * compile: through ccache a file's learnt peak only ever grows. */
-    const ortkit_build_hist_entry *old =
-        s->history && j->path[0] ? ortkit_build_history_find(s->history, j->path) : NULL;
+    const ortkit__builder_hist_entry *old =
+        s->history && j->path[0] ? ortkit__builder_history_find(s->history, j->path) : NULL;
     int cached = s->chain && strstr(s->chain, "ccache") && old && old->peak >= peak;
     if (s->learn && s->history && status == 0 && j->path[0] && !cached)
-        ortkit_build_history_put(s->history, j->path, peak, wall, user + sys);
+        ortkit__builder_history_put(s->history, j->path, peak, wall, user + sys);
     (void)now;
-    ortkit_build_gate_release(&s->gate, j);
+    ortkit__builder_gate_release(&s->gate, j);
     c->job = NULL;
 }
 
-void ortkit_build_server_handle(ortkit_build_server *s, const struct pollfd *pfd, size_t n,
-                                double now)
+void ortkit__builder_server_handle(ortkit__builder_server *s, const struct pollfd *pfd, size_t n,
+                                   double now)
 {
     for (size_t k = 0; k < n; k++) {
         if (!pfd[k].revents)
@@ -185,7 +182,7 @@ void ortkit_build_server_handle(ortkit_build_server *s, const struct pollfd *pfd
             i++;
         if (i == s->n_clients)
             continue;
-        ortkit_build_client *c = &s->clients[i];
+        ortkit__builder_client *c = &s->clients[i];
         ssize_t r = read(c->fd, c->buf + c->len, sizeof c->buf - 1 - c->len);
         if (r < 0 && (errno == EAGAIN || errno == EINTR))
             continue;
@@ -213,7 +210,7 @@ void ortkit_build_server_handle(ortkit_build_server *s, const struct pollfd *pfd
             client_drop(s, i);
     }
     if (!s->stopping)
-        ortkit_build_gate_schedule(&s->gate, now, on_admit, s);
+        ortkit__builder_gate_schedule(&s->gate, now, on_admit, s);
 }
 
 /* ---- sampling ------------------------------------------------------------ */
@@ -285,16 +282,16 @@ static const proc_info *find_proc(const proc_info *v, size_t n, pid_t pid)
     return bsearch(&key, v, n, sizeof *v, cmp_pid);
 }
 
-void ortkit_build_server_tick(ortkit_build_server *s, double now)
+void ortkit__builder_server_tick(ortkit__builder_server *s, double now)
 {
     uint64_t avail = 0;
-    if (ortkit_build_meminfo(&avail, NULL) == 0)
-        ortkit_build_gate_set_available(&s->gate, avail);
+    if (ortkit__proc_meminfo(&avail, NULL) == 0)
+        ortkit__builder_gate_set_available(&s->gate, avail);
     if (s->gate.running > 0) {
         proc_info *v = NULL;
         size_t n = scan_procs(&v);
         for (size_t i = 0; i < s->gate.n_jobs; i++) {
-            ortkit_build_job *j = s->gate.jobs[i];
+            ortkit__builder_job *j = s->gate.jobs[i];
             if (!j->admitted)
                 continue;
             /* The launcher's descendants: every process whose chain of
@@ -310,10 +307,10 @@ void ortkit_build_server_tick(ortkit_build_server *s, double now)
                     p = find_proc(v, n, p->ppid);
                 }
             }
-            ortkit_build_gate_sample(&s->gate, j, sum);
+            ortkit__builder_gate_sample(&s->gate, j, sum);
         }
         free(v);
     }
     if (!s->stopping)
-        ortkit_build_gate_schedule(&s->gate, now, on_admit, s);
+        ortkit__builder_gate_schedule(&s->gate, now, on_admit, s);
 }

@@ -1,41 +1,42 @@
 /* server.h - the gate's socket side (server.c), driven by driver.c's poll loop. */
-#ifndef ORTKIT_BUILD_SERVER_H
-#define ORTKIT_BUILD_SERVER_H
+#ifndef ORTKIT_BUILDER_SERVER_H
+#define ORTKIT_BUILDER_SERVER_H
 
-#include "build.h"
+#include "builder.h"
 
 #include <poll.h>
 
-typedef struct ortkit_build_client {
+typedef struct ortkit__builder_client {
     int fd;
     int bad;
-    ortkit_build_job *job; /* NULL until REQ, and again after END */
+    ortkit__builder_job *job; /* NULL until REQ, and again after END */
     size_t len;
     char buf[8192];
-} ortkit_build_client;
+} ortkit__builder_client;
 
-typedef struct ortkit_build_server {
+typedef struct ortkit__builder_server {
     int listen_fd;
-    ortkit_build_client *clients;
+    ortkit__builder_client *clients;
     size_t n_clients, cap_clients;
-    ortkit_build_gate gate;
-    ortkit_build_history *history; /* learnt peaks are written here */
-    ortkit_build_report *report;   /* each finished compile is recorded here */
-    const char *chain;             /* what launchers run the compiler through */
-    int learn;                     /* 0 under distcc: the compile's memory is elsewhere */
-    int stopping;                  /* admit nothing more */
-    uint64_t dropped;              /* launchers that went away holding a reservation */
-} ortkit_build_server;
+    ortkit__builder_gate gate;
+    ortkit__builder_history *history; /* learnt peaks are written here */
+    ortkit__builder_report *report;   /* each finished compile is recorded here */
+    const char *chain;                /* what launchers run the compiler through */
+    int learn;                        /* 0 under distcc: the compile's memory is elsewhere */
+    int stopping;                     /* admit nothing more */
+    uint64_t dropped;                 /* launchers that went away holding a reservation */
+} ortkit__builder_server;
 
-int ortkit_build_server_open(ortkit_build_server *s, const char *state_dir, uint64_t budget,
-                             int slots, ortkit_build_history *history, ortkit_build_report *report);
-void ortkit_build_server_close(ortkit_build_server *s);
+int ortkit__builder_server_open(ortkit__builder_server *s, const char *state_dir, uint64_t budget,
+                                int slots, ortkit__builder_history *history,
+                                ortkit__builder_report *report);
+void ortkit__builder_server_close(ortkit__builder_server *s);
 /* The descriptors to poll (the listening socket and each launcher). */
-size_t ortkit_build_server_pollfds(const ortkit_build_server *s, struct pollfd *pfd, size_t max);
+size_t ortkit__builder_server_pollfds(const ortkit__builder_server *s, struct pollfd *pfd, size_t max);
 /* Serve what poll reported, then admit what fits. */
-void ortkit_build_server_handle(ortkit_build_server *s, const struct pollfd *pfd, size_t n,
-                                double now);
+void ortkit__builder_server_handle(ortkit__builder_server *s, const struct pollfd *pfd, size_t n,
+                                   double now);
 /* Sample the memory of running compiles and of the system; admit what fits. */
-void ortkit_build_server_tick(ortkit_build_server *s, double now);
+void ortkit__builder_server_tick(ortkit__builder_server *s, double now);
 
 #endif

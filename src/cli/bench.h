@@ -6,8 +6,8 @@
 #ifndef ORTKIT_CLI_BENCH_H
 #define ORTKIT_CLI_BENCH_H
 
-#include "bench_stats.h"
 #include "inputs.h"
+#include "util.h"
 
 #include <stddef.h>
 
@@ -47,7 +47,7 @@ typedef struct bench_side {
     double setup_rss;         /* bytes the measured session, first run and warm-up added */
     double rss_growth;        /* bytes resident memory grew during the timed blocks */
     size_t blocks;
-    bench_stats stats;        /* filled after the run */
+    ortkit__stats stats;      /* filled after the run */
 } bench_side;
 
 typedef struct bench_config {
@@ -74,9 +74,6 @@ typedef struct bench_config {
     int capped;            /* -t stopped at BENCH_MAX_RUNS */
 } bench_config;
 
-/* Resident memory now, in bytes (0 when unknown). */
-double bench_rss_now(void);
-
 /* One run of session on inputs, outputs freed; *seconds inside the run call.
  * 0 or the library's code. */
 int bench_run_once(const bench_config *cfg, ortkit_session *session, ortkit_tensor *const *inputs,
@@ -84,9 +81,6 @@ int bench_run_once(const bench_config *cfg, ortkit_session *session, ortkit_tens
 
 /* First run, warm-up and the timed blocks; CLI_OK or CLI_FAIL (message printed). */
 int bench_measure(bench_config *cfg);
-
-/* "2.95 us", "14.5 ms": three significant digits. */
-void bench_format_duration(char *buf, size_t size, double seconds);
 
 /* The table or JSON on stdout. */
 int bench_report(const bench_config *cfg);

@@ -151,7 +151,7 @@ static void histogram(svg *s, const bench_config *cfg, const axis *ax)
     for (size_t i = 0; i < cfg->n_sides; i++) {
         const bench_side *sd = &cfg->side[i];
         size_t above;
-        size_t top = bench_histogram(sd->lat, sd->n_lat, ax->lo, ax->hi, counts[i], BINS, &above);
+        size_t top = ortkit__stats_histogram(sd->lat, sd->n_lat, ax->lo, ax->hi, counts[i], BINS, &above);
         double pct = sd->n_lat ? 100.0 * (double)top / (double)sd->n_lat : 0;
         peak = pct > peak ? pct : peak;
     }
@@ -211,8 +211,8 @@ static void legend(svg *s, const bench_config *cfg, const axis *ax)
         const bench_side *sd = &cfg->side[i];
         double y = 62 + 20 * (double)i;
         char p50[32], p99[32];
-        bench_format_duration(p50, sizeof p50, sd->stats.p50);
-        bench_format_duration(p99, sizeof p99, sd->stats.p99);
+        ortkit__human_duration3(p50, sizeof p50, sd->stats.p50);
+        ortkit__human_duration3(p99, sizeof p99, sd->stats.p99);
         put(s, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"14\" fill=\"%s\"/>\n", LEFT, y - 11, colours[i]);
         put(s, "<text x=\"%.1f\" y=\"%.1f\">", LEFT + 20, y);
         if (cfg->n_sides == 2)
@@ -230,7 +230,7 @@ static void legend(svg *s, const bench_config *cfg, const axis *ax)
     }
     if (beyond) {
         char m[32];
-        bench_format_duration(m, sizeof m, max);
+        ortkit__human_duration3(m, sizeof m, max);
         put(s, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" fill=\"#666\">%zu slowest run%s off the axis "
                "(max %s)</text>\n", W - RIGHT, HIST_TOP - 8, beyond, beyond == 1 ? "" : "s", m);
     }

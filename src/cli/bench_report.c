@@ -41,7 +41,7 @@ static const struct {
 /* A side's figures; NAN for those it shares with A (one runtime, loaded once). */
 static void side_values(const bench_side *sd, double v[F_COUNT])
 {
-    const bench_stats *st = &sd->stats;
+    const ortkit__stats *st = &sd->stats;
     v[F_LOAD] = sd->shared_rt ? NAN : sd->load_s;
     v[F_COLD_CREATE] = sd->shared_rt ? NAN : sd->cold_create_s;
     v[F_COLD_FIRST] = sd->shared_rt ? NAN : sd->cold_first_s;
@@ -63,14 +63,6 @@ static void side_values(const bench_side *sd, double v[F_COUNT])
     v[F_RSS_GROWTH] = sd->rss_growth;
 }
 
-/* Three significant digits: latencies of two set-ups often differ in the third. */
-void bench_format_duration(char *buf, size_t size, double s)
-{
-    double v = s < 1e-3 ? s * 1e6 : s < 1 ? s * 1e3 : s;
-    const char *unit = s < 1e-3 ? "us" : s < 1 ? "ms" : "s";
-    snprintf(buf, size, v < 10 ? "%.2f %s" : v < 100 ? "%.1f %s" : "%.0f %s", v, unit);
-}
-
 static void format_value(char *buf, size_t size, figure_kind kind, double v)
 {
     if (isnan(v)) {
@@ -78,14 +70,14 @@ static void format_value(char *buf, size_t size, figure_kind kind, double v)
         return;
     }
     switch (kind) {
-    case K_DURATION: bench_format_duration(buf, size, v); break;
+    case K_DURATION: ortkit__human_duration3(buf, size, v); break;
     case K_COUNT: snprintf(buf, size, "%.0f", v); break;
     case K_RATE: snprintf(buf, size, v >= 100 ? "%.0f runs/s" : "%.2f runs/s", v); break;
     case K_PERCENT: snprintf(buf, size, "%.0f%%", v); break;
-    case K_BYTES: cli_format_bytes(buf, size, v < 0 ? 0 : v); break;
+    case K_BYTES: ortkit__human_bytes(buf, size, v < 0 ? 0 : v); break;
     case K_BYTES_SIGNED: {
         char b[32];
-        cli_format_bytes(b, sizeof b, fabs(v));
+        ortkit__human_bytes(b, sizeof b, fabs(v));
         snprintf(buf, size, "%s%s", v < 0 ? "-" : "+", b);
         break;
     }
@@ -168,7 +160,7 @@ static void print_table(const bench_config *cfg)
     cli_table_free(t);
 
     char peak[32];
-    cli_format_bytes(peak, sizeof peak, cfg->peak_rss);
+    ortkit__human_bytes(peak, sizeof peak, cfg->peak_rss);
     printf("\npeak RSS %s (whole process); CPU use is process CPU time over wall time, 100%% = one core\n",
            peak);
     if (cfg->n_sides == 2 && va[F_P50] > 0) {

@@ -31,17 +31,6 @@ static void on_stop_signal(int sig)
     stop_requested = 1;
 }
 
-double bench_rss_now(void)
-{
-    FILE *f = fopen("/proc/self/statm", "r");
-    long size = 0, resident = 0;
-    if (!f)
-        return 0;
-    int ok = fscanf(f, "%ld %ld", &size, &resident) == 2;
-    fclose(f);
-    return ok ? (double)resident * (double)sysconf(_SC_PAGESIZE) : 0;
-}
-
 static void cpu_seconds(double *user, double *sys)
 {
     struct rusage ru;
@@ -54,10 +43,10 @@ static void cpu_seconds(double *user, double *sys)
 static int run_once(const bench_config *cfg, ortkit_session *session, ortkit_tensor *const *inputs,
                     ortkit_tensor **outs, double *seconds)
 {
-    double t0 = cli_now();
+    double t0 = ortkit__clock_now();
     int rc = ortkit_session_run(session, NULL, cfg->names, (const ortkit_tensor *const *)inputs, cfg->n_in,
                                 NULL, 0, outs);
-    *seconds = cli_now() - t0;
+    *seconds = ortkit__clock_now() - t0;
     if (rc)
         return rc;
     for (size_t i = 0; i < cfg->n_out; i++) {
@@ -174,9 +163,9 @@ static int run_block(bench_config *cfg, size_t idx, size_t count, double *mean)
     double user0, sys0, user1, sys1;
     if (cfg->n_sides == 2)
         settle();
-    double rss0 = bench_rss_now();
+    double rss0 = (double)ortkit__proc_rss();
     cpu_seconds(&user0, &sys0);
-    double t0 = cli_now();
+    double t0 = ortkit__clock_now();
     if (threads <= 1) {
         caller_main(&job); /* no thread: the loop a single caller would write */
     } else {
@@ -188,9 +177,9 @@ static int run_block(bench_config *cfg, size_t idx, size_t count, double *mean)
         for (size_t i = 0; i < started; i++)
             pthread_join(tid[i], NULL);
     }
-    double t1 = cli_now();
+    double t1 = ortkit__clock_now();
     cpu_seconds(&user1, &sys1);
-    double rss1 = bench_rss_now();
+    double rss1 = (double)ortkit__proc_rss();
     pthread_mutex_destroy(&job.lock);
     if (atomic_load(&job.failed)) {
         char pre[160];
@@ -226,7 +215,7 @@ static int side_done(bench_config *cfg, const bench_side *sd)
 /* "bench: 42%  1234 runs  3.1 s left" on stderr, at most a few times a second. */
 static void show_progress(const bench_config *cfg, double started, double *last, int *shown)
 {
-    double now = cli_now();
+    double now = ortkit__clock_now();
     int tty = isatty(STDERR_FILENO);
     if (!cfg->progress || now - started < 1.0 || now - *last < (tty ? 0.2 : 1.0))
         return;
@@ -261,7 +250,7 @@ static int warm_up(bench_config *cfg, size_t idx, double *warm_mean)
     ortkit_tensor **outs = calloc(cfg->n_out + 1, sizeof *outs);
     if (!outs)
         return cli_fail("out of memory");
-    double rss0 = bench_rss_now(), dt, sum = 0;
+    double rss0 = (double)ortkit__proc_rss(), dt, sum = 0;
     int rc = CLI_OK;
     if (run_once(cfg, sd->session, sd->inputs, outs, &sd->first_s)) {
         rc = cli_fail("%s%s", side_prefix(cfg, idx, pre, sizeof pre), ortkit_error_last());
@@ -275,7 +264,7 @@ static int warm_up(bench_config *cfg, size_t idx, double *warm_mean)
         sum += dt;
     }
     *warm_mean = cfg->warmup > 0 ? sum / (double)cfg->warmup : sd->first_s;
-    sd->setup_rss += bench_rss_now() - rss0;
+    sd->setup_rss += (double)ortkit__proc_rss() - rss0;
 cleanup:
     free(outs);
     return rc;
@@ -322,7 +311,7 @@ int bench_measure(bench_config *cfg)
     }
     size_t block = choose_block(cfg, est);
     cfg->block = (long)block;
-    double started = cli_now(), last = 0;
+    double started = ortkit__clock_now(), last = 0;
     for (size_t round = 0; !stop_requested; round++) {
         double mean[2] = {NAN, NAN};
         int ran = 0;

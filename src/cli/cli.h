@@ -1,6 +1,7 @@
 /*
  * cli.h - what the `ortkit` commands share.  Each command lives in
- * cmd_<name>.c and uses only the public header plus these helpers.
+ * cmd_<name>.c and uses only the public header, these helpers and src/util's
+ * (util.h: figures for people, the clock, memory), linked into the tool.
  * Results go to stdout; diagnostics and progress to stderr.
  * Exit codes: 0 ok, 1 failure, 2 usage.
  */
@@ -8,6 +9,7 @@
 #define ORTKIT_CLI_H
 
 #include "ortkit.h"
+#include "util.h"
 
 #include <cjson/cJSON.h>
 #include <stdio.h>
@@ -56,13 +58,6 @@ void cli_table_free(cli_table *t);
 
 /* Print JSON (pretty) on stdout, then free it; CLI_FAIL if item is NULL. */
 int cli_json_print(cJSON *item);
-
-/* Human figures: "1.23 ms", "4.5 MiB". */
-void cli_format_duration(char *buf, size_t size, double seconds);
-void cli_format_bytes(char *buf, size_t size, double bytes);
-
-/* Seconds on a monotonic clock. */
-double cli_now(void);
 
 /* The runtime as the user asked for it: --runtime PATH, or the default search. */
 int cli_open_runtime(ortkit_runtime **out, const char *path);

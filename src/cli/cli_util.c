@@ -1,4 +1,4 @@
-/* cli_util.c - messages, tables, JSON and number formatting for the commands. */
+/* cli_util.c - messages, tables and JSON for the commands. */
 #include "cli.h"
 
 #include <errno.h>
@@ -7,7 +7,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 int cli_fail(const char *fmt, ...)
 {
@@ -209,34 +208,6 @@ int cli_json_print(cJSON *item)
     puts(text);
     free(text);
     return CLI_OK;
-}
-
-void cli_format_duration(char *buf, size_t size, double s)
-{
-    if (s < 1e-3)
-        snprintf(buf, size, "%.1f us", s * 1e6);
-    else if (s < 1)
-        snprintf(buf, size, "%.2f ms", s * 1e3);
-    else
-        snprintf(buf, size, "%.2f s", s);
-}
-
-void cli_format_bytes(char *buf, size_t size, double b)
-{
-    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    size_t u = 0;
-    while (b >= 1024 && u + 1 < sizeof units / sizeof units[0]) {
-        b /= 1024;
-        u++;
-    }
-    snprintf(buf, size, u ? "%.1f %s" : "%.0f %s", b, units[u]);
-}
-
-double cli_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 int cli_open_runtime(ortkit_runtime **out, const char *path)

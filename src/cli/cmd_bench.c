@@ -291,11 +291,11 @@ static const char *side_prefix(const bench_config *cfg, size_t idx)
 static int load_runtime(bench_config *cfg, size_t idx)
 {
     bench_side *sd = &cfg->side[idx];
-    double rss0 = bench_rss_now(), t0 = cli_now();
+    double rss0 = (double)ortkit__proc_rss(), t0 = ortkit__clock_now();
     if (cli_open_runtime(&sd->rt, sd->runtime_path))
         return cli_fail("%s%s", side_prefix(cfg, idx), ortkit_error_last());
-    sd->load_s = cli_now() - t0;
-    sd->runtime_rss = bench_rss_now() - rss0;
+    sd->load_s = ortkit__clock_now() - t0;
+    sd->runtime_rss = (double)ortkit__proc_rss() - rss0;
     if (idx == 1 && !strcmp(ortkit_runtime_path(sd->rt), ortkit_runtime_path(cfg->side[0].rt))) {
         ortkit_runtime_free(sd->rt);
         sd->rt = cfg->side[0].rt;
@@ -312,10 +312,10 @@ static int open_session(bench_config *cfg, size_t idx, ortkit_session **out, dou
     so.providers = sd->providers;
     so.provider_count = sd->n_providers;
     so.ep_policy = cfg->strict ? ORTKIT_EP_STRICT : ORTKIT_EP_FALLBACK;
-    double t0 = cli_now();
+    double t0 = ortkit__clock_now();
     if (ortkit_session_open(out, sd->rt, cfg->model, &so))
         return cli_fail("%s%s", side_prefix(cfg, idx), ortkit_error_last());
-    *seconds = cli_now() - t0;
+    *seconds = ortkit__clock_now() - t0;
     return 0;
 }
 
@@ -324,12 +324,12 @@ static int open_session(bench_config *cfg, size_t idx, ortkit_session **out, dou
 static int cold_start(bench_config *cfg, size_t idx)
 {
     bench_side *sd = &cfg->side[idx];
-    double rss0 = bench_rss_now();
+    double rss0 = (double)ortkit__proc_rss();
     if (!sd->cold && open_session(cfg, idx, &sd->cold, &sd->cold_create_s))
         return CLI_FAIL;
     if (bench_run_once(cfg, sd->cold, sd->inputs, &sd->cold_first_s))
         return cli_fail("%s%s", side_prefix(cfg, idx), ortkit_error_last());
-    sd->runtime_rss += bench_rss_now() - rss0;
+    sd->runtime_rss += (double)ortkit__proc_rss() - rss0;
     return 0;
 }
 
@@ -337,10 +337,10 @@ static int cold_start(bench_config *cfg, size_t idx)
 static int open_measured(bench_config *cfg, size_t idx)
 {
     bench_side *sd = &cfg->side[idx];
-    double rss0 = bench_rss_now();
+    double rss0 = (double)ortkit__proc_rss();
     if (open_session(cfg, idx, &sd->session, &sd->create_s))
         return CLI_FAIL;
-    sd->setup_rss = bench_rss_now() - rss0;
+    sd->setup_rss = (double)ortkit__proc_rss() - rss0;
     providers_warn_skipped(sd->session);
     return 0;
 }
@@ -411,10 +411,10 @@ static int set_up(bench_config *cfg)
         if (load_runtime(cfg, i))
             return CLI_FAIL;
     bench_side *A = &cfg->side[0];
-    double rss0 = bench_rss_now();
+    double rss0 = (double)ortkit__proc_rss();
     if (open_session(cfg, 0, &A->cold, &A->cold_create_s))
         return CLI_FAIL;
-    A->runtime_rss += bench_rss_now() - rss0;
+    A->runtime_rss += (double)ortkit__proc_rss() - rss0;
     if (prepare_inputs(cfg))
         return CLI_FAIL;
     for (size_t i = 0; i < cfg->n_sides; i++)
@@ -457,7 +457,7 @@ int cmd_bench(int argc, char **argv)
     for (size_t i = 0; i < cfg->n_sides; i++) {
         bench_side *sd = &cfg->side[i];
         total += sd->n_lat;
-        bench_stats_compute(&sd->stats, sd->lat, sd->n_lat);
+        ortkit__stats_compute(&sd->stats, sd->lat, sd->n_lat);
     }
     if (total == 0) {
         cli_fail("interrupted before any timed run");

@@ -1,10 +1,9 @@
 /* cmd_build.c - `ortkit build`: an ONNX Runtime variant from source, under the compile gate. */
-#include "build.h"
+#include "builder.h"
 #include "cli.h"
 
 #include <getopt.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -58,10 +57,10 @@ enum {
 typedef struct build_args {
     const char *source, *variant, *build_dir, *cache, *distcc, *patch, *cuda, *cudnn, *eigen;
     const char *cmake_project, *into, *target;
-    uint64_t budget, min_disk, lang_mem[OB_LANG_COUNT];
+    uint64_t budget, min_disk, lang_mem[ORTKIT__LANG_COUNT];
     long jobs, ninja_jobs;
     int lto, dry, check, json, fetch, progress, no_bundle;
-    ortkit_build_strv ops, defines, deps;
+    ortkit__strv ops, defines, deps;
 } build_args;
 
 static void warn_line(const char *msg) { fprintf(stderr, "ortkit: warning: %s\n", msg); }
@@ -109,7 +108,7 @@ static int parse_args(build_args *a, int argc, char **argv)
         case OPT_VARIANT: a->variant = optarg; break;
         case OPT_BUILD_DIR: a->build_dir = optarg; break;
         case OPT_BUDGET:
-            if (ortkit_build_parse_size(optarg, &a->budget) || a->budget < 64 * OB_MiB)
+            if (ortkit__human_parse_size(optarg, &a->budget) || a->budget < 64 * ORTKIT__MiB)
                 return cli_usage("build", "--mem-budget wants a size of at least 64M, like 6G");
             break;
         case 'j':
@@ -124,7 +123,7 @@ static int parse_args(build_args *a, int argc, char **argv)
         case OPT_DISTCC: a->distcc = optarg; break;
         case OPT_LTO: a->lto = 1; break;
         case OPT_OPS:
-            if (ortkit_build_strv_push(&a->ops, optarg))
+            if (ortkit__strv_push(&a->ops, optarg))
                 return cli_fail("out of memory");
             break;
         case OPT_PATCH: a->patch = optarg; break;
@@ -135,7 +134,7 @@ static int parse_args(build_args *a, int argc, char **argv)
         case OPT_CUDNN: a->cudnn = optarg; break;
         case OPT_EIGEN: a->eigen = optarg; break;
         case OPT_DEP:
-            if (!strchr(optarg, '=') || ortkit_build_strv_push(&a->deps, optarg))
+            if (!strchr(optarg, '=') || ortkit__strv_push(&a->deps, optarg))
                 return cli_usage("build", "--dep wants NAME=DIR");
             break;
         case OPT_FETCH: a->fetch = 1; break;
@@ -146,7 +145,7 @@ static int parse_args(build_args *a, int argc, char **argv)
         case OPT_NO_BUNDLE: a->no_bundle = 1; break;
         case OPT_TARGET: a->target = optarg; break;
         case 'D':
-            if (!strchr(optarg, '=') || optarg[0] == '=' || ortkit_build_strv_push(&a->defines, optarg))
+            if (!strchr(optarg, '=') || optarg[0] == '=' || ortkit__strv_push(&a->defines, optarg))
                 return cli_usage("build", "-D wants KEY=VALUE");
             break;
         case OPT_LANG_MEM: {
@@ -156,9 +155,9 @@ static int parse_args(build_args *a, int argc, char **argv)
             int l = -1;
             if (eq && (size_t)(eq - optarg) < sizeof lang) {
                 snprintf(lang, sizeof lang, "%.*s", (int)(eq - optarg), optarg);
-                l = ortkit_build_lang_parse(lang);
+                l = ortkit__builder_lang_parse(lang);
             }
-            if (l < 0 || ortkit_build_parse_size(eq + 1, &v))
+            if (l < 0 || ortkit__human_parse_size(eq + 1, &v))
                 return cli_usage("build", "--lang-mem wants c|c++|cuda|link=SIZE");
             a->lang_mem[l] = v;
             break;
@@ -168,7 +167,7 @@ static int parse_args(build_args *a, int argc, char **argv)
                 return cli_usage("build", "--ninja-jobs wants a number");
             break;
         case OPT_MIN_DISK:
-            if (ortkit_build_parse_size(optarg, &a->min_disk))
+            if (ortkit__human_parse_size(optarg, &a->min_disk))
                 return cli_usage("build", "--min-disk wants a size");
             break;
         case 'h': fputs(usage_text, stdout); return -1;
@@ -178,7 +177,7 @@ static int parse_args(build_args *a, int argc, char **argv)
     for (int i = optind; i < argc; i++) {
         if (!a->ops.n)
             return cli_usage("build", "unexpected argument '%s'", argv[i]);
-        if (ortkit_build_strv_push(&a->ops, argv[i]))
+        if (ortkit__strv_push(&a->ops, argv[i]))
             return cli_fail("out of memory");
     }
     if (!!a->source == !!a->cmake_project)
@@ -192,9 +191,9 @@ static int parse_args(build_args *a, int argc, char **argv)
 
 static void free_args(build_args *a)
 {
-    ortkit_build_strv_free(&a->ops);
-    ortkit_build_strv_free(&a->defines);
-    ortkit_build_strv_free(&a->deps);
+    ortkit__strv_free(&a->ops);
+    ortkit__strv_free(&a->defines);
+    ortkit__strv_free(&a->deps);
 }
 
 static const char *chain_of(const build_args *a)
@@ -205,7 +204,7 @@ static const char *chain_of(const build_args *a)
 }
 
 /* The plan as JSON: the summary, the commands, and the gate's settings. */
-static cJSON *plan_json(const ortkit_build_plan *plan, const build_args *a, const char *ops_text)
+static cJSON *plan_json(const ortkit__builder_plan *plan, const build_args *a, const char *ops_text)
 {
     cJSON *root = cJSON_CreateObject(), *sum = cJSON_AddObjectToObject(root, "summary");
     for (size_t i = 0; sum && i < plan->summary.n; i++) {
@@ -231,7 +230,7 @@ static cJSON *plan_json(const ortkit_build_plan *plan, const build_args *a, cons
             cJSON_AddNumberToObject(gate, "budget_bytes", (double)a->budget);
         else
             cJSON_AddStringToObject(gate, "budget", "available memory less max(1 GiB, 10%)");
-        cJSON_AddNumberToObject(gate, "slots", a->jobs ? (double)a->jobs : ortkit_build_nproc());
+        cJSON_AddNumberToObject(gate, "slots", a->jobs ? (double)a->jobs : ortkit__proc_cpus());
         const char *chain = chain_of(a);
         if (chain)
             cJSON_AddStringToObject(gate, "chain", chain);
@@ -250,126 +249,24 @@ static char *self_exe(void)
     return strdup(buf);
 }
 
-/* Make the required-operators file; with dry_run into a scratch file whose
- * text is returned in *text. */
-static int make_ops_config(const build_args *a, const char *path, int dry_run, char **text)
+static void print_dry_run(const ortkit__builder_plan *plan, const build_args *a, const char *ops_text)
 {
-    size_t n_ops = 0;
-    char scratch[PATH_MAX];
-    const char *dst = path;
-    if (dry_run) {
-        const char *tmp = getenv("TMPDIR");
-        snprintf(scratch, sizeof scratch, "%s/ortkit-ops.%ld.config", tmp && *tmp ? tmp : "/tmp",
-                 (long)getpid());
-        dst = scratch;
-    }
-    if (ortkit_build_ops_config(dst, (const char *const *)a->ops.v, a->ops.n, &n_ops))
-        return cli_fail("%s", ortkit_build_error());
-    if (text)
-        ortkit_build_read_file(text, dst, 1 << 20);
-    if (dry_run)
-        unlink(dst);
-    return 0;
-}
-
-static void on_signal(int sig) { ortkit_build_interrupt(sig); }
-
-/* The one place the builder hands its result to the bundle module. */
-static int make_bundle(const build_args *a, const ortkit_variant *v, const char *stage,
-                       char *where, size_t size)
-{
-    where[0] = '\0';
-    ortkit_bundle_import_options o = ORTKIT_BUNDLE_IMPORT_OPTIONS_INIT;
-    o.variant = v->name;
-    o.into = a->into;
-    o.force = 1;
-    ortkit_bundle *b = NULL;
-    if (ortkit_bundle_import(&b, stage, &o) != 0)
-        return cli_fail("the build succeeded, but making its bundle failed: %s (the build is in %s)",
-                        ortkit_error_last(), stage);
-    const ortkit_manifest *m = ortkit_bundle_manifest(b);
-    snprintf(where, size, "%s", m && m->dir ? m->dir : "");
-    ortkit_bundle_free(b);
-    return 0;
-}
-
-/* What the report says about the build besides its figures. */
-static cJSON *build_facts(const build_args *a, const ortkit_variant *v, const char *version,
-                          const ortkit_build_toolchain *tc, const ortkit_build_plan *plan,
-                          const char *build_dir)
-{
-    cJSON *o = cJSON_CreateObject();
-    if (!o)
-        return NULL;
-    if (v) {
-        cJSON_AddStringToObject(o, "variant", v->name);
-        cJSON_AddStringToObject(o, "cpu_flags", v->cpu_flags);
-        cJSON_AddStringToObject(o, "ort_version", version);
-    } else {
-        cJSON_AddStringToObject(o, "project", a->cmake_project);
-    }
-    cJSON *t = cJSON_AddObjectToObject(o, "toolchain");
-    if (t) {
-        cJSON_AddStringToObject(t, "cmake", tc->cmake);
-        cJSON_AddStringToObject(t, "ninja", tc->ninja);
-        cJSON_AddStringToObject(t, "cc", tc->cc);
-        cJSON_AddStringToObject(t, "cxx", tc->cxx);
-        if (tc->nvcc[0])
-            cJSON_AddStringToObject(t, "nvcc", tc->nvcc);
-        if (tc->cudnn[0])
-            cJSON_AddStringToObject(t, "cudnn", tc->cudnn);
-    }
-    cJSON_AddItemToObject(o, "configure",
-                          cJSON_CreateStringArray((const char *const *)plan->configure.v,
-                                                  (int)plan->configure.n));
-    const char *chain = chain_of(a);
-    cJSON_AddStringToObject(o, "chain", chain ? chain : "none");
-    cJSON_AddStringToObject(o, "build_dir", build_dir);
-    cJSON_AddStringToObject(o, "stage", plan->stage_dir);
-    return o;
-}
-
-static void print_dry_run(const ortkit_build_plan *plan, const build_args *a, const char *ops_text)
-{
-    ortkit_build_plan_write(plan, stdout);
+    ortkit__builder_plan_write(plan, stdout);
     if (ops_text)
         printf("\nrequired operators (written to the build directory):\n%s", ops_text);
     char budget[64] = "available memory less max(1 GiB, 10%)";
     if (a->budget)
-        ortkit_build_format_size(budget, sizeof budget, a->budget);
-    long slots = a->jobs ? a->jobs : ortkit_build_nproc();
+        ortkit__human_memory(budget, sizeof budget, a->budget);
+    long slots = a->jobs ? a->jobs : ortkit__proc_cpus();
     const char *chain = chain_of(a);
     printf("\nbuild:\n  ninja -C %s under the compile gate: budget %s, %ld CPU slots%s%s\n",
            plan->configure.v[4], budget, slots, chain ? ", through " : "", chain ? chain : "");
 }
 
-/*
- * The report as JSON, also written to BUILD/ortkit-report.json.  A rerun that
- * compiled nothing leaves an existing report alone: it holds the figures of
- * the build that did the work.  Returns the JSON (the caller frees it).
- */
-static char *save_report(const build_args *a, const ortkit_variant *v, const char *version,
-                         const ortkit_build_toolchain *tc, const ortkit_build_plan *plan,
-                         const char *build_dir, const ortkit_build_report *rep, const char *bundle)
-{
-    cJSON *facts = build_facts(a, v, version, tc, plan, build_dir);
-    if (facts && bundle[0])
-        cJSON_AddStringToObject(facts, "bundle", bundle);
-    char *facts_text = facts ? cJSON_PrintUnformatted(facts) : NULL;
-    cJSON_Delete(facts);
-    char *json = ortkit_build_report_json(rep, facts_text);
-    free(facts_text);
-    char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/ortkit-report.json", build_dir);
-    if (json && (rep->n > 0 || access(path, F_OK) != 0))
-        ortkit_build_write_atomic(path, json, strlen(json));
-    return json;
-}
-
 int cmd_build(int argc, char **argv)
 {
     if (argc >= 2 && !strncmp(argv[1], "--launch", 8))
-        return ortkit_build_launch(argc, argv);
+        return ortkit__builder_launch(argc, argv);
 
     build_args a;
     memset(&a, 0, sizeof a);
@@ -378,172 +275,75 @@ int cmd_build(int argc, char **argv)
         free_args(&a);
         return rc < 0 ? CLI_OK : rc;
     }
-    const ortkit_variant *v = NULL;
-    char version[32] = "", cuda_home[PATH_MAX] = "", cudnn_home[PATH_MAX] = "", ops_path[PATH_MAX];
-    char *source = NULL, *build_dir = NULL, *exe = NULL, *ops_text = NULL, *json = NULL;
-    ortkit_build_plan plan;
-    ortkit_build_report rep;
-    ortkit_build_toolchain tc;
-    ortkit_build_lock lock = {-1};
-    memset(&plan, 0, sizeof plan);
-    memset(&rep, 0, sizeof rep);
-    memset(&tc, 0, sizeof tc);
-    rc = CLI_FAIL;
-
-    if (a.variant && ortkit_variant_parse(&v, a.variant) != 0) {
-        rc = cli_fail_lib();
-        goto cleanup;
-    }
-    source = ortkit_build_abspath(a.source ? a.source : a.cmake_project);
-    if (a.build_dir) {
-        build_dir = ortkit_build_abspath(a.build_dir);
-    } else {
-        const char *base = v ? v->name : strrchr(source, '/') + 1;
-        char tmp[PATH_MAX];
-        snprintf(tmp, sizeof tmp, "build-%s", *base ? base : "project");
-        build_dir = ortkit_build_abspath(tmp);
-    }
-    exe = self_exe();
-    if (!source || !build_dir || !exe) {
-        rc = cli_fail("cannot resolve the source, build directory or ortkit's own path");
-        goto cleanup;
-    }
-    if (v && ortkit_build_ort_version(version, sizeof version, source) != 0) {
-        rc = cli_fail("%s", ortkit_build_error());
-        goto cleanup;
-    }
-    if (v && v->defect[0]) {
-        rc = cli_fail("variant %s cannot be built: %s", v->name, v->defect);
-        goto cleanup;
-    }
-
-    /* Pre-flight first (it finds the CUDA toolkit the plan names); a dry
-     * run only plans, so it names what it would look for. */
-    ortkit_build_preflight pf = {v ? ORTKIT_BUILD_ORT : ORTKIT_BUILD_CMAKE, source, build_dir, v,
-                                 a.cuda, a.min_disk, a.cache != NULL, a.distcc};
+    ortkit__builder_result res;
+    memset(&res, 0, sizeof res);
+    char *exe = NULL;
     if (a.dry && a.check) {
         rc = cli_usage("build", "--dry-run and --check do not go together");
         goto cleanup;
     }
-    if (!a.dry) {
-        if (ortkit_build_preflight_run(&pf, &tc, cuda_home, sizeof cuda_home, cudnn_home,
-                                       sizeof cudnn_home, warn_line) != 0) {
-            rc = cli_fail("%s", ortkit_build_error());
-            goto cleanup;
-        }
-    } else if (v && v->cuda) {
-        const char *env = getenv("CUDA_HOME");
-        snprintf(cuda_home, sizeof cuda_home, "%s",
-                 a.cuda ? a.cuda : env && *env ? env : "/usr/local/cuda");
-        env = getenv("CUDNN_HOME");
-        snprintf(cudnn_home, sizeof cudnn_home, "%s", env && *env ? env : cuda_home);
-    }
-    if (a.cudnn)
-        snprintf(cudnn_home, sizeof cudnn_home, "%s", a.cudnn);
-    if (a.check) {
-        printf("pre-flight passed for %s\n", v ? v->name : source);
-        if (v)
-            printf("  source  %s (ONNX Runtime %s)\n", source, version);
-        printf("  cmake   %s (%s)\n  ninja   %s (%s)\n  cc      %s\n  c++     %s\n", tc.cmake,
-               tc.cmake_path, tc.ninja, tc.ninja_path, tc.cc, tc.cxx);
-        if (tc.nvcc[0])
-            printf("  nvcc    %s (%s)\n  cuDNN   %s (%s)\n", tc.nvcc, cuda_home, tc.cudnn, cudnn_home);
-        rc = CLI_OK;
+    if (!(exe = self_exe())) {
+        rc = cli_fail("cannot resolve the source, build directory or ortkit's own path");
         goto cleanup;
     }
-
-    snprintf(ops_path, sizeof ops_path, "%s/.ortkit/required_operators.config", build_dir);
-    ortkit_build_config cfg = {
-        .kind = v ? ORTKIT_BUILD_ORT : ORTKIT_BUILD_CMAKE, .source = source, .build_dir = build_dir,
-        .variant = v, .ort_version = version, .launcher = exe,
-        .cuda_home = cuda_home[0] ? cuda_home : NULL, .cudnn_home = cudnn_home[0] ? cudnn_home : NULL,
-        .eigen_dir = a.eigen, .ops_config = a.ops.n ? ops_path : NULL, .python = "python3",
-        .lto = a.lto, .fetch = a.fetch, .deps = (const char *const *)a.deps.v, .n_deps = a.deps.n,
-        .defines = (const char *const *)a.defines.v, .n_defines = a.defines.n};
-    if (ortkit_build_plan_make(&plan, &cfg) != 0) {
-        rc = cli_fail("%s", ortkit_build_error());
-        goto cleanup;
-    }
-
-    if (a.dry) {
-        if (a.ops.n && (rc = make_ops_config(&a, ops_path, 1, &ops_text)))
-            goto cleanup;
-        if (a.json)
-            rc = cli_json_print(plan_json(&plan, &a, ops_text));
-        else
-            print_dry_run(&plan, &a, ops_text), rc = CLI_OK;
-        goto cleanup;
-    }
-
-    if (ortkit_build_lock_take(&lock, plan.state_dir) != 0) {
-        rc = cli_fail("%s", ortkit_build_error());
-        goto cleanup;
-    }
-    if (a.patch) {
-        size_t applied = 0, skipped = 0;
-        if (ortkit_build_patch_apply(a.patch, source, plan.state_dir, stderr, &applied, &skipped)) {
-            rc = cli_fail("%s", ortkit_build_error());
-            goto cleanup;
-        }
-    }
-    if (a.ops.n && (rc = make_ops_config(&a, ops_path, 0, NULL)))
-        goto cleanup;
-
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal; /* no SA_RESTART: poll and waitpid return to see it */
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-
-    ortkit_build_run_options ro = {
-        .plan = &plan, .build_dir = build_dir, .kind = cfg.kind, .budget = a.budget,
-        .slots = (int)a.jobs, .ninja_jobs = (int)a.ninja_jobs, .chain = chain_of(&a),
-        .distcc_hosts = a.distcc, .progress = a.progress >= 0 ? a.progress : isatty(2),
-        .quiet = a.json, .target = a.target, .install = a.target == NULL};
-    memcpy(ro.lang_default, a.lang_mem, sizeof ro.lang_default);
-    int brc = ortkit_build_execute(&ro, &rep);
-    if (brc == ORTKIT_E_CANCELLED) {
-        fprintf(stderr, "ortkit: %s\n", ortkit_build_error());
+    ortkit__builder_options o = {
+        .mode = a.dry ? ORTKIT__BUILDER_PLAN : a.check ? ORTKIT__BUILDER_CHECK : ORTKIT__BUILDER_BUILD,
+        .source = a.source, .variant = a.variant, .cmake_project = a.cmake_project,
+        .build_dir = a.build_dir, .launcher = exe, .cuda_home = a.cuda, .cudnn_home = a.cudnn,
+        .eigen_dir = a.eigen, .patch_dir = a.patch, .bundle_into = a.into, .no_bundle = a.no_bundle,
+        .target = a.target, .chain = chain_of(&a), .distcc_hosts = a.distcc, .budget = a.budget,
+        .min_disk = a.min_disk, .slots = (int)a.jobs, .ninja_jobs = (int)a.ninja_jobs,
+        .lto = a.lto, .fetch = a.fetch, .models = (const char *const *)a.ops.v,
+        .n_models = a.ops.n, .deps = (const char *const *)a.deps.v, .n_deps = a.deps.n,
+        .defines = (const char *const *)a.defines.v, .n_defines = a.defines.n,
+        .progress = a.progress >= 0 ? a.progress : isatty(2), .quiet = a.json,
+        .catch_signals = 1, .log = stderr, .warn = warn_line};
+    memcpy(o.lang_mem, a.lang_mem, sizeof o.lang_mem);
+    rc = ortkit__builder_build(&res, &o);
+    /* The builder and util are linked into this program, the library is
+     * shared: the builder's failures are in this program's copy of the
+     * error channel (ortkit__error_message), not in ortkit_error_last(). */
+    if (rc == ORTKIT_E_CANCELLED) {
+        fprintf(stderr, "ortkit: %s\n", ortkit__error_message());
         rc = 130;
         goto cleanup;
     }
-    if (brc) {
-        rc = cli_fail("%s", ortkit_build_error());
+    if (rc) {
+        rc = cli_fail("%s", ortkit__error_message());
         goto cleanup;
     }
-
-    char bundle[PATH_MAX] = "";
-    /* The report is saved before bundling too, so that a failed bundle step
-     * keeps the figures of the build it follows. */
-    free(save_report(&a, v, version, &tc, &plan, build_dir, &rep, bundle));
-    /* A partial build (--target) is neither installed nor bundled. */
-    if (v && !a.no_bundle && !a.target && (rc = make_bundle(&a, v, plan.stage_dir, bundle, sizeof bundle)))
-        goto cleanup;
-    json = save_report(&a, v, version, &tc, &plan, build_dir, &rep, bundle);
-    if (a.json) {
-        if (!json) {
-            rc = cli_fail("out of memory");
-            goto cleanup;
-        }
-        printf("%s\n", json);
+    const ortkit_variant *v = res.variant;
+    const ortkit__builder_toolchain *tc = &res.toolchain;
+    if (a.check) {
+        printf("pre-flight passed for %s\n", v ? v->name : res.source);
+        if (v)
+            printf("  source  %s (ONNX Runtime %s)\n", res.source, res.version);
+        printf("  cmake   %s (%s)\n  ninja   %s (%s)\n  cc      %s\n  c++     %s\n", tc->cmake,
+               tc->cmake_path, tc->ninja, tc->ninja_path, tc->cc, tc->cxx);
+        if (tc->nvcc[0])
+            printf("  nvcc    %s (%s)\n  cuDNN   %s (%s)\n", tc->nvcc, res.cuda_home, tc->cudnn,
+                   res.cudnn_home);
+        rc = CLI_OK;
+    } else if (a.dry) {
+        if (a.json)
+            rc = cli_json_print(plan_json(&res.plan, &a, res.ops_text));
+        else
+            print_dry_run(&res.plan, &a, res.ops_text), rc = CLI_OK;
+    } else if (a.json) {
+        printf("%s\n", res.report_json);
+        rc = CLI_OK;
     } else {
-        printf("built %s in %s\n", v ? v->name : source, build_dir);
-        ortkit_build_report_print(&rep, stdout);
+        printf("built %s in %s\n", v ? v->name : res.source, res.build_dir);
+        ortkit__builder_report_print(&res.report, stdout);
         if (!a.target)
-            printf("installed: %s\n", plan.stage_dir);
-        if (bundle[0])
-            printf("bundle: %s\n", bundle);
-        printf("log: %s/ortkit-build.log\n", build_dir);
+            printf("installed: %s\n", res.plan.stage_dir);
+        if (res.bundle[0])
+            printf("bundle: %s\n", res.bundle);
+        printf("log: %s/ortkit-build.log\n", res.build_dir);
+        rc = CLI_OK;
     }
-    rc = CLI_OK;
 cleanup:
-    ortkit_build_lock_release(&lock);
-    ortkit_build_plan_free(&plan);
-    ortkit_build_report_free(&rep);
-    free(json);
-    free(ops_text);
-    free(source);
-    free(build_dir);
+    ortkit__builder_result_free(&res);
     free(exe);
     free_args(&a);
     return rc;

@@ -41,7 +41,7 @@ static void total_size(const ortkit_manifest *m, char *buf, size_t size)
     double bytes = 0;
     for (size_t i = 0; i < m->file_count; i++)
         bytes += (double)m->files[i].size;
-    cli_format_bytes(buf, size, bytes);
+    ortkit__human_bytes(buf, size, bytes);
 }
 
 static cJSON *manifest_json(const ortkit_manifest *m)

@@ -193,8 +193,8 @@ static void print_host(const report *r)
         if (ortkit_host_has(h, (ortkit_cpu_feature)f))
             words[n++] = ortkit_cpu_feature_name((ortkit_cpu_feature)f);
     print_words("features", words, n);
-    cli_format_bytes(a, sizeof a, (double)h->mem_total);
-    cli_format_bytes(b, sizeof b, (double)h->mem_available);
+    ortkit__human_bytes(a, sizeof a, (double)h->mem_total);
+    ortkit__human_bytes(b, sizeof b, (double)h->mem_available);
     printf(LABEL "%s total, %s available\n", "memory", a, b);
     printf(LABEL "%s %s%s%s%s%s\n", "os", h->os_name[0] ? h->os_name : "unknown", h->os_release,
            h->os_distro[0] ? ", " : "", h->os_distro, h->glibc[0] ? ", glibc " : "", h->glibc);
@@ -203,7 +203,7 @@ static void print_host(const report *r)
                h->cuda_driver / 1000, (h->cuda_driver % 1000) / 10, h->tegra ? ", Jetson L4T R" : "",
                h->tegra ? h->l4t_release : "");
     for (size_t i = 0; i < h->gpu_count; i++) {
-        cli_format_bytes(a, sizeof a, (double)h->gpus[i]->memory_bytes);
+        ortkit__human_bytes(a, sizeof a, (double)h->gpus[i]->memory_bytes);
         printf(LABEL "GPU %zu: %s, SM %d.%d, %s\n", i == 0 ? "gpus" : "", i, h->gpus[i]->name,
                h->gpus[i]->cc_major, h->gpus[i]->cc_minor, a);
     }
@@ -332,7 +332,7 @@ static void print_runtime(const report *r)
         const check *c = &r->checks[i];
         char time[32] = "";
         if (!strcmp(c->result, "ok"))
-            cli_format_duration(time, sizeof time, c->seconds);
+            ortkit__human_duration(time, sizeof time, c->seconds);
         cli_table_add(t, (const char *[]){c->provider, c->result, time, c->detail});
     }
     cli_table_print(t, stdout, "  ");

@@ -60,7 +60,7 @@ static void print_host(const ortkit_host *h)
     for (size_t i = 0; i < sizeof caches / sizeof caches[0]; i++) {
         if (!caches[i].size)
             continue;
-        cli_format_bytes(a, sizeof a, (double)caches[i].size);
+        ortkit__human_bytes(a, sizeof a, (double)caches[i].size);
         size_t len = strlen(line);
         snprintf(line + len, sizeof line - len, "%s%s %s", len ? ", " : "", caches[i].name, a);
     }
@@ -77,8 +77,8 @@ static void print_host(const ortkit_host *h)
     print_wrapped("features", words, n);
 
     if (h->mem_total) {
-        cli_format_bytes(a, sizeof a, (double)h->mem_total);
-        cli_format_bytes(b, sizeof b, (double)h->mem_available);
+        ortkit__human_bytes(a, sizeof a, (double)h->mem_total);
+        ortkit__human_bytes(b, sizeof b, (double)h->mem_available);
         printf(LABEL "%s total, %s available\n", "memory", a, b);
     }
     if (h->os_name[0] || h->os_distro[0]) {
@@ -110,7 +110,7 @@ static void print_host(const ortkit_host *h)
         char label[32];
         snprintf(label, sizeof label, "gpu %zu", i);
         if (g->memory_bytes) {
-            cli_format_bytes(a, sizeof a, (double)g->memory_bytes);
+            ortkit__human_bytes(a, sizeof a, (double)g->memory_bytes);
             printf(LABEL "%s, SM %d.%d, %s\n", label, g->name, g->cc_major, g->cc_minor, a);
         } else {
             printf(LABEL "%s, SM %d.%d\n", label, g->name, g->cc_major, g->cc_minor);

@@ -301,14 +301,14 @@ static void report(const run_args *a, const ortkit_runtime *rt, const ortkit_ses
     cli_table_print(t, stdout, "");
     cli_table_free(t);
     char b1[32], b2[32], b3[32], b4[32];
-    cli_format_duration(b1, sizeof b1, create_s);
-    cli_format_duration(b2, sizeof b2, first);
+    ortkit__human_duration(b1, sizeof b1, create_s);
+    ortkit__human_duration(b2, sizeof b2, first);
     printf("\nsession created in %s; first run %s", b1, b2);
     if (runs > 1) {
-        cli_format_duration(b1, sizeof b1, lat[0]);
-        cli_format_duration(b2, sizeof b2, median);
-        cli_format_duration(b3, sizeof b3, mean);
-        cli_format_duration(b4, sizeof b4, lat[runs - 1]);
+        ortkit__human_duration(b1, sizeof b1, lat[0]);
+        ortkit__human_duration(b2, sizeof b2, median);
+        ortkit__human_duration(b3, sizeof b3, mean);
+        ortkit__human_duration(b4, sizeof b4, lat[runs - 1]);
         printf("\n%zu runs: min %s, median %s, mean %s, max %s", runs, b1, b2, b3, b4);
     }
     printf("\n");
@@ -338,12 +338,12 @@ int cmd_run(int argc, char **argv)
     so.providers = a.providers;
     so.provider_count = a.n_providers;
     so.ep_policy = a.strict ? ORTKIT_EP_STRICT : ORTKIT_EP_FALLBACK;
-    double t0 = cli_now();
+    double t0 = ortkit__clock_now();
     if (ortkit_session_open(&s, rt, a.model, &so)) {
         cli_fail_lib();
         goto cleanup;
     }
-    double create_s = cli_now() - t0;
+    double create_s = ortkit__clock_now() - t0;
     providers_warn_skipped(s);
     n_in = ortkit_session_input_count(s);
     n_out = ortkit_session_output_count(s);
@@ -363,12 +363,12 @@ int cmd_run(int argc, char **argv)
                 ortkit_tensor_free(outs[i]);
                 outs[i] = NULL;
             }
-        double start = cli_now();
+        double start = ortkit__clock_now();
         if (ortkit_session_run(s, NULL, names, (const ortkit_tensor *const *)inputs, n_in, NULL, 0, outs)) {
             cli_fail_lib();
             goto cleanup;
         }
-        lat[r] = cli_now() - start;
+        lat[r] = ortkit__clock_now() - start;
     }
     if (a.out_dir && save_outputs(a.out_dir, s, outs, n_out))
         goto cleanup;

@@ -190,8 +190,8 @@ static void print_findings(const v_test *tests, size_t n, const v_config *cfg)
             if (!r->rss_start_kb)
                 continue;
             char a[32], b[32];
-            cli_format_bytes(a, sizeof a, (double)r->rss_start_kb * 1024);
-            cli_format_bytes(b, sizeof b, (double)r->rss_end_kb * 1024);
+            ortkit__human_bytes(a, sizeof a, (double)r->rss_start_kb * 1024);
+            ortkit__human_bytes(b, sizeof b, (double)r->rss_end_kb * 1024);
             printf("  %s/%s: %s -> %s (%+lld KiB over %lu runs)\n", suite_of(&tests[i]),
                    tests[i].t->name, a, b, (long long)(r->rss_end_kb - r->rss_start_kb), r->runs);
         }

@@ -186,7 +186,7 @@ static int launch(child *c, size_t index, const v_test *t, const v_config *cfg)
     c->test = index;
     c->res_fd = res_pipe[0];
     c->err_fd = err_pipe[0];
-    c->deadline = cli_now() + cfg->timeout + cfg->conf.soak_seconds;
+    c->deadline = ortkit__clock_now() + cfg->timeout + cfg->conf.soak_seconds;
     return 0;
 }
 
@@ -298,7 +298,7 @@ static void progress_clear(progress *p)
 
 static void progress_draw(progress *p, size_t total, const char *current, int force)
 {
-    double t = cli_now();
+    double t = ortkit__clock_now();
     if (!p->on || (!force && t - p->last < 0.1))
         return;
     p->last = t;
@@ -351,7 +351,7 @@ int v_run_all(v_test *tests, size_t n, const v_config *cfg, double *seconds)
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
     progress p = {.on = cfg->progress};
-    double start = cli_now();
+    double start = ortkit__clock_now();
     size_t next = 0, active = 0;
     int rc = CLI_OK;
     while ((next < n && !interrupted) || active) {
@@ -379,7 +379,7 @@ int v_run_all(v_test *tests, size_t n, const v_config *cfg, double *seconds)
         }
         /* Wait for output from any child, or the nearest deadline. */
         nfds_t nfds = 0;
-        double now = cli_now(), wait_s = 0.25;
+        double now = ortkit__clock_now(), wait_s = 0.25;
         const char *current = NULL;
         for (long k = 0; k < jobs; k++) {
             child *c = &kids[k];
@@ -410,7 +410,7 @@ int v_run_all(v_test *tests, size_t n, const v_config *cfg, double *seconds)
                     drain(&kids[k], 1);
             }
         }
-        now = cli_now();
+        now = ortkit__clock_now();
         for (long k = 0; k < jobs; k++) {
             child *c = &kids[k];
             if (!c->pid)
@@ -426,7 +426,7 @@ int v_run_all(v_test *tests, size_t n, const v_config *cfg, double *seconds)
     }
     progress_draw(&p, n, NULL, 1);
     progress_clear(&p);
-    *seconds = cli_now() - start;
+    *seconds = ortkit__clock_now() - start;
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     free(kids);

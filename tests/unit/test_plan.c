@@ -3,35 +3,35 @@
  * rewrites the golden files instead of comparing. */
 #include "testutil.h"
 
-#include "build.h"
+#include "builder.h"
 
 #include <unistd.h>
 
 #define PLANS ORTKIT_TEST_SOURCE_DIR "/tests/builder/plans/"
 
-static char *plan_text(const ortkit_build_config *cfg)
+static char *plan_text(const ortkit__builder_config *cfg)
 {
-    ortkit_build_plan plan;
-    int rc = ortkit_build_plan_make(&plan, cfg);
+    ortkit__builder_plan plan;
+    int rc = ortkit__builder_plan_make(&plan, cfg);
     if (rc)
-        fail_msg("plan: %s", ortkit_build_error());
+        fail_msg("plan: %s", ortkit__error_message());
     char *text = NULL;
     size_t size = 0;
     FILE *f = open_memstream(&text, &size);
     assert_non_null(f);
-    assert_int_equal(ortkit_build_plan_write(&plan, f), 0);
+    assert_int_equal(ortkit__builder_plan_write(&plan, f), 0);
     fclose(f);
-    ortkit_build_plan_free(&plan);
+    ortkit__builder_plan_free(&plan);
     return text;
 }
 
-static void check_golden(const char *variant, ortkit_build_config *cfg)
+static void check_golden(const char *variant, ortkit__builder_config *cfg)
 {
     char build[256], golden[512], *want = NULL;
     const ortkit_variant *v = NULL;
     assert_int_equal(ortkit_variant_parse(&v, variant), 0);
     snprintf(build, sizeof build, "/build/%s", variant);
-    cfg->kind = ORTKIT_BUILD_ORT;
+    cfg->kind = ORTKIT__BUILD_ORT;
     cfg->source = "/src/onnxruntime-1.21.0";
     cfg->build_dir = build;
     cfg->variant = v;
@@ -42,10 +42,10 @@ static void check_golden(const char *variant, ortkit_build_config *cfg)
     snprintf(golden, sizeof golden, PLANS "%s.txt", variant);
     const char *update = getenv("ORTKIT_UPDATE_GOLDEN");
     if (update && *update == '1') {
-        assert_int_equal(ortkit_build_write_atomic(golden, got, strlen(got)), 0);
+        assert_int_equal(ortkit__file_write_atomic(golden, got, strlen(got)), 0);
     } else {
-        if (ortkit_build_read_file(&want, golden, 1 << 20))
-            fail_msg("%s", ortkit_build_error());
+        if (ortkit__file_read(&want, NULL, golden, 1 << 20))
+            fail_msg("%s", ortkit__error_message());
         if (strcmp(want, got))
             fail_msg("plan for %s differs from %s:\n%s", variant, golden, got);
     }
@@ -55,13 +55,13 @@ static void check_golden(const char *variant, ortkit_build_config *cfg)
 
 static void test_golden_cpu_avx2(void **state)
 {
-    ortkit_build_config cfg = {0};
+    ortkit__builder_config cfg = {0};
     check_golden("cpu-avx2", &cfg);
 }
 
 static void test_golden_avx512vnni_lto_ops(void **state)
 {
-    ortkit_build_config cfg = {0};
+    ortkit__builder_config cfg = {0};
     cfg.lto = 1;
     cfg.ops_config = "/build/cpu-avx512vnni/.ortkit/required_operators.config";
     cfg.python = "python3";
@@ -70,7 +70,7 @@ static void test_golden_avx512vnni_lto_ops(void **state)
 
 static void test_golden_cuda129_sm90(void **state)
 {
-    ortkit_build_config cfg = {0};
+    ortkit__builder_config cfg = {0};
     cfg.cuda_home = "/usr/local/cuda-12.9";
     cfg.cudnn_home = "/usr";
     check_golden("cuda12.9-sm90-avx512", &cfg);
@@ -80,7 +80,7 @@ static void test_golden_cuda130_sm120(void **state)
 {
     static const char *const defines[] = {"onnxruntime_USE_FLASH_ATTENTION=OFF"};
     static const char *const deps[] = {"cudnn_frontend=/usr/src/cudnn-frontend"};
-    ortkit_build_config cfg = {0};
+    ortkit__builder_config cfg = {0};
     cfg.cuda_home = "/usr/local/cuda-13.0";
     cfg.cudnn_home = "/usr/local/cuda-13.0";
     cfg.defines = defines;
@@ -92,7 +92,7 @@ static void test_golden_cuda130_sm120(void **state)
 
 static void test_golden_armv9(void **state)
 {
-    ortkit_build_config cfg = {0};
+    ortkit__builder_config cfg = {0};
     check_golden("cpu-armv9", &cfg);
 }
 
@@ -101,53 +101,53 @@ static void test_cuda_architectures(void **state)
     const ortkit_variant *v;
     char buf[32];
     assert_int_equal(ortkit_variant_parse(&v, "cuda12.9-sm90-avx2"), 0);
-    assert_int_equal(ortkit_build_cuda_architectures(v, buf, sizeof buf), 0);
+    assert_int_equal(ortkit__builder_cuda_architectures(v, buf, sizeof buf), 0);
     assert_string_equal(buf, "90a-real");
     assert_int_equal(ortkit_variant_parse(&v, "cuda12.4-sm75-avx2"), 0);
-    assert_int_equal(ortkit_build_cuda_architectures(v, buf, sizeof buf), 0);
+    assert_int_equal(ortkit__builder_cuda_architectures(v, buf, sizeof buf), 0);
     assert_string_equal(buf, "75-real");
     assert_int_equal(ortkit_variant_parse(&v, "cpu-avx2"), 0);
-    assert_int_not_equal(ortkit_build_cuda_architectures(v, buf, sizeof buf), 0);
+    assert_int_not_equal(ortkit__builder_cuda_architectures(v, buf, sizeof buf), 0);
 }
 
 static void test_refusals(void **state)
 {
     const ortkit_variant *v;
-    ortkit_build_plan plan;
-    ortkit_build_config cfg = {.source = "/s", .build_dir = "/b", .ort_version = "1.21.0"};
+    ortkit__builder_plan plan;
+    ortkit__builder_config cfg = {.source = "/s", .build_dir = "/b", .ort_version = "1.21.0"};
     /* A GPU variant needs the toolkit's location. */
     assert_int_equal(ortkit_variant_parse(&v, "cuda12.9-sm90-avx2"), 0);
     cfg.variant = v;
-    assert_int_equal(ortkit_build_plan_make(&plan, &cfg), ORTKIT_E_INVALID_ARG);
+    assert_int_equal(ortkit__builder_plan_make(&plan, &cfg), ORTKIT_E_INVALID_ARG);
     /* A variant the matrix names but no toolkit can build. */
     assert_int_equal(ortkit_variant_parse(&v, "cuda12.4-sm120-avx2"), 0);
     cfg.variant = v;
     cfg.cuda_home = cfg.cudnn_home = "/c";
-    assert_int_equal(ortkit_build_plan_make(&plan, &cfg), ORTKIT_E_UNSUPPORTED);
-    assert_non_null(strstr(ortkit_build_error(), "Blackwell"));
+    assert_int_equal(ortkit__builder_plan_make(&plan, &cfg), ORTKIT_E_UNSUPPORTED);
+    assert_non_null(strstr(ortkit__error_message(), "Blackwell"));
     /* A malformed --dep. */
     static const char *const bad[] = {"noequals"};
     assert_int_equal(ortkit_variant_parse(&v, "cpu-avx2"), 0);
     cfg.variant = v;
     cfg.deps = bad;
     cfg.n_deps = 1;
-    assert_int_equal(ortkit_build_plan_make(&plan, &cfg), ORTKIT_E_INVALID_ARG);
+    assert_int_equal(ortkit__builder_plan_make(&plan, &cfg), ORTKIT_E_INVALID_ARG);
 }
 
 static void test_cmake_project_plan(void **state)
 {
     static const char *const defines[] = {"FOO=bar baz"};
-    ortkit_build_config cfg = {.kind = ORTKIT_BUILD_CMAKE, .source = "/p", .build_dir = "/b",
+    ortkit__builder_config cfg = {.kind = ORTKIT__BUILD_CMAKE, .source = "/p", .build_dir = "/b",
                                .launcher = "/x/ortkit", .defines = defines, .n_defines = 1};
-    ortkit_build_plan plan;
-    assert_int_equal(ortkit_build_plan_make(&plan, &cfg), 0);
-    char *line = ortkit_build_plan_command_line(&plan.configure);
+    ortkit__builder_plan plan;
+    assert_int_equal(ortkit__builder_plan_make(&plan, &cfg), 0);
+    char *line = ortkit__builder_plan_command_line(&plan.configure);
     assert_non_null(line);
     assert_non_null(strstr(line, "'-DCMAKE_CXX_COMPILER_LAUNCHER=/x/ortkit;build;--launch=/b/.ortkit'"));
     assert_non_null(strstr(line, "'-DFOO=bar baz'"));
     assert_null(strstr(line, "onnxruntime_"));
     free(line);
-    ortkit_build_plan_free(&plan);
+    ortkit__builder_plan_free(&plan);
 }
 
 static void test_ops_config(void **state)
@@ -159,17 +159,17 @@ static void test_ops_config(void **state)
     /* slow.onnx has a Loop whose body holds more operators. */
     const char *models[] = {model_path("add.onnx"), model_path("slow.onnx")};
     size_t n = 0;
-    assert_int_equal(ortkit_build_ops_config(path, models, 2, &n), 0);
+    assert_int_equal(ortkit__builder_ops_write(path, models, 2, &n), 0);
     char *text = NULL;
-    assert_int_equal(ortkit_build_read_file(&text, path, 1 << 16), 0);
+    assert_int_equal(ortkit__file_read(&text, NULL, path, 1 << 16), 0);
     assert_string_equal(text, "ai.onnx;17;Add,Identity,Loop,MatMul,ReduceMean,Tanh,Tile,Transpose\n");
     assert_int_equal(n, 8);
     free(text);
     /* Silero VAD: an If whose branches hold the LSTM. */
     const char *vad[] = {ORTKIT_TEST_APP_MODEL};
     if (access(vad[0], R_OK) == 0) {
-        assert_int_equal(ortkit_build_ops_config(path, vad, 1, &n), 0);
-        assert_int_equal(ortkit_build_read_file(&text, path, 1 << 16), 0);
+        assert_int_equal(ortkit__builder_ops_write(path, vad, 1, &n), 0);
+        assert_int_equal(ortkit__file_read(&text, NULL, path, 1 << 16), 0);
         assert_non_null(strstr(text, "ai.onnx;16;"));
         assert_non_null(strstr(text, ",LSTM,"));
         assert_non_null(strstr(text, ",If,"));
@@ -177,7 +177,7 @@ static void test_ops_config(void **state)
     }
     /* Not a model. */
     const char *bad[] = {model_path("not_onnx.onnx")};
-    assert_int_equal(ortkit_build_ops_config(path, bad, 1, &n), ORTKIT_E_MODEL);
+    assert_int_equal(ortkit__builder_ops_write(path, bad, 1, &n), ORTKIT_E_MODEL);
     unlink(path);
 }
 

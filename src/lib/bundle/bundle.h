@@ -10,7 +10,6 @@
  *   bundle_layout.c   write a bundle's parts: copies, RUNPATH, .pc, CMake, manifest
  *   bundle_cuda.c     the CUDA libraries a CUDA build needs beside it
  *   elf.c             reading ELF headers and dynamic sections
- *   spawn.c           running a helper program (patchelf, ldconfig) without a shell
  *   selftest.c        a one-node model run on a runtime (ortkit doctor's live check)
  */
 #ifndef ORTKIT_BUNDLE_H
@@ -77,10 +76,6 @@ int ortkit__rmtree(const char *path);
 
 /* ---- writing a bundle's parts (bundle_layout.c) ------------------------------ */
 
-/* snprintf for paths: ORTKIT_E_IO (recorded) when the result does not fit,
- * so a cut-off path is never used, least of all to remove something. */
-int ortkit__pathf(char *buf, size_t size, const char *fmt, ...) ORTKIT_PRINTF(3, 4);
-int ortkit__mkdirs(const char *path);
 /* A new file (never an existing one) with from's content, synced to disk. */
 int ortkit__copy_file(const char *from, const char *to, unsigned mode);
 /* Directories and regular files, links followed, at most 8 deep. */

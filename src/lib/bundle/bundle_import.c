@@ -56,9 +56,10 @@ static int find_library(char out[PATH_MAX], const char *dir)
     static const char *const names[] = {"libonnxruntime.so", "libonnxruntime.so.1"};
     char path[PATH_MAX];
     struct stat st;
+    /* A name too long for a path is a file that is not there. */
     for (size_t i = 0; i < 2; i++) {
-        ortkit__pathf(path, sizeof path, "%s/%s", dir, names[i]);
-        if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+        if (ortkit__pathf(path, sizeof path, "%s/%s", dir, names[i]) == 0 && stat(path, &st) == 0 &&
+            S_ISREG(st.st_mode))
             return realpath(path, out) ? 1 : 0;
     }
     DIR *d = opendir(dir);
@@ -66,8 +67,8 @@ static int find_library(char out[PATH_MAX], const char *dir)
     for (struct dirent *e; d && !found && (e = readdir(d));) {
         if (strncmp(e->d_name, "libonnxruntime.so.", 18))
             continue;
-        ortkit__pathf(path, sizeof path, "%s/%s", dir, e->d_name);
-        found = stat(path, &st) == 0 && S_ISREG(st.st_mode) && realpath(path, out);
+        found = ortkit__pathf(path, sizeof path, "%s/%s", dir, e->d_name) == 0 &&
+                stat(path, &st) == 0 && S_ISREG(st.st_mode) && realpath(path, out);
     }
     if (d)
         closedir(d);
@@ -77,8 +78,8 @@ static int find_library(char out[PATH_MAX], const char *dir)
 static int has_headers(const char *dir)
 {
     char path[PATH_MAX];
-    ortkit__pathf(path, sizeof path, "%s/onnxruntime_c_api.h", dir);
-    return access(path, R_OK) == 0;
+    return ortkit__pathf(path, sizeof path, "%s/onnxruntime_c_api.h", dir) == 0 &&
+           access(path, R_OK) == 0;
 }
 
 /* SRC is a library file, a directory holding one, or a release (lib/, include/). */
@@ -87,44 +88,55 @@ static int resolve_source(import *im)
     const char *src = im->src;
     struct stat st;
     char path[PATH_MAX], copy[PATH_MAX];
+    int rc;
     if (stat(src, &st) != 0)
         return ortkit__error_set(ORTKIT_E_IO, "cannot import '%s': %s", src, strerror(errno));
     if (S_ISDIR(st.st_mode)) {
         if (!realpath(src, im->top))
             return ortkit__error_set(ORTKIT_E_IO, "cannot import '%s': %s", src, strerror(errno));
-        ortkit__pathf(path, sizeof path, "%s/lib", im->top);
+        if ((rc = ortkit__pathf(path, sizeof path, "%s/lib", im->top)))
+            return ortkit__error_wrap(rc, "cannot import '%s'", src);
         if (find_library(im->lib, path))
-            ortkit__pathf(im->libdir, sizeof im->libdir, "%s", path);
+            rc = ortkit__pathf(im->libdir, sizeof im->libdir, "%s", path);
         else if (find_library(im->lib, im->top))
-            ortkit__pathf(im->libdir, sizeof im->libdir, "%s", im->top);
+            rc = ortkit__pathf(im->libdir, sizeof im->libdir, "%s", im->top);
         else
             return ortkit__error_set(ORTKIT_E_RUNTIME_NOT_FOUND,
                                      "cannot import '%s': no libonnxruntime.so* in it or in its lib/",
                                      src);
+        if (rc)
+            return ortkit__error_wrap(rc, "cannot import '%s'", src);
     } else {
         if (!realpath(src, im->lib))
             return ortkit__error_set(ORTKIT_E_IO, "cannot import '%s': %s", src, strerror(errno));
         /* The directory of the name given, not of the link's target: that is
          * where the provider libraries are. */
-        ortkit__pathf(copy, sizeof copy, "%s", src);
+        if ((rc = ortkit__pathf(copy, sizeof copy, "%s", src)))
+            return ortkit__error_wrap(rc, "cannot import '%s'", src);
         if (!realpath(dirname(copy), im->libdir))
             return ortkit__error_set(ORTKIT_E_IO, "cannot import '%s': %s", src, strerror(errno));
-        ortkit__pathf(im->top, sizeof im->top, "%s", im->libdir);
         const char *base = strrchr(im->libdir, '/');
         if (base && !strcmp(base, "/lib") && base != im->libdir)
-            ortkit__pathf(im->top, sizeof im->top, "%.*s", (int)(base - im->libdir), im->libdir);
+            rc = ortkit__pathf(im->top, sizeof im->top, "%.*s", (int)(base - im->libdir), im->libdir);
+        else
+            rc = ortkit__pathf(im->top, sizeof im->top, "%s", im->libdir);
+        if (rc)
+            return ortkit__error_wrap(rc, "cannot import '%s'", src);
     }
-    ortkit__pathf(path, sizeof path, "%s/include", im->top);
-    ortkit__pathf(copy, sizeof copy, "%s/include/onnxruntime", im->top);
+    if ((rc = ortkit__pathf(path, sizeof path, "%s/include", im->top)) ||
+        (rc = ortkit__pathf(copy, sizeof copy, "%s/include/onnxruntime", im->top)))
+        return ortkit__error_wrap(rc, "cannot import '%s'", src);
     if (has_headers(path))
-        ortkit__pathf(im->include, sizeof im->include, "%s", path);
+        rc = ortkit__pathf(im->include, sizeof im->include, "%s", path);
     else if (has_headers(copy))
-        ortkit__pathf(im->include, sizeof im->include, "%s", copy);
+        rc = ortkit__pathf(im->include, sizeof im->include, "%s", copy);
     else if (ORTKIT_ORT_HEADERS_DIR[0] && has_headers(ORTKIT_ORT_HEADERS_DIR))
-        ortkit__pathf(im->include, sizeof im->include, "%s", ORTKIT_ORT_HEADERS_DIR);
+        rc = ortkit__pathf(im->include, sizeof im->include, "%s", ORTKIT_ORT_HEADERS_DIR);
     else
         return ortkit__error_set(ORTKIT_E_IO, "cannot import '%s': no ONNX Runtime headers "
                                  "(onnxruntime_c_api.h) in it, and none built into ortkit", src);
+    if (rc)
+        return ortkit__error_wrap(rc, "cannot import '%s'", src);
     return ORTKIT_OK;
 }
 
@@ -157,7 +169,9 @@ static int inspect_library(import *im)
         return ortkit__error_wrap(rc, "cannot import '%s'", im->src);
     snprintf(im->version, sizeof im->version, "%s", p.version);
     /* ORT's C API level is its minor version. */
-    im->api_level = atoi(strchr(im->version, '.') ? strchr(im->version, '.') + 1 : "0");
+    ortkit__version v;
+    const char *rest;
+    im->api_level = ortkit__version_parse(&v, im->version, &rest) == 0 && v.n >= 2 ? (int)v.part[1] : 0;
     im->providers = p.providers;
     im->provider_count = p.provider_count;
     snprintf(im->soname, sizeof im->soname, "%s", im->elf.soname ? im->elf.soname : "");
@@ -325,9 +339,11 @@ static int build_stage(import *im, const char *variant)
                                            "NOTICE", "NOTICE.txt"};
     for (size_t i = 0; i < sizeof licences / sizeof licences[0]; i++) {
         struct stat st;
-        ortkit__pathf(from, sizeof from, "%s/%s", im->top, licences[i]);
+        if ((rc = ortkit__pathf(from, sizeof from, "%s/%s", im->top, licences[i])))
+            return rc;
         if (stat(from, &st) != 0 || !S_ISREG(st.st_mode)) {
-            ortkit__pathf(from, sizeof from, "%s/%s", im->libdir, licences[i]);
+            if ((rc = ortkit__pathf(from, sizeof from, "%s/%s", im->libdir, licences[i])))
+                return rc;
             if (stat(from, &st) != 0 || !S_ISREG(st.st_mode))
                 continue;
         }

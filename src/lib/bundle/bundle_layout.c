@@ -34,34 +34,6 @@ int ortkit__rmtree(const char *path)
     return ORTKIT_OK;
 }
 
-int ortkit__pathf(char *buf, size_t size, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(buf, size, fmt, ap);
-    va_end(ap);
-    if (n < 0 || (size_t)n >= size)
-        return ortkit__error_set(ORTKIT_E_IO, "path too long: '%.80s...'", buf);
-    return ORTKIT_OK;
-}
-
-int ortkit__mkdirs(const char *path)
-{
-    char buf[PATH_MAX];
-    ortkit__pathf(buf, sizeof buf, "%s", path);
-    for (char *p = buf + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-            return ortkit__error_set(ORTKIT_E_IO, "cannot create '%s': %s", buf, strerror(errno));
-        *p = '/';
-    }
-    if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-        return ortkit__error_set(ORTKIT_E_IO, "cannot create '%s': %s", buf, strerror(errno));
-    return ORTKIT_OK;
-}
-
 int ortkit__copy_file(const char *from, const char *to, unsigned mode)
 {
     int in = open(from, O_RDONLY | O_CLOEXEC);
@@ -117,8 +89,9 @@ static int copy_tree(const char *from, const char *to, int depth)
             continue;
         char src[PATH_MAX], dst[PATH_MAX];
         struct stat st;
-        ortkit__pathf(src, sizeof src, "%s/%s", from, e->d_name);
-        ortkit__pathf(dst, sizeof dst, "%s/%s", to, e->d_name);
+        if ((rc = ortkit__pathf(src, sizeof src, "%s/%s", from, e->d_name)) ||
+            (rc = ortkit__pathf(dst, sizeof dst, "%s/%s", to, e->d_name)))
+            break;
         if (stat(src, &st) != 0)
             continue;
         if (S_ISDIR(st.st_mode) && depth < 8)
@@ -143,7 +116,8 @@ int ortkit__set_runpaths(const char *dir)
     for (struct dirent *e; !rc && (e = readdir(d));) {
         char path[PATH_MAX];
         struct stat st;
-        ortkit__pathf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if ((rc = ortkit__pathf(path, sizeof path, "%s/%s", dir, e->d_name)))
+            break;
         if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode) || ortkit__elf_is(path) != 1)
             continue;
         ortkit__elf elf;
@@ -240,11 +214,10 @@ int ortkit__write_dev_files(const ortkit__layout *lay)
         goto cleanup;
     }
     char dir[PATH_MAX];
-    ortkit__pathf(dir, sizeof dir, "%s/lib/pkgconfig", lay->dir);
-    if ((rc = ortkit__mkdirs(dir)))
-        goto cleanup;
-    ortkit__pathf(dir, sizeof dir, "%s/lib/cmake/onnxruntime", lay->dir);
-    if ((rc = ortkit__mkdirs(dir)) ||
+    if ((rc = ortkit__pathf(dir, sizeof dir, "%s/lib/pkgconfig", lay->dir)) ||
+        (rc = ortkit__mkdirs(dir)) ||
+        (rc = ortkit__pathf(dir, sizeof dir, "%s/lib/cmake/onnxruntime", lay->dir)) ||
+        (rc = ortkit__mkdirs(dir)) ||
         (rc = write_text(lay->dir, "lib/pkgconfig/libonnxruntime.pc", pc)) ||
         (rc = write_text(lay->dir, "lib/cmake/onnxruntime/onnxruntimeConfig.cmake", cfg)) ||
         (rc = write_text(lay->dir, "lib/cmake/onnxruntime/onnxruntimeConfigVersion.cmake", ver)))
@@ -261,8 +234,8 @@ int ortkit__headers_api_level(const char *dir)
 {
     char path[PATH_MAX], *text = NULL;
     size_t size;
-    ortkit__pathf(path, sizeof path, "%s/include/onnxruntime_c_api.h", dir);
-    if (ortkit__file_read(&text, &size, path, (size_t)16 << 20) != 0)
+    if (ortkit__pathf(path, sizeof path, "%s/include/onnxruntime_c_api.h", dir) != 0 ||
+        ortkit__file_read(&text, &size, path, (size_t)16 << 20) != 0)
         return 0;
     const char *p = strstr(text, "#define ORT_API_VERSION ");
     int level = p ? atoi(p + 24) : 0;
@@ -285,18 +258,20 @@ static int cmp_files(const void *a, const void *b)
 static int collect(ortkit_bundle *b, file_list *fl, const char *root, const char *rel, int depth)
 {
     char path[PATH_MAX];
-    ortkit__pathf(path, sizeof path, "%s%s%s", root, rel[0] ? "/" : "", rel);
+    int rc = ortkit__pathf(path, sizeof path, "%s%s%s", root, rel[0] ? "/" : "", rel);
+    if (rc)
+        return rc;
     DIR *d = opendir(path);
     if (!d)
         return ortkit__error_set(ORTKIT_E_IO, "cannot read '%s': %s", path, strerror(errno));
-    int rc = ORTKIT_OK;
     for (struct dirent *e; !rc && (e = readdir(d));) {
         if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
             continue;
         char child[PATH_MAX], full[PATH_MAX], target[PATH_MAX];
         struct stat st;
-        ortkit__pathf(child, sizeof child, "%s%s%s", rel, rel[0] ? "/" : "", e->d_name);
-        ortkit__pathf(full, sizeof full, "%s/%s", root, child);
+        if ((rc = ortkit__pathf(child, sizeof child, "%s%s%s", rel, rel[0] ? "/" : "", e->d_name)) ||
+            (rc = ortkit__pathf(full, sizeof full, "%s/%s", root, child)))
+            break;
         if (!rel[0] && !strcmp(e->d_name, BUNDLE_MANIFEST))
             continue;
         if (lstat(full, &st) != 0) {
@@ -368,8 +343,8 @@ int ortkit__write_manifest(const char *dir, const ortkit_manifest *fields)
     if ((rc = ortkit__bundle_parse(&check, json, strlen(json), "the new manifest")))
         goto cleanup;
     char path[PATH_MAX];
-    ortkit__pathf(path, sizeof path, "%s/%s", dir, BUNDLE_MANIFEST);
-    rc = ortkit__file_write_atomic(path, json, strlen(json));
+    if (!(rc = ortkit__pathf(path, sizeof path, "%s/%s", dir, BUNDLE_MANIFEST)))
+        rc = ortkit__file_write_atomic(path, json, strlen(json));
 cleanup:
     /* The view points at the caller's strings and at fl: detach it before freeing. */
     memset(&b->m, 0, sizeof b->m);

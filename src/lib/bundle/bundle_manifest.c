@@ -9,8 +9,6 @@
 #include "bundle.h"
 
 #include <cjson/cJSON.h>
-#include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,37 +19,16 @@
 /* ---- reading ---------------------------------------------------------------- */
 
 typedef struct reader {
+    ortkit__json_reader json; /* what: "'/x/manifest.json'" */
     ortkit_bundle *b;
-    const char *what; /* "'/x/manifest.json'" */
 } reader;
 
-#define FAIL(r, ...) bad(r, __VA_ARGS__)
-
-static int bad(const reader *r, const char *fmt, ...) ORTKIT_PRINTF(2, 3);
-static int bad(const reader *r, const char *fmt, ...)
-{
-    char msg[768];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    return ortkit__error_set(ORTKIT_E_FORMAT, "%s: %s", r->what, msg);
-}
+#define FAIL(r, ...) ortkit__json_fail(&(r)->json, __VA_ARGS__)
 
 static int check_keys(const reader *r, const cJSON *obj, const char *where,
                       const char *const *allowed)
 {
-    for (const cJSON *c = obj->child; c; c = c->next) {
-        int known = 0;
-        for (size_t i = 0; allowed[i] && !known; i++)
-            known = !strcmp(c->string, allowed[i]);
-        if (!known)
-            return FAIL(r, "unknown key '%.64s' in %s", c->string, where);
-        for (const cJSON *d = obj->child; d != c; d = d->next)
-            if (!strcmp(d->string, c->string))
-                return FAIL(r, "key '%.64s' appears twice in %s", c->string, where);
-    }
-    return ORTKIT_OK;
+    return ortkit__json_check_keys(&r->json, obj, where, allowed);
 }
 
 static const cJSON *member(const cJSON *obj, const char *key)
@@ -63,85 +40,53 @@ static const cJSON *member(const cJSON *obj, const char *key)
 static int get_int(const reader *r, const cJSON *obj, const char *key, const char *where,
                    double min, double max, int64_t *out)
 {
-    const cJSON *v = member(obj, key);
-    if (!v)
-        return FAIL(r, "missing '%s%s'", where, key);
-    if (!cJSON_IsNumber(v))
-        return FAIL(r, "'%s%s' must be a number", where, key);
-    double d = v->valuedouble;
-    if (!isfinite(d) || d != floor(d) || d < min || d > max)
-        return FAIL(r, "'%s%s' is %g; expected a whole number from %.0f to %.0f", where, key, d,
-                    min, max);
-    *out = (int64_t)d;
-    return ORTKIT_OK;
+    return ortkit__json_get_whole(&r->json, obj, key, where, min, max, ORTKIT__JSON_REQUIRED, out);
 }
 
-/* A string without control characters, at most max bytes; NULL allowed if nullable. */
+/* A string without control characters, at most max bytes, kept with the
+ * bundle; "" when it is missing (or null, if nullable). */
 static int get_str(const reader *r, const cJSON *obj, const char *key, const char *where,
                    size_t max, int required, int nullable, const char **out)
 {
-    const cJSON *v = member(obj, key);
+    const char *s;
+    int flags = ORTKIT__JSON_PLAIN | (required ? ORTKIT__JSON_REQUIRED : 0) |
+                (nullable ? ORTKIT__JSON_NULLABLE : 0);
+    int rc = ortkit__json_get_string(&r->json, obj, key, where, max, flags, &s);
     *out = "";
-    if (!v || (nullable && cJSON_IsNull(v))) {
-        if (!v && required)
-            return FAIL(r, "missing '%s%s'", where, key);
-        return ORTKIT_OK;
-    }
-    if (!cJSON_IsString(v) || !v->valuestring)
-        return FAIL(r, "'%s%s' must be a string%s", where, key, nullable ? " or null" : "");
-    size_t n = strlen(v->valuestring);
-    if (n > max)
-        return FAIL(r, "'%s%s' is %zu bytes long; at most %zu are allowed", where, key, n, max);
-    for (const unsigned char *c = (const unsigned char *)v->valuestring; *c; c++)
-        if (*c < 0x20 || *c == 0x7f)
-            return FAIL(r, "'%s%s' holds a control character", where, key);
-    if (!(*out = ortkit__bundle_keep(r->b, v->valuestring)))
+    if (rc || !s)
+        return rc;
+    if (!(*out = ortkit__bundle_keep(r->b, s)))
         return ortkit__error_nomem();
     return ORTKIT_OK;
 }
 
 static int get_bool(const reader *r, const cJSON *obj, const char *key, const char *where, int *out)
 {
-    const cJSON *v = member(obj, key);
     *out = 0;
-    if (!v)
-        return ORTKIT_OK;
-    if (!cJSON_IsBool(v))
-        return FAIL(r, "'%s%s' must be true or false", where, key);
-    *out = cJSON_IsTrue(v);
-    return ORTKIT_OK;
+    return ortkit__json_get_bool(&r->json, obj, key, where, 0, out);
 }
 
 /* "1.30.0" (maybe with a suffix: "1.22.0-dev"): major and minor. */
 static int parse_version(const char *s, int *major, int *minor)
 {
-    char *end;
-    errno = 0;
-    long ma = strtol(s, &end, 10);
-    if (end == s || *end != '.' || errno || ma < 0 || ma > 1000)
+    ortkit__version v;
+    const char *rest;
+    if (ortkit__version_parse(&v, s, &rest) != 0 || v.n < 2 || v.part[0] > 1000 ||
+        v.part[1] > 100000 || (*rest && *rest != '-' && *rest != '+'))
         return -1;
-    const char *p = end + 1;
-    long mi = strtol(p, &end, 10);
-    if (end == p || errno || mi < 0 || mi > 100000 || (*end && *end != '.' && *end != '-' && *end != '+'))
-        return -1;
-    *major = (int)ma;
-    *minor = (int)mi;
+    *major = (int)v.part[0];
+    *minor = (int)v.part[1];
     return 0;
 }
 
-/* "12.9" -> 12090; "9.0" -> 90 (as sm), decided by the caller's scale. */
+/* "12.9" -> (12, 9); "9.0" -> (9, 0): exactly two parts. */
 static int parse_dotted_pair(const char *s, int *a, int *b)
 {
-    char *end;
-    long x = strtol(s, &end, 10);
-    if (end == s || *end != '.' || x < 0 || x > 999)
+    ortkit__version v;
+    if (ortkit__version_parse(&v, s, NULL) != 0 || v.n != 2 || v.part[0] > 999 || v.part[1] > 99)
         return -1;
-    const char *p = end + 1;
-    long y = strtol(p, &end, 10);
-    if (end == p || *end || y < 0 || y > 99)
-        return -1;
-    *a = (int)x;
-    *b = (int)y;
+    *a = (int)v.part[0];
+    *b = (int)v.part[1];
     return 0;
 }
 
@@ -201,7 +146,7 @@ static int read_files(const reader *r, const cJSON *arr)
     int i = 0;
     for (const cJSON *f = arr->child; f; f = f->next, i++) {
         char where[32];
-        snprintf(where, sizeof where, "files[%d].", i);
+        snprintf(where, sizeof where, "files[%d]", i);
         if (!cJSON_IsObject(f))
             return FAIL(r, "'files[%d]' must be an object", i);
         int rc = check_keys(r, f, where, keys);
@@ -267,7 +212,7 @@ static int read_requires(const reader *r, const cJSON *req)
     const char *s;
     int rc = check_keys(r, req, "requires", keys);
     if (!rc)
-        rc = get_str(r, req, "arch", "requires.", 16, 1, 0, &s);
+        rc = get_str(r, req, "arch", "requires", 16, 1, 0, &s);
     if (rc)
         return rc;
     if (!strcmp(s, "x86_64"))
@@ -293,14 +238,14 @@ static int read_requires(const reader *r, const cJSON *req)
     }
 
     int a, b;
-    if ((rc = get_str(r, req, "cuda", "requires.", 16, 0, 1, &s)))
+    if ((rc = get_str(r, req, "cuda", "requires", 16, 0, 1, &s)))
         return rc;
     if (s[0]) {
         if (parse_dotted_pair(s, &a, &b) || a < 1 || a > 99 || b > 9)
             return FAIL(r, "requires.cuda '%s' is not a CUDA version like \"12.9\"", s);
         m->cuda = a * 1000 + b * 10;
     }
-    if ((rc = get_str(r, req, "compute_capability", "requires.", 16, 0, 1, &s)))
+    if ((rc = get_str(r, req, "compute_capability", "requires", 16, 0, 1, &s)))
         return rc;
     if (s[0]) {
         if (parse_dotted_pair(s, &a, &b) || a < 1 || a > 99 || b > 9)
@@ -309,9 +254,9 @@ static int read_requires(const reader *r, const cJSON *req)
     }
     if (!m->cuda != !m->sm)
         return FAIL(r, "requires.cuda and requires.compute_capability go together");
-    if ((rc = get_bool(r, req, "exact_sm_only", "requires.", &m->sm_exact)) ||
-        (rc = get_bool(r, req, "jetson", "requires.", &m->tegra)) ||
-        (rc = get_str(r, req, "min_driver", "requires.", 32, 0, 1, &m->min_driver)))
+    if ((rc = get_bool(r, req, "exact_sm_only", "requires", &m->sm_exact)) ||
+        (rc = get_bool(r, req, "jetson", "requires", &m->tegra)) ||
+        (rc = get_str(r, req, "min_driver", "requires", 32, 0, 1, &m->min_driver)))
         return rc;
     if (m->min_driver[0] && strspn(m->min_driver, "0123456789.") != strlen(m->min_driver))
         return FAIL(r, "requires.min_driver '%s' is not a version like \"525.60.13\"", m->min_driver);
@@ -355,7 +300,7 @@ static int read_manifest(const reader *r, const cJSON *root)
         return FAIL(r, "schema %lld is not %d, the one this ortkit reads", (long long)schema,
                     ORTKIT_BUNDLE_SCHEMA);
     m->schema = (int)schema;
-    if ((rc = check_keys(r, root, "the manifest", keys)) ||
+    if ((rc = check_keys(r, root, "", keys)) ||
         (rc = get_str(r, root, "name", "", BUNDLE_NAME_MAX, 1, 0, &m->name)) ||
         (rc = get_str(r, root, "created_by", "", 64, 0, 0, &m->created_by)) ||
         (rc = get_str(r, root, "variant", "", 64, 1, 0, &m->variant)) ||
@@ -373,8 +318,8 @@ static int read_manifest(const reader *r, const cJSON *root)
         return FAIL(r, "'onnxruntime' must be an object");
     int major, minor;
     if ((rc = check_keys(r, ort, "onnxruntime", ort_keys)) ||
-        (rc = get_str(r, ort, "version", "onnxruntime.", 32, 1, 0, &m->ort_version)) ||
-        (rc = get_int(r, ort, "api_level", "onnxruntime.", 1, 1000, &level)))
+        (rc = get_str(r, ort, "version", "onnxruntime", 32, 1, 0, &m->ort_version)) ||
+        (rc = get_int(r, ort, "api_level", "onnxruntime", 1, 1000, &level)))
         return rc;
     if (parse_version(m->ort_version, &major, &minor))
         return FAIL(r, "onnxruntime.version '%s' is not a version like \"1.30.0\"", m->ort_version);
@@ -389,7 +334,7 @@ static int read_manifest(const reader *r, const cJSON *root)
         if (!cJSON_IsObject(hdr))
             return FAIL(r, "'headers' must be an object");
         if ((rc = check_keys(r, hdr, "headers", hdr_keys)) ||
-            (rc = get_int(r, hdr, "api_level", "headers.", 1, 1000, &level)))
+            (rc = get_int(r, hdr, "api_level", "headers", 1, 1000, &level)))
             return rc;
         m->headers_api_level = (int)level;
     }
@@ -442,7 +387,7 @@ int ortkit__bundle_parse(ortkit_bundle **out, const char *json, size_t size, con
     ortkit_bundle *b = calloc(1, sizeof *b);
     if (!b)
         return ortkit__error_nomem();
-    reader r = {b, what};
+    reader r = {{what}, b};
     int rc = ORTKIT_OK;
     cJSON *root = NULL;
     /* cJSON ends a string at a NUL byte and stops reading after the first

@@ -89,7 +89,10 @@ static int parents_ok(ortkit_bundle *b, const char *rel)
     const char *dir = b->m.dir;
     for (const char *s = strchr(rel, '/'); s; s = strchr(s + 1, '/')) {
         struct stat st;
-        ortkit__pathf(path, sizeof path, "%s/%.*s", dir, (int)(s - rel), rel);
+        if (ortkit__pathf(path, sizeof path, "%s/%.*s", dir, (int)(s - rel), rel)) {
+            problem(b, "%s: %s", rel, ortkit__error_message());
+            return 0;
+        }
         if (lstat(path, &st) != 0) {
             problem(b, "%s: missing (no directory %.*s/)", rel, (int)(s - rel), rel);
             return 0;
@@ -108,7 +111,10 @@ static int check_file(ortkit_bundle *b, const ortkit_bundle_file *f)
 {
     char path[PATH_MAX], target[PATH_MAX];
     struct stat st;
-    ortkit__pathf(path, sizeof path, "%s/%s", b->m.dir, f->path);
+    if (ortkit__pathf(path, sizeof path, "%s/%s", b->m.dir, f->path)) {
+        problem(b, "%s: %s", f->path, ortkit__error_message());
+        return 0;
+    }
     if (!parents_ok(b, f->path))
         return 0;
     if (lstat(path, &st) != 0) {
@@ -157,7 +163,10 @@ static int check_file(ortkit_bundle *b, const ortkit_bundle_file *f)
 static void find_extras(ortkit_bundle *b, const char *rel, int depth, size_t *seen)
 {
     char path[PATH_MAX];
-    ortkit__pathf(path, sizeof path, "%s%s%s", b->m.dir, rel[0] ? "/" : "", rel);
+    if (ortkit__pathf(path, sizeof path, "%s%s%s", b->m.dir, rel[0] ? "/" : "", rel)) {
+        problem(b, "%s/: %s", rel[0] ? rel : ".", ortkit__error_message());
+        return;
+    }
     DIR *d = opendir(path);
     if (!d) {
         problem(b, "%s/: cannot be read: %s", rel[0] ? rel : ".", strerror(errno));
@@ -171,11 +180,14 @@ static void find_extras(ortkit_bundle *b, const char *rel, int depth, size_t *se
             break;
         }
         char child[PATH_MAX];
-        ortkit__pathf(child, sizeof child, "%s%s%s", rel, rel[0] ? "/" : "", e->d_name);
+        if (ortkit__pathf(child, sizeof child, "%s%s%s", rel, rel[0] ? "/" : "", e->d_name) ||
+            ortkit__pathf(path, sizeof path, "%s/%s", b->m.dir, child)) {
+            problem(b, "%s/%s: %s", rel[0] ? rel : ".", e->d_name, ortkit__error_message());
+            continue;
+        }
         if (!rel[0] && !strcmp(e->d_name, BUNDLE_MANIFEST))
             continue;
         struct stat st;
-        ortkit__pathf(path, sizeof path, "%s/%s", b->m.dir, child);
         if (lstat(path, &st) != 0)
             continue;
         if (S_ISDIR(st.st_mode)) {
@@ -194,7 +206,10 @@ static void find_extras(ortkit_bundle *b, const char *rel, int depth, size_t *se
 static int check_elf(ortkit_bundle *b, const ortkit_bundle_file *f)
 {
     char path[PATH_MAX], mach[32];
-    ortkit__pathf(path, sizeof path, "%s/%s", b->m.dir, f->path);
+    if (ortkit__pathf(path, sizeof path, "%s/%s", b->m.dir, f->path)) {
+        problem(b, "%s: %s", f->path, ortkit__error_message());
+        return 0;
+    }
     if (ortkit__elf_is(path) != 1)
         return 1;
     ortkit__elf e;

@@ -1,41 +1,18 @@
 /*
- * internal.h - helpers shared by ortkit's modules; not installed.
- * Internal non-static functions are named ortkit__<module>_<verb>.
+ * internal.h - what ortkit's modules share; not installed.  Internal
+ * non-static functions are named ortkit__<module>_<verb>.  The helpers that
+ * are not about ONNX Runtime (errors, files, paths, spawning programs, ...)
+ * are src/util's, declared in util.h.
  */
 #ifndef ORTKIT_INTERNAL_H
 #define ORTKIT_INTERNAL_H
 
 #include "ortkit.h"
+#include "util.h"
 
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stddef.h>
-
-#if defined(__GNUC__)
-#define ORTKIT_PRINTF(f, a) __attribute__((format(printf, f, a)))
-#else
-#define ORTKIT_PRINTF(f, a)
-#endif
-
-/* Record a failure for ortkit_error_last() on this thread; returns code. */
-int ortkit__error_set(int code, const char *fmt, ...) ORTKIT_PRINTF(2, 3);
-/* Same, prefixing the message already recorded: "cannot open 'm.onnx': <old>". */
-int ortkit__error_wrap(int code, const char *fmt, ...) ORTKIT_PRINTF(2, 3);
-/* Record ORTKIT_E_NOMEM. */
-int ortkit__error_nomem(void);
-
-/* strdup that records ORTKIT_E_NOMEM on failure. */
-char *ortkit__strdup(const char *s);
-
-/* Read a whole file (at most max_size bytes); *out is malloc'd and NUL-terminated. */
-int ortkit__file_read(char **out, size_t *size, const char *path, size_t max_size);
-/* Write a whole file through a temporary name in the same directory, then rename. */
-int ortkit__file_write_atomic(const char *path, const void *data, size_t size);
-
-/* Run argv (argv[0] searched on PATH) without a shell (spawn.c); stdout (and
- * stderr when merge_stderr) are captured into *output (NUL-terminated, may be
- * NULL if not wanted), the exit status goes to *status (-1 if killed). */
-int ortkit__spawn(const char *const *argv, int merge_stderr, char **output, int *status);
 
 /* Element count of a shape, or SIZE_MAX on a negative dimension or overflow. */
 size_t ortkit__shape_count(const int64_t *shape, size_t rank);

@@ -160,19 +160,12 @@ int ortkit__host_read_long(const char *path, long *out)
 
 /* ---- memory and OS ----------------------------------------------------------- */
 
-static uint64_t meminfo_kb(const char *text, const char *key)
-{
-    const char *p = strstr(text, key);
-    return p ? strtoull(p + strlen(key), NULL, 10) : 0;
-}
-
 static void detect_memory_os(ortkit__host_data *h)
 {
     char buf[8192];
-    if (ortkit__host_read_text("/proc/meminfo", buf, sizeof buf) > 0) {
-        h->mem_total = meminfo_kb(buf, "MemTotal:") * 1024;
-        h->mem_available = meminfo_kb(buf, "MemAvailable:") * 1024;
-    }
+    /* What is missing stays 0: the rest of the answer still holds. */
+    if (ortkit__host_read_text("/proc/meminfo", buf, sizeof buf) > 0)
+        (void)ortkit__meminfo_parse(buf, &h->mem_available, &h->mem_total);
     struct utsname u;
     if (uname(&u) == 0) {
         ortkit__host_copy_str(h->os_name, sizeof h->os_name, u.sysname);

@@ -209,8 +209,7 @@ static void detect_topology(ortkit__host_data *h)
     char list[4096];
     if (ortkit__host_read_text("/sys/devices/system/cpu/online", list, sizeof list) <= 0) {
         if (!ortkit__host_root_moved()) { /* only the real machine has a real sysconf */
-            long n = sysconf(_SC_NPROCESSORS_ONLN);
-            h->logical_cpus = n > 0 ? (int)n : 0;
+            h->logical_cpus = ortkit__proc_cpus();
         }
         return;
     }

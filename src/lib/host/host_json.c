@@ -2,8 +2,6 @@
 #include "host_internal.h"
 
 #include <cjson/cJSON.h>
-#include <ctype.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,121 +113,65 @@ cleanup:
 }
 
 /* Reading is strict: a host file is often written by hand, and a typo
- * ("avx512_bf16", "cpu.feature") must not silently describe another machine. */
+ * ("avx512_bf16", "cpu.feature") must not silently describe another machine.
+ * Members that are missing or null keep the values they have. */
 
-static const char *json_type(const cJSON *it)
-{
-    if (cJSON_IsString(it)) return "a string";
-    if (cJSON_IsNumber(it)) return "a number";
-    if (cJSON_IsBool(it)) return "a boolean";
-    if (cJSON_IsNull(it)) return "null";
-    if (cJSON_IsArray(it)) return "an array";
-    if (cJSON_IsObject(it)) return "an object";
-    return "invalid";
-}
-
-/* "cpu" + "model" -> "cpu.model" */
-static const char *key_path(char *buf, size_t size, const char *where, const char *key)
-{
-    snprintf(buf, size, "%s%s%s", where, *where ? "." : "", key);
-    return buf;
-}
+static const ortkit__json_reader reader = {"host JSON"};
 
 static int check_keys(const cJSON *obj, const char *where, const char *const *allowed)
 {
-    char path[128];
-    for (const cJSON *it = obj->child; it; it = it->next) {
-        int known = 0;
-        for (size_t i = 0; allowed[i] && !known; i++)
-            known = !strcmp(it->string, allowed[i]);
-        if (!known)
-            return ortkit__error_set(ORTKIT_E_FORMAT, "host JSON: unknown key '%s'",
-                                     key_path(path, sizeof path, where, it->string));
-        for (const cJSON *o = obj->child; o != it; o = o->next)
-            if (!strcmp(o->string, it->string))
-                return ortkit__error_set(ORTKIT_E_FORMAT, "host JSON: key '%s' appears twice",
-                                         key_path(path, sizeof path, where, it->string));
-    }
-    return 0;
+    return ortkit__json_check_keys(&reader, obj, where, allowed);
 }
 
-/* An optional member that must be an object; *out is NULL when absent or null. */
 static int get_object(const cJSON *obj, const char *key, const char *where, const cJSON **out)
 {
-    char path[128];
-    const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
-    *out = NULL;
-    if (!it || cJSON_IsNull(it))
-        return 0;
-    if (!cJSON_IsObject(it))
-        return ortkit__error_set(ORTKIT_E_FORMAT, "host JSON: '%s' must be an object, not %s",
-                                 key_path(path, sizeof path, where, key), json_type(it));
-    *out = it;
-    return 0;
+    return ortkit__json_get_object(&reader, obj, key, where, ORTKIT__JSON_NULLABLE, out);
 }
 
+/* Into a field of the host struct, which has a fixed size. */
 static int get_string(const cJSON *obj, const char *key, const char *where, char *dst,
                       size_t size)
 {
-    char path[128];
-    const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
-    if (!it || cJSON_IsNull(it))
-        return 0;
-    if (!cJSON_IsString(it))
-        return ortkit__error_set(ORTKIT_E_FORMAT, "host JSON: '%s' must be a string, not %s",
-                                 key_path(path, sizeof path, where, key), json_type(it));
-    if (strlen(it->valuestring) >= size)
-        return ortkit__error_set(ORTKIT_E_FORMAT, "host JSON: '%s' is longer than %zu bytes",
-                                 key_path(path, sizeof path, where, key), size - 1);
-    ortkit__host_copy_str(dst, size, it->valuestring);
-    return 0;
+    const char *s;
+    int rc = ortkit__json_get_string(&reader, obj, key, where, size - 1, ORTKIT__JSON_NULLABLE, &s);
+    if (!rc && s)
+        ortkit__host_copy_str(dst, size, s);
+    return rc;
 }
 
 static int get_uint(const cJSON *obj, const char *key, const char *where, double max,
                     uint64_t *out)
 {
-    char path[128];
-    const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
-    if (!it || cJSON_IsNull(it))
-        return 0;
-    if (!cJSON_IsNumber(it))
-        return ortkit__error_set(ORTKIT_E_FORMAT, "host JSON: '%s' must be a number, not %s",
-                                 key_path(path, sizeof path, where, key), json_type(it));
-    double v = it->valuedouble;
-    if (!(v >= 0 && v <= max) || (double)(uint64_t)v != v)
-        return ortkit__error_set(ORTKIT_E_FORMAT,
-                                 "host JSON: '%s' must be a whole number from 0 to %.0f, not %g",
-                                 key_path(path, sizeof path, where, key), max, v);
+    int64_t v = (int64_t)*out;
+    int rc = ortkit__json_get_whole(&reader, obj, key, where, 0, max, ORTKIT__JSON_NULLABLE, &v);
     *out = (uint64_t)v;
-    return 0;
+    return rc;
 }
 
 static int get_int(const cJSON *obj, const char *key, const char *where, int max, int *out)
 {
-    uint64_t v = (uint64_t)*out;
-    int rc = get_uint(obj, key, where, max, &v);
+    int64_t v = *out;
+    int rc = ortkit__json_get_whole(&reader, obj, key, where, 0, max, ORTKIT__JSON_NULLABLE, &v);
     *out = (int)v;
     return rc;
 }
 
-/* "570.124.06", "36.4.3": digits and dots, starting and ending with a digit. */
+/* "570.124.06", "36.4.3": dotted numbers and nothing else. */
 static int dotted_ok(const char *s)
 {
-    if (!isdigit((unsigned char)s[0]))
-        return 0;
-    for (const char *p = s; *p; p++)
-        if (!isdigit((unsigned char)*p) && !(*p == '.' && isdigit((unsigned char)p[1])))
-            return 0;
-    return 1;
+    ortkit__version v;
+    return ortkit__version_parse(&v, s, NULL) == 0;
 }
 
-/* "12.8" -> 12080, "9.0" -> (9, 0); 0 on success. */
+/* "12.8" -> (12, 8), "9.0" -> (9, 0); 0 on success. */
 static int parse_major_minor(const char *s, int max_minor, int *major, int *minor)
 {
-    char tail;
-    if (sscanf(s, "%d.%d%c", major, minor, &tail) != 2 || *major < 1 || *major > 99 ||
-        *minor < 0 || *minor > max_minor || !dotted_ok(s))
+    ortkit__version v;
+    if (ortkit__version_parse(&v, s, NULL) != 0 || v.n != 2 || v.part[0] < 1 || v.part[0] > 99 ||
+        v.part[1] > max_minor)
         return -1;
+    *major = (int)v.part[0];
+    *minor = (int)v.part[1];
     return 0;
 }
 
@@ -260,13 +202,13 @@ static int read_cpu(ortkit__host_data *h, const cJSON *cpu)
         if (!cJSON_IsArray(features))
             return ortkit__error_set(ORTKIT_E_FORMAT,
                                      "host JSON: 'cpu.features' must be an array, not %s",
-                                     json_type(features));
+                                     ortkit__json_type(features));
         int i = 0;
         for (const cJSON *it = features->child; it; it = it->next, i++) {
             if (!cJSON_IsString(it))
                 return ortkit__error_set(ORTKIT_E_FORMAT,
                                          "host JSON: cpu.features[%d] must be a string, not %s",
-                                         i, json_type(it));
+                                         i, ortkit__json_type(it));
             int f = ortkit_cpu_feature_from_name(it->valuestring);
             if (f < 0)
                 return ortkit__error_set(ORTKIT_E_FORMAT,
@@ -323,7 +265,7 @@ static int read_nvidia(ortkit__host_data *h, const cJSON *nv)
         return 0;
     if (!cJSON_IsArray(gpus))
         return ortkit__error_set(ORTKIT_E_FORMAT, "host JSON: 'nvidia.gpus' must be an array, not %s",
-                                 json_type(gpus));
+                                 ortkit__json_type(gpus));
     if (cJSON_GetArraySize(gpus) > ORTKIT__HOST_MAX_GPUS)
         return ortkit__error_set(ORTKIT_E_FORMAT, "host JSON: 'nvidia.gpus' lists %d GPUs; at most %d",
                                  cJSON_GetArraySize(gpus), ORTKIT__HOST_MAX_GPUS);
@@ -333,7 +275,7 @@ static int read_nvidia(ortkit__host_data *h, const cJSON *nv)
         snprintf(where, sizeof where, "nvidia.gpus[%d]", h->gpu_count);
         if (!cJSON_IsObject(it))
             return ortkit__error_set(ORTKIT_E_FORMAT, "host JSON: '%s' must be an object, not %s",
-                                     where, json_type(it));
+                                     where, ortkit__json_type(it));
         if ((rc = check_keys(it, where, gpu_keys)) ||
             (rc = get_string(it, "name", where, g->name, sizeof g->name)) ||
             (rc = get_string(it, "compute_capability", where, cc, sizeof cc)) ||
@@ -376,7 +318,7 @@ int ortkit_host_from_json(ortkit_host **out, const char *json)
     }
     if (!cJSON_IsObject(root)) {
         rc = ortkit__error_set(ORTKIT_E_FORMAT, "host JSON: must be an object, not %s",
-                               json_type(root));
+                               ortkit__json_type(root));
         goto cleanup;
     }
     uint64_t schema = HOST_JSON_SCHEMA;

@@ -343,22 +343,6 @@ int ortkit_variant_parse(const ortkit_variant **out, const char *name)
 
 /* ---- host fitness -------------------------------------------------------------- */
 
-/* Compare dotted versions numerically: "570.124.06" > "570.86.16". */
-static int version_cmp(const char *a, const char *b)
-{
-    for (;;) {
-        char *ea, *eb;
-        unsigned long x = strtoul(a, &ea, 10), y = strtoul(b, &eb, 10);
-        if (x != y)
-            return x < y ? -1 : 1;
-        /* Each round moves past a dot or ends, so this stops on any input. */
-        if (*ea != '.' && *eb != '.')
-            return 0;
-        a = *ea == '.' ? ea + 1 : ea;
-        b = *eb == '.' ? eb + 1 : eb;
-    }
-}
-
 static void cuda_text(char *buf, size_t size, int v)
 {
     snprintf(buf, size, "%d.%d", v / 1000, (v % 1000) / 10);
@@ -426,7 +410,7 @@ static int check_driver(const ortkit_variant *v, const ortkit_host *h, char *why
                 cuda);
             return 0;
         }
-        if (version_cmp(h->l4t_release, v->min_driver) < 0) {
+        if (ortkit__version_compare(h->l4t_release, v->min_driver) < 0) {
             SAY("needs L4T R%s or newer for CUDA %s; found R%s", v->min_driver, cuda,
                 h->l4t_release);
             return 0;
@@ -437,11 +421,11 @@ static int check_driver(const ortkit_variant *v, const ortkit_host *h, char *why
         SAY("needs driver >= %s for CUDA %s; the driver version is unknown", v->min_driver, cuda);
         return 0;
     }
-    if (version_cmp(h->driver_version, v->min_driver) < 0) {
+    if (ortkit__version_compare(h->driver_version, v->min_driver) < 0) {
         SAY("needs driver >= %s for CUDA %s; found %s", v->min_driver, cuda, h->driver_version);
         return 0;
     }
-    if (v->toolkit_driver[0] && version_cmp(h->driver_version, v->toolkit_driver) < 0)
+    if (v->toolkit_driver[0] && ortkit__version_compare(h->driver_version, v->toolkit_driver) < 0)
         SAY("driver %s is older than CUDA %s's own minimum %s; it runs through minor-version "
             "compatibility", h->driver_version, cuda, v->toolkit_driver);
     return 1;

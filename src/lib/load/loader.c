@@ -15,22 +15,6 @@
 /* Names dlopen searches for when no path was resolved, best last. */
 static const char *const lib_names[] = {"libonnxruntime.so", "libonnxruntime.so.1"};
 
-/* "1.17.3" -> major 1, minor 17; 0 if it does not look like a version. */
-static int parse_version(const char *s, int *major, int *minor)
-{
-    char *end;
-    long ma = strtol(s, &end, 10);
-    if (end == s || *end != '.')
-        return 0;
-    const char *p = end + 1;
-    long mi = strtol(p, &end, 10);
-    if (end == p || ma < 0 || mi < 0 || ma > 1000 || mi > 100000)
-        return 0;
-    *major = (int)ma;
-    *minor = (int)mi;
-    return 1;
-}
-
 int ortkit__ort_error(const ortkit_runtime *rt, OrtStatus *status, int code, const char *prefix_fmt,
                       ...)
 {
@@ -90,11 +74,14 @@ static int handshake(ortkit_runtime *rt, const char *name)
                                  "'%s' has no symbol OrtGetApiBase: not an ONNX Runtime library", name);
     const OrtApiBase *base = get_base();
     const char *version = base && base->GetVersionString ? base->GetVersionString() : NULL;
-    int major = 0, minor = 0;
-    if (!version || !parse_version(version, &major, &minor))
+    ortkit__version v;
+    const char *rest;
+    if (!version || ortkit__version_parse(&v, version, &rest) != 0 || v.n < 2 || v.part[0] > 1000 ||
+        v.part[1] > 100000)
         return ortkit__error_set(ORTKIT_E_RUNTIME_INVALID,
                                  "'%s' reports no usable version string (\"%s\")", name,
                                  version ? version : "(null)");
+    int major = (int)v.part[0], minor = (int)v.part[1];
     snprintf(rt->version, sizeof rt->version, "%s", version);
     if (major != 1 || minor < ORTKIT_MIN_ORT_API)
         return ortkit__error_set(ORTKIT_E_RUNTIME_TOO_OLD,

@@ -12,18 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* IR 7 and opset 13: understood by every ORT ortkit supports (1.17+). */
 #define SELFTEST_IR 7
 #define SELFTEST_OPSET 13
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* The serialised model; free() it. */
 static uint8_t *build_model(size_t *size)
@@ -125,7 +117,7 @@ static void run(answer *out, ortkit_runtime *rt, const char *provider)
         so.ep_policy = ORTKIT_EP_STRICT;
     }
     so.intra_op_threads = 1;
-    double t0 = now();
+    double t0 = ortkit__clock_now();
     if (ortkit_session_open_memory(&s, rt, model, size, &so) != 0) {
         snprintf(out->detail, sizeof out->detail, "%s", ortkit_error_last());
         goto cleanup;
@@ -146,7 +138,7 @@ static void run(answer *out, ortkit_runtime *rt, const char *provider)
         snprintf(out->detail, sizeof out->detail, "%s", ortkit_error_last());
         goto cleanup;
     }
-    out->pub.seconds = now() - t0;
+    out->pub.seconds = ortkit__clock_now() - t0;
     const float *y = ortkit_tensor_data(res);
     if (ortkit_tensor_type(res) != ORTKIT_TYPE_FLOAT32 || ortkit_tensor_count(res) != 4 || !y) {
         snprintf(out->detail, sizeof out->detail, "wrong output: expected float32[4]");

@@ -20,39 +20,26 @@ typedef struct rank {
     int sm;         /* its GPU target */
     int level;      /* CPU level: 0 any CPU, then the ISA's rank */
     const char *level_label;
-    long ort[3];    /* ONNX Runtime major, minor, patch */
+    const char *ort; /* ONNX Runtime's version */
     int cuda;
 } rank;
 
 enum { KEY_GPU, KEY_SM, KEY_LEVEL, KEY_ORT, KEY_CUDA, KEY_NONE };
-
-static void version_parts(const char *s, long out[3])
-{
-    out[0] = out[1] = out[2] = 0;
-    char *end;
-    for (int i = 0; i < 3; i++) {
-        out[i] = strtol(s, &end, 10);
-        if (end == s || *end != '.')
-            break;
-        s = end + 1;
-    }
-}
 
 static void rank_of(const ortkit_manifest *m, rank *r)
 {
     r->gpu = m->cuda != 0;
     r->sm = m->sm;
     r->level = ortkit__bundle_cpu_level(m, &r->level_label);
-    version_parts(m->ort_version, r->ort);
+    r->ort = m->ort_version;
     r->cuda = m->cuda;
 }
 
 /* The first key on which a and b differ: > 0 when a is better, < 0 when b is. */
 static int compare(const rank *a, const rank *b, int *key)
 {
-    long d[KEY_NONE] = {a->gpu - b->gpu, a->sm - b->sm, a->level - b->level, 0, a->cuda - b->cuda};
-    for (int i = 0; i < 3 && !d[KEY_ORT]; i++)
-        d[KEY_ORT] = a->ort[i] > b->ort[i] ? 1 : a->ort[i] < b->ort[i] ? -1 : 0;
+    long d[KEY_NONE] = {a->gpu - b->gpu, a->sm - b->sm, a->level - b->level,
+                        ortkit__version_compare(a->ort, b->ort), a->cuda - b->cuda};
     for (int k = 0; k < KEY_NONE; k++) {
         if (d[k]) {
             *key = k;
@@ -97,9 +84,10 @@ static int fits(const ortkit_bundle *b, const ortkit_host *h, char *why, size_t 
         SAY("needs %s, which this CPU lacks", list);
         return 0;
     }
-    long v[3];
-    version_parts(m->ort_version, v);
-    if (v[0] != 1 || v[1] < ORTKIT_MIN_ORT_API) {
+    ortkit__version v;
+    const char *rest; /* the manifest's reader has checked the version */
+    if (ortkit__version_parse(&v, m->ort_version, &rest) != 0 || v.part[0] != 1 ||
+        v.part[1] < ORTKIT_MIN_ORT_API) {
         SAY("ONNX Runtime %s is older than ortkit supports (1.%d)", m->ort_version,
             ORTKIT_MIN_ORT_API);
         return 0;

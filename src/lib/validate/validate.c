@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 /* Limits that keep a hostile test directory from asking for absurd work. */
 #define MAX_DATA_SETS 1000
@@ -37,13 +36,6 @@ typedef struct run_ctx {
     int single_thread;
 } run_ctx;
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Record the outcome; the first failure wins. */
 static int verdict(ortkit_conformance_result *r, ortkit_conformance_outcome outcome,
                    const char *stage, const char *fmt, ...) ORTKIT_PRINTF(4, 5);
@@ -59,20 +51,6 @@ static int verdict(ortkit_conformance_result *r, ortkit_conformance_outcome outc
     vsnprintf(r->message, sizeof r->message, fmt, ap);
     va_end(ap);
     return -1;
-}
-
-static int64_t rss_kb(void)
-{
-    FILE *f = fopen("/proc/self/status", "r");
-    if (!f)
-        return 0;
-    char line[256];
-    long long kb = 0;
-    while (fgets(line, sizeof line, f))
-        if (sscanf(line, "VmRSS: %lld kB", &kb) == 1)
-            break;
-    fclose(f);
-    return kb;
 }
 
 static void data_set_free(data_set *d)
@@ -338,8 +316,8 @@ static void note_provider(run_ctx *c)
 /* Keep running every data set until the soak time is over. */
 static void soak(run_ctx *c, const data_set *sets, size_t n_sets, double seconds)
 {
-    c->res->rss_start_kb = rss_kb();
-    double end = now() + seconds;
+    c->res->rss_start_kb = (int64_t)(ortkit__proc_rss() / 1024);
+    double end = ortkit__clock_now() + seconds;
     size_t most = 0;
     for (size_t i = 0; i < n_sets; i++)
         if (sets[i].n_out > most)
@@ -347,11 +325,11 @@ static void soak(run_ctx *c, const data_set *sets, size_t n_sets, double seconds
     ortkit_tensor **outs = calloc(most + 1, sizeof *outs);
     if (!outs)
         return;
-    while (now() < end && c->res->outcome == ORTKIT_CONFORMANCE_PASS)
+    while (ortkit__clock_now() < end && c->res->outcome == ORTKIT_CONFORMANCE_PASS)
         for (size_t i = 0; i < n_sets && !run_once(c, &sets[i], outs); i++)
             free_outputs(outs, sets[i].n_out);
     free(outs);
-    c->res->rss_end_kb = rss_kb();
+    c->res->rss_end_kb = (int64_t)(ortkit__proc_rss() / 1024);
 }
 
 static int run_test(run_ctx *c, ortkit_runtime *rt, const char *dir)
@@ -437,8 +415,8 @@ int ortkit_conformance_run(ortkit_conformance_result *out, ortkit_runtime *rt, c
         .atol = o.atol > 0 ? o.atol : o.atol < 0 ? 0 : ORTKIT_COMPARE_ATOL,
         .single_thread = o.session && o.session->intra_op_threads == 1,
     };
-    double start = now();
+    double start = ortkit__clock_now();
     run_test(&c, rt, dir);
-    res.seconds = now() - start;
+    res.seconds = ortkit__clock_now() - start;
     return ortkit__abi_write(&result_abi, out, &res);
 }

@@ -1,8 +1,8 @@
 /*
- * spawn.c - run a helper program (patchelf, ldconfig) directly, never
- * through a shell, so file names with spaces or quotes are passed as is.
+ * spawn.c - run a program directly, never through a shell, so file names
+ * with spaces or quotes are passed as they are; its output is captured.
  */
-#include "internal.h"
+#include "util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,9 +13,6 @@
 #include <unistd.h>
 
 extern char **environ;
-
-/* Output beyond this is read and dropped, so the child never blocks on a full pipe. */
-#define OUTPUT_MAX ((size_t)4 << 20)
 
 int ortkit__spawn(const char *const *argv, int merge_stderr, char **output, int *status)
 {
@@ -34,6 +31,8 @@ int ortkit__spawn(const char *const *argv, int merge_stderr, char **output, int 
     else
         posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
     pid_t pid;
+    /* glibc's posix_spawnp reports a program that cannot be run here, not
+     * as an exit status 127 of the child. */
     int err = posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv, environ);
     posix_spawn_file_actions_destroy(&fa);
     close(fds[1]);
@@ -52,8 +51,11 @@ int ortkit__spawn(const char *const *argv, int merge_stderr, char **output, int 
             continue;
         if (n <= 0)
             break;
-        if (!buf || len + (size_t)n + 1 > OUTPUT_MAX)
+        /* Kept up to the limit; the rest is read and dropped. */
+        if (!buf || len + 1 >= ORTKIT__SPAWN_OUTPUT_MAX)
             continue;
+        if ((size_t)n > ORTKIT__SPAWN_OUTPUT_MAX - 1 - len)
+            n = (ssize_t)(ORTKIT__SPAWN_OUTPUT_MAX - 1 - len);
         if (len + (size_t)n + 1 > cap) {
             while (len + (size_t)n + 1 > cap)
                 cap *= 2;
@@ -77,7 +79,7 @@ int ortkit__spawn(const char *const *argv, int merge_stderr, char **output, int 
         }
     }
     if (!rc)
-        *status = WIFEXITED(ws) ? WEXITSTATUS(ws) : -1;
+        *status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
     if (!buf && !rc)
         rc = ortkit__error_nomem();
     if (buf)

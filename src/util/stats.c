@@ -1,5 +1,5 @@
-/* bench_stats.c - percentiles, mean, spread and histograms of latencies. */
-#include "bench_stats.h"
+/* stats.c - percentiles, mean, spread and histograms (latencies, mostly). */
+#include "util.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -11,13 +11,13 @@ static int cmp_double(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-void bench_sort(double *v, size_t n)
+void ortkit__stats_sort(double *v, size_t n)
 {
     if (n > 1)
         qsort(v, n, sizeof *v, cmp_double);
 }
 
-double bench_percentile(const double *sorted, size_t n, double p)
+double ortkit__stats_percentile(const double *sorted, size_t n, double p)
 {
     if (n == 0)
         return NAN;
@@ -33,12 +33,12 @@ double bench_percentile(const double *sorted, size_t n, double p)
     return sorted[lo] + frac * (sorted[lo + 1] - sorted[lo]);
 }
 
-void bench_stats_compute(bench_stats *out, double *samples, size_t n)
+void ortkit__stats_compute(ortkit__stats *out, double *samples, size_t n)
 {
     memset(out, 0, sizeof *out);
     if (n == 0)
         return;
-    bench_sort(samples, n);
+    ortkit__stats_sort(samples, n);
     /* Two passes: the mean first, then squared deviations from it, which
      * keeps the variance exact for latencies that differ only slightly. */
     double sum = 0;
@@ -52,14 +52,14 @@ void bench_stats_compute(bench_stats *out, double *samples, size_t n)
     out->max = samples[n - 1];
     out->mean = mean;
     out->stddev = n > 1 ? sqrt(sq / (double)(n - 1)) : 0;
-    out->p50 = bench_percentile(samples, n, 0.50);
-    out->p90 = bench_percentile(samples, n, 0.90);
-    out->p95 = bench_percentile(samples, n, 0.95);
-    out->p99 = bench_percentile(samples, n, 0.99);
+    out->p50 = ortkit__stats_percentile(samples, n, 0.50);
+    out->p90 = ortkit__stats_percentile(samples, n, 0.90);
+    out->p95 = ortkit__stats_percentile(samples, n, 0.95);
+    out->p99 = ortkit__stats_percentile(samples, n, 0.99);
 }
 
-size_t bench_histogram(const double *sorted, size_t n, double lo, double hi, size_t *counts,
-                       size_t bins, size_t *above)
+size_t ortkit__stats_histogram(const double *sorted, size_t n, double lo, double hi,
+                               size_t *counts, size_t bins, size_t *above)
 {
     size_t peak = 0;
     if (above)

@@ -1,0 +1,267 @@
+/*
+ * build.c - one whole build, from options to report: the variant and the
+ * source tree, pre-flight, the plan, the build directory's lock, patches,
+ * the required-operators file, the build under the gate, the report and
+ * the bundle.  `ortkit build` only reads its options and prints; the
+ * builder's tests reach every step here.
+ */
+#include "builder.h"
+
+#include <cjson/cJSON.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* A failure the library recorded, carried over into the builder's message:
+ * inside the tool they are two copies of the error channel. */
+static int library_failure(int rc)
+{
+    return ortkit__error_set(rc, "%s", ortkit_error_last());
+}
+
+/* Where the build goes, and what it builds, as absolute paths. */
+static int resolve_paths(ortkit__builder_result *r, const ortkit__builder_options *o)
+{
+    int rc = ortkit__path_absolute(&r->source, o->source ? o->source : o->cmake_project);
+    if (rc || o->build_dir)
+        return rc ? rc : ortkit__path_absolute(&r->build_dir, o->build_dir);
+    const char *base = r->variant ? r->variant->name : strrchr(r->source, '/') + 1;
+    char *name = NULL;
+    if (asprintf(&name, "build-%s", *base ? base : "project") < 0)
+        return ortkit__error_nomem();
+    rc = ortkit__path_absolute(&r->build_dir, name);
+    free(name);
+    return rc;
+}
+
+/* Pre-flight (it finds the CUDA toolkit the plan names); a plan alone only
+ * names what pre-flight would look for. */
+static int find_toolchain(ortkit__builder_result *r, const ortkit__builder_options *o)
+{
+    const ortkit_variant *v = r->variant;
+    if (o->mode != ORTKIT__BUILDER_PLAN) {
+        ortkit__builder_preflight pf = {v ? ORTKIT__BUILD_ORT : ORTKIT__BUILD_CMAKE, r->source,
+                                        r->build_dir, v, o->cuda_home, o->min_disk,
+                                        o->chain && strstr(o->chain, "ccache"), o->distcc_hosts};
+        int rc = ortkit__builder_preflight_run(&pf, &r->toolchain, r->cuda_home,
+                                               sizeof r->cuda_home, r->cudnn_home,
+                                               sizeof r->cudnn_home, o->warn);
+        if (rc)
+            return rc;
+    } else if (v && v->cuda) {
+        const char *env = getenv("CUDA_HOME");
+        snprintf(r->cuda_home, sizeof r->cuda_home, "%s",
+                 o->cuda_home ? o->cuda_home : env && *env ? env : "/usr/local/cuda");
+        env = getenv("CUDNN_HOME");
+        snprintf(r->cudnn_home, sizeof r->cudnn_home, "%s", env && *env ? env : r->cuda_home);
+    }
+    if (o->cudnn_home)
+        snprintf(r->cudnn_home, sizeof r->cudnn_home, "%s", o->cudnn_home);
+    return ORTKIT_OK;
+}
+
+/* The required-operators file; for a plan, written to a scratch file whose
+ * text is kept in r->ops_text, then removed. */
+static int write_ops_config(ortkit__builder_result *r, const ortkit__builder_options *o,
+                            const char *path)
+{
+    char scratch[PATH_MAX];
+    const char *dst = path;
+    if (o->mode == ORTKIT__BUILDER_PLAN) {
+        const char *tmp = getenv("TMPDIR");
+        int rc = ortkit__pathf(scratch, sizeof scratch, "%s/ortkit-ops.%ld.config",
+                               tmp && *tmp ? tmp : "/tmp", (long)getpid());
+        if (rc)
+            return rc;
+        dst = scratch;
+    }
+    size_t n_ops = 0;
+    int rc = ortkit__builder_ops_write(dst, o->models, o->n_models, &n_ops);
+    if (rc)
+        return rc;
+    if (o->mode == ORTKIT__BUILDER_PLAN) {
+        rc = ortkit__file_read(&r->ops_text, NULL, dst, 1 << 20);
+        unlink(dst);
+    }
+    return rc;
+}
+
+/* The one place the builder hands its result to the bundle module. */
+static int make_bundle(ortkit__builder_result *r, const ortkit__builder_options *o)
+{
+    ortkit_bundle_import_options io = ORTKIT_BUNDLE_IMPORT_OPTIONS_INIT;
+    io.variant = r->variant->name;
+    io.into = o->bundle_into;
+    io.force = 1;
+    ortkit_bundle *b = NULL;
+    if (ortkit_bundle_import(&b, r->plan.stage_dir, &io) != 0)
+        return ortkit__error_set(ORTKIT_E_IO,
+                                 "the build succeeded, but making its bundle failed: %s (the build "
+                                 "is in %s)",
+                                 ortkit_error_last(), r->plan.stage_dir);
+    const ortkit_manifest *m = ortkit_bundle_manifest(b);
+    snprintf(r->bundle, sizeof r->bundle, "%s", m && m->dir ? m->dir : "");
+    ortkit_bundle_free(b);
+    return ORTKIT_OK;
+}
+
+/* What the report says about the build besides its figures. */
+static cJSON *build_facts(const ortkit__builder_result *r, const ortkit__builder_options *o)
+{
+    const ortkit__builder_toolchain *tc = &r->toolchain;
+    cJSON *j = cJSON_CreateObject();
+    if (!j)
+        return NULL;
+    if (r->variant) {
+        cJSON_AddStringToObject(j, "variant", r->variant->name);
+        cJSON_AddStringToObject(j, "cpu_flags", r->variant->cpu_flags);
+        cJSON_AddStringToObject(j, "ort_version", r->version);
+    } else {
+        cJSON_AddStringToObject(j, "project", o->cmake_project);
+    }
+    cJSON *t = cJSON_AddObjectToObject(j, "toolchain");
+    if (t) {
+        cJSON_AddStringToObject(t, "cmake", tc->cmake);
+        cJSON_AddStringToObject(t, "ninja", tc->ninja);
+        cJSON_AddStringToObject(t, "cc", tc->cc);
+        cJSON_AddStringToObject(t, "cxx", tc->cxx);
+        if (tc->nvcc[0])
+            cJSON_AddStringToObject(t, "nvcc", tc->nvcc);
+        if (tc->cudnn[0])
+            cJSON_AddStringToObject(t, "cudnn", tc->cudnn);
+    }
+    cJSON_AddItemToObject(j, "configure",
+                          cJSON_CreateStringArray((const char *const *)r->plan.configure.v,
+                                                  (int)r->plan.configure.n));
+    cJSON_AddStringToObject(j, "chain", o->chain ? o->chain : "none");
+    cJSON_AddStringToObject(j, "build_dir", r->build_dir);
+    cJSON_AddStringToObject(j, "stage", r->plan.stage_dir);
+    if (r->bundle[0])
+        cJSON_AddStringToObject(j, "bundle", r->bundle);
+    return j;
+}
+
+/*
+ * The report as JSON into r->report_json, also written to
+ * BUILD/ortkit-report.json.  A rerun that compiled nothing leaves an
+ * existing report alone: it holds the figures of the build that did the work.
+ */
+static int save_report(ortkit__builder_result *r, const ortkit__builder_options *o)
+{
+    cJSON *facts = build_facts(r, o);
+    char *facts_text = facts ? cJSON_PrintUnformatted(facts) : NULL;
+    cJSON_Delete(facts);
+    free(r->report_json);
+    r->report_json = facts_text ? ortkit__builder_report_json(&r->report, facts_text) : NULL;
+    free(facts_text);
+    if (!r->report_json)
+        return ortkit__error_nomem();
+    char path[PATH_MAX];
+    int rc = ortkit__pathf(path, sizeof path, "%s/ortkit-report.json", r->build_dir);
+    if (!rc && (r->report.n > 0 || access(path, F_OK) != 0))
+        rc = ortkit__file_write_atomic(path, r->report_json, strlen(r->report_json));
+    return rc;
+}
+
+/* Lock, patch, write the operators file, build, report, bundle. */
+static int build_locked(ortkit__builder_result *r, const ortkit__builder_options *o,
+                        const char *ops_path)
+{
+    const ortkit_variant *v = r->variant;
+    int rc;
+    if (o->patch_dir) {
+        size_t applied = 0, skipped = 0;
+        if ((rc = ortkit__builder_patch_apply(o->patch_dir, r->source, r->plan.state_dir, o->log,
+                                              &applied, &skipped)))
+            return rc;
+    }
+    if (o->n_models && (rc = write_ops_config(r, o, ops_path)))
+        return rc;
+    if (o->catch_signals) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = ortkit__builder_interrupt; /* no SA_RESTART: poll and waitpid see it */
+        sigaction(SIGINT, &sa, NULL);
+        sigaction(SIGTERM, &sa, NULL);
+    }
+    ortkit__builder_execute_options eo = {
+        .plan = &r->plan, .build_dir = r->build_dir,
+        .kind = v ? ORTKIT__BUILD_ORT : ORTKIT__BUILD_CMAKE, .budget = o->budget,
+        .slots = o->slots, .ninja_jobs = o->ninja_jobs, .chain = o->chain,
+        .distcc_hosts = o->distcc_hosts, .progress = o->progress, .quiet = o->quiet,
+        .target = o->target, .install = o->target == NULL};
+    memcpy(eo.lang_default, o->lang_mem, sizeof eo.lang_default);
+    if ((rc = ortkit__builder_execute(&eo, &r->report)))
+        return rc;
+    /* Saved before bundling too, so that a failed bundle step keeps the
+     * figures of the build it follows. */
+    if ((rc = save_report(r, o)))
+        return rc;
+    /* A partial build (a target) is neither installed nor bundled. */
+    if (v && !o->no_bundle && !o->target && (rc = make_bundle(r, o)))
+        return rc;
+    return save_report(r, o);
+}
+
+int ortkit__builder_build(ortkit__builder_result *r, const ortkit__builder_options *o)
+{
+    memset(r, 0, sizeof *r);
+    int rc;
+    if (!o->source == !o->cmake_project)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG,
+                                 "a build needs a source tree or a CMake project, not both");
+    if (o->source) {
+        if (!o->variant)
+            return ortkit__error_set(ORTKIT_E_INVALID_ARG, "a source tree needs a variant");
+        if ((rc = ortkit_variant_parse(&r->variant, o->variant)))
+            return library_failure(rc);
+    }
+    if ((rc = resolve_paths(r, o)))
+        return rc;
+    const ortkit_variant *v = r->variant;
+    if (v && (rc = ortkit__builder_ort_version(r->version, sizeof r->version, r->source)))
+        return rc;
+    if (v && v->defect[0])
+        return ortkit__error_set(ORTKIT_E_UNSUPPORTED, "variant %s cannot be built: %s", v->name,
+                                 v->defect);
+    if ((rc = find_toolchain(r, o)) || o->mode == ORTKIT__BUILDER_CHECK)
+        return rc;
+
+    char ops_path[PATH_MAX];
+    if ((rc = ortkit__pathf(ops_path, sizeof ops_path, "%s/.ortkit/required_operators.config",
+                            r->build_dir)))
+        return rc;
+    ortkit__builder_config cfg = {
+        .kind = v ? ORTKIT__BUILD_ORT : ORTKIT__BUILD_CMAKE, .source = r->source,
+        .build_dir = r->build_dir, .variant = v, .ort_version = r->version,
+        .launcher = o->launcher, .cuda_home = r->cuda_home[0] ? r->cuda_home : NULL,
+        .cudnn_home = r->cudnn_home[0] ? r->cudnn_home : NULL, .eigen_dir = o->eigen_dir,
+        .ops_config = o->n_models ? ops_path : NULL, .python = "python3", .lto = o->lto,
+        .fetch = o->fetch, .deps = o->deps, .n_deps = o->n_deps, .defines = o->defines,
+        .n_defines = o->n_defines};
+    if ((rc = ortkit__builder_plan_make(&r->plan, &cfg)))
+        return rc;
+    if (o->mode == ORTKIT__BUILDER_PLAN)
+        return o->n_models ? write_ops_config(r, o, ops_path) : ORTKIT_OK;
+
+    ortkit__builder_lock lock = {-1};
+    if ((rc = ortkit__builder_lock_take(&lock, r->plan.state_dir)))
+        return rc;
+    rc = build_locked(r, o, ops_path);
+    ortkit__builder_lock_release(&lock);
+    return rc;
+}
+
+void ortkit__builder_result_free(ortkit__builder_result *r)
+{
+    ortkit__builder_plan_free(&r->plan);
+    ortkit__builder_report_free(&r->report);
+    free(r->report_json);
+    free(r->ops_text);
+    free(r->source);
+    free(r->build_dir);
+    memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,391 @@
+/*
+ * builder.h - the builder, `ortkit build`'s internal module: a whole build
+ * from options to report (build.c), and its parts: plan, pre-flight,
+ * patches, the compile gate and its launcher, history, progress, report.
+ * Used by `ortkit build` and the builder's tests; not installed.
+ *
+ * Internal names: ortkit__builder_<part>_<verb>.  Failures are recorded
+ * through src/util's error channel (ortkit__error_message()).  The tool
+ * links the builder and util statically and the library as a shared
+ * object, which has its own, hidden copy of that channel: the builder
+ * carries a library failure over into its own message (build.c).
+ */
+#ifndef ORTKIT_BUILDER_H
+#define ORTKIT_BUILDER_H
+
+#include "ortkit.h"
+#include "util.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+/* ---- plan (plan.c) -------------------------------------------------------- */
+
+typedef enum ortkit__builder_kind {
+    ORTKIT__BUILD_ORT = 0,  /* an ONNX Runtime source tree and a variant */
+    ORTKIT__BUILD_CMAKE = 1 /* any CMake project, built through the same engine */
+} ortkit__builder_kind;
+
+typedef struct ortkit__builder_config {
+    ortkit__builder_kind kind;
+    const char *source;             /* absolute */
+    const char *build_dir;          /* absolute */
+    const ortkit_variant *variant;  /* ORT builds */
+    const char *ort_version;        /* "1.21.0" from VERSION_NUMBER, or NULL */
+    const char *launcher;           /* the ortkit executable; NULL: no compile gate */
+    const char *cuda_home;          /* GPU variants */
+    const char *cudnn_home;
+    const char *eigen_dir;          /* a preinstalled Eigen, or NULL */
+    const char *ops_config;         /* required-operators file (--ops-from), or NULL */
+    const char *python;             /* python3 for ORT's op reduction script */
+    int lto;
+    int fetch;                      /* let CMake download dependencies */
+    const char *const *deps;        /* NAME=DIR: FETCHCONTENT_SOURCE_DIR_<NAME> */
+    size_t n_deps;
+    const char *const *defines;     /* KEY=VALUE, passed through last */
+    size_t n_defines;
+} ortkit__builder_config;
+
+typedef struct ortkit__builder_plan {
+    ortkit__strv configure; /* cmake's argv */
+    ortkit__strv reduce;    /* op reduction argv; empty when none */
+    ortkit__strv summary;   /* "label\tvalue" lines for people */
+    char *stage_dir;        /* cmake --install goes here */
+    char *state_dir;        /* <build>/.ortkit: gate socket name, history, lock */
+} ortkit__builder_plan;
+
+int ortkit__builder_plan_make(ortkit__builder_plan *out, const ortkit__builder_config *cfg);
+void ortkit__builder_plan_free(ortkit__builder_plan *plan);
+/* The plan as text: the summary, then the commands, one argument a line. */
+int ortkit__builder_plan_write(const ortkit__builder_plan *plan, FILE *out);
+/* The configure command as one shell line (for logs and the stamp file). */
+char *ortkit__builder_plan_command_line(const ortkit__strv *argv);
+/* CMAKE_CUDA_ARCHITECTURES for a variant: SASS only, "90a-real". */
+int ortkit__builder_cuda_architectures(const ortkit_variant *v, char *buf, size_t size);
+
+/* ---- --ops-from (ops.c) ---------------------------------------------------- */
+
+/* Write ORT's required-operators configuration for the models' operators
+ * (domain;opset;Op,Op,... lines, subgraphs included). */
+int ortkit__builder_ops_write(const char *path, const char *const *models, size_t n_models,
+                              size_t *n_ops);
+
+/* ---- pre-flight (preflight.c) ------------------------------------------ */
+
+typedef struct ortkit__builder_toolchain {
+    char cmake[32], ninja[32], cc[96], cxx[96], nvcc[32], cudnn[32];
+    char cmake_path[256], ninja_path[256];
+} ortkit__builder_toolchain;
+
+typedef struct ortkit__builder_preflight {
+    ortkit__builder_kind kind;
+    const char *source;
+    const char *build_dir;
+    const ortkit_variant *variant;
+    const char *cuda_home;   /* NULL: CUDA_HOME, then nvcc on PATH, then /usr/local/cuda */
+    uint64_t min_disk;       /* 0: a default for the kind of build */
+    int cache_ccache;
+    const char *distcc_hosts;
+} ortkit__builder_preflight;
+
+/* The ORT version of a source tree ("1.21.0"); fails when it is not one. */
+int ortkit__builder_ort_version(char *buf, size_t size, const char *source);
+/*
+ * Check everything that can fail before compiling; the first failure is the
+ * error.  Warnings (other compilers running) go to warn (may be NULL).
+ * found_cuda_home receives the toolkit that was checked (GPU variants).
+ */
+int ortkit__builder_preflight_run(const ortkit__builder_preflight *pf, ortkit__builder_toolchain *tc,
+                                  char *found_cuda_home, size_t cuda_size,
+                                  char *found_cudnn_home, size_t cudnn_size,
+                                  void (*warn)(const char *msg));
+/* Heavy compilers running now (cc1plus, cc1, nvcc, cicc, ptxas): "cc1plus (pid 12)". */
+int ortkit__builder_heavy_compilers(char *buf, size_t size, size_t *count);
+
+/* The build directory's lock: flock on <state>/lock, holding our PID. */
+typedef struct ortkit__builder_lock {
+    int fd;
+} ortkit__builder_lock;
+int ortkit__builder_lock_take(ortkit__builder_lock *lock, const char *state_dir);
+void ortkit__builder_lock_release(ortkit__builder_lock *lock);
+
+/* ---- patches (patch.c) ---------------------------------------------------- */
+
+/* Apply the .patch files of DIR in name order with `patch -p1`, once each: applied ones
+ * are recorded in <state>/patches-applied.  *applied counts the new ones. */
+int ortkit__builder_patch_apply(const char *patch_dir, const char *source, const char *state_dir,
+                                FILE *log, size_t *applied, size_t *skipped);
+
+/* ---- history of compiles (history.c) ------------------------------------ */
+
+typedef struct ortkit__builder_hist_entry {
+    char *key;        /* source file (or link output) */
+    uint64_t peak;    /* bytes */
+    double wall, cpu; /* seconds */
+} ortkit__builder_hist_entry;
+
+typedef struct ortkit__builder_history {
+    ortkit__builder_hist_entry *e;
+    size_t n, cap;
+    double last_wall;   /* wall time of the last whole build, 0 if none */
+    long last_steps;    /* its ninja steps */
+} ortkit__builder_history;
+
+int ortkit__builder_history_load(ortkit__builder_history *h, const char *path);
+int ortkit__builder_history_save(const ortkit__builder_history *h, const char *path);
+const ortkit__builder_hist_entry *ortkit__builder_history_find(const ortkit__builder_history *h,
+                                                               const char *key);
+int ortkit__builder_history_put(ortkit__builder_history *h, const char *key, uint64_t peak,
+                                double wall, double cpu);
+void ortkit__builder_history_free(ortkit__builder_history *h);
+
+/* ---- the compile gate (gate.c): admission control, pure accounting ------- */
+
+typedef enum ortkit__builder_lang {
+    ORTKIT__LANG_C = 0,
+    ORTKIT__LANG_CXX = 1,
+    ORTKIT__LANG_CUDA = 2,
+    ORTKIT__LANG_LINK = 3,
+    ORTKIT__LANG_COUNT
+} ortkit__builder_lang;
+
+const char *ortkit__builder_lang_name(ortkit__builder_lang lang);
+int ortkit__builder_lang_parse(const char *name); /* -1 when unknown */
+
+typedef enum ortkit__builder_hold {
+    ORTKIT__HOLD_NONE = 0,
+    ORTKIT__HOLD_SLOTS = 1,  /* all CPU slots busy */
+    ORTKIT__HOLD_BUDGET = 2, /* its expected peak does not fit the budget now */
+    ORTKIT__HOLD_SYSTEM = 3  /* the system's available memory is low */
+} ortkit__builder_hold;
+
+typedef struct ortkit__builder_job {
+    uint64_t id;
+    pid_t pid;                /* the launcher */
+    ortkit__builder_lang lang;
+    char *path;
+    uint64_t estimate;        /* expected peak, bytes */
+    int learnt;               /* estimate from history */
+    uint64_t rss;             /* sampled now (the launcher's descendants) */
+    uint64_t rss_max;         /* sampled peak */
+    double t_request, t_admit;
+    int admitted;
+    ortkit__builder_hold held; /* the first reason it waited, if it did */
+    int bypassed;             /* later requests admitted while this one waited */
+} ortkit__builder_job;
+
+typedef struct ortkit__builder_gate_stats {
+    uint64_t requests, admitted, finished;
+    uint64_t held_slots, held_budget, held_system; /* compiles that had to wait, by reason */
+    uint64_t alone_over_budget; /* admitted alone although its estimate exceeds the budget */
+    int max_running;
+    uint64_t max_reserved;   /* highest sum of reservations */
+    uint64_t max_in_use;     /* highest sum of max(reservation, sampled RSS) */
+    uint64_t max_sampled;    /* highest sum of sampled RSS */
+} ortkit__builder_gate_stats;
+
+typedef struct ortkit__builder_gate {
+    uint64_t budget;
+    int slots;
+    uint64_t low_water;      /* hold while MemAvailable, less what running jobs may still
+                              * grow by, would fall below this */
+    uint64_t lang_default[ORTKIT__LANG_COUNT];
+    double margin;           /* learnt peaks are scaled by this (1.10) */
+    int max_bypass;          /* later jobs admitted past a waiting one before it blocks them */
+    const ortkit__builder_history *history;
+    ortkit__builder_job **jobs; /* waiting and running, in request order */
+    size_t n_jobs, cap;
+    uint64_t next_id;
+    int running;
+    uint64_t reserved;       /* sum of the running jobs' estimates */
+    uint64_t mem_available;  /* last system reading; UINT64_MAX: no watch */
+    ortkit__builder_gate_stats stats;
+} ortkit__builder_gate;
+
+/* Defaults: per-language peaks C 0.5 GB, C++ 1.5 GB, CUDA 5 GB, link 1.5 GB. */
+void ortkit__builder_gate_init(ortkit__builder_gate *g, uint64_t budget, int slots,
+                               const ortkit__builder_history *history);
+void ortkit__builder_gate_free(ortkit__builder_gate *g);
+/* The expected peak of a compile of path in lang; *learnt set when history knew it. */
+uint64_t ortkit__builder_gate_estimate(const ortkit__builder_gate *g, ortkit__builder_lang lang,
+                                       const char *path, int *learnt);
+/* A new request, queued; NULL when out of memory. */
+ortkit__builder_job *ortkit__builder_gate_request(ortkit__builder_gate *g, pid_t pid,
+                                                  ortkit__builder_lang lang, const char *path,
+                                                  double now);
+/*
+ * Admit what can run now; calls admit(job, ctx) for each admitted job, in
+ * request order with bounded bypassing.  Returns how many were admitted.
+ */
+int ortkit__builder_gate_schedule(ortkit__builder_gate *g, double now,
+                                  void (*admit)(ortkit__builder_job *job, void *ctx), void *ctx);
+/* A job finished or its launcher went away: release and free it. */
+void ortkit__builder_gate_release(ortkit__builder_gate *g, ortkit__builder_job *job);
+/* Update a running job's sampled RSS and the system's available memory. */
+void ortkit__builder_gate_sample(ortkit__builder_gate *g, ortkit__builder_job *job, uint64_t rss);
+void ortkit__builder_gate_set_available(ortkit__builder_gate *g, uint64_t mem_available);
+/* Memory the gate counts as in use: sum over running jobs of max(estimate, rss). */
+uint64_t ortkit__builder_gate_in_use(const ortkit__builder_gate *g);
+
+/* ---- the launcher (launcher.c) --------------------------------------------- */
+
+struct sockaddr_un;
+/* The gate's socket address for a state directory, for bind() and connect();
+ * returns the address's length. */
+size_t ortkit__builder_gate_sockaddr(struct sockaddr_un *sa, const char *state_dir);
+/* `ortkit build --launch STATE_DIR COMPILER ARGS...`: returns the exit status. */
+int ortkit__builder_launch(int argc, char **argv);
+/* The source file and language of a compiler command line (index into argv or -1). */
+int ortkit__builder_classify(char *const *argv, int argc, ortkit__builder_lang *lang);
+
+/* ---- records, report (report.c) ------------------------------------------ */
+
+typedef struct ortkit__builder_record {
+    char *path;
+    ortkit__builder_lang lang;
+    double wall, cpu, waited; /* seconds */
+    uint64_t peak;            /* bytes: ru_maxrss of the compiler tree */
+    uint64_t estimate;
+    int status;
+    ortkit__builder_hold held;
+} ortkit__builder_record;
+
+typedef struct ortkit__builder_report {
+    ortkit__builder_record *r;
+    size_t n, cap;
+    double wall;          /* the whole build */
+    double cpu;           /* sum of compile CPU time */
+    uint64_t budget;
+    int slots;
+    long steps_total, steps_done, steps_at_start;
+    ortkit__builder_gate_stats gate;
+    int ungated;          /* compiles that ran without the gate */
+} ortkit__builder_report;
+
+int ortkit__builder_report_add(ortkit__builder_report *rep, const char *path,
+                               ortkit__builder_lang lang, double wall, double cpu, double waited,
+                               uint64_t peak, uint64_t estimate, int status,
+                               ortkit__builder_hold held);
+void ortkit__builder_report_free(ortkit__builder_report *rep);
+/* For people. */
+void ortkit__builder_report_print(const ortkit__builder_report *rep, FILE *out);
+/* As JSON text (malloc'd). */
+char *ortkit__builder_report_json(const ortkit__builder_report *rep, const char *extra_json);
+
+/* ---- progress line (progress.c) ------------------------------------------ */
+
+typedef struct ortkit__builder_progress {
+    int enabled;           /* draw at all (a tty, or --progress) */
+    int drawn;             /* a line is on screen */
+    double t_start, t_drawn;
+    long done, total, at_start;
+    double eta_hint;       /* seconds per step from history; 0 when none */
+} ortkit__builder_progress;
+
+/* Parse a ninja status prefix "[ortkit F/T R] "; 1 when it was one. */
+int ortkit__builder_progress_parse(const char *line, long *done, long *total, long *running);
+/* Redraw the line (at most ~5 times a second unless force). */
+void ortkit__builder_progress_draw(ortkit__builder_progress *p, int running, uint64_t in_use,
+                                   uint64_t budget, int force, FILE *out);
+void ortkit__builder_progress_clear(ortkit__builder_progress *p, FILE *out);
+/* The text of the line, without drawing (for tests). */
+void ortkit__builder_progress_format(const ortkit__builder_progress *p, char *buf, size_t size,
+                                     int running, uint64_t in_use, uint64_t budget, double now);
+
+/* The first compiler error in a log: "file:line:col: error: ..." (or a
+ * linker / CMake error); 0 when one was found. */
+int ortkit__builder_first_error(const char *log_path, char *buf, size_t size);
+
+/* ---- running a plan (driver.c, server.c) ---------------------------------- */
+
+typedef struct ortkit__builder_execute_options {
+    const ortkit__builder_plan *plan;
+    const char *build_dir;
+    int kind;                 /* ortkit__builder_kind */
+    uint64_t budget;          /* 0: MemAvailable less a reserve */
+    int slots;                /* 0: nproc */
+    int ninja_jobs;           /* 0: twice the slots, so the gate and not ninja limits */
+    const char *chain;        /* "ccache", "distcc", "ccache+distcc" or NULL */
+    const char *distcc_hosts;
+    int progress;             /* draw the status line */
+    int quiet;
+    const char *target;       /* ninja target; NULL: default */
+    uint64_t lang_default[ORTKIT__LANG_COUNT]; /* 0: gate defaults */
+    int install;              /* cmake --install into plan->stage_dir */
+} ortkit__builder_execute_options;
+
+/* Configure when needed, build under the gate, install; fills the report.
+ * Returns 0, ORTKIT_E_CANCELLED on an interrupt, or an error. */
+int ortkit__builder_execute(const ortkit__builder_execute_options *opts, ortkit__builder_report *rep);
+/* A SIGINT/SIGTERM handler: the build stops cleanly when it has run. */
+void ortkit__builder_interrupt(int sig);
+
+/* ---- a whole build (build.c) ------------------------------------------------ */
+
+typedef enum ortkit__builder_mode {
+    ORTKIT__BUILDER_BUILD = 0, /* pre-flight, configure, build, install, bundle, report */
+    ORTKIT__BUILDER_PLAN = 1,  /* the plan only (--dry-run): nothing is checked or written */
+    ORTKIT__BUILDER_CHECK = 2  /* pre-flight only (--check) */
+} ortkit__builder_mode;
+
+typedef struct ortkit__builder_options {
+    ortkit__builder_mode mode;
+    const char *source;        /* an ONNX Runtime source tree, built for variant; or */
+    const char *variant;
+    const char *cmake_project; /* any CMake project */
+    const char *build_dir;     /* NULL: ./build-<variant, or the project's name> */
+    const char *launcher;      /* the ortkit executable, for the compile gate; NULL: no gate */
+    const char *cuda_home;     /* NULL: CUDA_HOME, nvcc on PATH, /usr/local/cuda */
+    const char *cudnn_home;    /* NULL: CUDNN_HOME, the toolkit, /usr */
+    const char *eigen_dir;
+    const char *patch_dir;     /* its *.patch applied once each */
+    const char *bundle_into;   /* NULL: the user's bundle directory */
+    int no_bundle;
+    const char *target;        /* a ninja target: a partial build, not installed nor bundled */
+    const char *chain;         /* "ccache", "distcc", "ccache+distcc" or NULL */
+    const char *distcc_hosts;
+    uint64_t budget;           /* 0: available memory less a reserve */
+    uint64_t min_disk;         /* 0: a default for the kind of build */
+    uint64_t lang_mem[ORTKIT__LANG_COUNT]; /* 0: the gate's defaults */
+    int slots, ninja_jobs;     /* 0: cores; twice the slots */
+    int lto, fetch;
+    const char *const *models; /* --ops-from: keep only their operators */
+    size_t n_models;
+    const char *const *deps;   /* NAME=DIR */
+    size_t n_deps;
+    const char *const *defines; /* KEY=VALUE */
+    size_t n_defines;
+    int progress, quiet;       /* the status line; no "configuring" line */
+    int catch_signals;         /* SIGINT/SIGTERM stop the build cleanly, to be resumed */
+    FILE *log;                 /* patches applied; NULL: not said */
+    void (*warn)(const char *msg); /* pre-flight's warnings; NULL: not said */
+} ortkit__builder_options;
+
+typedef struct ortkit__builder_result {
+    const ortkit_variant *variant; /* NULL for a CMake project */
+    char *source, *build_dir;      /* absolute */
+    char version[32];              /* ONNX Runtime's, from the source tree */
+    char cuda_home[4096], cudnn_home[4096];
+    ortkit__builder_toolchain toolchain; /* what pre-flight found */
+    ortkit__builder_plan plan;
+    char *ops_text;                /* the required operators a plan would write */
+    ortkit__builder_report report;
+    char *report_json;             /* as written to BUILD/ortkit-report.json */
+    char bundle[4096];             /* the bundle made, "" when none */
+} ortkit__builder_result;
+
+/*
+ * Everything `ortkit build` does between reading its options and printing:
+ * the variant and the source tree checked, pre-flight, the plan, the build
+ * directory's lock, patches, the operators file, the build itself, the
+ * report (also BUILD/ortkit-report.json) and the bundle.  What a mode
+ * stops after is in *out either way; free it with ortkit__builder_result_free.
+ * Returns 0, ORTKIT_E_CANCELLED when interrupted (a rerun resumes), or an
+ * error.
+ */
+int ortkit__builder_build(ortkit__builder_result *out, const ortkit__builder_options *opts);
+void ortkit__builder_result_free(ortkit__builder_result *r);
+
+#endif

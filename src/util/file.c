@@ -1,0 +1,168 @@
+/* file.c - whole files in and out, and directories made on the way. */
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int ortkit__file_read(char **out, size_t *size, const char *path, size_t max_size)
+{
+    *out = NULL;
+    if (size)
+        *size = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return ortkit__error_set(ORTKIT_E_IO, "cannot open '%s': %s", path, strerror(errno));
+    int rc = ORTKIT_OK;
+    char *buf = NULL;
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        rc = ortkit__error_set(ORTKIT_E_IO, "cannot stat '%s': %s", path, strerror(errno));
+        goto cleanup;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        rc = ortkit__error_set(ORTKIT_E_IO, "cannot read '%s': is a directory", path);
+        goto cleanup;
+    }
+    if ((uint64_t)st.st_size > max_size) {
+        rc = ortkit__error_set(ORTKIT_E_IO, "cannot read '%s': larger than %zu bytes", path, max_size);
+        goto cleanup;
+    }
+    /* A regular file is read in one go; a pipe or a /proc file, which has no
+     * size, in steps.  Either way one byte more than fits is asked for, so a
+     * file beyond max_size is refused, never returned cut short. */
+    size_t cap = S_ISREG(st.st_mode) ? (size_t)st.st_size : 0, got = 0;
+    buf = malloc(cap + 1);
+    if (!buf) {
+        rc = ortkit__error_nomem();
+        goto cleanup;
+    }
+    for (;;) {
+        char extra;
+        int full = got == cap;
+        ssize_t n = full ? read(fd, &extra, 1) : read(fd, buf + got, cap - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            rc = ortkit__error_set(ORTKIT_E_IO, "cannot read '%s': %s", path, strerror(errno));
+            goto cleanup;
+        }
+        if (n == 0)
+            break; /* the end, or the file shrank while it was read */
+        if (!full) {
+            got += (size_t)n;
+            continue;
+        }
+        if (cap >= max_size) {
+            rc = ortkit__error_set(ORTKIT_E_IO, "cannot read '%s': larger than %zu bytes", path,
+                                   max_size);
+            goto cleanup;
+        }
+        size_t grown_cap = cap < 2048 ? 4096 : cap * 2;
+        if (grown_cap > max_size)
+            grown_cap = max_size;
+        char *grown = realloc(buf, grown_cap + 1);
+        if (!grown) {
+            rc = ortkit__error_nomem();
+            goto cleanup;
+        }
+        buf = grown;
+        cap = grown_cap;
+        buf[got++] = extra;
+    }
+    buf[got] = '\0';
+    *out = buf;
+    if (size)
+        *size = got;
+    buf = NULL;
+cleanup:
+    free(buf);
+    close(fd);
+    return rc;
+}
+
+int ortkit__file_write_atomic(const char *path, const void *data, size_t size)
+{
+    static atomic_uint counter;
+    size_t len = strlen(path) + 48;
+    char *tmp = malloc(len);
+    if (!tmp)
+        return ortkit__error_nomem();
+    /* A unique name beside the target, created with O_EXCL and mode 0666 so
+     * the umask applies as for any new file; rename() then replaces the old
+     * file in one step, and a failure leaves the old one untouched. */
+    int fd = -1;
+    for (int attempt = 0; fd < 0 && attempt < 100; attempt++) {
+        snprintf(tmp, len, "%s.tmp.%ld.%u", path, (long)getpid(), atomic_fetch_add(&counter, 1));
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd < 0 && errno != EEXIST)
+            break;
+    }
+    int rc = ORTKIT_OK;
+    if (fd < 0) {
+        rc = ortkit__error_set(ORTKIT_E_IO, "cannot create '%s': %s", path, strerror(errno));
+        free(tmp);
+        return rc;
+    }
+    const char *p = data;
+    size_t left = size;
+    while (left > 0) {
+        ssize_t n = write(fd, p, left);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            rc = ortkit__error_set(ORTKIT_E_IO, "cannot write '%s': %s", path, strerror(errno));
+            goto fail;
+        }
+        p += n;
+        left -= (size_t)n;
+    }
+    int synced = fsync(fd) == 0;
+    int saved = errno;
+    int closed = close(fd) == 0;
+    fd = -1;
+    if (!synced || !closed) {
+        rc = ortkit__error_set(ORTKIT_E_IO, "cannot write '%s': %s", path,
+                               strerror(synced ? errno : saved));
+        goto fail;
+    }
+    if (rename(tmp, path) != 0) {
+        rc = ortkit__error_set(ORTKIT_E_IO, "cannot rename into '%s': %s", path, strerror(errno));
+        goto fail;
+    }
+    free(tmp);
+    return ORTKIT_OK;
+fail:
+    if (fd >= 0)
+        close(fd);
+    unlink(tmp);
+    free(tmp);
+    return rc;
+}
+
+int ortkit__mkdirs(const char *path)
+{
+    char buf[PATH_MAX];
+    int rc = ortkit__pathf(buf, sizeof buf, "%s", path);
+    if (rc)
+        return rc;
+    /* Each parent in turn, then the whole; one that exists is fine. */
+    for (char *p = buf + 1;; p++) {
+        if (*p != '/' && *p != '\0')
+            continue;
+        char c = *p;
+        *p = '\0';
+        if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+            return ortkit__error_set(ORTKIT_E_IO, "cannot create '%s': %s", buf, strerror(errno));
+        *p = c;
+        if (!c)
+            break;
+    }
+    return ORTKIT_OK;
+}

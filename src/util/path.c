@@ -1,0 +1,108 @@
+/* path.c - paths that are never cut short, absolute paths, PATH lookup. */
+#include "util.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int ortkit__pathf(char *buf, size_t size, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, size, fmt, ap);
+    va_end(ap);
+    if (n < 0 || (size_t)n >= size)
+        return ortkit__error_set(ORTKIT_E_IO, "path too long: '%.80s...'", size ? buf : "");
+    return ORTKIT_OK;
+}
+
+int ortkit__path_absolute(char **result, const char *path)
+{
+    char *joined = NULL;
+    *result = NULL;
+    if (path[0] == '/') {
+        joined = strdup(path);
+    } else {
+        char cwd[PATH_MAX];
+        if (!getcwd(cwd, sizeof cwd))
+            return ortkit__error_set(ORTKIT_E_IO, "cannot tell the current directory: %s",
+                                     strerror(errno));
+        if (asprintf(&joined, "%s/%s", cwd, path) < 0)
+            joined = NULL;
+    }
+    char *out = joined ? malloc(strlen(joined) + 2) : NULL;
+    if (!out) {
+        free(joined);
+        return ortkit__error_nomem();
+    }
+    /* "." and ".." and repeated slashes are resolved by name: the path may
+     * not exist yet, so realpath() cannot be used. */
+    size_t n = 0;
+    for (const char *p = joined; *p;) {
+        while (*p == '/')
+            p++;
+        const char *e = p;
+        while (*e && *e != '/')
+            e++;
+        size_t len = (size_t)(e - p);
+        if (len == 0)
+            break;
+        if (len == 2 && p[0] == '.' && p[1] == '.') {
+            while (n > 0 && out[n - 1] != '/')
+                n--;
+            if (n > 0)
+                n--;
+        } else if (!(len == 1 && p[0] == '.')) {
+            out[n++] = '/';
+            memcpy(out + n, p, len);
+            n += len;
+        }
+        p = e;
+    }
+    if (n == 0)
+        out[n++] = '/';
+    out[n] = '\0';
+    free(joined);
+    *result = out;
+    return ORTKIT_OK;
+}
+
+static int executable(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+int ortkit__path_which(char **out, const char *program)
+{
+    *out = NULL;
+    if (strchr(program, '/')) {
+        if (!executable(program))
+            return ortkit__error_set(ORTKIT_E_IO, "'%s' is not an executable file", program);
+        return (*out = ortkit__strdup(program)) ? ORTKIT_OK : ORTKIT_E_NOMEM;
+    }
+    const char *path = getenv("PATH");
+    if (!path)
+        path = "/usr/bin:/bin";
+    for (const char *p = path;;) {
+        const char *e = strchr(p, ':');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        char *candidate = NULL;
+        if (len && asprintf(&candidate, "%.*s/%s", (int)len, p, program) < 0)
+            return ortkit__error_nomem();
+        if (candidate && executable(candidate)) {
+            *out = candidate;
+            return ORTKIT_OK;
+        }
+        free(candidate);
+        if (!e)
+            break;
+        p = e + 1;
+    }
+    return ortkit__error_set(ORTKIT_E_IO, "%s not found on PATH", program);
+}

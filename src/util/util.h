@@ -1,0 +1,235 @@
+/*
+ * util.h - the helpers below everything else: the library, the builder and
+ * the command-line tool share them, so each job is done once.  Not
+ * installed.  Built with hidden visibility: inside libortkit they are not
+ * exported, and the builder and the tool link their own copy.
+ *
+ * Functions that can fail return 0 or a negative ortkit_status, and record
+ * a message for ortkit__error_message() on the calling thread.
+ *
+ *   error.c    the last-error message and code
+ *   file.c     read a whole file, write one atomically, mkdir -p
+ *   path.c     paths built without truncation, absolute paths, PATH lookup
+ *   spawn.c    run a program without a shell, its output captured
+ *   clock.c    the monotonic clock
+ *   proc.c     memory (/proc/meminfo, resident set), CPUs
+ *   human.c    sizes and durations for people, and sizes from people
+ *   json.c     strict reading of JSON objects (cJSON)
+ *   version.c  dotted version numbers
+ *   strv.c     string vectors, shell quoting
+ *   stats.c    percentiles, mean, spread and histograms
+ */
+#ifndef ORTKIT_UTIL_H
+#define ORTKIT_UTIL_H
+
+#include "ortkit.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__GNUC__)
+#define ORTKIT_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#define ORTKIT_MUST_CHECK __attribute__((warn_unused_result))
+#else
+#define ORTKIT_PRINTF(f, a)
+#define ORTKIT_MUST_CHECK
+#endif
+
+#define ORTKIT__KiB ((uint64_t)1024)
+#define ORTKIT__MiB (ORTKIT__KiB * 1024)
+#define ORTKIT__GiB (ORTKIT__MiB * 1024)
+
+/* ---- the last error (error.c) --------------------------------------------- */
+
+/* Record a failure for this thread; returns code. */
+int ortkit__error_set(int code, const char *fmt, ...) ORTKIT_PRINTF(2, 3);
+/* Same, prefixing the message already recorded: "cannot open 'm.onnx': <old>". */
+int ortkit__error_wrap(int code, const char *fmt, ...) ORTKIT_PRINTF(2, 3);
+/* Record ORTKIT_E_NOMEM. */
+int ortkit__error_nomem(void);
+/* The message and code of this thread's last failure ("" and 0 before any). */
+const char *ortkit__error_message(void);
+int ortkit__error_code(void);
+
+/* strdup (NULL copies as "") that records ORTKIT_E_NOMEM on failure. */
+char *ortkit__strdup(const char *s);
+
+/* ---- files (file.c) -------------------------------------------------------- */
+
+/* Read a whole file (or a pipe, or a file of /proc, to its end); *out is
+ * malloc'd and NUL-terminated, *size (may be NULL) its length.  A file larger
+ * than max_size is refused, never cut short. */
+int ortkit__file_read(char **out, size_t *size, const char *path, size_t max_size);
+/* Write a whole file through a unique temporary name beside it, synced, then
+ * renamed over path: readers see the old file or the new one, never a part,
+ * and a failure leaves no temporary file behind. */
+int ortkit__file_write_atomic(const char *path, const void *data, size_t size);
+/* mkdir -p (mode 0777 less the umask). */
+int ortkit__mkdirs(const char *path);
+
+/* ---- paths (path.c) -------------------------------------------------------- */
+
+/* snprintf for paths: ORTKIT_E_IO (recorded) when the result does not fit,
+ * so a cut-off path is never used, least of all to remove something. */
+int ortkit__pathf(char *buf, size_t size, const char *fmt, ...) ORTKIT_PRINTF(3, 4)
+    ORTKIT_MUST_CHECK;
+/* *out: an absolute, normalised path for path, which need not exist ("."
+ * and ".." are resolved by name, links are not followed); malloc'd. */
+int ortkit__path_absolute(char **out, const char *path);
+/* *out: the executable program on PATH (or program itself when it holds a
+ * '/'); malloc'd.  ORTKIT_E_IO when there is none. */
+int ortkit__path_which(char **out, const char *program);
+
+/* ---- running programs (spawn.c) ------------------------------------------- */
+
+/* Output beyond this is read and dropped, so the child never blocks on a full pipe. */
+#define ORTKIT__SPAWN_OUTPUT_MAX ((size_t)4 << 20)
+
+/*
+ * Run argv (argv[0] searched on PATH) without a shell, stdin from /dev/null,
+ * and wait for it.  Its stdout, and its stderr when merge_stderr (otherwise
+ * stderr is dropped), go to *output (NUL-terminated; output may be NULL).
+ * *status is its exit status, or 128 + the signal that killed it.  Fails
+ * only when the program could not be run at all (not found, not executable).
+ */
+int ortkit__spawn(const char *const *argv, int merge_stderr, char **output, int *status);
+
+/* ---- time, memory, CPUs (clock.c, proc.c) ---------------------------------- */
+
+/* Seconds on the monotonic clock. */
+double ortkit__clock_now(void);
+
+/* MemAvailable and MemTotal (bytes) from /proc/meminfo text; each is 0 when
+ * missing, and ORTKIT_E_FORMAT is returned unless both were there. */
+int ortkit__meminfo_parse(const char *text, uint64_t *available, uint64_t *total);
+/* The same from this machine's /proc/meminfo (either pointer may be NULL). */
+int ortkit__proc_meminfo(uint64_t *available, uint64_t *total);
+/* This process's resident memory in bytes; 0 when unknown. */
+uint64_t ortkit__proc_rss(void);
+/* Online CPUs (at least 1). */
+int ortkit__proc_cpus(void);
+
+/* ---- figures for people (human.c) ------------------------------------------ */
+
+/* "12.3 us", "1.23 ms", "1.23 s": two decimals, one below a millisecond. */
+void ortkit__human_duration(char *buf, size_t size, double seconds);
+/* "1.23 ms", "12.3 ms", "123 ms": three significant digits, so that two
+ * close latencies still differ in print. */
+void ortkit__human_duration3(char *buf, size_t size, double seconds);
+/* "512 B", "4.5 MiB", "1.2 TiB": one decimal from KiB up. */
+void ortkit__human_bytes(char *buf, size_t size, double bytes);
+/* "100 B", "12 KiB", "600 MiB", "1.50 GiB": memory budgets and peaks, whole
+ * numbers below a GiB. */
+void ortkit__human_memory(char *buf, size_t size, uint64_t bytes);
+/* "1.5G", "600M", "2GiB", "512k", "1000000": bytes, in binary units (memory
+ * is counted in pages); ORTKIT_E_INVALID_ARG when s is no size. */
+int ortkit__human_parse_size(const char *s, uint64_t *out);
+
+/* ---- strict JSON reading (json.c) ------------------------------------------ */
+
+/* cJSON's own type; the header is left to the files that read JSON. */
+struct cJSON;
+
+/*
+ * Reading is strict: a file often written by hand must not silently mean
+ * something else because of a typo ("cpu.feature") or a wrong type.  Each
+ * message starts with the reader's what and names the member by its path:
+ * "host JSON: 'cpu.cache.l2' must be a number, not a string".  where is the
+ * path of the object the member is in ("" at the top, "cpu", "files[2]").
+ */
+typedef struct ortkit__json_reader {
+    const char *what; /* "host JSON", "'/x/manifest.json'" */
+} ortkit__json_reader;
+
+enum {
+    ORTKIT__JSON_REQUIRED = 1, /* a missing member is an error */
+    ORTKIT__JSON_NULLABLE = 2, /* null reads as missing */
+    ORTKIT__JSON_PLAIN = 4     /* strings: no control characters */
+};
+
+/* "a string", "a number", "null", ... */
+const char *ortkit__json_type(const struct cJSON *item);
+/* Record ORTKIT_E_FORMAT: "<what>: <message>". */
+int ortkit__json_fail(const ortkit__json_reader *r, const char *fmt, ...) ORTKIT_PRINTF(2, 3);
+/* Every member of obj is one of allowed (NULL-terminated), and none is named twice. */
+int ortkit__json_check_keys(const ortkit__json_reader *r, const struct cJSON *obj,
+                            const char *where, const char *const *allowed);
+/* A member that must be an object; *out is NULL when it is missing (or null, if nullable). */
+int ortkit__json_get_object(const ortkit__json_reader *r, const struct cJSON *obj, const char *key,
+                            const char *where, int flags, const struct cJSON **out);
+/* A string of at most max_len bytes; *out points into obj, NULL when missing. */
+int ortkit__json_get_string(const ortkit__json_reader *r, const struct cJSON *obj, const char *key,
+                            const char *where, size_t max_len, int flags, const char **out);
+/* A whole number in [min, max] (within +-2^53, where JSON numbers are exact);
+ * *out is left alone when the member is missing. */
+int ortkit__json_get_whole(const ortkit__json_reader *r, const struct cJSON *obj, const char *key,
+                           const char *where, double min, double max, int flags, int64_t *out);
+/* true or false; *out is left alone when the member is missing. */
+int ortkit__json_get_bool(const ortkit__json_reader *r, const struct cJSON *obj, const char *key,
+                          const char *where, int flags, int *out);
+
+/* ---- version numbers (version.c) ------------------------------------------- */
+
+#define ORTKIT__VERSION_MAX_PARTS 8
+
+/* "1.30.0" -> {1, 30, 0}, n = 3. */
+typedef struct ortkit__version {
+    long part[ORTKIT__VERSION_MAX_PARTS];
+    size_t n;
+} ortkit__version;
+
+/*
+ * The dotted decimal version at the start of s: "1.30.0", "12.9",
+ * "570.124.06".  With rest, *rest is what follows the numbers ("-dev" in
+ * "1.22.0-dev"); without, nothing may follow.  ORTKIT_E_FORMAT when s does
+ * not start with a digit, a part exceeds 999999999, a dot is not followed by
+ * a digit, or (without rest) anything follows.
+ */
+int ortkit__version_parse(ortkit__version *out, const char *s, const char **rest);
+/* Compare the leading dotted numbers of a and b part by part, a missing
+ * part (or text that is no version) counting as 0: < 0, 0 or > 0. */
+int ortkit__version_compare(const char *a, const char *b);
+
+/* ---- strings (strv.c) ------------------------------------------------------ */
+
+/* A growable argv-style list of strings: v[n] is NULL. */
+typedef struct ortkit__strv {
+    char **v;
+    size_t n, cap;
+} ortkit__strv;
+
+int ortkit__strv_push(ortkit__strv *sv, const char *s);
+int ortkit__strv_pushf(ortkit__strv *sv, const char *fmt, ...) ORTKIT_PRINTF(2, 3);
+void ortkit__strv_free(ortkit__strv *sv);
+/* s quoted for a POSIX shell (single quotes only when needed); malloc'd. */
+char *ortkit__shell_quote(const char *s);
+
+/* ---- statistics (stats.c) -------------------------------------------------- */
+
+typedef struct ortkit__stats {
+    size_t n;
+    double min, mean, stddev, max;
+    double p50, p90, p95, p99;
+} ortkit__stats;
+
+/* Sort ascending, in place. */
+void ortkit__stats_sort(double *v, size_t n);
+/*
+ * The p-th quantile (p in [0, 1]) of sorted data, interpolated linearly
+ * between the two nearest ranks (numpy's default), so p50 of an even count is
+ * the mean of the middle two.  NAN when n is 0.
+ */
+double ortkit__stats_percentile(const double *sorted, size_t n, double p);
+/* Every figure of *out from samples, which are sorted in place.  Zeros when n is 0.
+ * stddev is the sample standard deviation (n - 1); 0 for one sample. */
+void ortkit__stats_compute(ortkit__stats *out, double *samples, size_t n);
+/*
+ * Count samples into `bins` equal-width bins over [lo, hi).  Samples below lo
+ * go to the first bin; samples at or above hi are counted in *above, or in
+ * the last bin when above is NULL.  When hi <= lo everything lands in the
+ * first bin.  Returns the largest bin count.
+ */
+size_t ortkit__stats_histogram(const double *sorted, size_t n, double lo, double hi,
+                               size_t *counts, size_t bins, size_t *above);
+
+#endif

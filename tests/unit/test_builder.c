@@ -1,0 +1,404 @@
+/*
+ * test_builder.c - the builder's steps on their own: the source tree and
+ * pre-flight (fake trees, missing tools), the build directory's lock,
+ * patches, and the report as text and JSON.
+ */
+#include "testutil.h"
+
+#include "builder.h"
+
+#include <cjson/cJSON.h>
+#include <ftw.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char dir[] = "/tmp/ortkit_test_builder_XXXXXX";
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    return remove(path);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    return nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static const char *at(const char *name)
+{
+    static char buf[8][1024];
+    static int next;
+    char *p = buf[next++ % 8];
+    snprintf(p, sizeof buf[0], "%s/%s", dir, name);
+    return p;
+}
+
+/* Write text to dir/name, making its directories. */
+static void put(const char *name, const char *text)
+{
+    char parent[1024];
+    snprintf(parent, sizeof parent, "%s", at(name));
+    *strrchr(parent, '/') = '\0';
+    if (ortkit__mkdirs(parent) || ortkit__file_write_atomic(at(name), text, strlen(text)))
+        fail_msg("cannot write %s: %s", name, ortkit__error_message());
+}
+
+static char *slurp(const char *path)
+{
+    char *text = NULL;
+    if (ortkit__file_read(&text, NULL, path, 1 << 20))
+        fail_msg("%s", ortkit__error_message());
+    return text;
+}
+
+#define assert_message_has(text)                                                            \
+    do {                                                                                    \
+        if (!strstr(ortkit__error_message(), (text)))                                       \
+            fail_msg("error '%s' lacks '%s'", ortkit__error_message(), (text));             \
+    } while (0)
+
+/* ---- the source tree ---------------------------------------------------------- */
+
+static void test_ort_source_tree(void **state)
+{
+    (void)state;
+    char version[32];
+    assert_int_equal(ortkit__builder_ort_version(version, sizeof version, at("none")), ORTKIT_E_IO);
+    assert_message_has("is not a directory");
+    assert_int_equal(ortkit__mkdirs(at("ort")), 0);
+    assert_int_equal(ortkit__builder_ort_version(version, sizeof version, at("ort")),
+                     ORTKIT_E_INVALID_ARG);
+    assert_message_has("it has no VERSION_NUMBER");
+    put("ort/VERSION_NUMBER", "1.21\n");
+    assert_int_equal(ortkit__builder_ort_version(version, sizeof version, at("ort")),
+                     ORTKIT_E_INVALID_ARG);
+    assert_message_has("VERSION_NUMBER holds no version");
+    put("ort/VERSION_NUMBER", "1.21.0\n");
+    assert_int_equal(ortkit__builder_ort_version(version, sizeof version, at("ort")),
+                     ORTKIT_E_INVALID_ARG);
+    assert_message_has("no cmake/CMakeLists.txt");
+    put("ort/cmake/CMakeLists.txt", "project(other C)\n");
+    assert_int_equal(ortkit__builder_ort_version(version, sizeof version, at("ort")),
+                     ORTKIT_E_INVALID_ARG);
+    assert_message_has("is not ONNX Runtime's");
+    put("ort/cmake/CMakeLists.txt",
+        "cmake_minimum_required(VERSION 3.26)\nproject(onnxruntime C CXX)\n");
+    assert_int_equal(ortkit__builder_ort_version(version, sizeof version, at("ort")), 0);
+    assert_string_equal(version, "1.21.0");
+}
+
+/* ---- pre-flight ------------------------------------------------------------------ */
+
+static int preflight(const char *source, const ortkit_variant *v, uint64_t min_disk, int ccache,
+                     ortkit__builder_toolchain *tc)
+{
+    ortkit__builder_preflight pf = {v ? ORTKIT__BUILD_ORT : ORTKIT__BUILD_CMAKE, source,
+                                    at("pf-build"), v, NULL, min_disk, ccache, NULL};
+    char cuda[256], cudnn[256];
+    return ortkit__builder_preflight_run(&pf, tc, cuda, sizeof cuda, cudnn, sizeof cudnn, NULL);
+}
+
+/* A directory of links to the given programs, and nothing else. */
+static const char *bin_with(const char *name, const char *const *programs)
+{
+    const char *bin = at(name);
+    assert_int_equal(ortkit__mkdirs(bin), 0);
+    for (size_t i = 0; programs[i]; i++) {
+        char *real = NULL, link[1024];
+        assert_int_equal(ortkit__path_which(&real, programs[i]), 0);
+        snprintf(link, sizeof link, "%s/%s", bin, programs[i]);
+        assert_int_equal(symlink(real, link), 0);
+        free(real);
+    }
+    return bin;
+}
+
+static void test_preflight(void **state)
+{
+    (void)state;
+    ortkit__builder_toolchain tc;
+    assert_int_equal(ortkit__mkdirs(at("proj")), 0);
+    assert_int_equal(preflight(at("proj"), NULL, 1, 0, &tc), ORTKIT_E_INVALID_ARG);
+    assert_message_has("has no CMakeLists.txt");
+    put("proj/CMakeLists.txt", "cmake_minimum_required(VERSION 3.21)\nproject(p C)\n");
+
+    /* Disk: more than any disk has. */
+    assert_int_equal(preflight(at("proj"), NULL, (uint64_t)1 << 62, 0, &tc), ORTKIT_E_IO);
+    assert_message_has("not enough free disk for ");
+    assert_message_has("needs 4294967296.00 GiB");
+
+    /* Tools: none on PATH, then all but ccache. */
+    char *path = strdup(getenv("PATH"));
+    static const char *const no_ccache[] = {"cmake", "ninja", "cc", "c++", NULL};
+    const char *bin = bin_with("bin", no_ccache);
+    setenv("PATH", at("nothing"), 1);
+    int rc = preflight(at("proj"), NULL, 1, 0, &tc);
+    char no_cmake[256];
+    snprintf(no_cmake, sizeof no_cmake, "%s", ortkit__error_message());
+    setenv("PATH", bin, 1);
+    int rc_ccache = preflight(at("proj"), NULL, 1, 1, &tc);
+    setenv("PATH", path, 1);
+    free(path);
+    assert_int_equal(rc, ORTKIT_E_UNSUPPORTED);
+    assert_string_equal(no_cmake, "cmake not found on PATH");
+    assert_int_equal(rc_ccache, ORTKIT_E_UNSUPPORTED);
+    assert_message_has("--cache ccache: ccache not found on PATH");
+
+    /* A compiler that is not there, and one that refuses everything. */
+    setenv("CC", at("nothing/cc"), 1);
+    rc = preflight(at("proj"), NULL, 1, 0, &tc);
+    assert_int_equal(rc, ORTKIT_E_UNSUPPORTED);
+    assert_message_has("the C compiler '");
+    assert_message_has("nothing/cc' is not found");
+    put("badcc", "#!/bin/sh\necho 'cc: error: nothing compiles here'\nexit 1\n");
+    assert_int_equal(chmod(at("badcc"), 0755), 0);
+    setenv("CC", at("badcc"), 1);
+    rc = preflight(at("proj"), NULL, 1, 0, &tc);
+    unsetenv("CC");
+    assert_int_equal(rc, ORTKIT_E_UNSUPPORTED);
+    assert_message_has("rejects the flags '': cc: error: nothing compiles here");
+
+    /* A project that needs a newer CMake than there is. */
+    put("proj/CMakeLists.txt", "cmake_minimum_required(VERSION 99.1)\nproject(p C)\n");
+    assert_int_equal(preflight(at("proj"), NULL, 1, 0, &tc), ORTKIT_E_UNSUPPORTED);
+    assert_message_has("is too old: this project needs 99.1 or newer");
+
+    /* All there. */
+    put("proj/CMakeLists.txt", "cmake_minimum_required(VERSION 3.21)\nproject(p C)\n");
+    assert_int_equal(preflight(at("proj"), NULL, 1, 0, &tc), 0);
+    assert_true(tc.cmake[0] && tc.ninja[0] && tc.cc[0] && tc.cxx[0]);
+    assert_non_null(strstr(tc.cmake_path, "cmake"));
+    assert_string_equal(tc.nvcc, "");
+    /* The test compile leaves nothing behind in the scratch directory. */
+    assert_int_equal(access(at("pf-build/.ortkit/preflight.c"), F_OK), -1);
+    assert_int_equal(access(at("pf-build/.ortkit/preflight.o"), F_OK), -1);
+}
+
+/* An ONNX Runtime tree and a variant whose CPU flags this compiler refuses. */
+static void test_preflight_variant_flags(void **state)
+{
+    (void)state;
+#if !defined(__x86_64__)
+    skip(); /* an arm64 compiler may take these flags */
+#endif
+    put("ort2/VERSION_NUMBER", "1.21.0\n");
+    put("ort2/cmake/CMakeLists.txt", "cmake_minimum_required(VERSION 3.21)\nproject(onnxruntime C CXX)\n");
+    const ortkit_variant *v;
+    assert_int_equal(ortkit_variant_parse(&v, "cpu-armv9"), 0);
+    ortkit__builder_toolchain tc;
+    assert_int_equal(preflight(at("ort2"), v, 1, 0, &tc), ORTKIT_E_UNSUPPORTED);
+    assert_message_has("rejects the flags '-march=armv9-a+sve2'");
+}
+
+/* ---- the lock ------------------------------------------------------------------- */
+
+static void test_lock(void **state)
+{
+    (void)state;
+    ortkit__builder_lock a = {-1}, b = {-1};
+    assert_int_equal(ortkit__builder_lock_take(&a, at("locked/.ortkit")), 0);
+    assert_int_equal(ortkit__builder_lock_take(&b, at("locked/.ortkit")), ORTKIT_E_IO);
+    char want[256];
+    snprintf(want, sizeof want, "build directory %s is in use by another ortkit build (pid %ld)",
+             at("locked"), (long)getpid());
+    assert_string_equal(ortkit__error_message(), want);
+    assert_int_equal(b.fd, -1);
+    ortkit__builder_lock_release(&a);
+    assert_int_equal(ortkit__builder_lock_take(&b, at("locked/.ortkit")), 0);
+    ortkit__builder_lock_release(&b);
+    ortkit__builder_lock_release(&b); /* twice is harmless */
+}
+
+/* ---- patches --------------------------------------------------------------------- */
+
+static const char two_patch[] = "--- a/a.txt\n+++ b/a.txt\n@@ -1,3 +1,3 @@\n one\n-two\n+TWO\n three\n";
+static const char bad_patch[] = "--- a/a.txt\n+++ b/a.txt\n@@ -1,3 +1,3 @@\n uno\n-dos\n+DOS\n tres\n";
+
+static int apply(const char *patches, size_t *applied, size_t *skipped, char **log_text)
+{
+    size_t size;
+    FILE *log = open_memstream(log_text, &size);
+    int rc = ortkit__builder_patch_apply(patches, at("src"), at("state"), log, applied, skipped);
+    fclose(log);
+    return rc;
+}
+
+static void test_patches(void **state)
+{
+    (void)state;
+    size_t applied, skipped;
+    char *log = NULL, *text;
+    put("src/a.txt", "one\ntwo\nthree\n");
+    put("patches/0001-two.patch", two_patch);
+    put("patches/README", "not a patch\n");
+
+    assert_int_equal(apply(at("patches"), &applied, &skipped, &log), 0);
+    assert_true(applied == 1 && skipped == 0);
+    assert_non_null(strstr(log, "ortkit: applied 0001-two.patch to "));
+    free(log);
+    assert_string_equal(text = slurp(at("src/a.txt")), "one\nTWO\nthree\n");
+    free(text);
+    assert_string_equal(text = slurp(at("state/patches-applied")), "0001-two.patch\n");
+    free(text);
+
+    /* Recorded: not tried again. */
+    assert_int_equal(apply(at("patches"), &applied, &skipped, &log), 0);
+    assert_true(applied == 0 && skipped == 1);
+    assert_string_equal(log, "");
+    free(log);
+
+    /* Not recorded, but already in the tree: recorded and skipped. */
+    assert_int_equal(unlink(at("state/patches-applied")), 0);
+    assert_int_equal(apply(at("patches"), &applied, &skipped, &log), 0);
+    assert_true(applied == 0 && skipped == 1);
+    assert_non_null(strstr(log, "ortkit: patch 0001-two.patch is already in "));
+    free(log);
+    assert_string_equal(text = slurp(at("state/patches-applied")), "0001-two.patch\n");
+    free(text);
+
+    /* One that neither applies nor is there: a failure, the tree untouched. */
+    put("patches/0002-bad.patch", bad_patch);
+    assert_int_equal(apply(at("patches"), &applied, &skipped, &log), ORTKIT_E_IO);
+    free(log);
+    assert_message_has("patch 0002-bad.patch does not apply to ");
+    assert_string_equal(text = slurp(at("src/a.txt")), "one\nTWO\nthree\n");
+    free(text);
+    assert_string_equal(text = slurp(at("state/patches-applied")), "0001-two.patch\n");
+    free(text);
+
+    assert_int_equal(apply(at("no-patches"), &applied, &skipped, &log), ORTKIT_E_IO);
+    free(log);
+    assert_message_has("cannot open patch directory");
+}
+
+/* ---- the report ------------------------------------------------------------------ */
+
+static void known_report(ortkit__builder_report *rep)
+{
+    memset(rep, 0, sizeof *rep);
+    assert_int_equal(ortkit__builder_report_add(rep, "/src/ort/core/a/small.cc", ORTKIT__LANG_CXX,
+                                                1.5, 1.25, 0, 300 * ORTKIT__MiB, 400 * ORTKIT__MiB, 0,
+                                                ORTKIT__HOLD_NONE),
+                     0);
+    assert_int_equal(ortkit__builder_report_add(rep, "/src/ort/core/b/big.cc", ORTKIT__LANG_CXX, 4,
+                                                3.5, 2, 900 * ORTKIT__MiB, 1536 * ORTKIT__MiB, 0,
+                                                ORTKIT__HOLD_BUDGET),
+                     0);
+    assert_int_equal(ortkit__builder_report_add(rep, "libonnxruntime.so", ORTKIT__LANG_LINK, 6, 1.25,
+                                                0.5, 600 * ORTKIT__MiB, 1536 * ORTKIT__MiB, 0,
+                                                ORTKIT__HOLD_SLOTS),
+                     0);
+    rep->wall = 10;
+    rep->budget = 2 * ORTKIT__GiB;
+    rep->slots = 2;
+    rep->steps_total = 9;
+    rep->steps_done = 3;
+    rep->gate.admitted = 3;
+    rep->gate.max_running = 2;
+    rep->gate.held_budget = 1;
+    rep->gate.held_slots = 1;
+    rep->gate.max_in_use = 3 * ORTKIT__GiB / 2;
+    rep->gate.max_sampled = ORTKIT__GiB + 200 * ORTKIT__MiB;
+}
+
+static void test_report_text(void **state)
+{
+    (void)state;
+    ortkit__builder_report rep;
+    known_report(&rep);
+    assert_true(rep.cpu == 6);
+    char *text = NULL;
+    size_t size;
+    FILE *out = open_memstream(&text, &size);
+    ortkit__builder_report_print(&rep, out);
+    fclose(out);
+    int cores = ortkit__proc_cpus();
+    char want[2048];
+    snprintf(want, sizeof want,
+             "steps: 3 run (9 to do when this run started)\n"
+             "wall time: 10.0 s; compile CPU time: 6.0 s; CPU utilisation: %.0f%% of %d cores\n"
+             "memory: budget 2.00 GiB, 2 CPU slots; gate's peak in use 1.50 GiB; sampled "
+             "compilers' peak 1.20 GiB; largest compile 900 MiB\n"
+             "gate: 3 compiles, at most 2 at once; held back 1 times for memory, 0 for low system "
+             "memory, 1 waited for a CPU slot\n"
+             "heaviest by memory:\n"
+             "     900 MiB      4.0 s  core/b/big.cc\n"
+             "     600 MiB      6.0 s  libonnxruntime.so\n"
+             "     300 MiB      1.5 s  core/a/small.cc\n"
+             "heaviest by time:\n"
+             "      6.0 s     600 MiB  libonnxruntime.so\n"
+             "      4.0 s     900 MiB  core/b/big.cc\n"
+             "      1.5 s     300 MiB  core/a/small.cc\n",
+             60.0 / cores, cores);
+    assert_string_equal(text, want);
+    free(text);
+    ortkit__builder_report_free(&rep);
+    assert_int_equal(rep.n, 0);
+}
+
+static void test_report_json(void **state)
+{
+    (void)state;
+    ortkit__builder_report rep;
+    known_report(&rep);
+    char *json = ortkit__builder_report_json(&rep, "{\"variant\": \"cpu-avx2\"}");
+    assert_non_null(json);
+    cJSON *root = cJSON_Parse(json);
+    free(json);
+    assert_non_null(root);
+    assert_string_equal(cJSON_GetObjectItem(root, "variant")->valuestring, "cpu-avx2");
+    assert_true(cJSON_GetObjectItem(root, "wall_s")->valuedouble == 10);
+    assert_true(cJSON_GetObjectItem(root, "cpu_s")->valuedouble == 6);
+    assert_true(cJSON_GetObjectItem(root, "steps_run")->valuedouble == 3);
+    assert_true(cJSON_GetObjectItem(root, "steps_to_do")->valuedouble == 9);
+    assert_true(cJSON_GetObjectItem(root, "budget_bytes")->valuedouble == 2.0 * ORTKIT__GiB);
+    assert_true(cJSON_GetObjectItem(root, "largest_compile_bytes")->valuedouble == 900.0 * ORTKIT__MiB);
+    assert_true(cJSON_GetObjectItem(root, "cores")->valuedouble == ortkit__proc_cpus());
+    const cJSON *gate = cJSON_GetObjectItem(root, "gate");
+    assert_true(cJSON_GetObjectItem(gate, "compiles")->valuedouble == 3);
+    assert_true(cJSON_GetObjectItem(gate, "held_for_memory")->valuedouble == 1);
+    assert_true(cJSON_GetObjectItem(gate, "waited_for_slot")->valuedouble == 1);
+    const cJSON *mem = cJSON_GetObjectItem(root, "heaviest_by_memory");
+    const cJSON *tim = cJSON_GetObjectItem(root, "heaviest_by_time");
+    const cJSON *all = cJSON_GetObjectItem(root, "compiles");
+    assert_int_equal(cJSON_GetArraySize(mem), 3);
+    assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(mem, 0), "path")->valuestring,
+                        "/src/ort/core/b/big.cc");
+    assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(tim, 0), "path")->valuestring,
+                        "libonnxruntime.so");
+    /* Every compile, in the order they finished. */
+    assert_int_equal(cJSON_GetArraySize(all), 3);
+    const cJSON *first = cJSON_GetArrayItem(all, 0), *link = cJSON_GetArrayItem(all, 2);
+    assert_string_equal(cJSON_GetObjectItem(first, "path")->valuestring, "/src/ort/core/a/small.cc");
+    assert_string_equal(cJSON_GetObjectItem(first, "lang")->valuestring, "c++");
+    assert_true(cJSON_GetObjectItem(first, "estimate_bytes")->valuedouble == 400.0 * ORTKIT__MiB);
+    assert_string_equal(cJSON_GetObjectItem(link, "lang")->valuestring, "link");
+    assert_true(cJSON_GetObjectItem(link, "waited_s")->valuedouble == 0.5);
+    cJSON_Delete(root);
+
+    /* Extra facts that are not JSON: no report rather than a wrong one. */
+    assert_null(ortkit__builder_report_json(&rep, "{not json"));
+    ortkit__builder_report_free(&rep);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ort_source_tree),
+        cmocka_unit_test(test_preflight),
+        cmocka_unit_test(test_preflight_variant_flags),
+        cmocka_unit_test(test_lock),
+        cmocka_unit_test(test_patches),
+        cmocka_unit_test(test_report_text),
+        cmocka_unit_test(test_report_json),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,216 @@
+/*
+ * test_builder_build.c - whole builds through the builder's entry point
+ * (build.c, the driver and the compile gate): a tiny CMake project planned,
+ * checked, built under the gate with the real `ortkit` as its launcher,
+ * rebuilt with nothing to do, and a broken one that names its first error.
+ */
+#include "testutil.h"
+
+#include "builder.h"
+
+#include <cjson/cJSON.h>
+#include <ftw.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char dir[] = "/tmp/ortkit_test_build_XXXXXX";
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    return remove(path);
+}
+
+static const char *at(const char *name)
+{
+    static char buf[8][1024];
+    static int next;
+    char *p = buf[next++ % 8];
+    snprintf(p, sizeof buf[0], "%s/%s", dir, name);
+    return p;
+}
+
+static void put(const char *name, const char *text)
+{
+    char parent[1024];
+    snprintf(parent, sizeof parent, "%s", at(name));
+    *strrchr(parent, '/') = '\0';
+    if (ortkit__mkdirs(parent) || ortkit__file_write_atomic(at(name), text, strlen(text)))
+        fail_msg("cannot write %s: %s", name, ortkit__error_message());
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    if (!mkdtemp(dir))
+        return -1;
+    static const char lists[] = "cmake_minimum_required(VERSION 3.21)\n"
+                                "project(tiny C)\n"
+                                "add_executable(tiny main.c helper.c)\n"
+                                "install(TARGETS tiny)\n";
+    put("tiny/CMakeLists.txt", lists);
+    put("tiny/main.c", "int helper(void);\nint main(void) { return helper(); }\n");
+    put("tiny/helper.c", "int helper(void) { return 0; }\n");
+    put("broken/CMakeLists.txt", lists);
+    put("broken/main.c", "int helper(void);\nint main(void) { return helper(); }\n");
+    put("broken/helper.c", "int helper(void)\n{\n    return 0 +;\n}\n");
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    return nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+#define assert_message_has(text)                                                            \
+    do {                                                                                    \
+        if (!strstr(ortkit__error_message(), (text)))                                       \
+            fail_msg("error '%s' lacks '%s'", ortkit__error_message(), (text));             \
+    } while (0)
+
+static ortkit__builder_options options(ortkit__builder_mode mode, const char *project,
+                                       const char *build_dir)
+{
+    ortkit__builder_options o = {.mode = mode, .cmake_project = at(project),
+                                 .build_dir = build_dir ? at(build_dir) : NULL,
+                                 .launcher = ORTKIT_TEST_CLI, .budget = ORTKIT__GiB, .slots = 2,
+                                 .min_disk = ORTKIT__MiB, .quiet = 1};
+    return o;
+}
+
+static void test_plan_and_check(void **state)
+{
+    (void)state;
+    ortkit__builder_result r;
+    /* A plan: nothing is checked or written, the build directory defaults
+     * to ./build-<project>. */
+    ortkit__builder_options o = options(ORTKIT__BUILDER_PLAN, "tiny", NULL);
+    assert_int_equal(ortkit__builder_build(&r, &o), 0);
+    char cwd[512], want[600];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    snprintf(want, sizeof want, "%s/build-tiny", cwd);
+    assert_string_equal(r.build_dir, want);
+    assert_string_equal(r.source, at("tiny"));
+    assert_null(r.variant);
+    assert_string_equal(r.plan.configure.v[0], "cmake");
+    assert_string_equal(r.plan.configure.v[2], at("tiny"));
+    assert_int_equal(access(want, F_OK), -1);
+    assert_string_equal(r.toolchain.cmake, "");
+    ortkit__builder_result_free(&r);
+
+    /* Pre-flight only: the toolchain, and no plan. */
+    o = options(ORTKIT__BUILDER_CHECK, "tiny", "check");
+    assert_int_equal(ortkit__builder_build(&r, &o), 0);
+    assert_true(r.toolchain.cmake[0] && r.toolchain.ninja[0] && r.toolchain.cc[0]);
+    assert_int_equal(r.plan.configure.n, 0);
+    ortkit__builder_result_free(&r);
+
+    /* Refusals before anything runs. */
+    o = options(ORTKIT__BUILDER_PLAN, "tiny", NULL);
+    o.source = at("tiny");
+    assert_int_equal(ortkit__builder_build(&r, &o), ORTKIT_E_INVALID_ARG);
+    ortkit__builder_result_free(&r);
+    o.cmake_project = NULL;
+    o.variant = "cpu-avx3";
+    assert_int_equal(ortkit__builder_build(&r, &o), ORTKIT_E_INVALID_ARG);
+    assert_message_has("cpu-avx3"); /* the library's word, carried over */
+    ortkit__builder_result_free(&r);
+    o.variant = "cpu-avx2";
+    assert_int_equal(ortkit__builder_build(&r, &o), ORTKIT_E_INVALID_ARG);
+    assert_message_has("is not an ONNX Runtime source tree");
+    ortkit__builder_result_free(&r);
+}
+
+static int count_lines_with(const char *text, const char *needle)
+{
+    int n = 0;
+    for (const char *p = text; (p = strstr(p, needle)); p++)
+        n++;
+    return n;
+}
+
+static void test_build_under_gate(void **state)
+{
+    (void)state;
+    ortkit__builder_result r;
+    ortkit__builder_options o = options(ORTKIT__BUILDER_BUILD, "tiny", "b");
+    int rc = ortkit__builder_build(&r, &o);
+    if (rc)
+        fail_msg("build: %s", ortkit__error_message());
+    /* Two compiles and a link, each through the gate. */
+    assert_int_equal(r.report.steps_total, 3);
+    assert_int_equal(r.report.steps_done, 3);
+    assert_int_equal(r.report.n, 3);
+    assert_int_equal(r.report.gate.admitted, 3);
+    assert_true(r.report.gate.max_running >= 1 && r.report.gate.max_running <= 2);
+    assert_true(r.report.budget == ORTKIT__GiB && r.report.slots == 2);
+    for (size_t i = 0; i < r.report.n; i++)
+        assert_int_equal(r.report.r[i].status, 0);
+    assert_string_equal(r.bundle, ""); /* a CMake project is not bundled */
+    char stage_bin[1100];
+    snprintf(stage_bin, sizeof stage_bin, "%s/bin/tiny", r.plan.stage_dir);
+    assert_int_equal(access(stage_bin, X_OK), 0);
+
+    /* The report: returned, and written beside the build. */
+    char *saved = NULL;
+    assert_int_equal(ortkit__file_read(&saved, NULL, at("b/ortkit-report.json"), 1 << 20), 0);
+    assert_string_equal(saved, r.report_json);
+    cJSON *json = cJSON_Parse(saved);
+    assert_non_null(json);
+    assert_string_equal(cJSON_GetObjectItem(json, "project")->valuestring, at("tiny"));
+    assert_string_equal(cJSON_GetObjectItem(json, "chain")->valuestring, "none");
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(json, "compiles")), 3);
+    cJSON_Delete(json);
+    ortkit__builder_result_free(&r);
+
+    /* The same again: not configured again, nothing compiled, and the
+     * report of the build that did the work kept. */
+    assert_int_equal(ortkit__builder_build(&r, &o), 0);
+    assert_int_equal(r.report.n, 0);
+    ortkit__builder_result_free(&r);
+    char *again = NULL, *log = NULL;
+    assert_int_equal(ortkit__file_read(&again, NULL, at("b/ortkit-report.json"), 1 << 20), 0);
+    assert_string_equal(again, saved);
+    assert_int_equal(ortkit__file_read(&log, NULL, at("b/ortkit-build.log"), 1 << 20), 0);
+    assert_int_equal(count_lines_with(log, "configuration unchanged"), 1);
+    free(saved);
+    free(again);
+    free(log);
+
+    /* A second build of the same directory while the first holds it. */
+    ortkit__builder_lock lock = {-1};
+    assert_int_equal(ortkit__builder_lock_take(&lock, at("b/.ortkit")), 0);
+    assert_int_equal(ortkit__builder_build(&r, &o), ORTKIT_E_IO);
+    assert_message_has("is in use by another ortkit build");
+    ortkit__builder_result_free(&r);
+    ortkit__builder_lock_release(&lock);
+}
+
+static void test_broken_build(void **state)
+{
+    (void)state;
+    ortkit__builder_result r;
+    ortkit__builder_options o = options(ORTKIT__BUILDER_BUILD, "broken", "bb");
+    assert_int_equal(ortkit__builder_build(&r, &o), ORTKIT_E_IO);
+    /* The first compiler error, and where the whole log is. */
+    char want[1200];
+    snprintf(want, sizeof want, "build failed: %s:3:15: error:", at("broken/helper.c"));
+    assert_message_has(want);
+    snprintf(want, sizeof want, "(full log: %s)", at("bb/ortkit-build.log"));
+    assert_message_has(want);
+    /* The failed compile was seen by the gate, and nothing was reported. */
+    assert_true(r.report.n >= 1);
+    assert_int_equal(access(at("bb/ortkit-report.json"), F_OK), -1);
+    ortkit__builder_result_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_plan_and_check),
+        cmocka_unit_test(test_build_under_gate),
+        cmocka_unit_test(test_broken_build),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
