@@ -3,7 +3,6 @@
 #include "opt.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 enum { OPT_FITS = 1, OPT_HOST, OPT_FLOX, OPT_JSON };
 

@@ -2,8 +2,6 @@
 #include "cli.h"
 #include "opt.h"
 
-#include <string.h>
-
 enum { OPT_RUNTIME = 1, OPT_JSON };
 
 static const cli_opt version_opts[] = {

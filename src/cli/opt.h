@@ -13,6 +13,9 @@
  * Every command takes --help and -h without listing them: they print the
  * help on stdout and stop the command (exit 0).  A bad option is named in
  * one line on stderr (exit 2).
+ *
+ * Not glibc's argp: musl has none (static builds), and argp brings its own
+ * messages, its own --usage and -?, and its own help layout.
  */
 #ifndef ORTKIT_CLI_OPT_H
 #define ORTKIT_CLI_OPT_H
