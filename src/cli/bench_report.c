@@ -114,7 +114,8 @@ static void print_side_header(const bench_config *cfg, size_t idx)
     printf("\n");
 }
 
-static void print_table(const bench_config *cfg)
+/* CLI_OK, or CLI_FAIL when the table could not be made. */
+static int print_table(const bench_config *cfg)
 {
     printf("model      %s\n", cfg->model);
     printf("inputs    ");
@@ -156,8 +157,10 @@ static void print_table(const bench_config *cfg)
         }
         cli_table_add(t, (const char *const[]){figures[f].label, a, b, r});
     }
-    cli_table_print(t, stdout, "");
+    int printed = cli_table_print(t, stdout, "");
     cli_table_free(t);
+    if (printed)
+        return cli_fail("out of memory");
 
     char peak[32];
     ortkit__human_bytes(peak, sizeof peak, cfg->peak_rss);
@@ -168,6 +171,7 @@ static void print_table(const bench_config *cfg)
         printf("B/A p50 latency %.3f: B %s; B had the lower mean in %zu of %zu rounds\n", ratio,
                ratio < 1 ? "faster" : ratio > 1 ? "slower" : "the same", cfg->rounds_b_faster, cfg->rounds);
     }
+    return CLI_OK;
 }
 
 /* A number, or null for a figure the side shares with A. */
@@ -278,6 +282,5 @@ int bench_report(const bench_config *cfg)
 {
     if (cfg->json)
         return print_json(cfg);
-    print_table(cfg);
-    return CLI_OK;
+    return print_table(cfg);
 }

@@ -12,6 +12,7 @@
 #include "util.h"
 
 #include <cjson/cJSON.h>
+#include <stdarg.h>
 #include <stdio.h>
 
 enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
@@ -38,23 +39,33 @@ int cmd_build(int argc, char **argv);
 int cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "ortkit <cmd>: <message>" plus a hint to try --help; returns CLI_USAGE. */
 int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* The option getopt_long just refused, named; returns CLI_USAGE. */
-int cli_bad_option(const char *cmd, char **argv);
+/* The same on any stream, from a va_list; returns CLI_USAGE. */
+int cli_vusage(FILE *err, const char *cmd, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
 /* The failure recorded by the library, as one line; returns CLI_FAIL. */
 int cli_fail_lib(void);
 
 /* Parse a whole decimal integer in [min, max]; 0 on success. */
 int cli_parse_long(const char *s, long min, long max, long *out);
 
-/* Tables whose columns line up.  Cells are copied. */
+/*
+ * Tables whose columns line up.  Cells are copied.  A row that cannot be
+ * added (out of memory) makes cli_table_add return -1 and the table refuse
+ * to print: a table missing rows would mislead.
+ */
 typedef struct cli_table cli_table;
 cli_table *cli_table_new(size_t columns, const char *const *headers);
 /* Right-align column i (numbers). */
 void cli_table_align_right(cli_table *t, size_t column);
-void cli_table_add(cli_table *t, const char *const *cells);
-void cli_table_addf(cli_table *t, const char *fmt, ...); /* cells separated by '\t' */
-void cli_table_print(const cli_table *t, FILE *out, const char *indent);
+int cli_table_add(cli_table *t, const char *const *cells);
+/* 0, or -1 (nothing printed) when t is NULL, lost a row or memory runs out. */
+int cli_table_print(const cli_table *t, FILE *out, const char *indent)
+    __attribute__((warn_unused_result));
 void cli_table_free(cli_table *t);
+
+/* Print lead, then the words space-separated and wrapped at 80 columns under
+ * the first word; ends the line. */
+void cli_print_wrapped(FILE *out, const char *lead, const char *const *words, size_t n);
 
 /* Print JSON (pretty) on stdout, then free it; CLI_FAIL if item is NULL. */
 int cli_json_print(cJSON *item);

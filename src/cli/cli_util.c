@@ -2,7 +2,6 @@
 #include "cli.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -19,24 +18,21 @@ int cli_fail(const char *fmt, ...)
     return CLI_FAIL;
 }
 
+int cli_vusage(FILE *err, const char *cmd, const char *fmt, va_list ap)
+{
+    fprintf(err, "ortkit %s: ", cmd);
+    vfprintf(err, fmt, ap);
+    fprintf(err, "\n(see 'ortkit %s --help')\n", cmd);
+    return CLI_USAGE;
+}
+
 int cli_usage(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "ortkit %s: ", cmd);
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\n(see 'ortkit %s --help')\n", cmd);
+    cli_vusage(stderr, cmd, fmt, ap);
     va_end(ap);
     return CLI_USAGE;
-}
-
-int cli_bad_option(const char *cmd, char **argv)
-{
-    /* main() sets opterr = 0, so this is the only message. */
-    const char *arg = optind > 0 ? argv[optind - 1] : "";
-    if (!strncmp(arg, "--", 2))
-        return cli_usage(cmd, "option '%.*s' is unknown or needs a value", (int)strcspn(arg, "="), arg);
-    return cli_usage(cmd, "option '-%c' is unknown or needs a value", optopt ? optopt : '?');
 }
 
 int cli_fail_lib(void) { return cli_fail("%s", ortkit_error_last()); }
@@ -59,6 +55,7 @@ struct cli_table {
     char **headers;
     char **cells; /* rows x columns */
     unsigned char *right;
+    int lost;     /* a row could not be added: printing the rest would mislead */
 };
 
 cli_table *cli_table_new(size_t columns, const char *const *headers)
@@ -73,8 +70,12 @@ cli_table *cli_table_new(size_t columns, const char *const *headers)
         cli_table_free(t);
         return NULL;
     }
-    for (size_t c = 0; headers && c < columns; c++)
-        t->headers[c] = strdup(headers[c] ? headers[c] : "");
+    for (size_t c = 0; headers && c < columns; c++) {
+        if (!(t->headers[c] = strdup(headers[c] ? headers[c] : ""))) {
+            cli_table_free(t);
+            return NULL;
+        }
+    }
     return t;
 }
 
@@ -84,46 +85,31 @@ void cli_table_align_right(cli_table *t, size_t column)
         t->right[column] = 1;
 }
 
-void cli_table_add(cli_table *t, const char *const *cells)
+int cli_table_add(cli_table *t, const char *const *cells)
 {
     if (!t)
-        return;
+        return -1;
     if (t->rows == t->cap) {
         size_t cap = t->cap ? t->cap * 2 : 8;
         char **grown = realloc(t->cells, cap * t->columns * sizeof *grown);
-        if (!grown)
-            return;
+        if (!grown) {
+            t->lost = 1;
+            return -1;
+        }
         t->cells = grown;
         t->cap = cap;
     }
-    for (size_t c = 0; c < t->columns; c++)
-        t->cells[t->rows * t->columns + c] = strdup(cells[c] ? cells[c] : "");
-    t->rows++;
-}
-
-void cli_table_addf(cli_table *t, const char *fmt, ...)
-{
-    char *line = NULL;
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vasprintf(&line, fmt, ap);
-    va_end(ap);
-    if (n < 0 || !t)
-        return;
-    const char **cells = calloc(t->columns, sizeof *cells);
-    if (cells) {
-        char *p = line;
-        for (size_t c = 0; c < t->columns; c++) {
-            cells[c] = p ? p : "";
-            char *tab = p ? strchr(p, '\t') : NULL;
-            if (tab)
-                *tab = '\0';
-            p = tab ? tab + 1 : NULL;
+    char **row = t->cells + t->rows * t->columns;
+    for (size_t c = 0; c < t->columns; c++) {
+        if (!(row[c] = strdup(cells[c] ? cells[c] : ""))) {
+            while (c > 0)
+                free(row[--c]);
+            t->lost = 1;
+            return -1;
         }
-        cli_table_add(t, cells);
-        free(cells);
     }
-    free(line);
+    t->rows++;
+    return 0;
 }
 
 /* Display width of UTF-8 text: count code points, not bytes. */
@@ -145,13 +131,13 @@ static void put_cell(char *line, size_t room, const char *s, size_t width, int r
         snprintf(line + used, room - used, "%s%*s", s, (int)pad, "");
 }
 
-void cli_table_print(const cli_table *t, FILE *out, const char *indent)
+int cli_table_print(const cli_table *t, FILE *out, const char *indent)
 {
-    if (!t)
-        return;
+    if (!t || t->lost)
+        return -1;
     size_t *width = calloc(t->columns, sizeof *width);
     if (!width)
-        return;
+        return -1;
     for (size_t c = 0; c < t->columns; c++) {
         width[c] = text_width(t->headers[c] ? t->headers[c] : "");
         for (size_t r = 0; r < t->rows; r++) {
@@ -165,6 +151,7 @@ void cli_table_print(const cli_table *t, FILE *out, const char *indent)
     for (size_t c = 0; c < t->columns; c++)
         room += width[c] * 4 + 2; /* UTF-8: up to 4 bytes per column of width */
     char *line = malloc(room);
+    int rc = line ? 0 : -1;
     for (size_t r = 0; line && r <= t->rows; r++) {
         line[0] = '\0';
         for (size_t c = 0; c < t->columns; c++) {
@@ -181,6 +168,22 @@ void cli_table_print(const cli_table *t, FILE *out, const char *indent)
     }
     free(line);
     free(width);
+    return rc;
+}
+
+void cli_print_wrapped(FILE *out, const char *lead, const char *const *words, size_t n)
+{
+    size_t start = strlen(lead), col = start;
+    fputs(lead, out);
+    for (size_t i = 0; i < n; i++) {
+        size_t len = strlen(words[i]);
+        if (col > start && col + 1 + len > 80) {
+            fprintf(out, "\n%*s", (int)start, "");
+            col = start;
+        }
+        col += (size_t)fprintf(out, "%s%s", col > start ? " " : "", words[i]);
+    }
+    fputc('\n', out);
 }
 
 void cli_table_free(cli_table *t)

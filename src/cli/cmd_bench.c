@@ -4,46 +4,59 @@
  */
 #include "bench.h"
 #include "cli.h"
+#include "opt.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
 
-static const char usage_text[] =
+enum {
+    OPT_RUNS = 1, OPT_TIME, OPT_WARMUP, OPT_CALLERS, OPT_INPUT, OPT_RANDOM, OPT_ZEROS, OPT_DIM,
+    OPT_SEED, OPT_THREADS, OPT_EP, OPT_STRICT, OPT_RUNTIME, OPT_COMPARE, OPT_BLOCK, OPT_JSON,
+    OPT_PLOT, OPT_PROGRESS
+};
+
+static const cli_opt bench_opts[] = {
+    {OPT_RUNS, "runs", 'n', "N", 0, "timed runs (per side; default 1000, at most 10000000)"},
+    {OPT_TIME, "time", 't', "SECONDS", 0,
+     "run for this long instead (per side; at most 10000000 runs)"},
+    {OPT_WARMUP, "warmup", 0, "N", 0, "untimed runs before timing (default 5)"},
+    {OPT_CALLERS, "callers", 'c', "N", 0, "N threads calling one session at once (1 to 256)"},
+    {OPT_INPUT, "input", 'i', "NAME=FILE", CLI_OPT_REPEATS, "feed input NAME from a .npy file"},
+    {OPT_RANDOM, "random", 0, NULL, 0, "generate the other inputs (default: --random)"},
+    {OPT_ZEROS, "zeros", 0, NULL, CLI_OPT_SAME_LINE, NULL},
+    {OPT_DIM, "dim", 0, "SYMBOL=SIZE", CLI_OPT_REPEATS,
+     "size of a symbolic dimension for generated inputs"},
+    {OPT_SEED, "seed", 0, "N", 0, "seed for --random (default 1)"},
+    {OPT_THREADS, "threads", 0, "N", 0, "intra-op threads (default: ORT's, one per core)"},
+    {OPT_EP, "ep", 0, "LIST", 0, "execution providers in order, e.g. cuda,cpu"},
+    {OPT_STRICT, "strict", 0, NULL, 0, "fail when a provider in --ep cannot be used"},
+    {OPT_RUNTIME, "runtime", 0, "PATH", 0,
+     "ONNX Runtime library or directory; given twice, the two runtimes run side by side"},
+    {OPT_COMPARE, "compare", 0, "KEY=VALUE", CLI_OPT_REPEATS,
+     "side by side: B is A with one setting changed; KEY is runtime, threads or ep (repeat for "
+     "several)"},
+    {OPT_BLOCK, "block", 0, "N", 0, "runs per block when alternating (default: ~0.1 s)"},
+    {OPT_JSON, "json", 0, NULL, 0, "print JSON"},
+    {OPT_PLOT, "plot", 0, "FILE.svg", 0, "draw the latency distribution (histogram and CDF)"},
+    {OPT_PROGRESS, "progress", 0, NULL, 0, "show progress on stderr even when it is not a terminal"},
+    CLI_OPT_END};
+
+static const cli_opt_spec bench_spec = {
+    "bench",
     "usage: ortkit bench MODEL [-n RUNS | -t SECONDS] [--warmup N] [-c CALLERS]\n"
     "                    [-i NAME=FILE.npy]... [--random|--zeros] [--dim SYMBOL=SIZE]...\n"
     "                    [--seed N] [--threads N] [--ep LIST] [--strict] [--runtime PATH]\n"
     "                    [--compare KEY=VALUE]... [--block N] [--json] [--plot FILE.svg]\n"
-    "                    [--progress]\n"
-    "\n"
+    "                    [--progress]\n",
     "Measure a model: session creation, first run, then after a warm-up the\n"
     "latency of each run (min, mean, stddev, p50, p90, p95, p99, max), throughput,\n"
     "CPU use and memory.  Side by side, two runtimes or two settings run the same\n"
-    "inputs in alternating blocks and every figure is shown for both with B/A.\n"
-    "\n"
-    "  -n, --runs N           timed runs (per side; default 1000, at most 10000000)\n"
-    "  -t, --time SECONDS     run for this long instead (per side; at most 10000000 runs)\n"
-    "  --warmup N             untimed runs before timing (default 5)\n"
-    "  -c, --callers N        N threads calling one session at once (1 to 256)\n"
-    "  -i, --input NAME=FILE  feed input NAME from a .npy file\n"
-    "  --random, --zeros      generate the other inputs (default: --random)\n"
-    "  --dim SYMBOL=SIZE      size of a symbolic dimension for generated inputs\n"
-    "  --seed N               seed for --random (default 1)\n"
-    "  --threads N            intra-op threads (default: ORT's, one per core)\n"
-    "  --ep LIST              execution providers in order, e.g. cuda,cpu\n"
-    "  --strict               fail when a provider in --ep cannot be used\n"
-    "  --runtime PATH         ONNX Runtime library or directory; given twice,\n"
-    "                         the two runtimes run side by side\n"
-    "  --compare KEY=VALUE    side by side: B is A with one setting changed;\n"
-    "                         KEY is runtime, threads or ep (repeat for several)\n"
-    "  --block N              runs per block when alternating (default: ~0.1 s)\n"
-    "  --json                 print JSON\n"
-    "  --plot FILE.svg        draw the latency distribution (histogram and CDF)\n"
-    "  --progress             show progress on stderr even when it is not a terminal\n";
+    "inputs in alternating blocks and every figure is shown for both with B/A.\n",
+    bench_opts, NULL, NULL};
 
 typedef struct bench_args {
     bench_config cfg;
@@ -95,19 +108,6 @@ static int parse_seconds(const char *s, double *out)
 
 static int parse_args(bench_args *a, int argc, char **argv)
 {
-    enum { O_RANDOM = 256, O_ZEROS, O_DIM, O_SEED, O_THREADS, O_EP, O_STRICT, O_RUNTIME, O_COMPARE,
-           O_BLOCK, O_JSON, O_PLOT, O_PROGRESS, O_WARMUP };
-    static const struct option longopts[] = {
-        {"runs", required_argument, NULL, 'n'},      {"time", required_argument, NULL, 't'},
-        {"callers", required_argument, NULL, 'c'},   {"input", required_argument, NULL, 'i'},
-        {"warmup", required_argument, NULL, O_WARMUP}, {"random", no_argument, NULL, O_RANDOM},
-        {"zeros", no_argument, NULL, O_ZEROS},       {"dim", required_argument, NULL, O_DIM},
-        {"seed", required_argument, NULL, O_SEED},   {"threads", required_argument, NULL, O_THREADS},
-        {"ep", required_argument, NULL, O_EP},       {"strict", no_argument, NULL, O_STRICT},
-        {"runtime", required_argument, NULL, O_RUNTIME}, {"compare", required_argument, NULL, O_COMPARE},
-        {"block", required_argument, NULL, O_BLOCK}, {"json", no_argument, NULL, O_JSON},
-        {"plot", required_argument, NULL, O_PLOT},   {"progress", no_argument, NULL, O_PROGRESS},
-        {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0}};
     bench_config *cfg = &a->cfg;
     long threads = 0;
     int runs_set = 0;
@@ -115,71 +115,74 @@ static int parse_args(bench_args *a, int argc, char **argv)
     a->seed = 1;
     cfg->warmup = 5;
     cfg->callers = 1;
+    cli_opt_parser p;
     int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "n:t:c:i:h", longopts, NULL)) != -1) {
+    cli_opt_init(&p, &bench_spec, NULL, argc, argv);
+    while ((c = cli_opt_next(&p)) > 0) {
         switch (c) {
-        case 'n':
-            if (cli_parse_long(optarg, 1, BENCH_MAX_RUNS, &cfg->runs))
-                return cli_usage("bench", "-n wants a number of runs from 1 to %d, got '%s'", BENCH_MAX_RUNS, optarg);
+        case OPT_RUNS:
+            if (cli_parse_long(p.value, 1, BENCH_MAX_RUNS, &cfg->runs))
+                return cli_usage("bench", "-n wants a number of runs from 1 to %d, got '%s'", BENCH_MAX_RUNS, p.value);
             runs_set = 1;
             break;
-        case 't':
-            if (parse_seconds(optarg, &cfg->duration))
-                return cli_usage("bench", "-t wants seconds, more than 0 and at most 86400, got '%s'", optarg);
+        case OPT_TIME:
+            if (parse_seconds(p.value, &cfg->duration))
+                return cli_usage("bench", "-t wants seconds, more than 0 and at most 86400, got '%s'", p.value);
             break;
-        case 'c':
-            if (cli_parse_long(optarg, 1, BENCH_MAX_CALLERS, &cfg->callers))
+        case OPT_CALLERS:
+            if (cli_parse_long(p.value, 1, BENCH_MAX_CALLERS, &cfg->callers))
                 return cli_usage("bench", "-c wants 1 to %d concurrent callers (one thread each), got '%s'",
-                                 BENCH_MAX_CALLERS, optarg);
+                                 BENCH_MAX_CALLERS, p.value);
             break;
-        case 'i':
-            if (input_spec_add_file(&cfg->in, "bench", optarg))
+        case OPT_INPUT:
+            if (input_spec_add_file(&cfg->in, "bench", p.value))
                 return CLI_USAGE;
             break;
-        case O_WARMUP:
-            if (cli_parse_long(optarg, 0, 1000000, &cfg->warmup))
-                return cli_usage("bench", "--warmup wants a number from 0 to 1000000, got '%s'", optarg);
+        case OPT_WARMUP:
+            if (cli_parse_long(p.value, 0, 1000000, &cfg->warmup))
+                return cli_usage("bench", "--warmup wants a number from 0 to 1000000, got '%s'", p.value);
             break;
-        case O_RANDOM: a->random_set = 1; break;
-        case O_ZEROS: a->zeros_set = 1; break;
-        case O_DIM:
-            if (input_spec_add_dim(&cfg->in, "bench", optarg))
+        case OPT_RANDOM: a->random_set = 1; break;
+        case OPT_ZEROS: a->zeros_set = 1; break;
+        case OPT_DIM:
+            if (input_spec_add_dim(&cfg->in, "bench", p.value))
                 return CLI_USAGE;
             break;
-        case O_SEED:
-            if (cli_parse_long(optarg, 0, UINT32_MAX, &a->seed))
-                return cli_usage("bench", "--seed wants a non-negative number, got '%s'", optarg);
+        case OPT_SEED:
+            if (cli_parse_long(p.value, 0, UINT32_MAX, &a->seed))
+                return cli_usage("bench", "--seed wants a non-negative number, got '%s'", p.value);
             break;
-        case O_THREADS:
-            if (cli_parse_long(optarg, 1, 4096, &threads))
-                return cli_usage("bench", "--threads wants a number from 1 to 4096, got '%s'", optarg);
+        case OPT_THREADS:
+            if (cli_parse_long(p.value, 1, 4096, &threads))
+                return cli_usage("bench", "--threads wants a number from 1 to 4096, got '%s'", p.value);
             break;
-        case O_EP: a->ep_list[0] = optarg; break;
-        case O_STRICT: cfg->strict = 1; break;
-        case O_RUNTIME:
+        case OPT_EP: a->ep_list[0] = p.value; break;
+        case OPT_STRICT: cfg->strict = 1; break;
+        case OPT_RUNTIME:
             if (a->n_runtimes == 2 || (a->n_runtimes == 1 && a->runtime_b_set))
                 return cli_usage("bench", "at most two runtimes can be compared");
-            a->runtimes[a->n_runtimes++] = optarg;
+            a->runtimes[a->n_runtimes++] = p.value;
             break;
-        case O_COMPARE:
-            if (parse_compare(a, optarg))
+        case OPT_COMPARE:
+            if (parse_compare(a, p.value))
                 return CLI_USAGE;
             break;
-        case O_BLOCK:
-            if (cli_parse_long(optarg, 1, BENCH_MAX_RUNS, &cfg->block))
-                return cli_usage("bench", "--block wants a number of runs >= 1, got '%s'", optarg);
+        case OPT_BLOCK:
+            if (cli_parse_long(p.value, 1, BENCH_MAX_RUNS, &cfg->block))
+                return cli_usage("bench", "--block wants a number of runs >= 1, got '%s'", p.value);
             break;
-        case O_JSON: cfg->json = 1; break;
-        case O_PLOT: cfg->plot = optarg; break;
-        case O_PROGRESS: cfg->progress = 1; break;
-        case 'h': fputs(usage_text, stdout); return -1;
-        default: return cli_bad_option("bench", argv);
+        case OPT_JSON: cfg->json = 1; break;
+        case OPT_PLOT: cfg->plot = p.value; break;
+        case OPT_PROGRESS: cfg->progress = 1; break;
         }
     }
-    if (optind + 1 != argc)
-        return cli_usage("bench", optind < argc ? "give exactly one model" : "no model given");
-    cfg->model = argv[optind];
+    if (c == CLI_OPT_HELP)
+        return -1;
+    if (c == CLI_OPT_BAD)
+        return CLI_USAGE;
+    if (p.n_args != 1)
+        return cli_usage("bench", p.n_args ? "give exactly one model" : "no model given");
+    cfg->model = p.args[0];
     if (runs_set && cfg->duration > 0)
         return cli_usage("bench", "give -n or -t, not both");
     if (!runs_set && cfg->duration <= 0)

@@ -1,58 +1,78 @@
 /* cmd_build.c - `ortkit build`: an ONNX Runtime variant from source, under the compile gate. */
 #include "builder.h"
 #include "cli.h"
+#include "opt.h"
 
-#include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-static const char usage_text[] =
+enum {
+    OPT_SOURCE = 1, OPT_VARIANT, OPT_BUILD_DIR, OPT_BUDGET, OPT_JOBS, OPT_CACHE, OPT_DISTCC,
+    OPT_LTO, OPT_OPS, OPT_PATCH, OPT_CUDA, OPT_CUDNN, OPT_EIGEN, OPT_DEP, OPT_FETCH, OPT_DEFINE,
+    OPT_INTO, OPT_NO_BUNDLE, OPT_CMAKE, OPT_DRY, OPT_CHECK, OPT_PROGRESS, OPT_NO_PROGRESS,
+    OPT_JSON, OPT_LANG_MEM, OPT_NINJA_JOBS, OPT_MIN_DISK, OPT_TARGET
+};
+
+static const cli_opt build_opts[] = {
+    {OPT_SOURCE, "source", 0, "DIR", 0, "the ONNX Runtime source tree (VERSION_NUMBER, cmake/)"},
+    {OPT_VARIANT, "variant", 0, "NAME", 0, "cpu-avx2, cuda12.9-sm90-avx512, ... (or the Flox name)"},
+    {OPT_BUILD_DIR, "build-dir", 0, "DIR", 0, "where to build (default: ./build-<variant>)"},
+    {OPT_BUDGET, "mem-budget", 0, "SIZE", 0,
+     "memory the compiles may use together, e.g. 6G (default: available memory less "
+     "max(1 GiB, 10%))"},
+    {OPT_JOBS, "jobs", 'j', "N", 0, "CPU slots: compiles at once at most (default: cores)"},
+    {OPT_CACHE, "cache", 0, "ccache", 0, "compile through ccache"},
+    {OPT_DISTCC, "distcc", 0, "HOSTS", 0, "compile through distcc on HOSTS (DISTCC_HOSTS syntax)"},
+    {OPT_LTO, "lto", 0, NULL, 0, "link-time optimisation (onnxruntime_ENABLE_LTO)"},
+    {OPT_OPS, "ops-from", 0, "MODEL", CLI_OPT_REPEATS,
+     "keep only the operators MODEL uses (repeatable; more models may follow the options)"},
+    {OPT_PATCH, "patch", 0, "DIR", 0, "apply DIR/*.patch (patch -p1, in name order, once)"},
+    {OPT_CUDA, "cuda-home", 0, "DIR", 0,
+     "CUDA toolkit (default: CUDA_HOME, nvcc on PATH, /usr/local/cuda)"},
+    {OPT_CUDNN, "cudnn-home", 0, "DIR", 0, "cuDNN (default: CUDNN_HOME, the toolkit, /usr)"},
+    {OPT_EIGEN, "eigen", 0, "DIR", 0, "a preinstalled Eigen (onnxruntime_USE_PREINSTALLED_EIGEN)"},
+    {OPT_DEP, "dep", 0, "NAME=DIR", CLI_OPT_REPEATS,
+     "a dependency's source (FETCHCONTENT_SOURCE_DIR_<NAME>)"},
+    {OPT_FETCH, "fetch", 0, NULL, 0, "let CMake download missing dependencies"},
+    {OPT_DEFINE, NULL, 'D', "KEY=VALUE", CLI_OPT_REPEATS,
+     "pass a CMake definition through (repeatable)"},
+    {OPT_INTO, "bundle-into", 0, "DIR", 0,
+     "where the bundle goes (default: the user's bundle directory)"},
+    {OPT_NO_BUNDLE, "no-bundle", 0, NULL, 0, "stop after installing into BUILD/stage"},
+    {OPT_CMAKE, "cmake-project", 0, "DIR", 0, "build any CMake project through the same engine"},
+    {OPT_DRY, "dry-run", 0, NULL, 0, "print the plan (commands and summary) and stop"},
+    {OPT_CHECK, "check", 0, NULL, 0, "run the pre-flight checks, print the toolchain, and stop"},
+    {OPT_PROGRESS, "progress", 0, NULL, 0,
+     "draw the status line even when stderr is not a terminal"},
+    {OPT_NO_PROGRESS, "no-progress", 0, NULL, 0, "never draw it"},
+    {OPT_JSON, "json", 0, NULL, 0, "print the plan or the build report as JSON"},
+    CLI_OPT_HEADING("tuning and tests:"),
+    {OPT_LANG_MEM, "lang-mem", 0, "LANG=SIZE", CLI_OPT_REPEATS,
+     "the memory a LANG step (c, c++, cuda or link) is assumed to need until the build has "
+     "measured it (defaults 512M, 1.5G, 5G, 1.5G)"},
+    {OPT_NINJA_JOBS, "ninja-jobs", 0, "N", 0,
+     "steps ninja may start at once (default: twice the CPU slots, at least slots + 4): the "
+     "gate, not ninja, limits the compiles"},
+    {OPT_MIN_DISK, "min-disk", 0, "SIZE", 0,
+     "free disk the pre-flight checks ask for (default: 6G, 20G for a CUDA variant, 256M for "
+     "--cmake-project)"},
+    {OPT_TARGET, "target", 0, "NAME", 0,
+     "build only this ninja target; nothing is installed or bundled"},
+    CLI_OPT_END};
+
+static const cli_opt_spec build_spec = {
+    "build",
     "usage: ortkit build --source DIR --variant NAME [options]\n"
-    "       ortkit build --cmake-project DIR [options]\n"
-    "\n"
+    "       ortkit build --cmake-project DIR [options]\n",
     "Build ONNX Runtime from a source tree for one variant (see 'ortkit variants'):\n"
     "plan the CMake configuration, check the toolchain, configure, build with every\n"
     "compile admitted by a memory-aware gate, install into BUILD/stage and make a\n"
-    "bundle.  Running the same command again resumes an interrupted build.\n"
-    "\n"
-    "  --source DIR         the ONNX Runtime source tree (VERSION_NUMBER, cmake/)\n"
-    "  --variant NAME       cpu-avx2, cuda12.9-sm90-avx512, ... (or the Flox name)\n"
-    "  --build-dir DIR      where to build (default: ./build-<variant>)\n"
-    "  --mem-budget SIZE    memory the compiles may use together, e.g. 6G\n"
-    "                       (default: available memory less max(1 GiB, 10%))\n"
-    "  --jobs N             CPU slots: compiles at once at most (default: cores)\n"
-    "  --cache ccache       compile through ccache\n"
-    "  --distcc HOSTS       compile through distcc on HOSTS (DISTCC_HOSTS syntax)\n"
-    "  --lto                link-time optimisation (onnxruntime_ENABLE_LTO)\n"
-    "  --ops-from MODEL     keep only the operators MODEL uses (repeatable; more\n"
-    "                       models may follow the options)\n"
-    "  --patch DIR          apply DIR/*.patch (patch -p1, in name order, once)\n"
-    "  --cuda-home DIR      CUDA toolkit (default: CUDA_HOME, nvcc on PATH, /usr/local/cuda)\n"
-    "  --cudnn-home DIR     cuDNN (default: CUDNN_HOME, the toolkit, /usr)\n"
-    "  --eigen DIR          a preinstalled Eigen (onnxruntime_USE_PREINSTALLED_EIGEN)\n"
-    "  --dep NAME=DIR       a dependency's source (FETCHCONTENT_SOURCE_DIR_<NAME>)\n"
-    "  --fetch              let CMake download missing dependencies\n"
-    "  -D KEY=VALUE         pass a CMake definition through (repeatable)\n"
-    "  --bundle-into DIR    where the bundle goes (default: the user's bundle directory)\n"
-    "  --no-bundle          stop after installing into BUILD/stage\n"
-    "  --cmake-project DIR  build any CMake project through the same engine\n"
-    "  --dry-run            print the plan (commands and summary) and stop\n"
-    "  --check              run the pre-flight checks, print the toolchain, and stop\n"
-    "  --progress           draw the status line even when stderr is not a terminal\n"
-    "  --no-progress        never draw it\n"
-    "  --json               print the plan or the build report as JSON\n"
-    "\n"
+    "bundle.  Running the same command again resumes an interrupted build.\n",
+    build_opts, NULL,
     "The log is BUILD/ortkit-build.log; the report also goes to BUILD/ortkit-report.json.\n"
-    "Exit status: 0 built, 1 failed, 2 usage, 130 interrupted (rerun to resume).\n";
-
-enum {
-    OPT_SOURCE = 256, OPT_VARIANT, OPT_BUILD_DIR, OPT_BUDGET, OPT_CACHE, OPT_DISTCC, OPT_LTO,
-    OPT_OPS, OPT_PATCH, OPT_DRY, OPT_JSON, OPT_CUDA, OPT_CUDNN, OPT_EIGEN, OPT_DEP, OPT_FETCH,
-    OPT_CMAKE, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_LANG_MEM, OPT_NINJA_JOBS, OPT_MIN_DISK,
-    OPT_INTO, OPT_NO_BUNDLE, OPT_TARGET, OPT_CHECK
-};
+    "Exit status: 0 built, 1 failed, 2 usage, 130 interrupted (rerun to resume).\n"};
 
 typedef struct build_args {
     const char *source, *variant, *build_dir, *cache, *distcc, *patch, *cuda, *cudnn, *eigen;
@@ -67,94 +87,63 @@ static void warn_line(const char *msg) { fprintf(stderr, "ortkit: warning: %s\n"
 
 static int parse_args(build_args *a, int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"source", required_argument, NULL, OPT_SOURCE},
-        {"variant", required_argument, NULL, OPT_VARIANT},
-        {"build-dir", required_argument, NULL, OPT_BUILD_DIR},
-        {"mem-budget", required_argument, NULL, OPT_BUDGET},
-        {"jobs", required_argument, NULL, 'j'},
-        {"cache", required_argument, NULL, OPT_CACHE},
-        {"distcc", required_argument, NULL, OPT_DISTCC},
-        {"lto", no_argument, NULL, OPT_LTO},
-        {"ops-from", required_argument, NULL, OPT_OPS},
-        {"patch", required_argument, NULL, OPT_PATCH},
-        {"dry-run", no_argument, NULL, OPT_DRY},
-        {"check", no_argument, NULL, OPT_CHECK},
-        {"json", no_argument, NULL, OPT_JSON},
-        {"cuda-home", required_argument, NULL, OPT_CUDA},
-        {"cudnn-home", required_argument, NULL, OPT_CUDNN},
-        {"eigen", required_argument, NULL, OPT_EIGEN},
-        {"dep", required_argument, NULL, OPT_DEP},
-        {"fetch", no_argument, NULL, OPT_FETCH},
-        {"cmake-project", required_argument, NULL, OPT_CMAKE},
-        {"progress", no_argument, NULL, OPT_PROGRESS},
-        {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
-        {"bundle-into", required_argument, NULL, OPT_INTO},
-        {"no-bundle", no_argument, NULL, OPT_NO_BUNDLE},
-        /* Not in --help: tuning and test hooks. */
-        {"lang-mem", required_argument, NULL, OPT_LANG_MEM},
-        {"ninja-jobs", required_argument, NULL, OPT_NINJA_JOBS},
-        {"min-disk", required_argument, NULL, OPT_MIN_DISK},
-        {"target", required_argument, NULL, OPT_TARGET},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
+    cli_opt_parser p;
     int c;
     a->progress = -1;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "hj:D:", longopts, NULL)) != -1) {
+    cli_opt_init(&p, &build_spec, NULL, argc, argv);
+    while ((c = cli_opt_next(&p)) > 0) {
         switch (c) {
-        case OPT_SOURCE: a->source = optarg; break;
-        case OPT_VARIANT: a->variant = optarg; break;
-        case OPT_BUILD_DIR: a->build_dir = optarg; break;
+        case OPT_SOURCE: a->source = p.value; break;
+        case OPT_VARIANT: a->variant = p.value; break;
+        case OPT_BUILD_DIR: a->build_dir = p.value; break;
         case OPT_BUDGET:
-            if (ortkit__human_parse_size(optarg, &a->budget) || a->budget < 64 * ORTKIT__MiB)
+            if (ortkit__human_parse_size(p.value, &a->budget) || a->budget < 64 * ORTKIT__MiB)
                 return cli_usage("build", "--mem-budget wants a size of at least 64M, like 6G");
             break;
-        case 'j':
-            if (cli_parse_long(optarg, 1, 4096, &a->jobs))
+        case OPT_JOBS:
+            if (cli_parse_long(p.value, 1, 4096, &a->jobs))
                 return cli_usage("build", "--jobs wants a number from 1 to 4096");
             break;
         case OPT_CACHE:
-            if (strcmp(optarg, "ccache"))
+            if (strcmp(p.value, "ccache"))
                 return cli_usage("build", "--cache supports only 'ccache'");
-            a->cache = optarg;
+            a->cache = p.value;
             break;
-        case OPT_DISTCC: a->distcc = optarg; break;
+        case OPT_DISTCC: a->distcc = p.value; break;
         case OPT_LTO: a->lto = 1; break;
         case OPT_OPS:
-            if (ortkit__strv_push(&a->ops, optarg))
+            if (ortkit__strv_push(&a->ops, p.value))
                 return cli_fail("out of memory");
             break;
-        case OPT_PATCH: a->patch = optarg; break;
+        case OPT_PATCH: a->patch = p.value; break;
         case OPT_DRY: a->dry = 1; break;
         case OPT_CHECK: a->check = 1; break;
         case OPT_JSON: a->json = 1; break;
-        case OPT_CUDA: a->cuda = optarg; break;
-        case OPT_CUDNN: a->cudnn = optarg; break;
-        case OPT_EIGEN: a->eigen = optarg; break;
+        case OPT_CUDA: a->cuda = p.value; break;
+        case OPT_CUDNN: a->cudnn = p.value; break;
+        case OPT_EIGEN: a->eigen = p.value; break;
         case OPT_DEP:
-            if (!strchr(optarg, '=') || ortkit__strv_push(&a->deps, optarg))
+            if (!strchr(p.value, '=') || ortkit__strv_push(&a->deps, p.value))
                 return cli_usage("build", "--dep wants NAME=DIR");
             break;
         case OPT_FETCH: a->fetch = 1; break;
-        case OPT_CMAKE: a->cmake_project = optarg; break;
+        case OPT_CMAKE: a->cmake_project = p.value; break;
         case OPT_PROGRESS: a->progress = 1; break;
         case OPT_NO_PROGRESS: a->progress = 0; break;
-        case OPT_INTO: a->into = optarg; break;
+        case OPT_INTO: a->into = p.value; break;
         case OPT_NO_BUNDLE: a->no_bundle = 1; break;
-        case OPT_TARGET: a->target = optarg; break;
-        case 'D':
-            if (!strchr(optarg, '=') || optarg[0] == '=' || ortkit__strv_push(&a->defines, optarg))
+        case OPT_TARGET: a->target = p.value; break;
+        case OPT_DEFINE:
+            if (!strchr(p.value, '=') || p.value[0] == '=' || ortkit__strv_push(&a->defines, p.value))
                 return cli_usage("build", "-D wants KEY=VALUE");
             break;
         case OPT_LANG_MEM: {
             char lang[16];
-            const char *eq = strchr(optarg, '=');
+            const char *eq = strchr(p.value, '=');
             uint64_t v;
             int l = -1;
-            if (eq && (size_t)(eq - optarg) < sizeof lang) {
-                snprintf(lang, sizeof lang, "%.*s", (int)(eq - optarg), optarg);
+            if (eq && (size_t)(eq - p.value) < sizeof lang) {
+                snprintf(lang, sizeof lang, "%.*s", (int)(eq - p.value), p.value);
                 l = ortkit__builder_lang_parse(lang);
             }
             if (l < 0 || ortkit__human_parse_size(eq + 1, &v))
@@ -163,21 +152,23 @@ static int parse_args(build_args *a, int argc, char **argv)
             break;
         }
         case OPT_NINJA_JOBS:
-            if (cli_parse_long(optarg, 1, 100000, &a->ninja_jobs))
+            if (cli_parse_long(p.value, 1, 100000, &a->ninja_jobs))
                 return cli_usage("build", "--ninja-jobs wants a number");
             break;
         case OPT_MIN_DISK:
-            if (ortkit__human_parse_size(optarg, &a->min_disk))
+            if (ortkit__human_parse_size(p.value, &a->min_disk))
                 return cli_usage("build", "--min-disk wants a size");
             break;
-        case 'h': fputs(usage_text, stdout); return -1;
-        default: return cli_bad_option("build", argv);
         }
     }
-    for (int i = optind; i < argc; i++) {
+    if (c == CLI_OPT_HELP)
+        return -1;
+    if (c == CLI_OPT_BAD)
+        return CLI_USAGE;
+    for (int i = 0; i < p.n_args; i++) {
         if (!a->ops.n)
-            return cli_usage("build", "unexpected argument '%s'", argv[i]);
-        if (ortkit__strv_push(&a->ops, argv[i]))
+            return cli_usage("build", "unexpected argument '%s'", p.args[i]);
+        if (ortkit__strv_push(&a->ops, p.args[i]))
             return cli_fail("out of memory");
     }
     if (!!a->source == !!a->cmake_project)
@@ -265,7 +256,8 @@ static void print_dry_run(const ortkit__builder_plan *plan, const build_args *a,
 
 int cmd_build(int argc, char **argv)
 {
-    if (argc >= 2 && !strncmp(argv[1], "--launch", 8))
+    /* The compiler launcher the plan puts in CMake: "--launch DIR" or "--launch=DIR". */
+    if (argc >= 2 && (!strcmp(argv[1], "--launch") || !strncmp(argv[1], "--launch=", 9)))
         return ortkit__builder_launch(argc, argv);
 
     build_args a;

@@ -1,40 +1,88 @@
 /* cmd_bundle.c - `ortkit bundle import|verify|list`: relocatable ONNX Runtime bundles. */
 #include "cli.h"
 #include "bundle_view.h"
+#include "opt.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-static const char usage_text[] =
+enum { OPT_NAME = 1, OPT_VARIANT, OPT_INTO, OPT_FORCE, OPT_JSON };
+
+#define JSON_ROW {OPT_JSON, "json", 'j', NULL, 0, "print JSON"}
+
+static const cli_opt import_opts[] = {
+    {OPT_NAME, "name", 'n', "NAME", 0, "the bundle's name (default ort-<version>-<variant>)"},
+    {OPT_VARIANT, "variant", 'v', "V", 0,
+     "what it is built for: cpu (default: any CPU of its architecture) or a variant such as "
+     "cuda12.9-sm90-avx512 (see 'ortkit variants'); a CUDA build needs one"},
+    {OPT_INTO, "into", 'i', "DIR", 0,
+     "where to put it (default: $XDG_DATA_HOME/ortkit/bundles, ~/.local/share/ortkit/bundles)"},
+    {OPT_FORCE, "force", 'f', NULL, 0, "replace a bundle of the same name"},
+    JSON_ROW,
+    CLI_OPT_END};
+
+static const cli_opt json_opts[] = {JSON_ROW, CLI_OPT_END};
+
+static int bundle_import(int argc, char **argv);
+static int bundle_verify(int argc, char **argv);
+static int bundle_list(int argc, char **argv);
+
+static const cli_subcommand bundle_subs[] = {
+    {"import", "SRC",
+     "make a bundle from a libonnxruntime.so* file, a directory holding one, or an unpacked "
+     "release (lib/ and include/)",
+     import_opts, bundle_import},
+    {"verify", "BUNDLE",
+     "check every file's size and SHA-256, that nothing is missing or extra, RUNPATH $ORIGIN, "
+     "and that the library loads and reports the manifest's version; BUNDLE is a directory or "
+     "the name of a bundle 'ortkit bundle list' shows",
+     json_opts, bundle_verify},
+    {"list", NULL,
+     "the bundles found on ORTKIT_PATH (colon-separated), in $XDG_DATA_HOME/ortkit/bundles, in "
+     "$XDG_DATA_DIRS (/usr/local/share, /usr/share) + /ortkit/bundles, and in ortkit's default "
+     "directory",
+     json_opts, bundle_list},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+static const cli_opt_spec bundle_spec = {
+    "bundle",
     "usage: ortkit bundle import SRC [--name NAME] [--variant V] [--into DIR] [--force] [--json]\n"
     "       ortkit bundle verify BUNDLE [--json]\n"
-    "       ortkit bundle list [--json]\n"
-    "\n"
+    "       ortkit bundle list [--json]\n",
     "A bundle is a directory holding one ONNX Runtime build that works from\n"
     "wherever it lies: lib/ (RUNPATH $ORIGIN), include/, a pkg-config file, a\n"
     "CMake package, the licences and manifest.json (what it is, what it needs of\n"
     "a host, every file's size and SHA-256).  With no explicit runtime, ortkit\n"
-    "loads the best bundle that fits the host ('ortkit doctor' explains which).\n"
-    "\n"
-    "import SRC    make a bundle from a libonnxruntime.so* file, a directory\n"
-    "              holding one, or an unpacked release (lib/ and include/)\n"
-    "  --name NAME     the bundle's name (default ort-<version>-<variant>)\n"
-    "  --variant V     what it is built for: cpu (default: any CPU of its\n"
-    "                  architecture) or a variant such as cuda12.9-sm90-avx512\n"
-    "                  (see 'ortkit variants'); a CUDA build needs one\n"
-    "  --into DIR      where to put it (default: $XDG_DATA_HOME/ortkit/bundles,\n"
-    "                  ~/.local/share/ortkit/bundles)\n"
-    "  --force         replace a bundle of the same name\n"
-    "verify BUNDLE check every file's size and SHA-256, that nothing is missing\n"
-    "              or extra, RUNPATH $ORIGIN, and that the library loads and\n"
-    "              reports the manifest's version; BUNDLE is a directory or the\n"
-    "              name of a bundle 'ortkit bundle list' shows\n"
-    "list          the bundles found on ORTKIT_PATH (colon-separated), in\n"
-    "              $XDG_DATA_HOME/ortkit/bundles, in $XDG_DATA_DIRS (/usr/local/share,\n"
-    "              /usr/share) + /ortkit/bundles, and in ortkit's default directory\n"
-    "  --json          print JSON\n";
+    "loads the best bundle that fits the host ('ortkit doctor' explains which).\n",
+    NULL, bundle_subs, NULL};
+
+/* What the subcommands' options set. */
+typedef struct bundle_args {
+    ortkit_bundle_import_options import;
+    int json;
+} bundle_args;
+
+/*
+ * Read a subcommand's options (those of opts) into a: 0 when done, the
+ * positional arguments in p->args; otherwise -1 after --help or CLI_USAGE.
+ */
+static int read_options(cli_opt_parser *p, const cli_opt *opts, int argc, char **argv,
+                        bundle_args *a)
+{
+    int c;
+    cli_opt_init(p, &bundle_spec, opts, argc, argv);
+    while ((c = cli_opt_next(p)) > 0) {
+        switch (c) {
+        case OPT_NAME: a->import.name = p->value; break;
+        case OPT_VARIANT: a->import.variant = p->value; break;
+        case OPT_INTO: a->import.into = p->value; break;
+        case OPT_FORCE: a->import.force = 1; break;
+        case OPT_JSON: a->json = 1; break;
+        }
+    }
+    return c == CLI_OPT_HELP ? -1 : c == CLI_OPT_BAD ? CLI_USAGE : 0;
+}
 
 static void total_size(const ortkit_manifest *m, char *buf, size_t size)
 {
@@ -66,38 +114,21 @@ static cJSON *manifest_json(const ortkit_manifest *m)
 
 static int bundle_import(int argc, char **argv)
 {
-    static const struct option longopts[] = {{"name", required_argument, NULL, 'n'},
-                                             {"variant", required_argument, NULL, 'v'},
-                                             {"into", required_argument, NULL, 'i'},
-                                             {"force", no_argument, NULL, 'f'},
-                                             {"json", no_argument, NULL, 'j'},
-                                             {"help", no_argument, NULL, 'h'},
-                                             {NULL, 0, NULL, 0}};
-    ortkit_bundle_import_options o = ORTKIT_BUNDLE_IMPORT_OPTIONS_INIT;
-    int json = 0, c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "n:v:i:fjh", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'n': o.name = optarg; break;
-        case 'v': o.variant = optarg; break;
-        case 'i': o.into = optarg; break;
-        case 'f': o.force = 1; break;
-        case 'j': json = 1; break;
-        case 'h': fputs(usage_text, stdout); return CLI_OK;
-        default: return cli_bad_option("bundle", argv);
-        }
-    }
-    if (optind >= argc)
+    bundle_args a = {ORTKIT_BUNDLE_IMPORT_OPTIONS_INIT, 0};
+    cli_opt_parser p;
+    int rc = read_options(&p, import_opts, argc, argv, &a);
+    if (rc)
+        return rc < 0 ? CLI_OK : rc;
+    if (p.n_args < 1)
         return cli_usage("bundle", "import needs SRC: a libonnxruntime.so* file or a directory");
-    if (optind + 1 < argc)
-        return cli_usage("bundle", "unexpected argument '%s'", argv[optind + 1]);
+    if (p.n_args > 1)
+        return cli_usage("bundle", "unexpected argument '%s'", p.args[1]);
 
     ortkit_bundle *b = NULL;
-    if (ortkit_bundle_import(&b, argv[optind], &o) != 0)
+    if (ortkit_bundle_import(&b, p.args[0], &a.import) != 0)
         return cli_fail_lib();
     const ortkit_manifest *m = ortkit_bundle_manifest(b);
-    int rc = CLI_OK;
-    if (json) {
+    if (a.json) {
         rc = cli_json_print(manifest_json(m));
     } else {
         char size[32];
@@ -141,26 +172,18 @@ static int open_named(ortkit_bundle **out, const char *what)
 
 static int bundle_verify(int argc, char **argv)
 {
-    static const struct option longopts[] = {{"json", no_argument, NULL, 'j'},
-                                             {"help", no_argument, NULL, 'h'},
-                                             {NULL, 0, NULL, 0}};
-    int json = 0, c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "jh", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'j': json = 1; break;
-        case 'h': fputs(usage_text, stdout); return CLI_OK;
-        default: return cli_bad_option("bundle", argv);
-        }
-    }
-    if (optind >= argc)
+    bundle_args a = {ORTKIT_BUNDLE_IMPORT_OPTIONS_INIT, 0};
+    cli_opt_parser p;
+    int rc = read_options(&p, json_opts, argc, argv, &a);
+    if (rc)
+        return rc < 0 ? CLI_OK : rc;
+    if (p.n_args < 1)
         return cli_usage("bundle", "verify needs BUNDLE: a bundle directory or name");
-    if (optind + 1 < argc)
-        return cli_usage("bundle", "unexpected argument '%s'", argv[optind + 1]);
+    if (p.n_args > 1)
+        return cli_usage("bundle", "unexpected argument '%s'", p.args[1]);
 
     ortkit_bundle *b = NULL;
-    int rc = open_named(&b, argv[optind]);
-    if (rc)
+    if ((rc = open_named(&b, p.args[0])))
         return rc;
     int bad = ortkit_bundle_verify(b) != 0;
     size_t n = ortkit_bundle_problem_count(b);
@@ -169,12 +192,12 @@ static int bundle_verify(int argc, char **argv)
         rc = cli_fail_lib();
         goto cleanup;
     }
-    if (json) {
+    if (a.json) {
         cJSON *o = manifest_json(m);
         cJSON_AddBoolToObject(o, "ok", !bad);
-        cJSON *p = cJSON_AddArrayToObject(o, "problems");
-        for (size_t i = 0; p && i < n; i++)
-            cJSON_AddItemToArray(p, cJSON_CreateString(ortkit_bundle_problem(b, i)));
+        cJSON *problems = cJSON_AddArrayToObject(o, "problems");
+        for (size_t i = 0; problems && i < n; i++)
+            cJSON_AddItemToArray(problems, cJSON_CreateString(ortkit_bundle_problem(b, i)));
         rc = cli_json_print(o);
     } else {
         char size[32];
@@ -205,20 +228,13 @@ cleanup:
 
 static int bundle_list(int argc, char **argv)
 {
-    static const struct option longopts[] = {{"json", no_argument, NULL, 'j'},
-                                             {"help", no_argument, NULL, 'h'},
-                                             {NULL, 0, NULL, 0}};
-    int json = 0, c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "jh", longopts, NULL)) != -1) {
-        switch (c) {
-        case 'j': json = 1; break;
-        case 'h': fputs(usage_text, stdout); return CLI_OK;
-        default: return cli_bad_option("bundle", argv);
-        }
-    }
-    if (optind < argc)
-        return cli_usage("bundle", "unexpected argument '%s'", argv[optind]);
+    bundle_args a = {ORTKIT_BUNDLE_IMPORT_OPTIONS_INIT, 0};
+    cli_opt_parser p;
+    int rc = read_options(&p, json_opts, argc, argv, &a);
+    if (rc)
+        return rc < 0 ? CLI_OK : rc;
+    if (p.n_args > 0)
+        return cli_usage("bundle", "unexpected argument '%s'", p.args[0]);
     ortkit_bundle_list *l = NULL;
     if (ortkit_bundle_list_open(&l) != 0)
         return cli_fail_lib();
@@ -233,8 +249,7 @@ static int bundle_list(int argc, char **argv)
                     d->note);
     }
     size_t n = ortkit_bundle_list_count(l);
-    int rc = CLI_OK;
-    if (json) {
+    if (a.json) {
         cJSON *root = cJSON_CreateObject();
         cJSON_AddItemToObject(root, "dirs", bundle_dirs_json(l));
         cJSON *arr = cJSON_AddArrayToObject(root, "bundles");
@@ -274,27 +289,12 @@ static int bundle_list(int argc, char **argv)
                                               m ? ortkit_arch_name(m->arch) : "-", e->source,
                                               e->dir, note});
         }
-        cli_table_print(t, stdout, NULL);
+        if (cli_table_print(t, stdout, NULL))
+            rc = cli_fail("out of memory");
         cli_table_free(t);
     }
     ortkit_bundle_list_free(l);
     return rc;
 }
 
-int cmd_bundle(int argc, char **argv)
-{
-    if (argc < 2)
-        return cli_usage("bundle", "a subcommand is needed: import, verify or list");
-    const char *sub = argv[1];
-    if (!strcmp(sub, "--help") || !strcmp(sub, "-h") || !strcmp(sub, "help")) {
-        fputs(usage_text, stdout);
-        return CLI_OK;
-    }
-    if (!strcmp(sub, "import"))
-        return bundle_import(argc - 1, argv + 1);
-    if (!strcmp(sub, "verify"))
-        return bundle_verify(argc - 1, argv + 1);
-    if (!strcmp(sub, "list"))
-        return bundle_list(argc - 1, argv + 1);
-    return cli_usage("bundle", "unknown subcommand '%s' (import, verify or list)", sub);
-}
+int cmd_bundle(int argc, char **argv) { return cli_opt_run_subcommand(&bundle_spec, argc, argv); }

@@ -6,28 +6,34 @@
 #include "cli.h"
 #include "bundle_view.h"
 #include "ortkit/sys/selftest.h"
+#include "opt.h"
 
-#include <getopt.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-static const char usage_text[] =
-    "usage: ortkit doctor [--json] [--host FILE.json] [--bundle NAME]\n"
-    "\n"
+enum { OPT_JSON = 1, OPT_HOST, OPT_BUNDLE };
+
+static const cli_opt doctor_opts[] = {
+    {OPT_JSON, "json", 'j', NULL, 0, "print JSON"},
+    {OPT_HOST, "host", 'H', "FILE", 0,
+     "judge the bundles for the machine described in FILE ('ortkit host --json'); nothing is "
+     "loaded then"},
+    {OPT_BUNDLE, "bundle", 'b', "NAME", 0,
+     "pin a bundle by name or ONNX Runtime version, as ORTKIT_BUNDLE does"},
+    CLI_OPT_END};
+
+static const cli_opt_spec doctor_spec = {
+    "doctor",
+    "usage: ortkit doctor [--json] [--host FILE.json] [--bundle NAME]\n",
     "Explain which ONNX Runtime ortkit loads here and check that it works: the\n"
     "host, the directories searched for bundles, every bundle found and whether\n"
     "it fits (and exactly why not), the choice and why, the chosen bundle's\n"
     "integrity, and a tiny model run on each execution provider that should\n"
-    "work.  Exits 0 when a runtime was found and works, 1 otherwise.\n"
-    "\n"
-    "  --json          print JSON\n"
-    "  --host FILE     judge the bundles for the machine described in FILE\n"
-    "                  ('ortkit host --json'); nothing is loaded then\n"
-    "  --bundle NAME   pin a bundle by name or ONNX Runtime version, as\n"
-    "                  ORTKIT_BUNDLE does\n";
+    "work.  Exits 0 when a runtime was found and works, 1 otherwise.\n",
+    doctor_opts, NULL, NULL};
 
 typedef struct check {
     const char *provider;
@@ -161,20 +167,6 @@ static int gather(report *r)
 
 #define LABEL "  %-10s "
 
-static void print_words(const char *label, const char *const *words, size_t n)
-{
-    size_t col = (size_t)printf(LABEL, label), start = col;
-    for (size_t i = 0; i < n; i++) {
-        size_t len = strlen(words[i]);
-        if (col > start && col + 1 + len > 80) {
-            printf("\n%*s", (int)start, "");
-            col = start;
-        }
-        col += (size_t)printf("%s%s", col > start ? " " : "", words[i]);
-    }
-    printf("%s\n", n ? "" : "none");
-}
-
 static void print_host(const report *r)
 {
     const ortkit_host *h = r->host;
@@ -192,7 +184,11 @@ static void print_host(const report *r)
     for (int f = 0; f < ORTKIT_CPU_FEATURE_COUNT; f++)
         if (ortkit_host_has(h, (ortkit_cpu_feature)f))
             words[n++] = ortkit_cpu_feature_name((ortkit_cpu_feature)f);
-    print_words("features", words, n);
+    if (n == 0)
+        words[n++] = "none";
+    char lead[32];
+    snprintf(lead, sizeof lead, LABEL, "features");
+    cli_print_wrapped(stdout, lead, words, n);
     ortkit__human_bytes(a, sizeof a, (double)h->mem_total);
     ortkit__human_bytes(b, sizeof b, (double)h->mem_available);
     printf(LABEL "%s total, %s available\n", "memory", a, b);
@@ -212,7 +208,8 @@ static void print_host(const report *r)
                h->gpu_note[0] ? ")" : "");
 }
 
-static void print_bundles(const report *r)
+/* 0, or -1 when a table could not be made. */
+static int print_bundles(const report *r)
 {
     static const char *const dh[] = {"FROM", "STATE", "BUNDLES", "DIRECTORY"};
     cli_table *t = cli_table_new(4, dh);
@@ -227,13 +224,15 @@ static void print_bundles(const report *r)
         cli_table_add(t, (const char *[]){d->source, state, count, d->path});
     }
     printf("\nBundle directories, searched in this order\n");
-    cli_table_print(t, stdout, "  ");
+    int rc = cli_table_print(t, stdout, "  ");
     cli_table_free(t);
+    if (rc)
+        return rc;
 
     printf("\nBundles\n");
     if (r->count == 0) {
         printf("  none found; make one with 'ortkit bundle import'\n");
-        return;
+        return 0;
     }
     static const char *const bh[] = {"", "NAME", "ORT", "VARIANT", "FROM", "FITS", "WHY"};
     t = cli_table_new(7, bh);
@@ -246,8 +245,9 @@ static void print_bundles(const report *r)
                                           m ? m->ort_version : "-", m ? m->variant : "-", e->source,
                                           verdict(r, i)->fits ? "yes" : "no", why});
     }
-    cli_table_print(t, stdout, "  ");
+    rc = cli_table_print(t, stdout, "  ");
     cli_table_free(t);
+    return rc;
 }
 
 static void print_choice(const report *r)
@@ -290,30 +290,35 @@ static const ortkit_resolve_step *taken_step(const report *r)
     return NULL;
 }
 
-static void print_search(const report *r)
+/* 0, or -1 when the table could not be made. */
+static int print_search(const report *r)
 {
     printf("\nSearch, in order: the first place that decides is what gets loaded\n");
     static const char *const sh[] = {"PLACE", "RESULT", "DETAIL"};
     cli_table *t = cli_table_new(3, sh);
-    for (size_t i = 0; i < ortkit_resolution_step_count(r->res); i++) {
+    int rc = 0;
+    for (size_t i = 0; !rc && i < ortkit_resolution_step_count(r->res); i++) {
         const ortkit_resolve_step *s = ortkit_resolution_step(r->res, i);
-        cli_table_add(t, (const char *[]){s->source, ortkit_resolve_verdict_name(s->verdict),
-                                          s->detail});
+        rc = cli_table_add(t, (const char *[]){s->source, ortkit_resolve_verdict_name(s->verdict),
+                                               s->detail});
     }
-    cli_table_print(t, stdout, "  ");
+    if (!rc)
+        rc = cli_table_print(t, stdout, "  ");
     cli_table_free(t);
+    return rc;
 }
 
-static void print_runtime(const report *r)
+/* 0, or -1 when the table could not be made. */
+static int print_runtime(const report *r)
 {
     printf("\nRuntime\n");
     if (r->host_file) {
         printf("  not loaded: the host is a described one, not this machine\n");
-        return;
+        return 0;
     }
     if (!r->rt) {
         printf(LABEL "none: %s\n", "error", r->rt_error);
-        return;
+        return 0;
     }
     printf(LABEL "ONNX Runtime %s\n", "version", ortkit_runtime_version(r->rt));
     printf(LABEL "%s\n", "path", ortkit_runtime_path(r->rt));
@@ -335,8 +340,9 @@ static void print_runtime(const report *r)
             ortkit__human_duration(time, sizeof time, c->seconds);
         cli_table_add(t, (const char *[]){c->provider, c->result, time, c->detail});
     }
-    cli_table_print(t, stdout, "  ");
+    int rc = cli_table_print(t, stdout, "  ");
     cli_table_free(t);
+    return rc;
 }
 
 /* The variables that change what is found, for whoever reads the report. */
@@ -344,7 +350,8 @@ static const char *const env_vars[] = {"ORTKIT_RUNTIME", "ORTKIT_BUNDLE", "ORTKI
                                        "XDG_DATA_HOME", "XDG_DATA_DIRS", "ONNXRUNTIME_DIR",
                                        "LD_LIBRARY_PATH", "CUDA_HOME"};
 
-static void print_text(const report *r)
+/* 0, or -1 when a table could not be made (the report stops there). */
+static int print_text(const report *r)
 {
     printf("ortkit doctor: ortkit %s\n\n", ortkit_version());
     print_host(r);
@@ -353,10 +360,11 @@ static void print_text(const report *r)
         const char *v = getenv(env_vars[i]);
         printf("  %-16s %s\n", env_vars[i], v ? v : "(unset)");
     }
-    print_bundles(r);
+    if (print_bundles(r))
+        return -1;
     print_choice(r);
-    print_search(r);
-    print_runtime(r);
+    if (print_search(r) || print_runtime(r))
+        return -1;
     printf("\nVerdict: ");
     if (r->host_file)
         printf("%s\n", r->chosen_ok ? "a bundle fits the described host" : "no bundle fits the described host");
@@ -367,6 +375,7 @@ static void print_text(const report *r)
         printf("no usable ONNX Runtime\n");
     else
         printf("problems: see above\n");
+    return 0;
 }
 
 /* ---- JSON ---------------------------------------------------------------------- */
@@ -448,36 +457,34 @@ static cJSON *json_report(const report *r)
 
 int cmd_doctor(int argc, char **argv)
 {
-    static const struct option longopts[] = {{"json", no_argument, NULL, 'j'},
-                                             {"host", required_argument, NULL, 'H'},
-                                             {"bundle", required_argument, NULL, 'b'},
-                                             {"help", no_argument, NULL, 'h'},
-                                             {NULL, 0, NULL, 0}};
     report r;
     memset(&r, 0, sizeof r);
     int json = 0, c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "jH:b:h", longopts, NULL)) != -1) {
+    cli_opt_parser p;
+    cli_opt_init(&p, &doctor_spec, NULL, argc, argv);
+    while ((c = cli_opt_next(&p)) > 0) {
         switch (c) {
-        case 'j': json = 1; break;
-        case 'H': r.host_file = optarg; break;
-        case 'b': r.pin = optarg; break;
-        case 'h': fputs(usage_text, stdout); return CLI_OK;
-        default: return cli_bad_option("doctor", argv);
+        case OPT_JSON: json = 1; break;
+        case OPT_HOST: r.host_file = p.value; break;
+        case OPT_BUNDLE: r.pin = p.value; break;
         }
     }
-    if (optind < argc)
-        return cli_usage("doctor", "unexpected argument '%s'", argv[optind]);
+    if (c == CLI_OPT_HELP)
+        return CLI_OK;
+    if (c == CLI_OPT_BAD)
+        return CLI_USAGE;
+    if (p.n_args > 0)
+        return cli_usage("doctor", "unexpected argument '%s'", p.args[0]);
 
     int rc = gather(&r);
     if (rc == CLI_OK) {
-        if (json)
-            cli_json_print(json_report(&r));
-        else
-            print_text(&r);
+        int printed = json ? cli_json_print(json_report(&r))
+                           : print_text(&r) ? cli_fail("out of memory") : CLI_OK;
         int ok = r.host_file ? r.chosen_ok : r.ok;
         rc = ok ? CLI_OK : CLI_FAIL;
-        if (ok)
+        if (printed != CLI_OK)
+            rc = printed;
+        else if (ok)
             rc = CLI_OK;
         else if (r.host_file)
             cli_fail("%s", r.choice ? r.choice->reason : "no bundles were found");

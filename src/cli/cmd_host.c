@@ -1,39 +1,29 @@
 /* cmd_host.c - `ortkit host`: what this machine (or a described one) offers. */
 #include "cli.h"
+#include "opt.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage_text[] =
-    "usage: ortkit host [--json] [--load FILE.json]\n"
-    "\n"
+enum { OPT_JSON = 1, OPT_LOAD };
+
+static const cli_opt host_opts[] = {
+    {OPT_JSON, "json", 'j', NULL, 0,
+     "print JSON; 'ortkit host --json > h.json' describes this machine for --load and "
+     "'ortkit variants --host'"},
+    {OPT_LOAD, "load", 'l', "FILE", 0, "show the machine described in FILE instead of this one"},
+    CLI_OPT_END};
+
+static const cli_opt_spec host_spec = {
+    "host",
+    "usage: ortkit host [--json] [--load FILE.json]\n",
     "Show this machine as ortkit sees it when it picks an ONNX Runtime build:\n"
     "CPU, instruction sets usable here (cpuid checked against what the OS\n"
     "enables; AT_HWCAP on arm64), memory, OS, glibc, NVIDIA driver and GPUs,\n"
-    "Jetson board.  No NVIDIA driver is a normal answer, not an error.\n"
-    "\n"
-    "  --json         print JSON; 'ortkit host --json > h.json' describes this\n"
-    "                 machine for --load and 'ortkit variants --host'\n"
-    "  --load FILE    show the machine described in FILE instead of this one\n";
+    "Jetson board.  No NVIDIA driver is a normal answer, not an error.\n",
+    host_opts, NULL, NULL};
 
 #define LABEL "%-12s"
-
-/* Print words after a label, wrapped at 80 columns under the first word. */
-static void print_wrapped(const char *label, const char *const *words, size_t n)
-{
-    size_t col = (size_t)printf(LABEL, label);
-    size_t start = col;
-    for (size_t i = 0; i < n; i++) {
-        size_t len = strlen(words[i]);
-        if (col > start && col + 1 + len > 80) {
-            printf("\n%*s", (int)start, "");
-            col = start;
-        }
-        col += (size_t)printf("%s%s", col > start ? " " : "", words[i]);
-    }
-    printf("\n");
-}
 
 static void print_host(const ortkit_host *h)
 {
@@ -74,7 +64,9 @@ static void print_host(const ortkit_host *h)
             words[n++] = ortkit_cpu_feature_name((ortkit_cpu_feature)f);
     if (n == 0)
         words[n++] = "none detected";
-    print_wrapped("features", words, n);
+    char lead[32];
+    snprintf(lead, sizeof lead, LABEL, "features");
+    cli_print_wrapped(stdout, lead, words, n);
 
     if (h->mem_total) {
         ortkit__human_bytes(a, sizeof a, (double)h->mem_total);
@@ -123,23 +115,22 @@ static void print_host(const ortkit_host *h)
 
 int cmd_host(int argc, char **argv)
 {
-    static const struct option longopts[] = {{"json", no_argument, NULL, 'j'},
-                                             {"load", required_argument, NULL, 'l'},
-                                             {"help", no_argument, NULL, 'h'},
-                                             {NULL, 0, NULL, 0}};
     const char *load = NULL;
     int json = 0, c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "jl:h", longopts, NULL)) != -1) {
+    cli_opt_parser p;
+    cli_opt_init(&p, &host_spec, NULL, argc, argv);
+    while ((c = cli_opt_next(&p)) > 0) {
         switch (c) {
-        case 'j': json = 1; break;
-        case 'l': load = optarg; break;
-        case 'h': fputs(usage_text, stdout); return CLI_OK;
-        default: return cli_bad_option("host", argv);
+        case OPT_JSON: json = 1; break;
+        case OPT_LOAD: load = p.value; break;
         }
     }
-    if (optind < argc)
-        return cli_usage("host", "unexpected argument '%s'", argv[optind]);
+    if (c == CLI_OPT_HELP)
+        return CLI_OK;
+    if (c == CLI_OPT_BAD)
+        return CLI_USAGE;
+    if (p.n_args > 0)
+        return cli_usage("host", "unexpected argument '%s'", p.args[0]);
 
     ortkit_host *host = NULL;
     if ((load ? ortkit_host_load(&host, load) : ortkit_host_detect(&host)) != 0)

@@ -1,17 +1,20 @@
 /* cmd_info.c - `ortkit info MODEL`: what a model takes, returns and says about itself. */
 #include "cli.h"
+#include "opt.h"
 
-#include <getopt.h>
-#include <string.h>
+enum { OPT_RUNTIME = 1, OPT_JSON };
 
-static const char usage_text[] =
-    "usage: ortkit info MODEL [--runtime PATH] [--json]\n"
-    "\n"
+static const cli_opt info_opts[] = {
+    {OPT_RUNTIME, "runtime", 'r', "PATH", 0, "load this ONNX Runtime library or directory"},
+    {OPT_JSON, "json", 'j', NULL, 0, "print JSON"},
+    CLI_OPT_END};
+
+static const cli_opt_spec info_spec = {
+    "info",
+    "usage: ortkit info MODEL [--runtime PATH] [--json]\n",
     "Show a model's inputs and outputs (name, element type, shape with symbolic\n"
-    "dimensions), its metadata, IR version and operator sets.\n"
-    "\n"
-    "  --runtime PATH  load this ONNX Runtime library or directory\n"
-    "  --json          print JSON\n";
+    "dimensions), its metadata, IR version and operator sets.\n",
+    info_opts, NULL, NULL};
 
 static cJSON *io_json(const ortkit_io_info *io)
 {
@@ -32,7 +35,8 @@ static cJSON *io_json(const ortkit_io_info *io)
     return o;
 }
 
-static void print_io(const char *title, const ortkit_session *s, int outputs)
+/* 0, or CLI_FAIL when the table could not be made. */
+static int print_io(const char *title, const ortkit_session *s, int outputs)
 {
     size_t n = outputs ? ortkit_session_output_count(s) : ortkit_session_input_count(s);
     printf("%s (%zu)\n", title, n);
@@ -44,30 +48,30 @@ static void print_io(const char *title, const ortkit_session *s, int outputs)
         ortkit_io_describe(io, desc, sizeof desc);
         cli_table_add(t, (const char *const[]){io->name, desc});
     }
-    cli_table_print(t, stdout, "  ");
+    int rc = cli_table_print(t, stdout, "  ") ? cli_fail("out of memory") : 0;
     cli_table_free(t);
+    return rc;
 }
 
 int cmd_info(int argc, char **argv)
 {
-    static const struct option longopts[] = {{"runtime", required_argument, NULL, 'r'},
-                                             {"json", no_argument, NULL, 'j'},
-                                             {"help", no_argument, NULL, 'h'},
-                                             {NULL, 0, NULL, 0}};
     const char *runtime_path = NULL;
     int json = 0, c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "r:jh", longopts, NULL)) != -1) {
+    cli_opt_parser p;
+    cli_opt_init(&p, &info_spec, NULL, argc, argv);
+    while ((c = cli_opt_next(&p)) > 0) {
         switch (c) {
-        case 'r': runtime_path = optarg; break;
-        case 'j': json = 1; break;
-        case 'h': fputs(usage_text, stdout); return CLI_OK;
-        default: return cli_bad_option("info", argv);
+        case OPT_RUNTIME: runtime_path = p.value; break;
+        case OPT_JSON: json = 1; break;
         }
     }
-    if (optind + 1 != argc)
-        return cli_usage("info", optind < argc ? "give exactly one model" : "no model given");
-    const char *path = argv[optind];
+    if (c == CLI_OPT_HELP)
+        return CLI_OK;
+    if (c == CLI_OPT_BAD)
+        return CLI_USAGE;
+    if (p.n_args != 1)
+        return cli_usage("info", p.n_args ? "give exactly one model" : "no model given");
+    const char *path = p.args[0];
 
     ortkit_model_file *mf = NULL;
     ortkit_runtime *rt = NULL;
@@ -118,9 +122,11 @@ int cmd_info(int argc, char **argv)
         printf(" %s %lld%s", mf->opsets[i].domain[0] ? mf->opsets[i].domain : "ai.onnx",
                (long long)mf->opsets[i].version, i + 1 < mf->opset_count ? "," : "");
     printf("\ngraph     %zu nodes, %zu initializers\n\n", mf->node_count, mf->initializer_count);
-    print_io("inputs", s, 0);
+    if (print_io("inputs", s, 0))
+        goto cleanup;
     printf("\n");
-    print_io("outputs", s, 1);
+    if (print_io("outputs", s, 1))
+        goto cleanup;
     printf("\nmetadata\n");
     static const char *const headers[] = {"key", "value"};
     cli_table *t = cli_table_new(2, headers);
@@ -137,9 +143,8 @@ int cmd_info(int argc, char **argv)
         cli_table_add(t, (const char *const[]){"graph description", m->graph_description});
     for (size_t i = 0; i < m->custom_count; i++)
         cli_table_add(t, (const char *const[]){m->custom_keys[i], m->custom_values[i]});
-    cli_table_print(t, stdout, "  ");
+    rc = cli_table_print(t, stdout, "  ") ? cli_fail("out of memory") : CLI_OK;
     cli_table_free(t);
-    rc = CLI_OK;
 cleanup:
     ortkit_session_free(s);
     ortkit_runtime_free(rt);

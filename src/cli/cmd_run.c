@@ -1,37 +1,46 @@
 /* cmd_run.c - `ortkit run MODEL`: run a model once (or N times) and show its outputs. */
 #include "cli.h"
 #include "inputs.h"
+#include "opt.h"
 #include "values.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char usage_text[] =
+enum {
+    OPT_INPUT = 1, OPT_RANDOM, OPT_ZEROS, OPT_DIM, OPT_OUTPUT, OPT_THREADS, OPT_EP, OPT_STRICT,
+    OPT_REPEAT, OPT_SEED, OPT_RUNTIME, OPT_JSON
+};
+
+static const cli_opt run_opts[] = {
+    {OPT_INPUT, "input", 'i', "NAME=FILE", CLI_OPT_REPEATS,
+     "feed input NAME from a .npy file (FILE alone when the model has one input)"},
+    {OPT_RANDOM, "random", 0, NULL, 0, "fill inputs not given with random values (seeded)"},
+    {OPT_ZEROS, "zeros", 0, NULL, 0, "fill inputs not given with zeros"},
+    {OPT_DIM, "dim", 0, "SYMBOL=VALUE", CLI_OPT_REPEATS,
+     "size of a symbolic dimension for generated inputs"},
+    {OPT_OUTPUT, "output", 'o', "DIR", 0, "save each output as DIR/NAME.npy"},
+    {OPT_THREADS, "threads", 0, "N", 0, "intra-op threads (default: ORT's, one per core)"},
+    {OPT_EP, "ep", 0, "LIST", 0, "execution providers in order, e.g. cuda,cpu"},
+    {OPT_STRICT, "strict", 0, NULL, 0, "fail when a provider in --ep cannot be used"},
+    {OPT_REPEAT, "repeat", 0, "N", 0, "run N times and report latency statistics"},
+    {OPT_SEED, "seed", 0, "N", 0, "seed for --random (default 1)"},
+    {OPT_RUNTIME, "runtime", 0, "PATH", 0, "ONNX Runtime library or directory to load"},
+    {OPT_JSON, "json", 0, NULL, 0, "print JSON"},
+    CLI_OPT_END};
+
+static const cli_opt_spec run_spec = {
+    "run",
     "usage: ortkit run MODEL [-i NAME=FILE.npy]... [--random|--zeros] [--dim SYMBOL=VALUE]...\n"
     "                  [-o DIR] [--threads N] [--ep LIST] [--strict] [--repeat N]\n"
-    "                  [--seed N] [--runtime PATH] [--json]\n"
-    "\n"
+    "                  [--seed N] [--runtime PATH] [--json]\n",
     "Run a model and show every output (type, shape, min/max/mean, first values),\n"
-    "the time to create the session and the run latency.\n"
-    "\n"
-    "  -i, --input NAME=FILE  feed input NAME from a .npy file (FILE alone when the\n"
-    "                         model has one input)\n"
-    "  --random               fill inputs not given with random values (seeded)\n"
-    "  --zeros                fill inputs not given with zeros\n"
-    "  --dim SYMBOL=VALUE     size of a symbolic dimension for generated inputs\n"
-    "  -o, --output DIR       save each output as DIR/NAME.npy\n"
-    "  --threads N            intra-op threads (default: ORT's, one per core)\n"
-    "  --ep LIST              execution providers in order, e.g. cuda,cpu\n"
-    "  --strict               fail when a provider in --ep cannot be used\n"
-    "  --repeat N             run N times and report latency statistics\n"
-    "  --seed N               seed for --random (default 1)\n"
-    "  --runtime PATH         ONNX Runtime library or directory to load\n"
-    "  --json                 print JSON\n";
+    "the time to create the session and the run latency.\n",
+    run_opts, NULL, NULL};
 
 #define MAX_ARGS 256
 
@@ -47,58 +56,55 @@ typedef struct run_args {
 
 static int parse_args(run_args *a, int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"input", required_argument, NULL, 'i'}, {"random", no_argument, NULL, 'R'},
-        {"zeros", no_argument, NULL, 'Z'},       {"dim", required_argument, NULL, 'd'},
-        {"output", required_argument, NULL, 'o'}, {"threads", required_argument, NULL, 't'},
-        {"ep", required_argument, NULL, 'e'},    {"strict", no_argument, NULL, 'S'},
-        {"repeat", required_argument, NULL, 'n'}, {"seed", required_argument, NULL, 's'},
-        {"runtime", required_argument, NULL, 'r'}, {"json", no_argument, NULL, 'j'},
-        {"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0}};
+    cli_opt_parser p;
+    int c;
     a->repeat = 1;
     a->seed = 1;
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "i:o:h", longopts, NULL)) != -1) {
+    cli_opt_init(&p, &run_spec, NULL, argc, argv);
+    while ((c = cli_opt_next(&p)) > 0) {
         switch (c) {
-        case 'i':
-            if (input_spec_add_file(&a->in, "run", optarg))
+        case OPT_INPUT:
+            if (input_spec_add_file(&a->in, "run", p.value))
                 return CLI_USAGE;
             break;
-        case 'R':
-        case 'Z':
-            if (a->in.fill != FILL_NONE && a->in.fill != (c == 'R' ? FILL_RANDOM : FILL_ZEROS))
+        case OPT_RANDOM:
+        case OPT_ZEROS: {
+            fill_mode fill = c == OPT_RANDOM ? FILL_RANDOM : FILL_ZEROS;
+            if (a->in.fill != FILL_NONE && a->in.fill != fill)
                 return cli_usage("run", "--random and --zeros exclude each other");
-            a->in.fill = c == 'R' ? FILL_RANDOM : FILL_ZEROS;
+            a->in.fill = fill;
             break;
-        case 'd':
-            if (input_spec_add_dim(&a->in, "run", optarg))
+        }
+        case OPT_DIM:
+            if (input_spec_add_dim(&a->in, "run", p.value))
                 return CLI_USAGE;
             break;
-        case 'o': a->out_dir = optarg; break;
-        case 't':
-            if (cli_parse_long(optarg, 1, 4096, &a->threads))
-                return cli_usage("run", "--threads wants a number from 1 to 4096, got '%s'", optarg);
+        case OPT_OUTPUT: a->out_dir = p.value; break;
+        case OPT_THREADS:
+            if (cli_parse_long(p.value, 1, 4096, &a->threads))
+                return cli_usage("run", "--threads wants a number from 1 to 4096, got '%s'", p.value);
             break;
-        case 'e': a->ep_list = optarg; break;
-        case 'S': a->strict = 1; break;
-        case 'n':
-            if (cli_parse_long(optarg, 1, 100000000, &a->repeat))
-                return cli_usage("run", "--repeat wants a number >= 1, got '%s'", optarg);
+        case OPT_EP: a->ep_list = p.value; break;
+        case OPT_STRICT: a->strict = 1; break;
+        case OPT_REPEAT:
+            if (cli_parse_long(p.value, 1, 100000000, &a->repeat))
+                return cli_usage("run", "--repeat wants a number >= 1, got '%s'", p.value);
             break;
-        case 's':
-            if (cli_parse_long(optarg, 0, UINT32_MAX, &a->seed))
-                return cli_usage("run", "--seed wants a non-negative number, got '%s'", optarg);
+        case OPT_SEED:
+            if (cli_parse_long(p.value, 0, UINT32_MAX, &a->seed))
+                return cli_usage("run", "--seed wants a non-negative number, got '%s'", p.value);
             break;
-        case 'r': a->runtime = optarg; break;
-        case 'j': a->json = 1; break;
-        case 'h': fputs(usage_text, stdout); return -1;
-        default: return cli_bad_option("run", argv);
+        case OPT_RUNTIME: a->runtime = p.value; break;
+        case OPT_JSON: a->json = 1; break;
         }
     }
-    if (optind + 1 != argc)
-        return cli_usage("run", optind < argc ? "give exactly one model" : "no model given");
-    a->model = argv[optind];
+    if (c == CLI_OPT_HELP)
+        return -1;
+    if (c == CLI_OPT_BAD)
+        return CLI_USAGE;
+    if (p.n_args != 1)
+        return cli_usage("run", p.n_args ? "give exactly one model" : "no model given");
+    a->model = p.args[0];
     a->in.seed = (unsigned)a->seed;
     return providers_split("run", a->ep_list, a->providers, MAX_ARGS, &a->n_providers);
 }
@@ -212,7 +218,8 @@ static cJSON *shape_json(const ortkit_tensor *t)
     return shape;
 }
 
-static void report(const run_args *a, const ortkit_runtime *rt, const ortkit_session *s,
+/* CLI_OK, or CLI_FAIL when the output could not be written. */
+static int report(const run_args *a, const ortkit_runtime *rt, const ortkit_session *s,
                    ortkit_tensor **outs, double create_s, double *lat, size_t runs)
 {
     size_t n_out = ortkit_session_output_count(s);
@@ -267,8 +274,7 @@ static void report(const run_args *a, const ortkit_runtime *rt, const ortkit_ses
                                              : cJSON_CreateNumber(value_at(t, k)));
             cJSON_AddItemToArray(outputs, o);
         }
-        cli_json_print(root);
-        return;
+        return cli_json_print(root);
     }
     printf("model     %s\n", a->model);
     printf("runtime   ONNX Runtime %s (%s)\n", ortkit_runtime_version(rt), ortkit_runtime_path(rt));
@@ -298,8 +304,10 @@ static void report(const run_args *a, const ortkit_runtime *rt, const ortkit_ses
                                                ortkit_type_name(ortkit_tensor_type(outs[i])),
                                                bracket ? bracket : shape, mn, mx, me, fv});
     }
-    cli_table_print(t, stdout, "");
+    int printed = cli_table_print(t, stdout, "");
     cli_table_free(t);
+    if (printed)
+        return cli_fail("out of memory");
     char b1[32], b2[32], b3[32], b4[32];
     ortkit__human_duration(b1, sizeof b1, create_s);
     ortkit__human_duration(b2, sizeof b2, first);
@@ -312,6 +320,7 @@ static void report(const run_args *a, const ortkit_runtime *rt, const ortkit_ses
         printf("\n%zu runs: min %s, median %s, mean %s, max %s", runs, b1, b2, b3, b4);
     }
     printf("\n");
+    return CLI_OK;
 }
 
 int cmd_run(int argc, char **argv)
@@ -372,8 +381,7 @@ int cmd_run(int argc, char **argv)
     }
     if (a.out_dir && save_outputs(a.out_dir, s, outs, n_out))
         goto cleanup;
-    report(&a, rt, s, outs, create_s, lat, (size_t)a.repeat);
-    rc = CLI_OK;
+    rc = report(&a, rt, s, outs, create_s, lat, (size_t)a.repeat);
 cleanup:
     for (size_t i = 0; inputs && i < n_in; i++)
         ortkit_tensor_free(inputs[i]);

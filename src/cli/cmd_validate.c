@@ -1,10 +1,10 @@
 /* cmd_validate.c - `ortkit validate [DIR...]`: run ONNX backend tests against a runtime. */
 #include "inputs.h"
+#include "opt.h"
 #include "validate_cli.h"
 
 #include <errno.h>
 #include <fnmatch.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,43 +21,55 @@
 /* The test hook: the child running this test raises SIGSEGV. */
 #define CRASH_HOOK_ENV "ORTKIT_VALIDATE_CRASH_TEST"
 
-static const char usage_text[] =
+enum {
+    OPT_JOBS = 1, OPT_FILTER, OPT_EXCLUDE, OPT_KNOWN, OPT_NO_KNOWN, OPT_ALLOW, OPT_TOL, OPT_RTOL,
+    OPT_ATOL, OPT_TIMEOUT, OPT_REPEAT, OPT_SOAK, OPT_THREADS, OPT_EP, OPT_STRICT, OPT_JSON,
+    OPT_JUNIT, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_VERBOSE, OPT_LIST, OPT_RUNTIME
+};
+
+static const cli_opt validate_opts[] = {
+    {OPT_JOBS, "jobs", 'j', "N", 0, "tests run at once (default: one per CPU)"},
+    {OPT_FILTER, "filter", 0, "PATTERN", CLI_OPT_REPEATS,
+     "run tests whose name (or suite/name) matches; repeatable"},
+    {OPT_EXCLUDE, "exclude", 0, "PATTERN", CLI_OPT_REPEATS, "skip tests that match; repeatable"},
+    {OPT_KNOWN, "known-failures", 0, "FILE", 0,
+     "tests expected to fail: lines 'TEST  reason' (default, for the default suite: "
+     "known_failures_MAJOR.MINOR.txt of the runtime's version in\n" ORTKIT_VALIDATE_LISTS ")"},
+    {OPT_NO_KNOWN, "no-known-failures", 0, NULL, 0, "use no known-failures list"},
+    {OPT_ALLOW, "allow-unexpected-pass", 0, NULL, 0,
+     "a listed test that passes does not fail the run"},
+    {OPT_TOL, "tolerances", 0, "FILE", 0, "per-test tolerances: lines 'TEST RTOL ATOL'"},
+    {OPT_RTOL, "rtol", 0, "X", 0, "tolerances for floats (default 1e-3 and 1e-5)"},
+    {OPT_ATOL, "atol", 0, "X", CLI_OPT_SAME_LINE, NULL},
+    {OPT_TIMEOUT, "timeout", 0, "SECONDS", 0, "a test running longer is killed (default 60)"},
+    {OPT_REPEAT, "repeat", 0, "N", 0, "run each data set N times; outputs must not change"},
+    {OPT_SOAK, "soak", 0, "SECONDS", 0, "run each test's data this long; report memory growth"},
+    {OPT_THREADS, "threads", 0, "N", 0, "intra-op threads per session (default 1; 0: ORT's)"},
+    {OPT_EP, "ep", 0, "LIST", 0, "execution providers in order, e.g. cuda,cpu"},
+    {OPT_STRICT, "strict", 0, NULL, 0, "fail a test whose session cannot get a provider in --ep"},
+    {OPT_JSON, "json", 0, NULL, 0, "print the report as JSON"},
+    {OPT_JUNIT, "junit", 0, "FILE", 0, "also write JUnit XML to FILE"},
+    {OPT_PROGRESS, "progress", 0, NULL, 0, "the progress bar on stderr (default: when a terminal)"},
+    {OPT_NO_PROGRESS, "no-progress", 0, NULL, CLI_OPT_SAME_LINE, NULL},
+    {OPT_VERBOSE, "verbose", 'v', NULL, 0, "a line per test as it ends"},
+    {OPT_LIST, "list", 0, NULL, 0, "list the tests selected, without running them"},
+    {OPT_RUNTIME, "runtime", 0, "PATH", 0, "ONNX Runtime library or directory to load"},
+    CLI_OPT_END};
+
+static const cli_opt_spec validate_spec = {
+    "validate",
     "usage: ortkit validate [DIR...] [--runtime PATH] [-j N] [--filter PATTERN]...\n"
     "                       [--exclude PATTERN]... [--known-failures FILE] [--tolerances FILE]\n"
     "                       [--timeout SECONDS] [--repeat N] [--soak SECONDS] [--threads N]\n"
-    "                       [--ep LIST] [--strict] [--json] [--junit FILE] [--list]\n"
-    "\n"
+    "                       [--ep LIST] [--strict] [--json] [--junit FILE] [--list]\n",
     "Run ONNX backend tests (test_*/model.onnx with test_data_set_N/input_N.pb and\n"
     "output_N.pb) against a runtime, each in its own process, and compare the outputs\n"
     "with the reference as ONNX Runtime's test runner does.  Without DIR, runs the\n"
     "suites node, simple, pytorch-converted and pytorch-operator of\n"
-    "  " ORTKIT_VALIDATE_SUITE "\n"
-    "\n"
-    "  -j, --jobs N             tests run at once (default: one per CPU)\n"
-    "  --filter PATTERN         run tests whose name (or suite/name) matches; repeatable\n"
-    "  --exclude PATTERN        skip tests that match; repeatable\n"
-    "  --known-failures FILE    tests expected to fail: lines 'TEST  reason' (default,\n"
-    "                           for the default suite: known_failures_MAJOR.MINOR.txt\n"
-    "                           of the runtime's version in " ORTKIT_VALIDATE_LISTS ")\n"
-    "  --no-known-failures      use no known-failures list\n"
-    "  --allow-unexpected-pass  a listed test that passes does not fail the run\n"
-    "  --tolerances FILE        per-test tolerances: lines 'TEST RTOL ATOL'\n"
-    "  --rtol X, --atol X       tolerances for floats (default 1e-3 and 1e-5)\n"
-    "  --timeout SECONDS        a test running longer is killed (default 60)\n"
-    "  --repeat N               run each data set N times; outputs must not change\n"
-    "  --soak SECONDS           run each test's data this long; report memory growth\n"
-    "  --threads N              intra-op threads per session (default 1; 0: ORT's)\n"
-    "  --ep LIST                execution providers in order, e.g. cuda,cpu\n"
-    "  --strict                 fail a test whose session cannot get a provider in --ep\n"
-    "  --json                   print the report as JSON\n"
-    "  --junit FILE             also write JUnit XML to FILE\n"
-    "  --progress, --no-progress  the progress bar on stderr (default: when a terminal)\n"
-    "  -v, --verbose            a line per test as it ends\n"
-    "  --list                   list the tests selected, without running them\n"
-    "  --runtime PATH           ONNX Runtime library or directory to load\n"
-    "\n"
+    "  " ORTKIT_VALIDATE_SUITE "\n",
+    validate_opts, NULL,
     "Exit status: 0 when every test passed or failed as listed, 1 on other failures,\n"
-    "2 on usage errors, 130 when interrupted.\n";
+    "2 on usage errors, 130 when interrupted.\n"};
 
 #define MAX_PATTERNS 256
 #define MAX_ROOTS 256
@@ -90,94 +102,80 @@ static int parse_seconds(const char *s, double min, double *out)
 
 static int parse_args(validate_args *a, int argc, char **argv)
 {
-    enum { O_FILTER = 256, O_EXCLUDE, O_KNOWN, O_NO_KNOWN, O_ALLOW, O_TOL, O_RTOL, O_ATOL,
-           O_TIMEOUT, O_REPEAT, O_SOAK, O_THREADS, O_EP, O_STRICT, O_JSON, O_JUNIT, O_PROGRESS,
-           O_NO_PROGRESS, O_LIST, O_RUNTIME };
-    static const struct option longopts[] = {
-        {"jobs", required_argument, NULL, 'j'},        {"filter", required_argument, NULL, O_FILTER},
-        {"exclude", required_argument, NULL, O_EXCLUDE}, {"known-failures", required_argument, NULL, O_KNOWN},
-        {"no-known-failures", no_argument, NULL, O_NO_KNOWN},
-        {"allow-unexpected-pass", no_argument, NULL, O_ALLOW},
-        {"tolerances", required_argument, NULL, O_TOL}, {"rtol", required_argument, NULL, O_RTOL},
-        {"atol", required_argument, NULL, O_ATOL},     {"timeout", required_argument, NULL, O_TIMEOUT},
-        {"repeat", required_argument, NULL, O_REPEAT}, {"soak", required_argument, NULL, O_SOAK},
-        {"threads", required_argument, NULL, O_THREADS}, {"ep", required_argument, NULL, O_EP},
-        {"strict", no_argument, NULL, O_STRICT},       {"json", no_argument, NULL, O_JSON},
-        {"junit", required_argument, NULL, O_JUNIT},   {"progress", no_argument, NULL, O_PROGRESS},
-        {"no-progress", no_argument, NULL, O_NO_PROGRESS}, {"verbose", no_argument, NULL, 'v'},
-        {"list", no_argument, NULL, O_LIST},           {"runtime", required_argument, NULL, O_RUNTIME},
-        {"help", no_argument, NULL, 'h'},              {NULL, 0, NULL, 0}};
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     a->jobs = cpus > 0 ? cpus : 1;
     a->repeat = 1;
     a->threads = 1;
     a->timeout = 60;
     a->progress = -1;
+    cli_opt_parser p;
     int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "j:vh", longopts, NULL)) != -1) {
+    cli_opt_init(&p, &validate_spec, NULL, argc, argv);
+    while ((c = cli_opt_next(&p)) > 0) {
         switch (c) {
-        case 'j':
-            if (cli_parse_long(optarg, 1, 1024, &a->jobs))
-                return cli_usage("validate", "-j wants a number from 1 to 1024, got '%s'", optarg);
+        case OPT_JOBS:
+            if (cli_parse_long(p.value, 1, 1024, &a->jobs))
+                return cli_usage("validate", "-j wants a number from 1 to 1024, got '%s'", p.value);
             break;
-        case O_FILTER:
-        case O_EXCLUDE: {
-            size_t *n = c == O_FILTER ? &a->n_filters : &a->n_excludes;
+        case OPT_FILTER:
+        case OPT_EXCLUDE: {
+            size_t *n = c == OPT_FILTER ? &a->n_filters : &a->n_excludes;
             if (*n == MAX_PATTERNS)
                 return cli_usage("validate", "more than %d patterns", MAX_PATTERNS);
-            (c == O_FILTER ? a->filters : a->excludes)[(*n)++] = optarg;
+            (c == OPT_FILTER ? a->filters : a->excludes)[(*n)++] = p.value;
             break;
         }
-        case O_KNOWN: a->known = optarg; break;
-        case O_NO_KNOWN: a->no_known = 1; break;
-        case O_ALLOW: a->allow_xpass = 1; break;
-        case O_TOL: a->tolerances = optarg; break;
-        case O_RTOL:
-        case O_ATOL: {
-            double *tol = c == O_RTOL ? &a->rtol : &a->atol;
-            if (parse_seconds(optarg, 0, tol))
+        case OPT_KNOWN: a->known = p.value; break;
+        case OPT_NO_KNOWN: a->no_known = 1; break;
+        case OPT_ALLOW: a->allow_xpass = 1; break;
+        case OPT_TOL: a->tolerances = p.value; break;
+        case OPT_RTOL:
+        case OPT_ATOL: {
+            double *tol = c == OPT_RTOL ? &a->rtol : &a->atol;
+            if (parse_seconds(p.value, 0, tol))
                 return cli_usage("validate", "--%s wants a number >= 0, got '%s'",
-                                 c == O_RTOL ? "rtol" : "atol", optarg);
+                                 c == OPT_RTOL ? "rtol" : "atol", p.value);
             if (*tol == 0)
                 *tol = -1; /* the library reads 0 as "the default", -1 as none */
             break;
         }
-        case O_TIMEOUT:
-            if (parse_seconds(optarg, 0.001, &a->timeout))
-                return cli_usage("validate", "--timeout wants a number of seconds > 0, got '%s'", optarg);
+        case OPT_TIMEOUT:
+            if (parse_seconds(p.value, 0.001, &a->timeout))
+                return cli_usage("validate", "--timeout wants a number of seconds > 0, got '%s'", p.value);
             break;
-        case O_REPEAT:
-            if (cli_parse_long(optarg, 1, 1000000, &a->repeat))
-                return cli_usage("validate", "--repeat wants a number >= 1, got '%s'", optarg);
+        case OPT_REPEAT:
+            if (cli_parse_long(p.value, 1, 1000000, &a->repeat))
+                return cli_usage("validate", "--repeat wants a number >= 1, got '%s'", p.value);
             break;
-        case O_SOAK:
-            if (parse_seconds(optarg, 0.001, &a->soak))
-                return cli_usage("validate", "--soak wants a number of seconds > 0, got '%s'", optarg);
+        case OPT_SOAK:
+            if (parse_seconds(p.value, 0.001, &a->soak))
+                return cli_usage("validate", "--soak wants a number of seconds > 0, got '%s'", p.value);
             break;
-        case O_THREADS:
-            if (cli_parse_long(optarg, 0, 4096, &a->threads))
-                return cli_usage("validate", "--threads wants a number from 0 to 4096, got '%s'", optarg);
+        case OPT_THREADS:
+            if (cli_parse_long(p.value, 0, 4096, &a->threads))
+                return cli_usage("validate", "--threads wants a number from 0 to 4096, got '%s'", p.value);
             break;
-        case O_EP: a->ep_list = optarg; break;
-        case O_STRICT: a->strict = 1; break;
-        case O_JSON: a->json = 1; break;
-        case O_JUNIT: a->junit = optarg; break;
-        case O_PROGRESS: a->progress = 1; break;
-        case O_NO_PROGRESS: a->progress = 0; break;
-        case 'v': a->verbose = 1; break;
-        case O_LIST: a->list = 1; break;
-        case O_RUNTIME: a->runtime = optarg; break;
-        case 'h': fputs(usage_text, stdout); return -1;
-        default: return cli_bad_option("validate", argv);
+        case OPT_EP: a->ep_list = p.value; break;
+        case OPT_STRICT: a->strict = 1; break;
+        case OPT_JSON: a->json = 1; break;
+        case OPT_JUNIT: a->junit = p.value; break;
+        case OPT_PROGRESS: a->progress = 1; break;
+        case OPT_NO_PROGRESS: a->progress = 0; break;
+        case OPT_VERBOSE: a->verbose = 1; break;
+        case OPT_LIST: a->list = 1; break;
+        case OPT_RUNTIME: a->runtime = p.value; break;
         }
     }
+    if (c == CLI_OPT_HELP)
+        return -1;
+    if (c == CLI_OPT_BAD)
+        return CLI_USAGE;
     if (a->known && a->no_known)
         return cli_usage("validate", "--known-failures and --no-known-failures exclude each other");
-    for (; optind < argc; optind++) {
+    for (int i = 0; i < p.n_args; i++) {
         if (a->n_roots == MAX_ROOTS)
             return cli_usage("validate", "more than %d test directories", MAX_ROOTS);
-        a->roots[a->n_roots++] = argv[optind];
+        a->roots[a->n_roots++] = p.args[i];
     }
     if (a->progress < 0)
         a->progress = isatty(STDERR_FILENO);

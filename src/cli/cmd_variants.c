@@ -1,24 +1,29 @@
 /* cmd_variants.c - `ortkit variants`: the build variants, and which fit a host. */
 #include "cli.h"
+#include "opt.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage_text[] =
-    "usage: ortkit variants [--fits] [--host FILE.json] [--flox] [--json] [NAME...]\n"
-    "\n"
+enum { OPT_FITS = 1, OPT_HOST, OPT_FLOX, OPT_JSON };
+
+static const cli_opt variants_opts[] = {
+    {OPT_FITS, "fits", 'f', NULL, 0, "check each variant against this machine: fits, or why not"},
+    {OPT_HOST, "host", 'H', "FILE", 0,
+     "check against the machine described in FILE (see 'ortkit host --json'); implies --fits"},
+    {OPT_FLOX, "flox", 'x', NULL, 0, "show the Flox names too"},
+    {OPT_JSON, "json", 'j', NULL, 0, "print JSON"},
+    CLI_OPT_TERM("NAME...", "only these variants"),
+    CLI_OPT_END};
+
+static const cli_opt_spec variants_spec = {
+    "variants",
+    "usage: ortkit variants [--fits] [--host FILE.json] [--flox] [--json] [NAME...]\n",
     "List the ONNX Runtime build variants ortkit knows: the 66 of the Flox matrix,\n"
     "CUDA 13.0 and Jetson Orin, with what each is built for and needs.  Names are\n"
     "cpu-<isa> or cuda<M>.<m>-sm<NN>-<isa> (cuda12.9-sm90-avx512); the Flox form\n"
-    "(onnxruntime-python313-cuda12_9-sm90-avx512) is accepted too.\n"
-    "\n"
-    "  --fits         check each variant against this machine: fits, or why not\n"
-    "  --host FILE    check against the machine described in FILE (see\n"
-    "                 'ortkit host --json'); implies --fits\n"
-    "  --flox         show the Flox names too\n"
-    "  --json         print JSON\n"
-    "  NAME...        only these variants\n";
+    "(onnxruntime-python313-cuda12_9-sm90-avx512) is accepted too.\n",
+    variants_opts, NULL, NULL};
 
 static void version_text(char *buf, size_t size, int v)
 {
@@ -94,36 +99,33 @@ static cJSON *variant_json(const ortkit_variant *v, const char *flox_name, int f
 
 int cmd_variants(int argc, char **argv)
 {
-    static const struct option longopts[] = {{"fits", no_argument, NULL, 'f'},
-                                             {"host", required_argument, NULL, 'H'},
-                                             {"flox", no_argument, NULL, 'x'},
-                                             {"json", no_argument, NULL, 'j'},
-                                             {"help", no_argument, NULL, 'h'},
-                                             {NULL, 0, NULL, 0}};
     const char *host_file = NULL;
     int fits = 0, flox = 0, json = 0, note = 0, c, rc = CLI_FAIL;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "fH:xjh", longopts, NULL)) != -1) {
+    cli_opt_parser p;
+    cli_opt_init(&p, &variants_spec, NULL, argc, argv);
+    while ((c = cli_opt_next(&p)) > 0) {
         switch (c) {
-        case 'f': fits = 1; break;
-        case 'H': host_file = optarg; fits = 1; break;
-        case 'x': flox = 1; break;
-        case 'j': json = 1; break;
-        case 'h': fputs(usage_text, stdout); return CLI_OK;
-        default: return cli_bad_option("variants", argv);
+        case OPT_FITS: fits = 1; break;
+        case OPT_HOST: host_file = p.value; fits = 1; break;
+        case OPT_FLOX: flox = 1; break;
+        case OPT_JSON: json = 1; break;
         }
     }
+    if (c == CLI_OPT_HELP)
+        return CLI_OK;
+    if (c == CLI_OPT_BAD)
+        return CLI_USAGE;
 
     /* The variants to show: those named, or all. */
-    size_t count = optind < argc ? (size_t)(argc - optind) : ortkit_variant_count();
+    size_t count = p.n_args ? (size_t)p.n_args : ortkit_variant_count();
     const ortkit_variant **list = calloc(count ? count : 1, sizeof *list);
     cli_table *table = NULL;
     cJSON *root = NULL, *arr = NULL;
     if (!list)
         return cli_fail("out of memory");
     for (size_t i = 0; i < count; i++) {
-        if (optind < argc) {
-            if (ortkit_variant_parse(&list[i], argv[optind + (int)i]) != 0) {
+        if (p.n_args) {
+            if (ortkit_variant_parse(&list[i], p.args[i]) != 0) {
                 rc = cli_fail_lib();
                 goto cleanup;
             }
@@ -202,7 +204,10 @@ int cmd_variants(int argc, char **argv)
         root = NULL;
         goto cleanup;
     }
-    cli_table_print(table, stdout, NULL);
+    if (cli_table_print(table, stdout, NULL)) {
+        rc = cli_fail("out of memory");
+        goto cleanup;
+    }
     if (fits)
         printf("\n%zu of %zu variant%s fit%s %s\n", fitting, count, count == 1 ? "" : "s",
                count == 1 ? "s" : "", host_file ? "the described host" : "this host");

@@ -1,37 +1,39 @@
 /* cmd_version.c - `ortkit version`: ortkit, and the runtime it would load. */
 #include "cli.h"
+#include "opt.h"
 
-#include <getopt.h>
-#include <string.h>
+enum { OPT_RUNTIME = 1, OPT_JSON };
 
-static const char usage_text[] =
-    "usage: ortkit version [--runtime PATH] [--json]\n"
-    "\n"
+static const cli_opt version_opts[] = {
+    {OPT_RUNTIME, "runtime", 'r', "PATH", 0, "load this library or directory instead of searching"},
+    {OPT_JSON, "json", 'j', NULL, 0, "print JSON"},
+    CLI_OPT_END};
+
+static const cli_opt_spec version_spec = {
+    "version",
+    "usage: ortkit version [--runtime PATH] [--json]\n",
     "Show ortkit's version and the ONNX Runtime it loads: its path, where the\n"
-    "path came from, its version, the API level in use and its execution providers.\n"
-    "\n"
-    "  --runtime PATH  load this library or directory instead of searching\n"
-    "  --json          print JSON\n";
+    "path came from, its version, the API level in use and its execution providers.\n",
+    version_opts, NULL, NULL};
 
 int cmd_version(int argc, char **argv)
 {
-    static const struct option longopts[] = {{"runtime", required_argument, NULL, 'r'},
-                                             {"json", no_argument, NULL, 'j'},
-                                             {"help", no_argument, NULL, 'h'},
-                                             {NULL, 0, NULL, 0}};
     const char *runtime_path = NULL;
     int json = 0, c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "r:jh", longopts, NULL)) != -1) {
+    cli_opt_parser p;
+    cli_opt_init(&p, &version_spec, NULL, argc, argv);
+    while ((c = cli_opt_next(&p)) > 0) {
         switch (c) {
-        case 'r': runtime_path = optarg; break;
-        case 'j': json = 1; break;
-        case 'h': fputs(usage_text, stdout); return CLI_OK;
-        default: return cli_bad_option("version", argv);
+        case OPT_RUNTIME: runtime_path = p.value; break;
+        case OPT_JSON: json = 1; break;
         }
     }
-    if (optind < argc)
-        return cli_usage("version", "unexpected argument '%s'", argv[optind]);
+    if (c == CLI_OPT_HELP)
+        return CLI_OK;
+    if (c == CLI_OPT_BAD)
+        return CLI_USAGE;
+    if (p.n_args > 0)
+        return cli_usage("version", "unexpected argument '%s'", p.args[0]);
 
     ortkit_runtime *rt = NULL;
     int rc = cli_open_runtime(&rt, runtime_path);
@@ -47,9 +49,9 @@ int cmd_version(int argc, char **argv)
             cJSON_AddStringToObject(r, "source", ortkit_runtime_source(rt));
             cJSON_AddStringToObject(r, "version", ortkit_runtime_version(rt));
             cJSON_AddNumberToObject(r, "api_level", ortkit_runtime_api_level(rt));
-            cJSON *p = cJSON_AddArrayToObject(r, "providers");
+            cJSON *providers = cJSON_AddArrayToObject(r, "providers");
             for (size_t i = 0; i < ortkit_runtime_provider_count(rt); i++)
-                cJSON_AddItemToArray(p, cJSON_CreateString(ortkit_runtime_provider(rt, i)));
+                cJSON_AddItemToArray(providers, cJSON_CreateString(ortkit_runtime_provider(rt, i)));
         }
         cli_json_print(root);
     } else {

@@ -1,7 +1,6 @@
 /* main.c - `ortkit <command> [args]`: find the command and run it. */
 #include "cli.h"
 
-#include <getopt.h>
 #include <string.h>
 
 
@@ -32,7 +31,6 @@ int main(int argc, char **argv)
         usage(stderr);
         return CLI_USAGE;
     }
-    opterr = 0; /* commands report bad options themselves, in one line */
     const char *name = argv[1];
     if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
         usage(stdout);

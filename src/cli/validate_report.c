@@ -106,14 +106,15 @@ static int count_groups(groups *gs, const v_test *tests, size_t n, int by_op)
 
 static int all_pass(const group *g) { return g->n[V_PASS] == g->total; }
 
-static void print_groups(const groups *gs, const char *title, int skip_clean, int interrupted)
+/* 0, or -1 when the table could not be made. */
+static int print_groups(const groups *gs, const char *title, int skip_clean, int interrupted)
 {
     const char *headers[] = {title, "tests", "pass", "fail", "xfail", "xpass", "unsupported",
                              "not run"};
     size_t cols = interrupted ? 8 : 7, clean = 0;
     cli_table *tab = cli_table_new(cols, headers);
     if (!tab)
-        return;
+        return -1;
     for (size_t c = 1; c < cols; c++)
         cli_table_align_right(tab, c);
     for (size_t i = 0; i < gs->count; i++) {
@@ -134,10 +135,11 @@ static void print_groups(const groups *gs, const char *title, int skip_clean, in
             row[k] = cells[k];
         cli_table_add(tab, row);
     }
-    cli_table_print(tab, stdout, "");
+    int rc = cli_table_print(tab, stdout, "");
     cli_table_free(tab);
-    if (clean)
+    if (!rc && clean)
         printf("(%zu more %ss: every test passed)\n", clean, title);
+    return rc;
 }
 
 /* ---- the text report ------------------------------------------------------------- */
@@ -210,8 +212,9 @@ static void print_findings(const v_test *tests, size_t n, const v_config *cfg)
     }
 }
 
-static void print_text(const v_test *tests, size_t n, const v_config *cfg, double seconds,
-                       int interrupted)
+/* CLI_OK, or CLI_FAIL when a table could not be made. */
+static int print_text(const v_test *tests, size_t n, const v_config *cfg, double seconds,
+                      int interrupted)
 {
     printf("runtime   ONNX Runtime %s (%s)\n", cfg->runtime_version, cfg->runtime_path);
     printf("known     %s\n", cfg->known_path[0] ? cfg->known_path : "(no known-failures list)");
@@ -229,16 +232,16 @@ static void print_text(const v_test *tests, size_t n, const v_config *cfg, doubl
     print_section(tests, n, V_UNSUPPORTED, "unsupported by ortkit");
     print_findings(tests, n, cfg);
     groups gs;
-    if (!count_groups(&gs, tests, n, 0)) {
-        printf("\n");
-        print_groups(&gs, "suite", 0, interrupted);
+    int lost = 0;
+    for (int by_op = 0; by_op < 2 && !lost; by_op++) {
+        if (!count_groups(&gs, tests, n, by_op)) {
+            printf("\n");
+            lost = print_groups(&gs, by_op ? "operator" : "suite", by_op, interrupted);
+        }
+        free(gs.g);
     }
-    free(gs.g);
-    if (!count_groups(&gs, tests, n, 1)) {
-        printf("\n");
-        print_groups(&gs, "operator", 1, interrupted);
-    }
-    free(gs.g);
+    if (lost)
+        return cli_fail("out of memory");
     size_t fail = count_verdict(tests, n, V_FAIL), xpass = count_verdict(tests, n, V_XPASS);
     int bad = fail || (xpass && !cfg->allow_xpass);
     printf("\nresult: %s: %zu passed, %zu failed, %zu expected failures, %zu unexpected passes, "
@@ -248,6 +251,7 @@ static void print_text(const v_test *tests, size_t n, const v_config *cfg, doubl
     if (interrupted)
         printf(", %zu not run", count_verdict(tests, n, V_NOT_RUN));
     printf(" in %.1f s\n", seconds);
+    return CLI_OK;
 }
 
 /* ---- JSON ------------------------------------------------------------------------ */
@@ -457,10 +461,10 @@ static int write_junit(const v_test *tests, size_t n, const v_config *cfg, doubl
 
 int v_report(const v_test *tests, size_t n, const v_config *cfg, double seconds, int interrupted)
 {
-    if (cfg->json)
-        print_json(tests, n, cfg, seconds, interrupted);
-    else
-        print_text(tests, n, cfg, seconds, interrupted);
+    int rc = cfg->json ? print_json(tests, n, cfg, seconds, interrupted)
+                       : print_text(tests, n, cfg, seconds, interrupted);
     fflush(stdout);
+    if (rc)
+        return rc;
     return cfg->junit ? write_junit(tests, n, cfg, seconds) : CLI_OK;
 }

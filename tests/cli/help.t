@@ -49,3 +49,45 @@ expect_exit 2 "$ORTKIT" --nosuch
 expect_in err "unknown command '--nosuch'"
 expect_exit 2 "$ORTKIT" RUN "$MODELS/add.onnx"
 expect_in err "unknown command 'RUN'"
+
+# --- options: every command reads them the same way ---
+H="$SRC/tests/hosts"
+# A bad option is named in one line, plus the hint; nothing on stdout.
+for args in "run --bogus" "info --threads=2" "bench m -c" "bundle import -q x" "build --launchx"; do
+    # shellcheck disable=SC2086
+    expect_exit 2 "$ORTKIT" $args
+    expect_lines out 0
+    expect_lines err 2
+done
+expect_exit 2 "$ORTKIT" run m --bogus=1
+expect_same err <<'OUT'
+ortkit run: option '--bogus' is unknown or needs a value
+(see 'ortkit run --help')
+OUT
+expect_exit 2 "$ORTKIT" bench m -c
+expect_same err <<'OUT'
+ortkit bench: option '-c' is unknown or needs a value
+(see 'ortkit bench --help')
+OUT
+# --opt=value and --opt value, -lFILE and -l FILE, options after arguments,
+# unambiguous abbreviations, "--" before arguments that look like options.
+for args in "--load=$H/t4.json" "--load $H/t4.json" "-l$H/t4.json" "-l $H/t4.json" "--lo $H/t4.json"; do
+    # shellcheck disable=SC2086
+    expect_exit 0 "$ORTKIT" host $args
+    expect_in out "gpu 0       Tesla T4, SM 7.5, 15.0 GiB"
+done
+expect_exit 0 "$ORTKIT" variants cpu-avx2 --js
+expect_in out '"name":	"cpu-avx2"'
+expect_exit 1 "$ORTKIT" variants -- --json
+expect_in err "unknown variant '--json'"
+expect_exit 2 "$ORTKIT" run --r m
+expect_in err "option '--r' is unknown" # --random, --repeat or --runtime
+# Bundle's subcommands come from its table.
+expect_exit 2 "$ORTKIT" bundle
+expect_in err "a subcommand is needed: import, verify or list"
+# build --help shows every option it takes, the tuning ones too.
+expect_exit 0 "$ORTKIT" build --help
+for opt in "tuning and tests:" "--lang-mem LANG=SIZE" "--ninja-jobs N" "--min-disk SIZE" \
+           "--target NAME" "-j, --jobs N" "-D KEY=VALUE"; do
+    expect_in out "$opt"
+done

@@ -1,0 +1,45 @@
+# expected.t - the stable outputs, compared byte for byte with the files in
+# tests/cli/expected/: every command's --help, `ortkit host --load` of
+# described hosts (text and JSON) and `ortkit variants` (the table, the Flox
+# names, the fits on a described host, JSON).  Nothing here depends on this
+# machine; where a build's own paths show (validate --help), they read @SRC@
+# (the source tree) and @SUITE@ (ORTKIT_VALIDATE_SUITE).
+#
+# After a deliberate change to one of these outputs, regenerate them all with
+#     scripts/regen_expected.sh BUILD_DIR
+# and review the difference with git.
+set -eu
+EXPECTED="$SRC/tests/cli/expected"
+H="$SRC/tests/hosts"
+
+# same FILE CMD...: CMD exits 0, prints nothing on stderr, and prints FILE
+# exactly on stdout.  With ORTKIT_REGEN_EXPECTED=1, FILE is written instead.
+same() {
+    file=$1
+    shift
+    expect_exit 0 "$@"
+    expect_lines err 0
+    sed -e "s|$SRC|@SRC@|g" -e "s|$VALIDATE_SUITE|@SUITE@|g" out >normalised
+    if [ "${ORTKIT_REGEN_EXPECTED:-}" = 1 ]; then
+        mkdir -p "$(dirname "$EXPECTED/$file")"
+        cp normalised "$EXPECTED/$file"
+    else
+        expect_same "$EXPECTED/$file" <normalised
+    fi
+}
+
+same help/ortkit.txt "$ORTKIT" --help
+for cmd in run info version host variants bundle doctor validate bench build; do
+    same "help/$cmd.txt" "$ORTKIT" "$cmd" --help
+done
+
+for h in h100-server jetson-orin graviton3 t4; do
+    same "host/$h.txt" "$ORTKIT" host --load "$H/$h.json"
+    same "host/$h.json" "$ORTKIT" host --load "$H/$h.json" --json
+done
+
+same variants/all.txt "$ORTKIT" variants
+same variants/all.json "$ORTKIT" variants --json
+same variants/flox.txt "$ORTKIT" variants --flox
+same variants/fits-t4.txt "$ORTKIT" variants --host "$H/t4.json"
+same variants/fits-h100-server.json "$ORTKIT" variants --host "$H/h100-server.json" --json
