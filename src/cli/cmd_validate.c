@@ -102,8 +102,7 @@ static int parse_seconds(const char *s, double min, double *out)
 
 static int parse_args(validate_args *a, int argc, char **argv)
 {
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    a->jobs = cpus > 0 ? cpus : 1;
+    a->jobs = ortkit__proc_cpus();
     a->repeat = 1;
     a->threads = 1;
     a->timeout = 60;

@@ -13,6 +13,9 @@
 #include <sys/auxv.h>
 #endif
 
+/* The bit of one CPU feature, for the feature sets below. */
+#define FEATURE(name) ORTKIT_CPU_BIT(ORTKIT_CPU_##name)
+
 /* ---- CPU ----------------------------------------------------------------------- */
 
 /* psABI levels: x86-64-v2 adds CMPXCHG16B, LAHF, POPCNT, SSE3..SSE4.2;
@@ -21,14 +24,14 @@
 int ortkit__host_x86_level(uint64_t f)
 {
 #define HAS_ALL(m) ((f & (m)) == (m))
-    const uint64_t v2 = B(ORTKIT_CPU_CX16) | B(ORTKIT_CPU_LAHF) | B(ORTKIT_CPU_POPCNT) |
-                        B(ORTKIT_CPU_SSE3) | B(ORTKIT_CPU_SSSE3) | B(ORTKIT_CPU_SSE4_1) |
-                        B(ORTKIT_CPU_SSE4_2);
-    const uint64_t v3 = B(ORTKIT_CPU_AVX) | B(ORTKIT_CPU_AVX2) | B(ORTKIT_CPU_BMI1) |
-                        B(ORTKIT_CPU_BMI2) | B(ORTKIT_CPU_F16C) | B(ORTKIT_CPU_FMA) |
-                        B(ORTKIT_CPU_LZCNT) | B(ORTKIT_CPU_MOVBE);
-    const uint64_t v4 = B(ORTKIT_CPU_AVX512F) | B(ORTKIT_CPU_AVX512BW) |
-                        B(ORTKIT_CPU_AVX512CD) | B(ORTKIT_CPU_AVX512DQ) | B(ORTKIT_CPU_AVX512VL);
+    const uint64_t v2 = FEATURE(CX16) | FEATURE(LAHF) | FEATURE(POPCNT) |
+                        FEATURE(SSE3) | FEATURE(SSSE3) | FEATURE(SSE4_1) |
+                        FEATURE(SSE4_2);
+    const uint64_t v3 = FEATURE(AVX) | FEATURE(AVX2) | FEATURE(BMI1) |
+                        FEATURE(BMI2) | FEATURE(F16C) | FEATURE(FMA) |
+                        FEATURE(LZCNT) | FEATURE(MOVBE);
+    const uint64_t v4 = FEATURE(AVX512F) | FEATURE(AVX512BW) |
+                        FEATURE(AVX512CD) | FEATURE(AVX512DQ) | FEATURE(AVX512VL);
     if (!HAS_ALL(v2))
         return 1;
     if (!HAS_ALL(v3))
@@ -122,14 +125,14 @@ static void detect_x86(ortkit__host_data *h)
     int os_avx512 = os_avx && (xcr0 & 0xe0) == 0xe0;
     int os_amx = (xcr0 & 0x60000) == 0x60000;
     if (!os_avx)
-        f &= ~(B(ORTKIT_CPU_AVX) | B(ORTKIT_CPU_AVX2) | B(ORTKIT_CPU_FMA) |
-               B(ORTKIT_CPU_F16C) | B(ORTKIT_CPU_AVXVNNI));
+        f &= ~(FEATURE(AVX) | FEATURE(AVX2) | FEATURE(FMA) |
+               FEATURE(F16C) | FEATURE(AVXVNNI));
     if (!os_avx512)
-        f &= ~(B(ORTKIT_CPU_AVX512F) | B(ORTKIT_CPU_AVX512CD) | B(ORTKIT_CPU_AVX512BW) |
-               B(ORTKIT_CPU_AVX512DQ) | B(ORTKIT_CPU_AVX512VL) | B(ORTKIT_CPU_AVX512VNNI) |
-               B(ORTKIT_CPU_AVX512BF16));
+        f &= ~(FEATURE(AVX512F) | FEATURE(AVX512CD) | FEATURE(AVX512BW) |
+               FEATURE(AVX512DQ) | FEATURE(AVX512VL) | FEATURE(AVX512VNNI) |
+               FEATURE(AVX512BF16));
     if (!os_amx)
-        f &= ~(B(ORTKIT_CPU_AMX_TILE) | B(ORTKIT_CPU_AMX_INT8) | B(ORTKIT_CPU_AMX_BF16));
+        f &= ~(FEATURE(AMX_TILE) | FEATURE(AMX_INT8) | FEATURE(AMX_BF16));
 
     h->cpu_features = f;
     h->x86_64_level = ortkit__host_x86_level(f);
@@ -143,20 +146,20 @@ static void detect_arm(ortkit__host_data *h)
     unsigned long hw = getauxval(AT_HWCAP), hw2 = getauxval(AT_HWCAP2);
     uint64_t f = 0;
     if (hw & (1ul << 1))
-        f |= B(ORTKIT_CPU_ASIMD);
+        f |= FEATURE(ASIMD);
     /* FPHP and ASIMDHP: scalar and vector half precision; -march=...+fp16 uses both. */
     if ((hw & (1ul << 9)) && (hw & (1ul << 10)))
-        f |= B(ORTKIT_CPU_FP16);
+        f |= FEATURE(FP16);
     if (hw & (1ul << 20))
-        f |= B(ORTKIT_CPU_DOTPROD);
+        f |= FEATURE(DOTPROD);
     if (hw & (1ul << 22))
-        f |= B(ORTKIT_CPU_SVE);
+        f |= FEATURE(SVE);
     if (hw2 & (1ul << 1))
-        f |= B(ORTKIT_CPU_SVE2);
+        f |= FEATURE(SVE2);
     if (hw2 & (1ul << 13))
-        f |= B(ORTKIT_CPU_I8MM);
+        f |= FEATURE(I8MM);
     if (hw2 & (1ul << 14))
-        f |= B(ORTKIT_CPU_BF16);
+        f |= FEATURE(BF16);
     h->cpu_features = f;
 }
 #endif
@@ -167,7 +170,7 @@ int ortkit__host_arm_cpu_name(const char *cpuinfo, char *vendor, size_t vendor_s
                               char *model, size_t model_size)
 {
     static const struct { unsigned impl; const char *name; } vendors[] = {
-        {0x41, "ARM"}, {0x42, "Broadcom"}, {0x43, "Cavium"}, {0x48, "HiSilicon"},
+        {0x41, "ORTKIT_ARCH_AARCH64"}, {0x42, "Broadcom"}, {0x43, "Cavium"}, {0x48, "HiSilicon"},
         {0x4e, "NVIDIA"}, {0x51, "Qualcomm"}, {0x61, "Apple"}, {0xc0, "Ampere"},
     };
     static const struct { unsigned impl, part; const char *name; } parts[] = {

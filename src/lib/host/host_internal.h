@@ -10,10 +10,6 @@
 
 #include <stddef.h>
 
-#define X86 ORTKIT_ARCH_X86_64
-#define ARM ORTKIT_ARCH_AARCH64
-#define B ORTKIT_CPU_BIT
-
 /*
  * What detection and the JSON reader fill: fixed-size buffers that stay
  * inside the library.  ortkit_host, what callers see, is made from one by

@@ -47,7 +47,7 @@ int ortkit_host_to_json(const ortkit_host *h, char **json_out)
     ADD(cJSON_AddNumberToObject(cache, "l2", (double)h->cache_l2));
     ADD(cJSON_AddNumberToObject(cache, "l3", (double)h->cache_l3));
     for (int f = 0; f < ORTKIT_CPU_FEATURE_COUNT; f++) {
-        if (!(h->cpu_features & B(f)))
+        if (!(h->cpu_features & ORTKIT_CPU_BIT(f)))
             continue;
         cJSON *s = cJSON_CreateString(ortkit_cpu_feature_name((ortkit_cpu_feature)f));
         if (!s || !cJSON_AddItemToArray(features, s)) {
@@ -219,7 +219,7 @@ static int read_cpu(ortkit__host_data *h, const cJSON *cpu)
                                          "host JSON: CPU feature '%s' is for %s, but arch is %s",
                                          it->valuestring, ortkit_arch_name(ortkit_cpu_feature_arch((ortkit_cpu_feature)f)),
                                          ortkit_arch_name(h->arch));
-            h->cpu_features |= B(f);
+            h->cpu_features |= ORTKIT_CPU_BIT(f);
         }
     }
     if (h->arch != ORTKIT_ARCH_X86_64) {

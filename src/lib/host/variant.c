@@ -19,7 +19,9 @@
 #include <string.h>
 #include <strings.h>
 
-#define B ORTKIT_CPU_BIT
+/* The bit of one CPU feature, for the feature sets below. */
+#define FEATURE(name) ORTKIT_CPU_BIT(ORTKIT_CPU_##name)
+
 
 /*
  * Driver floors.  A CUDA 12.x program runs on any driver >= 525.60.13 through
@@ -65,10 +67,10 @@
 #define CU126_TK ""
 
 /* CPU instruction sets: names, compiler flags, the features they need. */
-#define X86_AVX2 (B(ORTKIT_CPU_AVX) | B(ORTKIT_CPU_AVX2) | B(ORTKIT_CPU_FMA))
-#define X86_AVX512 (X86_AVX2 | B(ORTKIT_CPU_AVX512F) | B(ORTKIT_CPU_AVX512DQ) | \
-                    B(ORTKIT_CPU_AVX512VL) | B(ORTKIT_CPU_AVX512BW))
-#define ARM_V82 (B(ORTKIT_CPU_ASIMD) | B(ORTKIT_CPU_FP16) | B(ORTKIT_CPU_DOTPROD))
+#define X86_AVX2 (FEATURE(AVX) | FEATURE(AVX2) | FEATURE(FMA))
+#define X86_AVX512 (X86_AVX2 | FEATURE(AVX512F) | FEATURE(AVX512DQ) | \
+                    FEATURE(AVX512VL) | FEATURE(AVX512BW))
+#define ARM_V82 (FEATURE(ASIMD) | FEATURE(FP16) | FEATURE(DOTPROD))
 
 #define AVX2_ID ORTKIT_ISA_AVX2
 #define AVX2_C "avx2"
@@ -89,14 +91,14 @@
 #define BF16_F "avx512bf16"
 #define BF16_ARCH ORTKIT_ARCH_X86_64
 #define BF16_FLAGS AVX512_FLAGS " -mavx512bf16"
-#define BF16_FEAT (X86_AVX512 | B(ORTKIT_CPU_AVX512BF16))
+#define BF16_FEAT (X86_AVX512 | FEATURE(AVX512BF16))
 
 #define VNNI_ID ORTKIT_ISA_AVX512VNNI
 #define VNNI_C "avx512vnni"
 #define VNNI_F "avx512vnni"
 #define VNNI_ARCH ORTKIT_ARCH_X86_64
 #define VNNI_FLAGS AVX512_FLAGS " -mavx512vnni"
-#define VNNI_FEAT (X86_AVX512 | B(ORTKIT_CPU_AVX512VNNI))
+#define VNNI_FEAT (X86_AVX512 | FEATURE(AVX512VNNI))
 
 #define V82_ID ORTKIT_ISA_ARMV8_2
 #define V82_C "armv8.2"
@@ -112,7 +114,7 @@
 #define V9_F "armv9"
 #define V9_ARCH ORTKIT_ARCH_AARCH64
 #define V9_FLAGS "-march=armv9-a+sve2"
-#define V9_FEAT (ARM_V82 | B(ORTKIT_CPU_SVE) | B(ORTKIT_CPU_SVE2))
+#define V9_FEAT (ARM_V82 | FEATURE(SVE) | FEATURE(SVE2))
 
 /*
  * GPU targets.  ORT's CMake turns CMAKE_CUDA_ARCHITECTURES "90", "100" and
@@ -353,10 +355,10 @@ static void feature_list(char *buf, size_t size, uint64_t missing)
 {
     int total = 0, done = 0;
     for (int f = 0; f < ORTKIT_CPU_FEATURE_COUNT; f++)
-        total += (missing & B(f)) != 0;
+        total += (missing & ORTKIT_CPU_BIT(f)) != 0;
     buf[0] = '\0';
     for (int f = 0; f < ORTKIT_CPU_FEATURE_COUNT; f++) {
-        if (!(missing & B(f)))
+        if (!(missing & ORTKIT_CPU_BIT(f)))
             continue;
         size_t len = strlen(buf);
         snprintf(buf + len, size - len, "%s%s", done == 0 ? "" : done == total - 1 ? " and " : ", ",
