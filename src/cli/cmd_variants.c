@@ -121,6 +121,7 @@ int cmd_variants(int argc, char **argv)
     const ortkit_variant **list = calloc(count ? count : 1, sizeof *list);
     cli_table *table = NULL;
     cJSON *root = NULL, *arr = NULL;
+    ortkit_host *host = NULL;
     if (!list)
         return cli_fail("out of memory");
     for (size_t i = 0; i < count; i++) {
@@ -134,7 +135,6 @@ int cmd_variants(int argc, char **argv)
         }
     }
 
-    ortkit_host *host = NULL;
     if (fits && (host_file ? ortkit_host_load(&host, host_file) : ortkit_host_detect(&host))) {
         rc = cli_fail_lib();
         goto cleanup;

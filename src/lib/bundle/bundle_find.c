@@ -173,7 +173,7 @@ static int scan_dir(ortkit_bundle_list *l, size_t dir_index)
         count++;
     }
     closedir(dir);
-    if (!rc)
+    if (!rc && count > 1)
         qsort(names, count, sizeof *names, cmp_names);
     for (size_t i = 0; !rc && i < count; i++)
         rc = add_entry(l, dir_index, names[i]);

@@ -170,7 +170,7 @@ int ortkit__host_arm_cpu_name(const char *cpuinfo, char *vendor, size_t vendor_s
                               char *model, size_t model_size)
 {
     static const struct { unsigned impl; const char *name; } vendors[] = {
-        {0x41, "ORTKIT_ARCH_AARCH64"}, {0x42, "Broadcom"}, {0x43, "Cavium"}, {0x48, "HiSilicon"},
+        {0x41, "ARM"}, {0x42, "Broadcom"}, {0x43, "Cavium"}, {0x48, "HiSilicon"},
         {0x4e, "NVIDIA"}, {0x51, "Qualcomm"}, {0x61, "Apple"}, {0xc0, "Ampere"},
     };
     static const struct { unsigned impl, part; const char *name; } parts[] = {
