@@ -85,6 +85,10 @@ ORTKIT_API const ortkit_host *ortkit_resolution_host(const ortkit_resolution *re
  * was judged. */
 ORTKIT_API const ortkit_bundle_choice *ortkit_resolution_choice(const ortkit_resolution *res);
 
+/* The bundle whose library a resolution took (verified when it was
+ * resolved), or NULL when the library comes from elsewhere. */
+ORTKIT_API const ortkit_bundle *ortkit_resolution_bundle(const ortkit_resolution *res);
+
 /* Load the library a resolution found (fails as ortkit_runtime_open() when it
  * found none).  opts gives the logging settings; its path and bundle are not used. */
 ORTKIT_API int ortkit_runtime_open_resolved(ortkit_runtime **out, const ortkit_resolution *res,

@@ -34,8 +34,9 @@ static const cli_subcommand bundle_subs[] = {
      "release (lib/ and include/)",
      import_opts, bundle_import},
     {"verify", "BUNDLE",
-     "check every file's size and SHA-256, that nothing is missing or extra, RUNPATH $ORIGIN, "
-     "and that the library loads and reports the manifest's version; BUNDLE is a directory or "
+     "check, from the files alone (nothing is loaded), every file's size and SHA-256, that "
+     "nothing is missing or extra, owners and modes (writable by the owner only), RUNPATH "
+     "$ORIGIN, and the manifest's version in the library's own data; BUNDLE is a directory or "
      "the name of a bundle 'ortkit bundle list' shows",
      json_opts, bundle_verify},
     {"list", NULL,
@@ -206,8 +207,9 @@ static int bundle_verify(int argc, char **argv)
         printf("dir        %s\n", m->dir);
         printf("runtime    ONNX Runtime %s, variant %s, %s\n", m->ort_version, m->variant,
                ortkit_arch_name(m->arch));
-        printf("checked    %zu files (%s): sizes, SHA-256, links, nothing missing or extra,\n"
-               "           ELF machine and RUNPATH $ORIGIN in lib/, the library loads\n",
+        printf("checked    %zu files (%s): sizes, SHA-256, links, missing and extra files,\n"
+               "           owners and modes, ELF machine and RUNPATH $ORIGIN in lib/, the\n"
+               "           version in the library's data; nothing was loaded\n",
                m->file_count, size);
         if (!bad)
             printf("result     ok\n");

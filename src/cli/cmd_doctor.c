@@ -128,6 +128,18 @@ static const ortkit_bundle_verdict *verdict(const report *r, size_t i)
     return ortkit_bundle_choice_verdict(r->choice, i);
 }
 
+/* The first bundle the search passed over because its files do not match
+ * its manifest: someone changed code that was about to be loaded. */
+static const char *failed_verification(const report *r)
+{
+    for (size_t i = 0; r->choice && i < r->count; i++) {
+        const ortkit_bundle_verdict *v = verdict(r, i);
+        if (!v->fits && strstr(v->why, "failed verification: "))
+            return ortkit_bundle_list_get(r->list, i)->name;
+    }
+    return NULL;
+}
+
 static int gather(report *r)
 {
     if (r->host_file ? ortkit_host_load(&r->host, r->host_file) : ortkit_host_detect(&r->host))
@@ -158,7 +170,7 @@ static int gather(report *r)
         r->ok = 0;
         return CLI_OK;
     }
-    r->ok = !r->chosen || r->verify_ok;
+    r->ok = (!r->chosen || r->verify_ok) && !failed_verification(r);
     live_checks(r); /* a provider that should work and does not clears ok */
     return CLI_OK;
 }
@@ -493,6 +505,9 @@ int cmd_doctor(int argc, char **argv)
         else if (r.chosen && !r.verify_ok)
             cli_fail("bundle '%s' does not match its manifest; see the report",
                      ortkit_bundle_manifest(r.chosen)->name);
+        else if (failed_verification(&r))
+            cli_fail("bundle '%s' failed verification and was passed over; see the report",
+                     failed_verification(&r));
         else
             cli_fail("a live check failed; see the report");
     }

@@ -124,7 +124,7 @@ expect_exit 0 "$ORTKIT" bundle verify "$PWD/xdg/ortkit/bundles/ort-1.17.3-cpu" -
 d = json.load(open("out")); assert d["ok"] is True and d["problems"] == [] and d["name"] == "ort-1.17.3-cpu", d'
 expect_exit 1 "$ORTKIT" bundle verify nosuch
 expect_in err "no bundle 'nosuch'"
-# Tampered: every problem is listed, each naming its file; the library is not loaded.
+# Tampered: every problem is listed, each naming its file; nothing is loaded.
 cp -a path/new tampered
 printf X | dd of=tampered/include/onnxruntime_c_api.h bs=1 seek=10 conv=notrunc 2>/dev/null
 truncate -s 100 tampered/lib/libonnxruntime.so.1.30.0
@@ -132,14 +132,13 @@ echo x >tampered/lib/extra.so
 rm tampered/include/provider_options.h
 expect_exit 1 "$ORTKIT" bundle verify "$PWD/tampered"
 expect_lines err 1
-expect_in err "ortkit: bundle 'tampered' failed verification: 5 problems"
-expect_in out "result     5 problems"
+expect_in err "ortkit: bundle 'tampered' failed verification: 4 problems"
+expect_in out "result     4 problems"
 expect_in out "  include/onnxruntime_c_api.h: SHA-256 "
 expect_in out "differs from the manifest's"
 expect_in out "  include/provider_options.h: missing"
 expect_in out "  lib/extra.so: not in the manifest (an extra file)"
 expect_in out "  lib/libonnxruntime.so.1.30.0: 100 bytes, the manifest says 45828512 (truncated)"
-expect_in out "  lib/libonnxruntime.so.1.30.0: not loaded, because it failed the checks above"
 # A hostile manifest: a path out of the bundle is refused; list says it is unusable.
 cp -a path/new path/evil
 sed -i 's|"include/onnxruntime_c_api.h"|"../../../etc/passwd"|' path/evil/manifest.json

@@ -125,9 +125,15 @@ expect_exit 0 "$ORTKIT" doctor
 expect_in out "ort-1.30.0-cpu  1.30.0  cpu      ORTKIT_PATH  no    damaged: lib/libonnxruntime.so.1.30.0 is 100 bytes, the manifest says 45828512 (truncated)"
 expect_in out "  *  ort-1.17.3-cpu"
 expect_in out "  found by   bundle ort-1.17.3-cpu"
-# A changed byte in the chosen bundle is found by the integrity check: exit 1.
+# A changed byte in the best bundle left: it fails verification, so it is
+# never loaded; the search goes on, and doctor exits 1 saying so.
 printf X | dd of=path/ort-1.17.3-cpu/include/onnxruntime_c_api.h bs=1 seek=10 conv=notrunc 2>/dev/null
 expect_exit 1 "$ORTKIT" doctor
-expect_in out "  integrity  1 problem"
-expect_in out "include/onnxruntime_c_api.h: SHA-256"
-expect_in err "ortkit: bundle 'ort-1.17.3-cpu' does not match its manifest; see the report"
+expect_in out "ort-1.17.3-cpu  1.17.3  cpu      ORTKIT_PATH  no    damaged: failed verification: include/onnxruntime_c_api.h: SHA-256"
+expect_not_in out "found by   bundle ort-1.17.3-cpu"
+expect_in err "ortkit: bundle 'ort-1.17.3-cpu' failed verification and was passed over; see the report"
+# Pinned, it is refused outright: nothing else is loaded instead.
+expect_exit 1 "$ORTKIT" doctor --bundle ort-1.17.3-cpu
+expect_in out "  error      none: cannot use bundle 'ort-1.17.3-cpu' (from the options): bundle 'ort-1.17.3-cpu' does not fit this host: damaged: failed verification"
+expect_exit 1 env ORTKIT_BUNDLE=ort-1.17.3-cpu "$ORTKIT" version
+expect_in err "failed verification: include/onnxruntime_c_api.h: SHA-256"

@@ -33,6 +33,15 @@ expect_in() {
     fi
 }
 
+# expect_not_in FILE TEXT: fail if FILE contains TEXT (a fixed string).
+expect_not_in() {
+    if grep -qF -- "$2" "$1"; then
+        echo "FAIL: '$1' has what it should not: $2" >&2
+        echo "--- $1" >&2; cat "$1" >&2
+        exit 1
+    fi
+}
+
 # expect_lines FILE N: fail unless FILE has exactly N lines.
 expect_lines() {
     n=$(wc -l <"$1")

@@ -63,11 +63,24 @@ typedef struct ortkit__probe {
 typedef int (*ortkit__probe_fn)(ortkit__probe *out, const char *library);
 void ortkit__probe_free(ortkit__probe *probe);
 
-/* ortkit_bundle_import and ortkit_bundle_verify, with the library's own
- * account read through probe. */
+/* ortkit_bundle_import, with the library's own account read through probe. */
 int ortkit__bundle_import_with(ortkit_bundle **out, const char *src,
                                const ortkit_bundle_import_options *opts, ortkit__probe_fn probe);
-int ortkit__bundle_verify_with(ortkit_bundle *bundle, ortkit__probe_fn probe);
+
+/* Verify a bundle from its files alone (nothing is loaded): every listed
+ * file present with its size, SHA-256 and links, owners and modes, nothing
+ * extra, ELF files for the manifest's machine with RUNPATH $ORIGIN, the
+ * version confirmed from the library's data.  use_cache: a bundle whose
+ * files (device, inode, size, times, mode, owner) and manifest are as they
+ * were when it last verified is not hashed again (*from_cache set). */
+int ortkit__bundle_check(ortkit_bundle *bundle, int use_cache, int *from_cache);
+
+/* The verified-state cache (bundle_verified.c), in a directory only the
+ * user can write: $XDG_CACHE_HOME/ortkit/verified.  state is the text that
+ * describes the files as they are now; *hit is set when it equals what was
+ * stored for this bundle after its last successful verification. */
+int ortkit__verified_lookup(const ortkit_bundle *bundle, const char *state, size_t size, int *hit);
+int ortkit__verified_store(const ortkit_bundle *bundle, const char *state, size_t size);
 
 /* SHA-256 of a file as 64 lowercase hex digits, and its size. */
 int ortkit__sha256_file(char hex[65], uint64_t *size, const char *path);
@@ -124,6 +137,10 @@ ortkit_arch ortkit__elf_arch(unsigned machine);
 const char *ortkit__elf_machine_name(unsigned machine, char *buf, size_t size);
 /* Does a RUNPATH/RPATH list name $ORIGIN (or ${ORIGIN})? */
 int ortkit__elf_origin(const char *path_list);
+/* Does the file hold text as a string of its own (NUL before and after)?
+ * How a library's version is confirmed without running it: ONNX Runtime
+ * keeps its version string in its read-only data. */
+int ortkit__elf_has_string(const char *path, const char *text, int *found);
 /* The architecture this process runs on. */
 ortkit_arch ortkit__host_arch(void);
 

@@ -499,3 +499,12 @@ cleanup:
     free(im);
     return rc;
 }
+
+void ortkit__probe_free(ortkit__probe *p)
+{
+    for (size_t i = 0; i < p->provider_count; i++)
+        free(p->providers[i]);
+    free(p->providers);
+    p->providers = NULL;
+    p->provider_count = 0;
+}

@@ -106,9 +106,28 @@ static int parents_ok(ortkit_bundle *b, const char *rel)
     return 1;
 }
 
-/* Size, checksum or link target of one listed file; 1 when it is intact. */
-static int check_file(ortkit_bundle *b, const ortkit_bundle_file *f)
+/* One verification: the bundle, and the fingerprint of what it found (the
+ * state of every listed file) for the verified-state cache, or NULL. */
+typedef struct verifying {
+    ortkit_bundle *b;
+    FILE *fingerprint;
+} verifying;
+
+static void fingerprint_add(verifying *v, const char *path, const struct stat *st, const char *link)
 {
+    if (v->fingerprint)
+        fprintf(v->fingerprint, "%s\t%llu\t%llu\t%llu\t%lld.%09ld\t%lld.%09ld\t%o\t%u\t%s\n", path,
+                (unsigned long long)st->st_dev, (unsigned long long)st->st_ino,
+                (unsigned long long)st->st_size, (long long)st->st_mtim.tv_sec, st->st_mtim.tv_nsec,
+                (long long)st->st_ctim.tv_sec, st->st_ctim.tv_nsec, (unsigned)st->st_mode,
+                (unsigned)st->st_uid, link);
+}
+
+/* Presence, type, size or link target of one listed file; 1 when they are
+ * as listed.  Its content is check_hash's. */
+static int check_file(verifying *v, const ortkit_bundle_file *f)
+{
+    ortkit_bundle *b = v->b;
     char path[PATH_MAX], target[PATH_MAX];
     struct stat st;
     if (ortkit__pathf(path, sizeof path, "%s/%s", b->m.dir, f->path)) {
@@ -132,6 +151,7 @@ static int check_file(ortkit_bundle *b, const ortkit_bundle_file *f)
             problem(b, "%s: links to '%s', the manifest says '%s'", f->path, target, f->link);
             return 0;
         }
+        fingerprint_add(v, f->path, &st, target);
         return 1;
     }
     if (!S_ISREG(st.st_mode)) {
@@ -145,8 +165,19 @@ static int check_file(ortkit_bundle *b, const ortkit_bundle_file *f)
                 (uint64_t)st.st_size < f->size ? "truncated" : "grown");
         return 0;
     }
-    char hex[65];
+    fingerprint_add(v, f->path, &st, "");
+    return 1;
+}
+
+/* The content of one listed regular file against its SHA-256. */
+static int check_hash(ortkit_bundle *b, const ortkit_bundle_file *f)
+{
+    char path[PATH_MAX], hex[65];
     uint64_t size;
+    if (ortkit__pathf(path, sizeof path, "%s/%s", b->m.dir, f->path)) {
+        problem(b, "%s: %s", f->path, ortkit__error_message());
+        return 0;
+    }
     if (ortkit__sha256_file(hex, &size, path) != 0) {
         problem(b, "%s: %s", f->path, ortkit_error_last());
         return 0;
@@ -157,6 +188,34 @@ static int check_file(ortkit_bundle *b, const ortkit_bundle_file *f)
         return 0;
     }
     return 1;
+}
+
+/* Code that others can change is code others can run: everything in a
+ * bundle belongs to the user or root and is writable by its owner only. */
+static void check_owner(ortkit_bundle *b, const char *rel, const struct stat *st)
+{
+    if (S_ISLNK(st->st_mode))
+        return; /* a link's own mode means nothing; its target is checked */
+    if (st->st_uid != geteuid() && st->st_uid != 0)
+        problem(b, "%s: belongs to uid %u; a bundle's files must belong to you or root", rel,
+                (unsigned)st->st_uid);
+    else if (st->st_mode & (S_IWGRP | S_IWOTH))
+        problem(b, "%s: writable by %s; a bundle must be writable by its owner only (chmod go-w)",
+                rel, st->st_mode & S_IWOTH ? "anyone" : "its group");
+}
+
+/* The bundle directory itself, and the directory holding it: whoever can
+ * write there can put another bundle in its place. */
+static void check_directories(ortkit_bundle *b)
+{
+    struct stat st;
+    if (lstat(b->m.dir, &st) == 0)
+        check_owner(b, ".", &st);
+    char parent[PATH_MAX];
+    if (ortkit__pathf(parent, sizeof parent, "%s/..", b->m.dir) == 0 && stat(parent, &st) == 0 &&
+        (st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX))
+        problem(b, "..: the directory holding the bundle is writable by %s; others could put "
+                "another bundle in its place (chmod go-w)", st.st_mode & S_IWOTH ? "anyone" : "its group");
 }
 
 /* Anything in the bundle that the manifest does not list. */
@@ -190,6 +249,7 @@ static void find_extras(ortkit_bundle *b, const char *rel, int depth, size_t *se
         struct stat st;
         if (lstat(path, &st) != 0)
             continue;
+        check_owner(b, child, &st);
         if (S_ISDIR(st.st_mode)) {
             if (depth >= WALK_MAX_DEPTH)
                 problem(b, "%s/: nested too deep", child);
@@ -236,80 +296,98 @@ static int check_elf(ortkit_bundle *b, const ortkit_bundle_file *f)
     return ok;
 }
 
-/* Load the library (through probe) and compare what it says with the manifest. */
-static void check_loads(ortkit_bundle *b, ortkit__probe_fn probe)
+/* The version the manifest claims, confirmed from the library's own data. */
+static void check_version(ortkit_bundle *b)
 {
-    const ortkit_manifest *m = &b->m;
-    if (m->arch != ortkit__host_arch()) {
-        problem(b, "%s: not loaded: built for %s, this machine is %s", m->library,
-                ortkit_arch_name(m->arch), ortkit_arch_name(ortkit__host_arch()));
-        return;
-    }
-    ortkit__probe p;
-    memset(&p, 0, sizeof p);
-    if (probe(&p, b->library_path) != 0) {
-        problem(b, "%s: does not load: %s", m->library, ortkit_error_last());
-        return;
-    }
-    if (strcmp(p.version, m->ort_version))
-        problem(b, "%s: reports ONNX Runtime %s; the manifest says %s", m->library, p.version,
-                m->ort_version);
-    size_t n = p.provider_count;
-    int same = n == m->provider_count;
-    for (size_t i = 0; same && i < n; i++)
-        same = !strcmp(p.providers[i], m->providers[i]);
-    if (!same) {
-        char has[512] = "", says[512] = "";
-        for (size_t i = 0; i < n; i++)
-            snprintf(has + strlen(has), sizeof has - strlen(has), " %s", p.providers[i]);
-        for (size_t i = 0; i < m->provider_count; i++)
-            snprintf(says + strlen(says), sizeof says - strlen(says), " %s", m->providers[i]);
-        problem(b, "%s: reports providers%s; the manifest says%s", m->library, has,
-                m->provider_count ? says : " none");
-    }
-    ortkit__probe_free(&p);
+    int found = 0;
+    if (ortkit__elf_has_string(b->library_path, b->m.ort_version, &found) != 0)
+        problem(b, "%s: %s", b->m.library, ortkit_error_last());
+    else if (!found)
+        problem(b, "%s: holds no version string \"%s\": it is not the ONNX Runtime %s the "
+                "manifest claims", b->m.library, b->m.ort_version, b->m.ort_version);
 }
 
-void ortkit__probe_free(ortkit__probe *p)
+static void clear_problems(ortkit_bundle *b)
 {
-    for (size_t i = 0; i < p->provider_count; i++)
-        free(p->providers[i]);
-    free(p->providers);
-    p->providers = NULL;
-    p->provider_count = 0;
+    for (size_t i = 0; i < b->problem_count; i++)
+        free(b->problems[i]);
+    b->problem_count = 0;
 }
 
-int ortkit__bundle_verify_with(ortkit_bundle *b, ortkit__probe_fn probe)
+int ortkit__bundle_check(ortkit_bundle *b, int use_cache, int *from_cache)
 {
+    if (from_cache)
+        *from_cache = 0;
     if (!b)
         return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_bundle_verify: NULL bundle");
     if (!b->m.dir[0])
         return ortkit__error_set(ORTKIT_E_INVALID_ARG,
                                  "ortkit_bundle_verify: bundle '%s' has no directory", b->m.name);
-    for (size_t i = 0; i < b->problem_count; i++)
-        free(b->problems[i]);
-    b->problem_count = 0;
+    clear_problems(b);
+    verifying v = {b, NULL};
+    char *text = NULL;
+    size_t text_size = 0;
+    if (use_cache && !(v.fingerprint = open_memstream(&text, &text_size)))
+        use_cache = 0;
 
+    /* What a look at the directories tells: presence, types, sizes, links,
+     * owners and modes, nothing extra. */
     int library_ok = 1;
+    unsigned char *intact = calloc(b->m.file_count + 1, 1);
+    if (!intact) {
+        if (v.fingerprint)
+            fclose(v.fingerprint);
+        free(text);
+        return ortkit__error_nomem();
+    }
     for (size_t i = 0; i < b->m.file_count; i++) {
-        const ortkit_bundle_file *f = &b->m.files[i];
-        int ok = check_file(b, f);
-        if (ok && !f->link[0] && !strncmp(f->path, "lib/", 4) && !strchr(f->path + 4, '/'))
-            ok = check_elf(b, f);
-        if (!ok && !strcmp(f->path, b->m.library))
+        intact[i] = (unsigned char)check_file(&v, &b->m.files[i]);
+        if (!intact[i] && !strcmp(b->m.files[i].path, b->m.library))
             library_ok = 0;
     }
+    check_directories(b);
     size_t seen = 0;
     find_extras(b, "", 0, &seen);
-    /* A library that failed its checks is never loaded: it may not be ORT at all. */
-    if (library_ok)
-        check_loads(b, probe);
-    else
-        problem(b, "%s: not loaded, because it failed the checks above", b->m.library);
+    if (v.fingerprint)
+        fclose(v.fingerprint);
 
+    /* Unchanged since a verification that passed: the content is as it was. */
+    int hit = 0;
+    if (use_cache && b->problem_count == 0 && ortkit__verified_lookup(b, text, text_size, &hit) == 0 &&
+        hit) {
+        free(text);
+        free(intact);
+        if (from_cache)
+            *from_cache = 1;
+        return ORTKIT_OK;
+    }
+    /* A quick look that already failed is enough for a bundle about to be loaded. */
+    if (!(use_cache && b->problem_count)) {
+        for (size_t i = 0; i < b->m.file_count; i++) {
+            const ortkit_bundle_file *f = &b->m.files[i];
+            if (f->link[0] || !intact[i])
+                continue; /* a link has no content; a broken file is reported already */
+            int ok = check_hash(b, f);
+            if (ok && !strncmp(f->path, "lib/", 4) && !strchr(f->path + 4, '/'))
+                ok = check_elf(b, f);
+            if (!ok && !strcmp(f->path, b->m.library))
+                library_ok = 0;
+        }
+        if (library_ok)
+            check_version(b);
+    }
+    if (use_cache && b->problem_count == 0)
+        ortkit__verified_store(b, text, text_size); /* best effort: a cache, not the truth */
+    free(text);
+    free(intact);
     if (b->problem_count == 0)
         return ORTKIT_OK;
     return ortkit__error_set(ORTKIT_E_FORMAT, "bundle '%s' has %zu problem%s; the first: %s",
                              b->m.name, b->problem_count, b->problem_count == 1 ? "" : "s",
                              b->problems[0]);
+}
+
+int ortkit_bundle_verify(ortkit_bundle *bundle)
+{
+    return ortkit__bundle_check(bundle, 0, NULL);
 }

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -268,5 +269,43 @@ cleanup:
     close(fd);
     if (rc)
         ortkit__elf_free(out);
+    return rc;
+}
+
+int ortkit__elf_has_string(const char *path, const char *text, int *found)
+{
+    *found = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0)
+        return ortkit__error_set(ORTKIT_E_IO, "cannot open '%s': %s", path, strerror(errno));
+    struct stat st;
+    int rc = ORTKIT_OK;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        rc = ortkit__error_set(ORTKIT_E_IO, "cannot read '%s': not a regular file", path);
+        goto cleanup;
+    }
+    if (st.st_size == 0)
+        goto cleanup;
+    void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (map == MAP_FAILED) {
+        rc = ortkit__error_set(ORTKIT_E_IO, "cannot map '%s': %s", path, strerror(errno));
+        goto cleanup;
+    }
+    /* The text as a string of its own: NUL before and after. */
+    size_t n = strlen(text);
+    char *needle = malloc(n + 2);
+    if (!needle) {
+        munmap(map, (size_t)st.st_size);
+        rc = ortkit__error_nomem();
+        goto cleanup;
+    }
+    needle[0] = '\0';
+    memcpy(needle + 1, text, n);
+    needle[n + 1] = '\0';
+    *found = memmem(map, (size_t)st.st_size, needle, n + 2) != NULL;
+    free(needle);
+    munmap(map, (size_t)st.st_size);
+cleanup:
+    close(fd);
     return rc;
 }

@@ -1,8 +1,8 @@
 /*
- * bundle_probe.c - the bundle operations that load the library: import reads
- * the version and providers a runtime reports, verify confirms them against
- * the manifest.  The bundle module itself only reads files; this is where it
- * meets the loader.
+ * bundle_probe.c - the bundle operation that loads a library: import reads
+ * the version and providers the runtime reports.  The bundle module itself
+ * only reads files (verification included); this is where it meets the
+ * loader.
  */
 #include "bundle.h"
 #include "runtime.h"
@@ -35,9 +35,4 @@ static int probe_by_loading(ortkit__probe *out, const char *library)
 int ortkit_bundle_import(ortkit_bundle **out, const char *src, const ortkit_bundle_import_options *opts)
 {
     return ortkit__bundle_import_with(out, src, opts, probe_by_loading);
-}
-
-int ortkit_bundle_verify(ortkit_bundle *bundle)
-{
-    return ortkit__bundle_verify_with(bundle, probe_by_loading);
 }

@@ -8,6 +8,7 @@
 #include "runtime.h"
 
 #include <stdio.h>
+#include <string.h>
 
 ORTKIT__ABI_STRUCT(options_abi, ortkit_runtime_options, "runtime options",
                    "ORTKIT_RUNTIME_OPTIONS_INIT", ORTKIT_RUNTIME_OPTIONS_VERSION,
@@ -41,6 +42,15 @@ int ortkit_runtime_open_resolved(ortkit_runtime **out, const ortkit_resolution *
         return ortkit__error_set(rc, "%s", ortkit_resolution_error(res));
     const char *path = ortkit_resolution_path(res);
     rc = ortkit__runtime_load(out, path[0] ? path : NULL, ortkit_resolution_source(res), opts);
+    const ortkit_bundle *b = ortkit_resolution_bundle(res);
+    if (rc == ORTKIT_OK && b && strcmp(ortkit_runtime_version(*out), ortkit_bundle_manifest(b)->ort_version)) {
+        /* Verified files that still claim another version: refuse them. */
+        rc = ortkit__error_set(ORTKIT_E_RUNTIME_INVALID, "bundle '%s': the library reports ONNX "
+                               "Runtime %s, its manifest says %s", ortkit_bundle_manifest(b)->name,
+                               ortkit_runtime_version(*out), ortkit_bundle_manifest(b)->ort_version);
+        ortkit_runtime_free(*out);
+        *out = NULL;
+    }
     if (rc == ORTKIT_E_RUNTIME_NOT_FOUND && !path[0]) {
         /* The last place of the search failed too: name them all. */
         char where[1024];

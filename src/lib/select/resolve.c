@@ -227,11 +227,29 @@ static int judge_bundles(ortkit_resolution *r, const ortkit_host *host)
         return ortkit__error_nomem();
     for (size_t i = 0; i < r->count; i++)
         r->bundles[i] = ortkit_bundle_list_get(r->list, i)->bundle;
-    rc = ortkit_bundle_select(&r->choice, r->host, r->bundles, r->count, r->pin);
-    if (!r->choice)
-        return rc; /* no answer at all */
-    r->chosen = rc == ORTKIT_OK;
-    r->select_rc = rc;
+    /* Nothing is loaded from a bundle that does not verify: the choice is
+     * verified, and one that fails is marked damaged (so it no longer fits)
+     * and the choice made again among the rest. */
+    for (size_t round = 0; round <= r->count; round++) {
+        ortkit_bundle_choice_free(r->choice);
+        r->choice = NULL;
+        rc = ortkit_bundle_select(&r->choice, r->host, r->bundles, r->count, r->pin);
+        if (!r->choice)
+            return rc; /* no answer at all */
+        r->chosen = rc == ORTKIT_OK;
+        r->select_rc = rc;
+        if (!r->chosen)
+            break;
+        /* The list, and so each bundle in it, belongs to this resolution. */
+        ortkit_bundle *b = (ortkit_bundle *)r->bundles[r->choice->index];
+        rc = ortkit__bundle_check(b, 1, NULL);
+        if (rc == ORTKIT_OK)
+            break;
+        if (rc == ORTKIT_E_NOMEM || rc == ORTKIT_E_INVALID_ARG)
+            return rc;
+        snprintf(b->damage, sizeof b->damage, "failed verification: %s",
+                 b->problem_count ? b->problems[0] : ortkit_error_last());
+    }
     return ORTKIT_OK;
 }
 
@@ -404,6 +422,13 @@ const ortkit_bundle_list *ortkit_resolution_bundles(const ortkit_resolution *r)
 const ortkit_host *ortkit_resolution_host(const ortkit_resolution *r)
 {
     return r ? r->host : NULL;
+}
+
+const ortkit_bundle *ortkit_resolution_bundle(const ortkit_resolution *r)
+{
+    if (!r || !r->chosen || !r->path || strncmp(r->source, "bundle ", 7))
+        return NULL;
+    return r->bundles[r->choice->index];
 }
 
 const ortkit_bundle_choice *ortkit_resolution_choice(const ortkit_resolution *r)

@@ -1,0 +1,114 @@
+/*
+ * bundle_verified.c - remember which bundles verified, so that opening a
+ * runtime does not hash hundreds of megabytes every time.
+ *
+ * An entry is a SHA-256 over the bundle's manifest and the state of each of
+ * its files (device, inode, size, modification and change times, mode,
+ * owner), written after a verification that found nothing wrong.  Changing
+ * a file changes its change time, which no one but the kernel sets, so a
+ * later open that sees the same state skips the hashing.  The entries live
+ * in a directory only the user can write; if it is not so, nothing is
+ * cached and every open hashes.
+ */
+#include "bundle.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MANIFEST_MAX ((size_t)8 << 20)
+
+/* The cache directory, made 0700 and checked to be the user's alone. */
+static int cache_dir(char *buf, size_t size)
+{
+    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    char base[PATH_MAX];
+    /* The XDG spec: a relative XDG_CACHE_HOME is invalid and ignored. */
+    if (xdg && xdg[0] == '/') {
+        if (ortkit__pathf(base, sizeof base, "%s/ortkit", xdg))
+            return -1;
+    } else if (home && home[0] == '/') {
+        if (ortkit__pathf(base, sizeof base, "%s/.cache/ortkit", home))
+            return -1;
+    } else {
+        return -1;
+    }
+    if (ortkit__pathf(buf, size, "%s/verified", base) || ortkit__mkdirs(base))
+        return -1;
+    if (mkdir(buf, 0700) != 0 && errno != EEXIST)
+        return -1;
+    struct stat st;
+    if (lstat(buf, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
+        (st.st_mode & 077))
+        return -1;
+    return 0;
+}
+
+static void hex_of(char out[65], const unsigned char md[32])
+{
+    for (int i = 0; i < 32; i++)
+        snprintf(out + 2 * i, 3, "%02x", md[i]);
+}
+
+static int sha256_parts(char out[65], const void *a, size_t an, const void *b, size_t bn)
+{
+    unsigned char md[EVP_MAX_MD_SIZE];
+    unsigned int len = 0;
+    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+    int ok = ctx && EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) == 1 &&
+             EVP_DigestUpdate(ctx, a, an) == 1 && EVP_DigestUpdate(ctx, b, bn) == 1 &&
+             EVP_DigestFinal_ex(ctx, md, &len) == 1 && len == 32;
+    EVP_MD_CTX_free(ctx);
+    if (!ok)
+        return -1;
+    hex_of(out, md);
+    return 0;
+}
+
+/* The entry's file (named for the bundle's directory) and what it should hold. */
+static int entry(const ortkit_bundle *b, const char *state, size_t size, char *file,
+                 size_t file_size, char want[65])
+{
+    char dir[PATH_MAX], name[65], manifest[PATH_MAX];
+    if (cache_dir(dir, sizeof dir))
+        return -1;
+    if (sha256_parts(name, b->m.dir, strlen(b->m.dir), "", 0) ||
+        ortkit__pathf(file, file_size, "%s/%s", dir, name) ||
+        ortkit__pathf(manifest, sizeof manifest, "%s/%s", b->m.dir, BUNDLE_MANIFEST))
+        return -1;
+    char *text = NULL;
+    size_t text_size = 0;
+    if (ortkit__file_read(&text, &text_size, manifest, MANIFEST_MAX))
+        return -1;
+    int rc = sha256_parts(want, text, text_size, state, size);
+    free(text);
+    return rc;
+}
+
+int ortkit__verified_lookup(const ortkit_bundle *b, const char *state, size_t size, int *hit)
+{
+    *hit = 0;
+    char file[PATH_MAX], want[65];
+    if (entry(b, state, size, file, sizeof file, want))
+        return ORTKIT_OK; /* no usable cache: verify in full */
+    char *have = NULL;
+    size_t have_size = 0;
+    if (ortkit__file_read(&have, &have_size, file, 256) == 0)
+        *hit = have_size >= 64 && !memcmp(have, want, 64);
+    free(have);
+    return ORTKIT_OK;
+}
+
+int ortkit__verified_store(const ortkit_bundle *b, const char *state, size_t size)
+{
+    char file[PATH_MAX], want[65];
+    if (entry(b, state, size, file, sizeof file, want))
+        return ORTKIT_OK;
+    want[64] = '\n';
+    return ortkit__file_write_atomic(file, want, 65);
+}
