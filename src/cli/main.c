@@ -1,8 +1,8 @@
 /* main.c - `ortkit <command> [args]`: find the command and run it. */
 #include "cli.h"
 
+#include <stdlib.h>
 #include <string.h>
-
 
 static const cli_command commands[] = {
     {"run", cmd_run, "run a model on inputs and show its outputs"},
@@ -27,6 +27,11 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+    /* ONNX Runtime 1.30's Linux builds start a usage-telemetry client with
+     * each environment (a database under ~/.cache/Microsoft, an empty
+     * /tmp/mat-debug-PID.log every time).  The tool keeps it off unless the
+     * user says otherwise; set here, before any thread exists. */
+    setenv("ORT_DISABLE_TELEMETRY", "1", 0);
     if (argc < 2) {
         usage(stderr);
         return CLI_USAGE;

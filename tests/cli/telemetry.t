@@ -1,0 +1,23 @@
+# telemetry.t - the tool keeps ONNX Runtime 1.30's usage telemetry off: no
+# /tmp/mat-debug-PID.log, no database under ~/.cache/Microsoft, unless the
+# user sets ORT_DISABLE_TELEMETRY=0 (then ORT's own default applies).
+set -eu
+export HOME="$PWD/home"
+mkdir -p "$HOME"
+run_once() { # pid file
+    env -u ORT_DISABLE_TELEMETRY "$@" sh -c 'echo $$ >pid; exec "$0" run "$1" --zeros --dim N=2 >/dev/null' \
+        "$ORTKIT" "$MODELS/add.onnx"
+}
+run_once
+pid=$(cat pid)
+[ ! -e "/tmp/mat-debug-$pid.log" ] || { echo "FAIL: /tmp/mat-debug-$pid.log was created" >&2; exit 1; }
+[ ! -e "$HOME/.cache/Microsoft" ] || { echo "FAIL: $HOME/.cache/Microsoft was created" >&2; exit 1; }
+# Asked for, it is ORT's to do: the same run then leaves its traces (1.30 only).
+case "$(ORT_DISABLE_TELEMETRY=1 "$ORTKIT" version 2>/dev/null)" in
+*"ONNX Runtime 1.30"*)
+    run_once ORT_DISABLE_TELEMETRY=0
+    pid=$(cat pid)
+    [ -e "/tmp/mat-debug-$pid.log" ] || { echo "FAIL: ORT_DISABLE_TELEMETRY=0 was not honoured" >&2; exit 1; }
+    rm -f "/tmp/mat-debug-$pid.log"
+    ;;
+esac
