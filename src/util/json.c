@@ -153,3 +153,26 @@ int ortkit__json_get_bool(const ortkit__json_reader *r, const cJSON *obj, const 
     *out = cJSON_IsTrue(it);
     return ORTKIT_OK;
 }
+
+int ortkit__json_nul_escape(const char *text, size_t size, size_t *at)
+{
+    int in_string = 0;
+    for (size_t i = 0; i < size; i++) {
+        char c = text[i];
+        if (!in_string) {
+            in_string = c == '"';
+            continue;
+        }
+        if (c == '"') {
+            in_string = 0;
+        } else if (c == '\\' && i + 1 < size) {
+            /* An escaped character: \uXXXX may spell NUL, anything else is skipped. */
+            if (text[i + 1] == 'u' && i + 5 < size && !strncmp(text + i + 2, "0000", 4)) {
+                *at = i;
+                return 1;
+            }
+            i++;
+        }
+    }
+    return 0;
+}

@@ -149,6 +149,10 @@ enum {
 
 /* "a string", "a number", "null", ... */
 const char *ortkit__json_type(const struct cJSON *item);
+/* Does JSON text hold a string with an escaped NUL (\u0000)?  cJSON decodes
+ * it into a C string that silently ends there: "cpu\u0000x" reads as "cpu".
+ * *at is the byte offset of the escape. */
+int ortkit__json_nul_escape(const char *text, size_t size, size_t *at);
 /* Record ORTKIT_E_FORMAT: "<what>: <message>". */
 int ortkit__json_fail(const ortkit__json_reader *r, const char *fmt, ...) ORTKIT_PRINTF(2, 3);
 /* Every member of obj is one of allowed (NULL-terminated), and none is named twice. */

@@ -138,6 +138,7 @@ def main(out):
         "bad_array.json": b"[" + whole + b"]",
         "bad_trailing.json": whole + b"}",
         "bad_nul.json": whole[:40] + b"\0" + whole[40:],
+        "bad_escape_nul.json": whole.replace(b'"variant": "cpu"', b'"variant": "cpu\\u0000x"', 1),
         "bad_nested.json": b"[" * 2000 + b"]" * 2000,
         "bad_empty.json": b"",
         "bad_number.json": whole.replace(b'"schema": 1', b'"schema": 1e400', 1),

@@ -123,7 +123,7 @@ def main(out):
         "bad_trailing.json": whole + b"x",
         "bad_array.json": b"[" + whole + b"]",
         "bad_nested.json": b"{\"cpu\":" * 1100 + b"{}" + b"}" * 1100,
-        "edge_escape_nul.json": whole.replace(b'"Linux"', b'"Lin\\u0000ux"', 1),
+        "bad_escape_nul.json": whole.replace(b'"Linux"', b'"Lin\\u0000ux"', 1),
         "bad_empty.json": b"",
     })
     for name, data in seeds.items():

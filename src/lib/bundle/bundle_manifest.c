@@ -393,8 +393,14 @@ int ortkit__bundle_parse(ortkit_bundle **out, const char *json, size_t size, con
     /* cJSON ends a string at a NUL byte and stops reading after the first
      * value: neither may hide part of a manifest. */
     const char *nul = memchr(json, '\0', size), *end = NULL;
+    size_t escaped = 0;
     if (nul) {
         rc = FAIL(&r, "not valid JSON (a NUL byte at byte %zu)", (size_t)(nul - json));
+        goto cleanup;
+    }
+    if (ortkit__json_nul_escape(json, size, &escaped)) {
+        rc = FAIL(&r, "a string holds \\u0000 at byte %zu: control characters are refused",
+                  escaped);
         goto cleanup;
     }
     root = cJSON_ParseWithLengthOpts(json, size, &end, 0);

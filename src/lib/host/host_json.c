@@ -305,6 +305,10 @@ int ortkit_host_from_json(ortkit_host **out, const char *json)
     ortkit__host_data h;
     memset(&h, 0, sizeof h);
     const char *end = NULL;
+    size_t escaped = 0;
+    if (ortkit__json_nul_escape(json, strlen(json), &escaped))
+        return ortkit__error_set(ORTKIT_E_FORMAT, "host JSON: a string holds \\u0000 at byte %zu: "
+                                 "control characters are refused", escaped);
     cJSON *root = cJSON_ParseWithOpts(json, &end, 1);
     int rc = ORTKIT_OK;
     const cJSON *cpu, *mem, *os, *nv, *jet;
