@@ -23,17 +23,17 @@ CC=${CC:-clang}
 [ -f "$src" ] || { echo "run_fuzzer.sh: no target '$src'" >&2; exit 2; }
 command -v "$CC" >/dev/null || { echo "run_fuzzer.sh: $CC not found (apt-get install clang)" >&2; exit 2; }
 
-# The library sources each target needs, by file name; FUZZ_SOURCES
-# overrides.  A link that fails on undefined references names what to add.
+# The library sources each target needs, by file name (the helpers of
+# src/util come with every target); FUZZ_SOURCES overrides.  A link that fails on undefined references names what to add.
 host="host.c host_cpu.c host_gpu.c variant.c"
 max_len=4096
 case $target in
-    npy)             sources="error.c tensor.c npy.c" ;;
-    tensor_proto)    sources="error.c tensor.c tensor_proto.c onnx.pb-c.c onnx-data.pb-c.c" ;;
-    elf)             sources="error.c elf.c $host"; max_len=16384 ;;
-    bundle_manifest) sources="error.c bundle_manifest.c bundle.c elf.c $host"; max_len=16384 ;;
-    host_json)       sources="error.c host_json.c $host"; max_len=16384 ;;
-    *)               sources="error.c $target.c" ;;
+    npy)             sources="status.c tensor.c npy.c" ;;
+    tensor_proto)    sources="status.c tensor.c tensor_proto.c onnx.pb-c.c onnx-data.pb-c.c" ;;
+    elf)             sources="status.c elf.c $host"; max_len=16384 ;;
+    bundle_manifest) sources="status.c bundle_manifest.c bundle.c elf.c $host"; max_len=16384 ;;
+    host_json)       sources="status.c abi.c host_json.c $host"; max_len=16384 ;;
+    *)               sources="status.c $target.c" ;;
 esac
 sources=${FUZZ_SOURCES:-$sources}
 
@@ -47,6 +47,7 @@ for f in $sources; do
     [ -n "$found" ] || { echo "run_fuzzer.sh: no source '$f' (for fuzz_$target)" >&2; exit 2; }
     srcs="$srcs $found"
 done
+srcs="$srcs $(ls "$root"/src/util/*.c | tr '\n' ' ')"
 incs="-I$root/include -I$generated"
 for d in "$root"/src/lib/*/ "$root"/src/util/; do
     [ -d "$d" ] && incs="$incs -I$d"

@@ -1,7 +1,7 @@
 /*
- * error.c - the library's last error, its codes' names and its version.
- * The message itself is kept by src/util (error.c there), which every
- * module records failures through.
+ * status.c - the library's last error as the public API gives it, the
+ * names of its codes, and its version.  The message itself is kept by
+ * src/util/error.c, which every module records failures through.
  */
 #include "internal.h"
 
