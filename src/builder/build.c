@@ -247,6 +247,12 @@ int ortkit__builder_build(ortkit__builder_result *r, const ortkit__builder_optio
     if (o->mode == ORTKIT__BUILDER_PLAN)
         return o->n_models ? write_ops_config(r, o, ops_path) : ORTKIT_OK;
 
+    /* The state directory (lock, history, the gate's socket) is made 0700
+     * and checked before anything goes in it. */
+    int state_fd = -1;
+    if ((rc = ortkit__builder_state_dir_open(r->plan.state_dir, 1, &state_fd)))
+        return rc;
+    close(state_fd);
     ortkit__builder_lock lock = {-1};
     if ((rc = ortkit__builder_lock_take(&lock, r->plan.state_dir)))
         return rc;

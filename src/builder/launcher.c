@@ -2,8 +2,8 @@
  * launcher.c - `ortkit build --launch STATE_DIR COMPILER ARGS...`, the
  * CMAKE_<LANG>_COMPILER_LAUNCHER (and _LINKER_LAUNCHER) of a gated build.
  *
- * Protocol with the gate (a stream socket in the abstract namespace, named
- * after the state directory), one line each way:
+ * Protocol with the gate (a stream socket, STATE/gate.sock, in the state
+ * directory only its user can reach), one line each way:
  *     launcher: REQ <pid> <lang> <path>
  *     gate:     GO <chain>            (when admitted; chain "-", "ccache", ...)
  *     launcher: END <status> <wall_s> <user_s> <sys_s> <maxrss_kb>
@@ -12,36 +12,180 @@
  * started with PR_SET_PDEATHSIG, so it does not outlive a killed launcher.
  *
  * With no gate listening (ninja run by hand in the build directory), the
- * compiler runs at once, ungated.
+ * compiler runs at once, ungated.  A gate is trusted only when the kernel
+ * says (SO_PEERCRED) that it is this user's process holding STATE/lock;
+ * any other is told nothing, and the compile runs ungated with a warning.
  */
 #include "builder.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-size_t ortkit__builder_gate_sockaddr(struct sockaddr_un *sa, const char *state_dir)
+/* ---- the gate's socket (shared with server.c) ------------------------------ */
+
+/* "its group", "others" or "its group and others": who may write a directory. */
+static const char *writers(mode_t mode)
 {
-    /* In the abstract namespace (sun_path starts with a NUL), named
-     * "ortkit-gate-<FNV-1a of the state directory>": a short fixed-size name
-     * keeps long build paths out of sun_path. */
-    uint64_t h = 1469598103934665603ull;
-    for (const unsigned char *p = (const unsigned char *)state_dir; *p; p++) {
-        h ^= *p;
-        h *= 1099511628211ull;
+    if ((mode & S_IWGRP) && (mode & S_IWOTH))
+        return "its group and others";
+    return mode & S_IWGRP ? "its group" : "others";
+}
+
+int ortkit__builder_state_dir_open(const char *state_dir, int create, int *dirfd)
+{
+    *dirfd = -1;
+    /* Split STATE into its parent and its name. */
+    char parent[PATH_MAX], name[NAME_MAX + 1];
+    int rc = ortkit__pathf(parent, sizeof parent, "%s", state_dir);
+    if (rc)
+        return rc;
+    size_t n = strlen(parent);
+    while (n > 1 && parent[n - 1] == '/')
+        parent[--n] = '\0';
+    char *slash = strrchr(parent, '/');
+    const char *base = slash ? slash + 1 : parent;
+    if (!*base || !strcmp(base, ".") || !strcmp(base, "..") || strlen(base) > NAME_MAX)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "'%s' cannot be a build's state directory",
+                                 state_dir);
+    memcpy(name, base, strlen(base) + 1);
+    if (!slash)
+        memcpy(parent, ".", 2);
+    else if (slash == parent)
+        parent[1] = '\0';
+    else
+        *slash = '\0';
+
+    uid_t me = geteuid();
+    if (create && (rc = ortkit__mkdirs(parent)))
+        return rc;
+    int pfd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (pfd < 0) {
+        if (!create && errno == ENOENT)
+            return ORTKIT_OK;
+        return ortkit__error_set(ORTKIT_E_IO, "cannot open '%s': %s", parent, strerror(errno));
     }
+    /* Whoever can write the build directory can put another state directory
+     * in place of this one: only this user (or root), or a sticky directory
+     * (as /tmp), where nobody renames what is not theirs. */
+    struct stat st;
+    if (fstat(pfd, &st) != 0) {
+        rc = ortkit__error_set(ORTKIT_E_IO, "cannot stat '%s': %s", parent, strerror(errno));
+    } else if (st.st_uid != me && st.st_uid != 0) {
+        rc = ortkit__error_set(ORTKIT_E_IO,
+                               "%s belongs to uid %lu, not to you (uid %lu): its owner could replace "
+                               "the build's state directory %s; build in a directory of your own",
+                               parent, (unsigned long)st.st_uid, (unsigned long)me, state_dir);
+    } else if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX)) {
+        rc = ortkit__error_set(ORTKIT_E_IO,
+                               "%s is writable by %s (mode %04o): another user could replace the "
+                               "build's state directory %s; run chmod go-w %s",
+                               parent, writers(st.st_mode), (unsigned)(st.st_mode & 07777), state_dir,
+                               parent);
+    } else if (create && mkdirat(pfd, name, 0700) != 0 && errno != EEXIST) {
+        rc = ortkit__error_set(ORTKIT_E_IO, "cannot create '%s': %s", state_dir, strerror(errno));
+    }
+    if (rc) {
+        close(pfd);
+        return rc;
+    }
+    int fd = openat(pfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    int e = errno;
+    close(pfd);
+    if (fd < 0) {
+        if (!create && e == ENOENT)
+            return ORTKIT_OK;
+        if (e == ELOOP || e == ENOTDIR)
+            return ortkit__error_set(ORTKIT_E_IO,
+                                     "%s is not a directory (a symbolic link?): remove it, and ortkit "
+                                     "build makes it again",
+                                     state_dir);
+        return ortkit__error_set(ORTKIT_E_IO, "cannot open '%s': %s", state_dir, strerror(e));
+    }
+    /* The state directory holds the lock, the history and the gate: this
+     * user's alone.  One that others could write may hold anything: refused;
+     * one they could only read (made before ortkit made it 0700) is closed. */
+    if (fstat(fd, &st) != 0) {
+        rc = ortkit__error_set(ORTKIT_E_IO, "cannot stat '%s': %s", state_dir, strerror(errno));
+    } else if (st.st_uid != me) {
+        rc = ortkit__error_set(ORTKIT_E_IO,
+                               "the build's state directory %s belongs to uid %lu, not to you (uid "
+                               "%lu): remove it, and ortkit build makes it again",
+                               state_dir, (unsigned long)st.st_uid, (unsigned long)me);
+    } else if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+        rc = ortkit__error_set(ORTKIT_E_IO,
+                               "the build's state directory %s is writable by %s (mode %04o); it "
+                               "must be 0700: remove it (ortkit build makes it again), or run chmod "
+                               "700 %s if you trust what it holds",
+                               state_dir, writers(st.st_mode), (unsigned)(st.st_mode & 07777),
+                               state_dir);
+    } else if (create && (st.st_mode & 077) && fchmod(fd, 0700) != 0) {
+        rc = ortkit__error_set(ORTKIT_E_IO, "cannot chmod 700 '%s': %s", state_dir, strerror(errno));
+    }
+    if (rc) {
+        close(fd);
+        return rc;
+    }
+    *dirfd = fd;
+    return ORTKIT_OK;
+}
+
+size_t ortkit__builder_gate_sockaddr(struct sockaddr_un *sa, const char *state_dir, int dirfd)
+{
     memset(sa, 0, sizeof *sa);
     sa->sun_family = AF_UNIX;
-    int n = snprintf(sa->sun_path + 1, sizeof sa->sun_path - 1, "ortkit-gate-%016llx",
-                     (unsigned long long)h);
-    return offsetof(struct sockaddr_un, sun_path) + 1 + (size_t)n;
+    int n = snprintf(sa->sun_path, sizeof sa->sun_path, "%s/%s", state_dir,
+                     ORTKIT__BUILDER_GATE_SOCKET);
+    /* A path longer than sun_path is reached through the open directory:
+     * the same socket file, under a short name. */
+    if (n < 0 || (size_t)n >= sizeof sa->sun_path)
+        n = snprintf(sa->sun_path, sizeof sa->sun_path, "/proc/self/fd/%d/%s", dirfd,
+                     ORTKIT__BUILDER_GATE_SOCKET);
+    return offsetof(struct sockaddr_un, sun_path) + (size_t)n + 1;
+}
+
+int ortkit__builder_peer_cred(int fd, pid_t *pid, uid_t *uid)
+{
+    struct ucred cr;
+    socklen_t len = sizeof cr;
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) != 0 || len != sizeof cr)
+        return -1;
+    *pid = cr.pid;
+    *uid = cr.uid;
+    return 0;
+}
+
+pid_t ortkit__builder_lock_holder(int dirfd)
+{
+    int fd = openat(dirfd, "lock", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    struct stat st;
+    char text[32];
+    ssize_t r = -1;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid())
+        r = pread(fd, text, sizeof text - 1, 0);
+    close(fd);
+    if (r <= 0)
+        return 0;
+    text[r] = '\0';
+    char *end;
+    errno = 0;
+    long pid = strtol(text, &end, 10);
+    if (errno || end == text || (*end && *end != '\n') || pid <= 0 || pid != (pid_t)pid)
+        return 0;
+    return (pid_t)pid;
 }
 
 static const char *base_name(const char *p)
@@ -98,18 +242,57 @@ int ortkit__builder_classify(char *const *argv, int argc, ortkit__builder_lang *
     return src;
 }
 
-static int connect_gate(const char *state_dir)
+typedef enum gate_reach {
+    GATE_NONE,      /* nothing serves the build directory: compile ungated */
+    GATE_UNTRUSTED, /* something answers, but not this user's build: compile ungated, and say so */
+    GATE_OK
+} gate_reach;
+
+/* Connect to the gate of STATE, and trust it only when it is this user's
+ * `ortkit build` that holds STATE/lock.  *why says what was wrong. */
+static gate_reach connect_gate(const char *state_dir, int *out, char *why, size_t size)
 {
-    struct sockaddr_un sa;
-    socklen_t len = (socklen_t)ortkit__builder_gate_sockaddr(&sa, state_dir);
-    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0)
-        return -1;
-    if (connect(fd, (struct sockaddr *)&sa, len) != 0) {
-        close(fd);
-        return -1;
+    *out = -1;
+    int dfd = -1;
+    if (ortkit__builder_state_dir_open(state_dir, 0, &dfd) != 0) {
+        snprintf(why, size, "%s", ortkit__error_message());
+        return GATE_UNTRUSTED;
     }
-    return fd;
+    if (dfd < 0)
+        return GATE_NONE;
+    struct sockaddr_un sa;
+    socklen_t len = (socklen_t)ortkit__builder_gate_sockaddr(&sa, state_dir, dfd);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0 || connect(fd, (struct sockaddr *)&sa, len) != 0) {
+        /* No socket, or one nobody listens on (a build that was killed). */
+        if (fd >= 0)
+            close(fd);
+        close(dfd);
+        return GATE_NONE;
+    }
+    pid_t pid = 0, holder = 0;
+    uid_t uid = 0, me = geteuid();
+    gate_reach reach = GATE_UNTRUSTED;
+    if (ortkit__builder_peer_cred(fd, &pid, &uid) != 0)
+        snprintf(why, size, "cannot tell who serves it: %s", strerror(errno));
+    else if (uid != me)
+        snprintf(why, size, "it is served by uid %lu, not by you (uid %lu)", (unsigned long)uid,
+                 (unsigned long)me);
+    else if ((holder = ortkit__builder_lock_holder(dfd)) <= 0)
+        snprintf(why, size, "it is served by pid %ld, and no ortkit build holds %s/lock", (long)pid,
+                 state_dir);
+    else if (pid != holder)
+        snprintf(why, size, "it is served by pid %ld, not by the ortkit build that holds %s/lock "
+                 "(pid %ld)", (long)pid, state_dir, (long)holder);
+    else
+        reach = GATE_OK;
+    close(dfd);
+    if (reach != GATE_OK) {
+        close(fd);
+        return reach;
+    }
+    *out = fd;
+    return GATE_OK;
 }
 
 static int write_all(int fd, const char *s, size_t n)
@@ -141,6 +324,22 @@ static int read_line(int fd, char *buf, size_t size)
     }
     buf[n] = '\0';
     return 0;
+}
+
+/* The chain a GO names: *chain NULL for "-", else one of the known chains;
+ * -1 for anything else. */
+static int parse_chain(const char *word, const char **chain)
+{
+    static const char *const known[] = {"ccache", "distcc", "ccache+distcc"};
+    *chain = NULL;
+    if (!strcmp(word, "-"))
+        return 0;
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (!strcmp(word, known[i])) {
+            *chain = known[i];
+            return 0;
+        }
+    return -1;
 }
 
 static volatile sig_atomic_t got_signal;
@@ -230,8 +429,16 @@ int ortkit__builder_launch(int argc, char **argv)
     char **cmd = argv + first;
     int ncmd = argc - first;
 
-    int fd = connect_gate(state);
-    if (fd < 0) {
+    int fd = -1;
+    char why[1024] = "";
+    gate_reach reach = connect_gate(state, &fd, why, sizeof why);
+    if (reach != GATE_OK) {
+        /* Without a gate (ninja run by hand) the compile runs as it would
+         * without ortkit; a gate that is not this build's is never told
+         * anything nor asked anything. */
+        if (reach == GATE_UNTRUSTED)
+            fprintf(stderr, "ortkit: not using the compile gate of %s: %s; compiling without it\n",
+                    state, why);
         execvp(cmd[0], cmd);
         fprintf(stderr, "ortkit: cannot run '%s': %s\n", cmd[0], strerror(errno));
         return 127;
@@ -252,9 +459,15 @@ int ortkit__builder_launch(int argc, char **argv)
                 idx >= 0 ? cmd[idx] : cmd[0]);
         return 1;
     }
-    const char *chain = reply + 3;
-    if (!strcmp(chain, "-"))
-        chain = NULL;
+    /* The chain is one of a few known words, each mapped to a fixed
+     * program: the gate decides whether, never what, runs. */
+    const char *chain;
+    if (parse_chain(reply + 3, &chain) != 0) {
+        close(fd);
+        fprintf(stderr, "ortkit: the compile gate sent a reply ortkit does not know; not compiling %s\n",
+                idx >= 0 ? cmd[idx] : cmd[0]);
+        return 1;
+    }
 
     int status = 1;
     struct rusage ru;

@@ -2,6 +2,8 @@
  * server.c - the gate's socket side: accepts launchers, turns their
  * requests into gate jobs, answers GO when the gate admits them, samples the
  * memory of running compiles and the system, and records each compile.
+ * The socket is STATE/gate.sock, in a state directory only its user can
+ * reach, and every connection's user is checked again (SO_PEERCRED).
  * Single-threaded: the build's poll loop (driver.c) calls in here.
  */
 #include "builder.h"
@@ -16,8 +18,55 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
+
+/*
+ * Something is already at STATE/gate.sock (bind said EADDRINUSE): make way
+ * for this build's gate, or say who serves it.  Only a live socket of this
+ * user is kept: the build holds the lock, so that is a gate or something of
+ * this user's that the user must stop.  A socket nobody listens on (left by
+ * a build that was killed) or one served by another user is removed.
+ */
+static int clear_way(int dfd, const char *state_dir, const struct sockaddr_un *sa, socklen_t len)
+{
+    struct stat st;
+    if (fstatat(dfd, ORTKIT__BUILDER_GATE_SOCKET, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+        if (errno == ENOENT)
+            return ORTKIT_OK; /* gone meanwhile */
+        return ortkit__error_set(ORTKIT_E_IO, "cannot stat '%s/%s': %s", state_dir,
+                                 ORTKIT__BUILDER_GATE_SOCKET, strerror(errno));
+    }
+    if (!S_ISSOCK(st.st_mode))
+        return ortkit__error_set(ORTKIT_E_IO, "%s/%s is in the way of the compile gate and is not a "
+                                              "socket: remove it",
+                                 state_dir, ORTKIT__BUILDER_GATE_SOCKET);
+    uid_t me = geteuid();
+    pid_t pid = 0;
+    uid_t uid = 0;
+    int live = 0;
+    int probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    if (probe < 0)
+        return ortkit__error_set(ORTKIT_E_IO, "cannot create a socket: %s", strerror(errno));
+    if (connect(probe, (const struct sockaddr *)sa, len) == 0)
+        live = ortkit__builder_peer_cred(probe, &pid, &uid) == 0 && uid == me;
+    else if (errno == EAGAIN)
+        live = st.st_uid == me; /* listening, its queue full */
+    close(probe);
+    if (live) {
+        if (pid > 0)
+            return ortkit__error_set(ORTKIT_E_IO,
+                                     "another gate (pid %ld) is already serving %s: stop that "
+                                     "process, or remove %s/%s",
+                                     (long)pid, state_dir, state_dir, ORTKIT__BUILDER_GATE_SOCKET);
+        return ortkit__error_set(ORTKIT_E_IO, "another gate is already serving %s", state_dir);
+    }
+    if (unlinkat(dfd, ORTKIT__BUILDER_GATE_SOCKET, 0) != 0 && errno != ENOENT)
+        return ortkit__error_set(ORTKIT_E_IO, "cannot remove the stale socket %s/%s: %s", state_dir,
+                                 ORTKIT__BUILDER_GATE_SOCKET, strerror(errno));
+    return ORTKIT_OK;
+}
 
 int ortkit__builder_server_open(ortkit__builder_server *s, const char *state_dir, uint64_t budget,
                                 int slots, ortkit__builder_history *history,
@@ -25,25 +74,62 @@ int ortkit__builder_server_open(ortkit__builder_server *s, const char *state_dir
 {
     memset(s, 0, sizeof *s);
     s->listen_fd = -1;
+    s->state_fd = -1;
     s->history = history;
     s->report = report;
     s->learn = 1;
     ortkit__builder_gate_init(&s->gate, budget, slots, history);
     s->gate.low_water = 512 * ORTKIT__MiB;
 
-    struct sockaddr_un sa;
-    socklen_t len = (socklen_t)ortkit__builder_gate_sockaddr(&sa, state_dir);
-    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-    if (fd < 0)
-        return ortkit__error_set(ORTKIT_E_IO, "cannot create the gate's socket: %s", strerror(errno));
-    if (bind(fd, (struct sockaddr *)&sa, len) ||
-        listen(fd, 256)) {
-        int e = errno;
-        close(fd);
-        if (e == EADDRINUSE)
-            return ortkit__error_set(ORTKIT_E_IO, "another gate is already serving %s", state_dir);
-        return ortkit__error_set(ORTKIT_E_IO, "cannot listen on the gate's socket: %s", strerror(e));
+    int dfd = -1;
+    int rc = ortkit__builder_state_dir_open(state_dir, 1, &dfd);
+    if (rc)
+        return rc;
+    /* Launchers trust only the lock's holder: serving without it would
+     * leave every compile ungated. */
+    if (ortkit__builder_lock_holder(dfd) != getpid()) {
+        close(dfd);
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG,
+                                 "the compile gate of %s is served only by the build holding its lock",
+                                 state_dir);
     }
+    struct sockaddr_un sa;
+    socklen_t len = (socklen_t)ortkit__builder_gate_sockaddr(&sa, state_dir, dfd);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    if (fd < 0) {
+        close(dfd);
+        return ortkit__error_set(ORTKIT_E_IO, "cannot create the gate's socket: %s", strerror(errno));
+    }
+    for (int tries = 0; bind(fd, (struct sockaddr *)&sa, len) != 0; tries++) {
+        int e = errno;
+        if (e == EADDRINUSE && tries < 2 && (rc = clear_way(dfd, state_dir, &sa, len)) == 0)
+            continue;
+        if (!rc)
+            rc = ortkit__error_set(ORTKIT_E_IO, "cannot make the gate's socket %s/%s: %s%s",
+                                   state_dir, ORTKIT__BUILDER_GATE_SOCKET, strerror(e),
+                                   !strncmp(sa.sun_path, "/proc/self/fd/", 14)
+                                       ? " (the path is too long for a socket, and reaching it "
+                                         "through /proc failed: use a shorter build directory)"
+                                       : "");
+        close(fd);
+        close(dfd);
+        return rc;
+    }
+    /* The directory (0700) already keeps others out; the socket says so too. */
+    struct stat st;
+    if (fchmodat(dfd, ORTKIT__BUILDER_GATE_SOCKET, 0600, 0) != 0 ||
+        fstatat(dfd, ORTKIT__BUILDER_GATE_SOCKET, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+        listen(fd, 256) != 0) {
+        rc = ortkit__error_set(ORTKIT_E_IO, "cannot listen on the gate's socket %s/%s: %s", state_dir,
+                               ORTKIT__BUILDER_GATE_SOCKET, strerror(errno));
+        unlinkat(dfd, ORTKIT__BUILDER_GATE_SOCKET, 0);
+        close(fd);
+        close(dfd);
+        return rc;
+    }
+    s->sock_dev = st.st_dev;
+    s->sock_ino = st.st_ino;
+    s->state_fd = dfd;
     s->listen_fd = fd;
     return 0;
 }
@@ -69,6 +155,15 @@ void ortkit__builder_server_close(ortkit__builder_server *s)
     if (s->listen_fd >= 0)
         close(s->listen_fd);
     s->listen_fd = -1;
+    if (s->state_fd >= 0) {
+        /* Remove the socket if it is still the one this server made. */
+        struct stat st;
+        if (fstatat(s->state_fd, ORTKIT__BUILDER_GATE_SOCKET, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+            st.st_dev == s->sock_dev && st.st_ino == s->sock_ino)
+            unlinkat(s->state_fd, ORTKIT__BUILDER_GATE_SOCKET, 0);
+        close(s->state_fd);
+    }
+    s->state_fd = -1;
     ortkit__builder_gate_free(&s->gate);
 }
 
@@ -88,6 +183,14 @@ static void accept_all(ortkit__builder_server *s)
         int fd = accept4(s->listen_fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
         if (fd < 0)
             return;
+        /* Only this user's launchers: anyone else is closed unheard. */
+        pid_t pid = 0;
+        uid_t uid = 0;
+        if (ortkit__builder_peer_cred(fd, &pid, &uid) != 0 || uid != geteuid() || pid <= 0) {
+            close(fd);
+            s->refused++;
+            continue;
+        }
         if (s->n_clients == s->cap_clients) {
             size_t cap = s->cap_clients ? s->cap_clients * 2 : 32;
             ortkit__builder_client *c = realloc(s->clients, cap * sizeof *c);
@@ -101,6 +204,7 @@ static void accept_all(ortkit__builder_server *s)
         ortkit__builder_client *c = &s->clients[s->n_clients++];
         memset(c, 0, sizeof *c);
         c->fd = fd;
+        c->pid = pid;
     }
 }
 
@@ -128,8 +232,10 @@ static void on_request(ortkit__builder_server *s, ortkit__builder_client *c, cha
         c->bad = 1;
         return;
     }
+    /* The memory sampled is that of the connected process's tree, whatever
+     * PID the line names. */
     int l = ortkit__builder_lang_parse(lang);
-    c->job = ortkit__builder_gate_request(&s->gate, (pid_t)pid,
+    c->job = ortkit__builder_gate_request(&s->gate, c->pid,
                                           l < 0 ? ORTKIT__LANG_CXX : (ortkit__builder_lang)l,
                                           line + off, now);
     if (!c->job)

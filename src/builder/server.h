@@ -5,9 +5,11 @@
 #include "builder.h"
 
 #include <poll.h>
+#include <sys/types.h>
 
 typedef struct ortkit__builder_client {
     int fd;
+    pid_t pid; /* the launcher, as the kernel says (SO_PEERCRED) */
     int bad;
     ortkit__builder_job *job; /* NULL until REQ, and again after END */
     size_t len;
@@ -16,6 +18,9 @@ typedef struct ortkit__builder_client {
 
 typedef struct ortkit__builder_server {
     int listen_fd;
+    int state_fd;                     /* the state directory, where the socket is */
+    dev_t sock_dev;                   /* the socket file this server made, removed on close */
+    ino_t sock_ino;
     ortkit__builder_client *clients;
     size_t n_clients, cap_clients;
     ortkit__builder_gate gate;
@@ -25,8 +30,16 @@ typedef struct ortkit__builder_server {
     int learn;                        /* 0 under distcc: the compile's memory is elsewhere */
     int stopping;                     /* admit nothing more */
     uint64_t dropped;                 /* launchers that went away holding a reservation */
+    uint64_t refused;                 /* connections of another user, closed unheard */
 } ortkit__builder_server;
 
+/*
+ * Serve the gate on STATE/gate.sock.  The state directory must be this
+ * user's alone (ortkit__builder_state_dir_open) and this process must hold
+ * its lock: launchers trust no other.  A socket left by a build that was
+ * killed, or one another user put there, is replaced; one that this user's
+ * live process serves is refused ("another gate ... is already serving").
+ */
 int ortkit__builder_server_open(ortkit__builder_server *s, const char *state_dir, uint64_t budget,
                                 int slots, ortkit__builder_history *history,
                                 ortkit__builder_report *report);

@@ -67,6 +67,44 @@ expect_in out "steps: 0 run"
 expect_in b/ortkit-build.log "configuration unchanged; not configuring again"
 grep -q "mem_02.cc" b/.ortkit/history.tsv
 
+# The state directory is this user's alone; the gate's socket is in it while
+# a build runs, and gone after.
+[ "$(stat -c %a b/.ortkit)" = 700 ]
+[ ! -e b/.ortkit/gate.sock ]
+# A socket left by a build that was killed (bound, nobody listening) is
+# replaced; one that a live process of this user serves is refused by PID.
+/usr/bin/python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' b/.ortkit/gate.sock
+expect_exit 0 "$ORTKIT" build --cmake-project "$F" --build-dir b --mem-budget 1.5G --jobs 2
+[ ! -e b/.ortkit/gate.sock ]
+/usr/bin/python3 - b/.ortkit/gate.sock squat.ready squat.stop <<'PY' &
+import os, socket, sys, time
+s = socket.socket(socket.AF_UNIX)
+s.bind(sys.argv[1])
+s.listen(4)
+open(sys.argv[2], "w").close()
+for _ in range(600):
+    if os.path.exists(sys.argv[3]):
+        break
+    time.sleep(0.1)
+PY
+squatter=$!
+i=0
+until [ -e squat.ready ]; do
+    i=$((i + 1))
+    [ "$i" -lt 300 ] || { echo "FAIL: the squatter never listened" >&2; exit 1; }
+    sleep 0.1
+done
+expect_exit 1 "$ORTKIT" build --cmake-project "$F" --build-dir b --mem-budget 1.5G --jobs 2
+expect_in err "another gate (pid $squatter) is already serving $PWD/b/.ortkit"
+touch squat.stop
+wait "$squatter"
+rm b/.ortkit/gate.sock
+# A state directory others can write is refused, by name.
+chmod 777 b/.ortkit
+expect_exit 1 "$ORTKIT" build --cmake-project "$F" --build-dir b --mem-budget 1.5G --jobs 2
+expect_in err "the build's state directory $PWD/b/.ortkit is writable by its group and others (mode 0777); it must be 0700"
+chmod 700 b/.ortkit
+
 # The text report.
 ninja -C b -t clean >/dev/null
 expect_exit 0 "$ORTKIT" build --cmake-project "$F" --build-dir b --mem-budget 1.5G --jobs 2 --no-progress

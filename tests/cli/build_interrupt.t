@@ -1,6 +1,7 @@
 # build_interrupt.t - a second build of the same directory is refused with
-# the holder's PID; Ctrl-C stops cleanly (no compiler left, lock released)
-# and the same command resumes; a broken file surfaces its error line.
+# the holder's PID; Ctrl-C stops cleanly (no compiler left, lock released,
+# the gate's socket removed) and the same command resumes; a broken file
+# surfaces its error line.
 set -eu
 F="$PWD/fx"
 sh "$SRC/tests/builder/fixture/make_fixture.sh" "$F" 500,500,500,500,500,500,500,500
@@ -17,6 +18,9 @@ done
 
 expect_exit 1 "$ORTKIT" build --cmake-project "$F" --build-dir b --jobs 1
 expect_in err "is in use by another ortkit build (pid $pid)"
+# The gate's socket: in the state directory, the user's alone.
+[ -S b/.ortkit/gate.sock ]
+[ "$(stat -c %a b/.ortkit/gate.sock)" = 600 ] && [ "$(stat -c %a b/.ortkit)" = 700 ]
 
 kill -INT "$pid"
 set +e
@@ -31,6 +35,7 @@ if pgrep -f "$F/mem_" >/dev/null; then
     echo "FAIL: stray compilers:" >&2; pgrep -af "$F/mem_" >&2; exit 1
 fi
 flock -n b/.ortkit/lock true
+[ ! -e b/.ortkit/gate.sock ]
 
 expect_exit 0 "$ORTKIT" build --cmake-project "$F" --build-dir b --jobs 1 --json
 /usr/bin/python3 - out <<'PY'

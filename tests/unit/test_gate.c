@@ -1,17 +1,41 @@
 /* test_gate.c - the compile gate's admission policy, its history, the
- * launcher's view of a command line, and the socket protocol end to end
- * (a launcher that is killed releases what it held). */
+ * launcher's view of a command line, the socket protocol end to end (a
+ * launcher that is killed releases what it held), and who may serve and
+ * use the gate's socket (stale and squatted sockets, fake gates, another
+ * user, the state directory's modes). */
 #include "testutil.h"
 
 #include "builder.h"
 #include "server.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <limits.h>
+#include <poll.h>
 #include <signal.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #define MB (1024.0 * 1024.0)
+
+/* Fail unless the builder's last error contains text. */
+#define assert_message_has(text)                                                            \
+    do {                                                                                    \
+        if (!strstr(ortkit__error_message(), (text)))                                       \
+            fail_msg("error '%s' lacks '%s'", ortkit__error_message(), (text));             \
+    } while (0)
+
+static void remove_tree(const char *dir)
+{
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        fail_msg("cannot remove %s", dir);
+}
 
 static ortkit__builder_history hist;
 
@@ -231,16 +255,27 @@ static void test_sizes_and_progress(void **state)
 
 /* ---- the protocol, end to end ------------------------------------------- */
 
-static pid_t spawn_launcher(const char *state, const char *script)
+/* A launcher (in a child) running script; its stderr to err_path when not NULL. */
+static pid_t spawn_launcher_err(const char *state, const char *script, const char *err_path)
 {
     pid_t pid = fork();
     if (pid == 0) {
-        char launch[512];
+        if (err_path) {
+            int fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+            if (fd < 0 || dup2(fd, 2) < 0)
+                _exit(120);
+        }
+        char launch[PATH_MAX + 16];
         snprintf(launch, sizeof launch, "--launch=%s", state);
         char *argv[] = {"build", launch, "/bin/sh", "-c", (char *)script, NULL};
         _exit(ortkit__builder_launch(5, argv));
     }
     return pid;
+}
+
+static pid_t spawn_launcher(const char *state, const char *script)
+{
+    return spawn_launcher_err(state, script, NULL);
 }
 
 /* Serve until cond() holds or about 20 s pass; returns cond(). */
@@ -290,11 +325,15 @@ static void test_protocol(void **state)
     ortkit__builder_report rep;
     memset(&rep, 0, sizeof rep);
     ortkit__builder_history h = {0};
+    ortkit__builder_lock lock = {-1};
+    assert_int_equal(ortkit__builder_lock_take(&lock, dir), 0);
     ortkit__builder_server s;
     assert_int_equal(ortkit__builder_server_open(&s, dir, ORTKIT__GiB, 2, &h, &rep), 0);
     /* A second gate for the same directory is refused. */
     ortkit__builder_server s2;
     assert_int_not_equal(ortkit__builder_server_open(&s2, dir, ORTKIT__GiB, 2, NULL, NULL), 0);
+    assert_message_has("another gate (pid");
+    assert_message_has("is already serving");
 
     /* A compile that fails with status 3: recorded, released, not learnt. */
     pid_t p = spawn_launcher(dir, "exit 3");
@@ -345,8 +384,487 @@ static void test_protocol(void **state)
     int st = 0;
     waitpid(p, &st, 0);
     assert_int_equal(WEXITSTATUS(st), 7);
+    ortkit__builder_lock_release(&lock);
     unlink(marker);
-    rmdir(dir);
+    remove_tree(dir);
+}
+
+/* ---- the gate's socket: who may serve it, who may use it ----------------- */
+
+/* A build directory (top) whose state directory is made as ortkit build
+ * makes it, with its lock held by this process, as a build holds it. */
+typedef struct gate_dir {
+    char top[64];
+    char state[1024];
+    char sock[1100];
+    ortkit__builder_lock lock;
+} gate_dir;
+
+/* A socket address for path; -1 when it does not fit. */
+static int sun_set(struct sockaddr_un *sa, const char *path)
+{
+    size_t n = strlen(path);
+    memset(sa, 0, sizeof *sa);
+    sa->sun_family = AF_UNIX;
+    if (n >= sizeof sa->sun_path)
+        return -1;
+    memcpy(sa->sun_path, path, n + 1);
+    return 0;
+}
+
+static void gate_dir_make(gate_dir *g, const char *sub)
+{
+    snprintf(g->top, sizeof g->top, "/tmp/ortkit_test_gsock_XXXXXX");
+    assert_non_null(mkdtemp(g->top));
+    snprintf(g->state, sizeof g->state, "%s/%s.ortkit", g->top, sub ? sub : "");
+    snprintf(g->sock, sizeof g->sock, "%s/%s", g->state, ORTKIT__BUILDER_GATE_SOCKET);
+    int fd = -1;
+    assert_int_equal(ortkit__builder_state_dir_open(g->state, 1, &fd), 0);
+    assert_true(fd >= 0);
+    close(fd);
+    g->lock.fd = -1;
+    assert_int_equal(ortkit__builder_lock_take(&g->lock, g->state), 0);
+}
+
+static void gate_dir_free(gate_dir *g)
+{
+    ortkit__builder_lock_release(&g->lock);
+    remove_tree(g->top);
+}
+
+static mode_t mode_of(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return 0;
+    return st.st_mode;
+}
+
+static int file_has(const char *path, const char *text)
+{
+    char *s = NULL;
+    if (ortkit__file_read(&s, NULL, path, 1 << 20))
+        return 0;
+    int yes = strstr(s, text) != NULL;
+    if (!yes)
+        print_message("%s: '%s' lacks '%s'\n", path, s, text);
+    free(s);
+    return yes;
+}
+
+static int exit_status(pid_t pid)
+{
+    int st = 0;
+    if (waitpid(pid, &st, 0) != pid)
+        return -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* Serve until the child pid exits; its exit status, or -1 after 20 s. */
+static int serve_until_exit(ortkit__builder_server *s, pid_t pid)
+{
+    for (int i = 0; i < 2000; i++) {
+        int st;
+        if (waitpid(pid, &st, WNOHANG) == pid)
+            return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+        struct pollfd pfd[64];
+        size_t n = ortkit__builder_server_pollfds(s, pfd, 64);
+        poll(pfd, n, 10);
+        double now = ortkit__clock_now();
+        ortkit__builder_server_handle(s, pfd, n, now);
+        ortkit__builder_server_tick(s, now);
+    }
+    return -1;
+}
+
+/* Become uid (and its group) for good: a child acting as another user. */
+static void become(uid_t uid)
+{
+    if (uid != geteuid() && (setgroups(0, NULL) != 0 || setgid((gid_t)uid) != 0 || setuid(uid) != 0))
+        _exit(101);
+}
+
+/*
+ * A process of user uid listening on the state directory's socket path
+ * (another user binds there while the directories are opened up for it).
+ * It answers its first connection with reply and exits with the number of
+ * bytes that connection sent it (at most 99), or 100 when nobody came in
+ * 10 s.  Returns once it listens.
+ */
+static pid_t fake_gate(const gate_dir *g, uid_t uid, const char *reply)
+{
+    int ready[2];
+    assert_int_equal(pipe(ready), 0);
+    int other = uid != geteuid();
+    if (other) {
+        assert_int_equal(chmod(g->top, 0755), 0);
+        assert_int_equal(chmod(g->state, 0777), 0);
+    }
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        close(ready[0]);
+        become(uid);
+        struct sockaddr_un sa;
+        int fd = sun_set(&sa, g->sock) ? -1 : socket(AF_UNIX, SOCK_STREAM, 0);
+        if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof sa) != 0 || listen(fd, 8) != 0)
+            _exit(102);
+        if (write(ready[1], "r", 1) != 1)
+            _exit(103);
+        close(ready[1]);
+        struct pollfd pfd = {fd, POLLIN, 0};
+        if (poll(&pfd, 1, 10000) != 1)
+            _exit(100);
+        int c = accept(fd, NULL, NULL);
+        if (c < 0)
+            _exit(104);
+        (void)!send(c, reply, strlen(reply), MSG_NOSIGNAL);
+        size_t got = 0;
+        char buf[256];
+        ssize_t r;
+        pfd.fd = c;
+        while (poll(&pfd, 1, 5000) == 1 && (r = read(c, buf, sizeof buf)) > 0)
+            got += (size_t)r;
+        _exit(got > 99 ? 99 : (int)got);
+    }
+    close(ready[1]);
+    char b = 0;
+    assert_int_equal(read(ready[0], &b, 1), 1);
+    close(ready[0]);
+    if (other) {
+        assert_int_equal(chmod(g->state, 0700), 0);
+        assert_int_equal(chmod(g->top, 0700), 0);
+    }
+    return pid;
+}
+
+/* The socket is a file in the state directory, 0600 in a 0700 directory,
+ * removed when the gate closes; a path longer than a socket address allows
+ * is served and reached all the same. */
+static void test_gate_socket_in_state_dir(void **state)
+{
+    (void)state;
+    char deep[400];
+    snprintf(deep, sizeof deep, "%0120d/%0120d/", 1, 2);
+    const char *subs[] = {NULL, deep};
+    for (int k = 0; k < 2; k++) {
+        gate_dir g;
+        gate_dir_make(&g, subs[k]);
+        assert_true(k == 0 ? strlen(g.sock) < 108 : strlen(g.sock) >= 108);
+        assert_int_equal(mode_of(g.state) & 07777, 0700);
+        ortkit__builder_report rep;
+        memset(&rep, 0, sizeof rep);
+        ortkit__builder_server s;
+        assert_int_equal(ortkit__builder_server_open(&s, g.state, ORTKIT__GiB, 2, NULL, &rep), 0);
+        assert_true(S_ISSOCK(mode_of(g.sock)));
+        assert_int_equal(mode_of(g.sock) & 07777, 0600);
+        pid_t p = spawn_launcher(g.state, "exit 0");
+        assert_int_equal(serve_until_exit(&s, p), 0);
+        assert_true(serve_until(&s, none_left, 0));
+        assert_int_equal(rep.n, 1);
+        assert_int_equal(s.refused, 0);
+        ortkit__builder_server_close(&s);
+        assert_int_equal(mode_of(g.sock), 0);
+        ortkit__builder_report_free(&rep);
+        gate_dir_free(&g);
+    }
+
+    /* Only the build that holds the lock serves the gate. */
+    gate_dir g;
+    gate_dir_make(&g, NULL);
+    ortkit__builder_lock_release(&g.lock);
+    ortkit__builder_server s;
+    assert_int_equal(ortkit__builder_server_open(&s, g.state, ORTKIT__GiB, 2, NULL, NULL),
+                     ORTKIT_E_INVALID_ARG);
+    assert_message_has("served only by the build holding its lock");
+    assert_int_equal(mode_of(g.sock), 0);
+    gate_dir_free(&g);
+}
+
+/* A socket left by a build that was killed is replaced, and a launcher
+ * meanwhile compiles ungated without a word; a live gate of this user is
+ * refused by name; anything else in the way is named. */
+static void test_gate_socket_stale_and_live(void **state)
+{
+    (void)state;
+    gate_dir g;
+    gate_dir_make(&g, NULL);
+    char err[1200];
+    snprintf(err, sizeof err, "%s/launcher.err", g.top);
+
+    pid_t f = fake_gate(&g, geteuid(), "GO -\n");
+    kill(f, SIGKILL);
+    assert_int_equal(exit_status(f), 128 + SIGKILL);
+    assert_true(S_ISSOCK(mode_of(g.sock)));
+    pid_t p = spawn_launcher_err(g.state, "exit 4", err);
+    assert_int_equal(exit_status(p), 4);
+    struct stat st;
+    assert_int_equal(stat(err, &st), 0);
+    assert_int_equal(st.st_size, 0); /* not a word */
+
+    ortkit__builder_report rep;
+    memset(&rep, 0, sizeof rep);
+    ortkit__builder_server s;
+    assert_int_equal(ortkit__builder_server_open(&s, g.state, ORTKIT__GiB, 2, NULL, &rep), 0);
+    p = spawn_launcher(g.state, "exit 0");
+    assert_int_equal(serve_until_exit(&s, p), 0);
+    assert_true(serve_until(&s, none_left, 0));
+    assert_int_equal(rep.n, 1);
+    ortkit__builder_server_close(&s);
+    ortkit__builder_report_free(&rep);
+
+    /* A live one of this user: refused, with its PID; once it is gone, its
+     * socket is stale and replaced. */
+    f = fake_gate(&g, geteuid(), "");
+    assert_int_equal(ortkit__builder_server_open(&s, g.state, ORTKIT__GiB, 2, NULL, NULL), ORTKIT_E_IO);
+    char want[4096];
+    snprintf(want, sizeof want, "another gate (pid %ld) is already serving %s", (long)f, g.state);
+    assert_message_has(want);
+    assert_true(S_ISSOCK(mode_of(g.sock))); /* left alone */
+    kill(f, SIGKILL);
+    exit_status(f);
+    assert_int_equal(ortkit__builder_server_open(&s, g.state, ORTKIT__GiB, 2, NULL, NULL), 0);
+    ortkit__builder_server_close(&s);
+
+    /* Not a socket: named, and left alone. */
+    assert_int_equal(ortkit__file_write_atomic(g.sock, "x", 1), 0);
+    assert_int_equal(ortkit__builder_server_open(&s, g.state, ORTKIT__GiB, 2, NULL, NULL), ORTKIT_E_IO);
+    snprintf(want, sizeof want, "%s is in the way of the compile gate and is not a socket", g.sock);
+    assert_message_has(want);
+    assert_true(S_ISREG(mode_of(g.sock)));
+    gate_dir_free(&g);
+}
+
+/* A gate that is not this build's is told nothing: the launcher runs its own
+ * command line, ungated, and says why; even the build's own gate cannot make
+ * it run anything but a known chain. */
+static void test_gate_fake_server(void **state)
+{
+    (void)state;
+    gate_dir g;
+    gate_dir_make(&g, NULL);
+    char err[1200], marker[1200], script[2600];
+    snprintf(err, sizeof err, "%s/launcher.err", g.top);
+    snprintf(marker, sizeof marker, "%s/ran", g.top);
+    snprintf(script, sizeof script, "echo ran > %s; exit 5", marker);
+
+    /* This user's process, but not the one holding the lock. */
+    pid_t f = fake_gate(&g, geteuid(), "GO distcc\n");
+    pid_t p = spawn_launcher_err(g.state, script, err);
+    assert_int_equal(exit_status(p), 5);
+    assert_true(file_has(marker, "ran"));
+    char want[4096];
+    snprintf(want, sizeof want, "ortkit: not using the compile gate of %s: it is served by pid %ld, "
+             "not by the ortkit build that holds %s/lock (pid %ld); compiling without it",
+             g.state, (long)f, g.state, (long)getpid());
+    assert_true(file_has(err, want));
+    assert_int_equal(exit_status(f), 0); /* it was sent nothing */
+    unlink(marker);
+    unlink(g.sock);
+
+    /* No build holds the lock at all. */
+    ortkit__builder_lock_release(&g.lock);
+    f = fake_gate(&g, geteuid(), "GO distcc\n");
+    p = spawn_launcher_err(g.state, script, err);
+    assert_int_equal(exit_status(p), 5);
+    assert_true(file_has(err, "and no ortkit build holds"));
+    assert_int_equal(exit_status(f), 0);
+    unlink(marker);
+    unlink(g.sock);
+    assert_int_equal(ortkit__builder_lock_take(&g.lock, g.state), 0);
+
+    /* The lock's holder (this process) answering with something that is not
+     * a chain: the launcher runs nothing. */
+    struct sockaddr_un sa;
+    assert_int_equal(sun_set(&sa, g.sock), 0);
+    int lfd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    assert_true(lfd >= 0);
+    assert_int_equal(bind(lfd, (struct sockaddr *)&sa, sizeof sa), 0);
+    assert_int_equal(listen(lfd, 4), 0);
+    p = spawn_launcher_err(g.state, script, err);
+    struct pollfd pfd = {lfd, POLLIN, 0};
+    assert_int_equal(poll(&pfd, 1, 20000), 1);
+    int c = accept(lfd, NULL, NULL);
+    assert_true(c >= 0);
+    char line[512];
+    ssize_t r = read(c, line, sizeof line - 1);
+    assert_true(r > 4);
+    line[r] = '\0';
+    assert_true(!strncmp(line, "REQ ", 4));
+    const char *evil = "GO sh -c 'touch /tmp/x'\n";
+    assert_int_equal(send(c, evil, strlen(evil), MSG_NOSIGNAL), (ssize_t)strlen(evil));
+    assert_int_equal(exit_status(p), 1);
+    assert_int_equal(mode_of(marker), 0);
+    assert_true(file_has(err, "the compile gate sent a reply ortkit does not know; not compiling"));
+    close(c);
+    close(lfd);
+    gate_dir_free(&g);
+}
+
+/* The state directory: made 0700; one others can only read is closed by a
+ * build; one others can write, a link, one of another user, or a build
+ * directory others can write (unless sticky) is refused, naming it. */
+static void test_gate_state_dir_modes(void **state)
+{
+    (void)state;
+    char top[] = "/tmp/ortkit_test_gmode_XXXXXX";
+    assert_non_null(mkdtemp(top));
+    char st_dir[256], err[256], want[2048];
+    snprintf(st_dir, sizeof st_dir, "%s/b/.ortkit", top);
+    snprintf(err, sizeof err, "%s/launcher.err", top);
+    int fd = 0;
+
+    /* Missing: nothing for a launcher, made 0700 (and its parent) by a build. */
+    assert_int_equal(ortkit__builder_state_dir_open(st_dir, 0, &fd), 0);
+    assert_int_equal(fd, -1);
+    assert_int_equal(ortkit__builder_state_dir_open(st_dir, 1, &fd), 0);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(mode_of(st_dir) & 07777, 0700);
+
+    assert_int_equal(chmod(st_dir, 0755), 0);
+    assert_int_equal(ortkit__builder_state_dir_open(st_dir, 0, &fd), 0);
+    close(fd);
+    assert_int_equal(mode_of(st_dir) & 07777, 0755);
+    assert_int_equal(ortkit__builder_state_dir_open(st_dir, 1, &fd), 0);
+    close(fd);
+    assert_int_equal(mode_of(st_dir) & 07777, 0700);
+
+    /* Writable by others: refused by a build, the gate and the launcher. */
+    assert_int_equal(chmod(st_dir, 0777), 0);
+    assert_int_equal(ortkit__builder_state_dir_open(st_dir, 1, &fd), ORTKIT_E_IO);
+    assert_int_equal(fd, -1);
+    snprintf(want, sizeof want, "the build's state directory %s is writable by its group and "
+             "others (mode 0777); it must be 0700", st_dir);
+    assert_message_has(want);
+    ortkit__builder_server s;
+    assert_int_equal(ortkit__builder_server_open(&s, st_dir, ORTKIT__GiB, 2, NULL, NULL), ORTKIT_E_IO);
+    assert_message_has(want);
+    pid_t p = spawn_launcher_err(st_dir, "exit 6", err);
+    assert_int_equal(exit_status(p), 6);
+    assert_true(file_has(err, "ortkit: not using the compile gate of"));
+    assert_true(file_has(err, want));
+    assert_int_equal(chmod(st_dir, 0720), 0);
+    assert_int_equal(ortkit__builder_state_dir_open(st_dir, 1, &fd), ORTKIT_E_IO);
+    assert_message_has("is writable by its group (mode 0720)");
+    assert_int_equal(mode_of(st_dir) & 07777, 0720);
+
+    /* A link in its place. */
+    assert_int_equal(rmdir(st_dir), 0);
+    assert_int_equal(symlink(top, st_dir), 0);
+    assert_int_equal(ortkit__builder_state_dir_open(st_dir, 1, &fd), ORTKIT_E_IO);
+    snprintf(want, sizeof want, "%s is not a directory (a symbolic link?)", st_dir);
+    assert_message_has(want);
+    assert_int_equal(ortkit__builder_state_dir_open(st_dir, 0, &fd), ORTKIT_E_IO);
+    assert_int_equal(unlink(st_dir), 0);
+
+    /* A build directory others can write; sticky is fine. */
+    char build[256];
+    snprintf(build, sizeof build, "%s/b", top);
+    assert_int_equal(chmod(build, 0777), 0);
+    assert_int_equal(ortkit__builder_state_dir_open(st_dir, 1, &fd), ORTKIT_E_IO);
+    snprintf(want, sizeof want, "%s is writable by its group and others (mode 0777): another user "
+             "could replace the build's state directory %s; run chmod go-w %s", build, st_dir, build);
+    assert_message_has(want);
+    assert_int_equal(mode_of(st_dir), 0); /* nothing made there */
+    assert_int_equal(chmod(build, 01777), 0);
+    assert_int_equal(ortkit__builder_state_dir_open(st_dir, 1, &fd), 0);
+    close(fd);
+    assert_int_equal(chmod(build, 0755), 0);
+    remove_tree(top);
+}
+
+/* Another user (uid 65534): its server is refused by the launcher, its
+ * socket replaced by the build, its connections closed unheard, its state
+ * directory refused.  Acting as another user needs root. */
+static void test_gate_other_user(void **state)
+{
+    (void)state;
+    const uid_t nobody = 65534;
+    if (geteuid() != 0) {
+        print_message("[  SKIPPED ] test_gate_other_user: acting as another user (uid 65534) "
+                      "needs root\n");
+        skip();
+    }
+    gate_dir g;
+    gate_dir_make(&g, NULL);
+    char err[1200], marker[1200], script[2600], want[4096];
+    snprintf(err, sizeof err, "%s/launcher.err", g.top);
+    snprintf(marker, sizeof marker, "%s/ran", g.top);
+    snprintf(script, sizeof script, "echo ran > %s; exit 5", marker);
+
+    /* Its server, answering at the build's socket: told nothing. */
+    pid_t f = fake_gate(&g, nobody, "GO distcc\n");
+    struct stat st;
+    assert_int_equal(lstat(g.sock, &st), 0);
+    assert_int_equal(st.st_uid, nobody);
+    pid_t p = spawn_launcher_err(g.state, script, err);
+    assert_int_equal(exit_status(p), 5);
+    assert_true(file_has(marker, "ran"));
+    assert_true(file_has(err, "it is served by uid 65534, not by you (uid 0); compiling without it"));
+    assert_int_equal(exit_status(f), 0);
+    unlink(marker);
+    unlink(g.sock);
+
+    /* Its live socket in the build's way: replaced, and the build serves. */
+    f = fake_gate(&g, nobody, "GO distcc\n");
+    ortkit__builder_report rep;
+    memset(&rep, 0, sizeof rep);
+    ortkit__builder_server s;
+    assert_int_equal(ortkit__builder_server_open(&s, g.state, ORTKIT__GiB, 2, NULL, &rep), 0);
+    assert_int_equal(lstat(g.sock, &st), 0);
+    assert_int_equal(st.st_uid, 0);
+    p = spawn_launcher(g.state, "exit 0");
+    assert_int_equal(serve_until_exit(&s, p), 0);
+    assert_true(serve_until(&s, none_left, 0));
+    assert_int_equal(rep.n, 1);
+    kill(f, SIGKILL);
+    exit_status(f);
+
+    /* Its connection, with the directories opened up for it: closed before
+     * a word is read. */
+    assert_int_equal(chmod(g.top, 0755), 0);
+    assert_int_equal(chmod(g.state, 0711), 0);
+    assert_int_equal(chmod(g.sock, 0666), 0);
+    p = fork();
+    assert_true(p >= 0);
+    if (p == 0) {
+        become(nobody);
+        struct sockaddr_un sa;
+        int fd = sun_set(&sa, g.sock) ? -1 : socket(AF_UNIX, SOCK_STREAM, 0);
+        if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0)
+            _exit(102);
+        const char *req = "REQ 1 c /s/x.c\n";
+        (void)!send(fd, req, strlen(req), MSG_NOSIGNAL);
+        char buf[64];
+        struct pollfd pfd = {fd, POLLIN, 0};
+        if (poll(&pfd, 1, 10000) != 1)
+            _exit(103);
+        /* Closed, nothing said (a reset: what it sent was never read). */
+        ssize_t r = read(fd, buf, sizeof buf);
+        _exit(r == 0 || (r < 0 && errno == ECONNRESET) ? 0 : 1);
+    }
+    assert_int_equal(serve_until_exit(&s, p), 0);
+    assert_int_equal(s.refused, 1);
+    assert_int_equal(s.gate.n_jobs, 0);
+    assert_int_equal(s.gate.stats.requests, 1);
+    assert_int_equal(chmod(g.state, 0700), 0);
+    assert_int_equal(chmod(g.top, 0700), 0);
+    ortkit__builder_server_close(&s);
+    ortkit__builder_report_free(&rep);
+
+    /* A state directory of that user's. */
+    assert_int_equal(chown(g.state, nobody, nobody), 0);
+    int fd = 0;
+    assert_int_equal(ortkit__builder_state_dir_open(g.state, 1, &fd), ORTKIT_E_IO);
+    snprintf(want, sizeof want, "the build's state directory %s belongs to uid 65534, not to you "
+             "(uid 0)", g.state);
+    assert_message_has(want);
+    p = spawn_launcher_err(g.state, "exit 6", err);
+    assert_int_equal(exit_status(p), 6);
+    assert_true(file_has(err, want));
+    assert_int_equal(chown(g.state, 0, 0), 0);
+    gate_dir_free(&g);
 }
 
 int main(void)
@@ -361,6 +879,11 @@ int main(void)
         cmocka_unit_test(test_classify),
         cmocka_unit_test(test_sizes_and_progress),
         cmocka_unit_test(test_protocol),
+        cmocka_unit_test(test_gate_socket_in_state_dir),
+        cmocka_unit_test(test_gate_socket_stale_and_live),
+        cmocka_unit_test(test_gate_fake_server),
+        cmocka_unit_test(test_gate_state_dir_modes),
+        cmocka_unit_test(test_gate_other_user),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
