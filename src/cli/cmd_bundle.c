@@ -32,7 +32,8 @@ static int bundle_list(int argc, char **argv);
 static const cli_subcommand bundle_subs[] = {
     {"import", "SRC",
      "make a bundle from a libonnxruntime.so* file, a directory holding one, or an unpacked "
-     "release (lib/ and include/)",
+     "release (lib/ and include/); nothing is taken from outside SRC: a link in it that leads "
+     "out, a loop or a FIFO is an error; Ctrl-C stops it and leaves nothing (exit 130)",
      import_opts, bundle_import},
     {"verify", "BUNDLE",
      "check every file's size and SHA-256, that nothing is missing or extra, RUNPATH $ORIGIN, "
