@@ -56,9 +56,12 @@ int ortkit__copy_file(const char *from, const char *to, unsigned mode, const ort
     if (in < 0)
         return ortkit__error_set(ORTKIT_E_IO, "cannot open '%s': %s", from, strerror(errno));
     struct stat st;
-    if (fstat(in, &st) != 0 || !S_ISREG(st.st_mode)) {
-        int rc = ortkit__error_set(ORTKIT_E_IO, "cannot copy '%s': it is %s", from,
-                                   fstat(in, &st) != 0 ? strerror(errno) : kind_of(st.st_mode));
+    int stat_rc = fstat(in, &st);
+    if (stat_rc != 0 || !S_ISREG(st.st_mode)) {
+        int rc = stat_rc != 0
+                     ? ortkit__error_set(ORTKIT_E_IO, "cannot read '%s': %s", from, strerror(errno))
+                     : ortkit__error_set(ORTKIT_E_IO, "cannot copy '%s': it is %s", from,
+                                         kind_of(st.st_mode));
         close(in);
         return rc;
     }
