@@ -418,7 +418,8 @@ static int write_junit(const v_test *tests, size_t n, const v_config *cfg, doubl
     groups gs = {0};
     int rc = !f || count_groups(&gs, tests, n, 0);
     if (!rc) {
-        size_t fails = count_verdict(tests, n, V_FAIL) + (cfg->allow_xpass ? 0 : count_verdict(tests, n, V_XPASS));
+        size_t fails = count_verdict(tests, n, V_FAIL) +
+                       (cfg->allow_xpass ? 0 : count_verdict(tests, n, V_XPASS));
         size_t skipped = n - count_verdict(tests, n, V_PASS) - fails, errors = interrupted ? 1 : 0;
         fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
         if (interrupted)

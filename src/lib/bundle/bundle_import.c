@@ -99,6 +99,13 @@ static const char *libdir_rel(const import *im)
     return im->libdir[n] == '/' ? im->libdir + n + 1 : "";
 }
 
+/* The file name beside the library, relative to top: "lib/NAME" or "NAME". */
+static int beside_lib(char rel[PATH_MAX], const import *im, const char *name)
+{
+    const char *l = libdir_rel(im);
+    return ortkit__pathf(rel, PATH_MAX, "%s%s%s", l, l[0] ? "/" : "", name);
+}
+
 static int has_headers(const char *dir)
 {
     char path[PATH_MAX];
@@ -159,7 +166,8 @@ static int resolve_source(import *im)
         return ortkit__error_wrap(rc, "cannot import '%s'", src);
     if (has_headers(path) || has_headers(copy)) {
         snprintf(im->inc_root, sizeof im->inc_root, "%s", im->top);
-        snprintf(im->inc_rel, sizeof im->inc_rel, "%s", has_headers(path) ? "include" : "include/onnxruntime");
+        snprintf(im->inc_rel, sizeof im->inc_rel, "%s",
+                 has_headers(path) ? "include" : "include/onnxruntime");
     } else if (ORTKIT_ORT_HEADERS_DIR[0] && has_headers(ORTKIT_ORT_HEADERS_DIR)) {
         if (!realpath(ORTKIT_ORT_HEADERS_DIR, im->inc_root))
             return ortkit__error_set(ORTKIT_E_IO, "cannot read '%s': %s", ORTKIT_ORT_HEADERS_DIR,
@@ -197,8 +205,7 @@ static int check_source(import *im)
     const char *lrel = libdir_rel(im);
     int rc;
     for (size_t i = 0; i < im->prov_count; i++) {
-        if ((rc = ortkit__pathf(rel, sizeof rel, "%s%s%s", lrel, lrel[0] ? "/" : "", im->prov_names[i])) ||
-            (rc = source_file(im, real, rel)))
+        if ((rc = beside_lib(rel, im, im->prov_names[i])) || (rc = source_file(im, real, rel)))
             return rc;
     }
     static const char *const licences[] = {"LICENSE", "LICENSE.txt", "ThirdPartyNotices.txt",
@@ -208,8 +215,8 @@ static int check_source(import *im)
             struct stat st;
             if (beside && !lrel[0])
                 break;
-            if ((rc = ortkit__pathf(rel, sizeof rel, "%s%s%s", beside ? lrel : "", beside ? "/" : "",
-                                    licences[i])) ||
+            if ((rc = beside ? beside_lib(rel, im, licences[i])
+                             : ortkit__pathf(rel, sizeof rel, "%s", licences[i])) ||
                 (rc = ortkit__pathf(real, sizeof real, "%s/%s", im->top, rel)))
                 return ortkit__error_wrap(rc, "cannot import '%s'", im->src);
             if (lstat(real, &st) != 0)
@@ -317,7 +324,7 @@ static atomic_uint stage_counter;
 static long stage_pid(const char *entry)
 {
     const char *p = strrchr(entry, '-'), *end;
-    if (entry[0] != '.' || !p || p[1] < '0' || p[1] > '9' || strspn(p + 1, "0123456789") != strlen(p + 1))
+    if (entry[0] != '.' || !p || !p[1] || strspn(p + 1, "0123456789") != strlen(p + 1))
         return 0;
     for (end = p; end > entry && end[-1] >= '0' && end[-1] <= '9'; end--)
         ;
@@ -405,11 +412,9 @@ static int build_stage(import *im, const char *variant)
     if ((rc = add_link(im, "libonnxruntime.so", so_link)))
         return rc;
 
-    const char *lrel = libdir_rel(im);
     for (size_t i = 0; i < im->prov_count; i++) {
         char rel[PATH_MAX];
-        if ((rc = ortkit__pathf(rel, sizeof rel, "%s%s%s", lrel, lrel[0] ? "/" : "", im->prov_names[i])) ||
-            (rc = source_file(im, from, rel)) ||
+        if ((rc = beside_lib(rel, im, im->prov_names[i])) || (rc = source_file(im, from, rel)) ||
             (rc = ortkit__pathf(path, sizeof path, "%s/lib/%s", im->stage, im->prov_names[i])) ||
             (rc = ortkit__copy_file(from, path, 0755, &im->cancel)))
             return rc;
@@ -435,8 +440,7 @@ static int build_stage(import *im, const char *variant)
             const char *dep = deps[i].path;
             if (!strncmp(dep, im->libdir, dl) && dep[dl] == '/' && !strchr(dep + dl + 1, '/')) {
                 char rel[PATH_MAX];
-                if ((rc = ortkit__pathf(rel, sizeof rel, "%s%s%s", lrel, lrel[0] ? "/" : "", dep + dl + 1)) ||
-                    (rc = source_file(im, from, rel)))
+                if ((rc = beside_lib(rel, im, dep + dl + 1)) || (rc = source_file(im, from, rel)))
                     break;
                 dep = from;
             }

@@ -119,8 +119,8 @@ static int inside(const char *path, const char *root)
 static int link_out(const char *rel, const char *target, const char *where, const char *root)
 {
     return ortkit__error_set(ORTKIT_E_FORMAT,
-                             "'%s' is a symbolic link to '%s', which leads out of the source '%s'%s%s%s; "
-                             "import never copies what lies outside its source",
+                             "'%s' is a symbolic link to '%s', which leads out of the source "
+                             "'%s'%s%s%s; import never copies what lies outside its source",
                              rel, target, root, where ? " (to '" : "", where ? where : "",
                              where ? "')" : "");
 }
@@ -243,7 +243,8 @@ int ortkit__copy_tree(const char *root, const char *rel, const char *to, const o
     if (rc)
         return rc;
     if (!S_ISDIR(st.st_mode))
-        return ortkit__error_set(ORTKIT_E_FORMAT, "'%s' is %s, not a directory", rel, kind_of(st.st_mode));
+        return ortkit__error_set(ORTKIT_E_FORMAT, "'%s' is %s, not a directory", rel,
+                                 kind_of(st.st_mode));
     return walk(&w, rel, real, &st, to);
 }
 
