@@ -89,18 +89,30 @@ typedef struct ortkit_bundle_import_options {
     const char *variant;
     const char *into;     /* NULL: the user's bundle directory */
     int force;            /* replace a bundle of the same name */
+    /* Version 2.  Polled while the import copies and hashes files; once it
+     * returns non-zero the import stops, removes what it made and fails with
+     * ORTKIT_E_CANCELLED.  The library installs no signal handler: a program
+     * that stops on Ctrl-C sets a flag in its own and returns it here.
+     * NULL: never cancelled. */
+    int (*cancel)(void *arg);
+    void *cancel_arg;     /* handed to cancel */
 } ortkit_bundle_import_options;
 
-#define ORTKIT_BUNDLE_IMPORT_OPTIONS_VERSION 1
-#define ORTKIT_BUNDLE_IMPORT_OPTIONS_INIT {ORTKIT_BUNDLE_IMPORT_OPTIONS_VERSION, NULL, NULL, NULL, 0}
+#define ORTKIT_BUNDLE_IMPORT_OPTIONS_VERSION 2
+#define ORTKIT_BUNDLE_IMPORT_OPTIONS_INIT \
+    {ORTKIT_BUNDLE_IMPORT_OPTIONS_VERSION, NULL, NULL, NULL, 0, NULL, NULL}
 
 /*
  * Make a bundle from src: a libonnxruntime.so* file, a directory holding
  * one, or an unpacked release (lib/ and include/).  The library is loaded
- * to read its version and providers.  The bundle is built under a temporary
- * name in the destination and renamed into place: a failure leaves nothing
- * behind, and an existing bundle is replaced only with force (and kept if
- * the import fails).  *out (may be NULL) receives the new bundle.
+ * to read its version and providers.  Nothing is taken from outside src:
+ * a symbolic link in it that leads out (or loops), or a file that is not
+ * regular, is an error naming it (ORTKIT_E_FORMAT), found before anything
+ * is loaded; only a library file given as src is taken wherever its link
+ * points.  The bundle is built under a temporary name in the destination
+ * and renamed into place: a failure or a cancel leaves nothing behind, and
+ * an existing bundle is replaced only with force (and kept if the import
+ * fails).  *out (may be NULL) receives the new bundle.
  */
 ORTKIT_API int ortkit_bundle_import(ortkit_bundle **out, const char *src,
                                     const ortkit_bundle_import_options *opts);

@@ -6,13 +6,10 @@
 #include "bench.h"
 #include "cli.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #define W 820.0
 #define H 640.0
@@ -236,46 +233,6 @@ static void legend(svg *s, const bench_config *cfg, const axis *ax)
     }
 }
 
-/* Write data to path through a temporary file in the same directory. */
-static int write_atomic(const char *path, const char *data, size_t len)
-{
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + 16);
-    if (!tmp)
-        return cli_fail("out of memory");
-    snprintf(tmp, plen + 16, "%s.tmp.XXXXXX", path);
-    int fd = mkstemp(tmp), err = 0;
-    if (fd < 0) {
-        err = errno;
-        free(tmp);
-        return cli_fail("cannot write plot '%s': %s", path, strerror(err));
-    }
-    /* mkstemp makes the file 0600; give it the mode a plain create would. */
-    mode_t mask = umask(0);
-    umask(mask);
-    size_t off = 0;
-    while (off < len && !err) {
-        ssize_t n = write(fd, data + off, len - off);
-        if (n < 0 && errno != EINTR)
-            err = errno;
-        else if (n > 0)
-            off += (size_t)n;
-    }
-    if (!err && fchmod(fd, 0666 & ~mask))
-        err = errno;
-    if (close(fd) && !err)
-        err = errno;
-    if (!err && rename(tmp, path))
-        err = errno;
-    if (err) {
-        unlink(tmp);
-        free(tmp);
-        return cli_fail("cannot write plot '%s': %s", path, strerror(err));
-    }
-    free(tmp);
-    return 0;
-}
-
 int bench_plot_svg(const bench_config *cfg, const char *path)
 {
     /* The x axis spans the fastest run to the higher p99 of the sides, so
@@ -306,15 +263,21 @@ int bench_plot_svg(const bench_config *cfg, const char *path)
     put(&s, "<text x=\"%.1f\" y=\"28\" font-size=\"16\" font-weight=\"bold\">Latency of ", LEFT);
     const char *base = strrchr(cfg->model, '/');
     put_text(&s, base ? base + 1 : cfg->model);
-    put(&s, "</text>\n<text x=\"%.1f\" y=\"44\" fill=\"#555\">%ld caller%s, %ld warm-up runs%s</text>\n", LEFT,
+    put(&s, "</text>\n<text x=\"%.1f\" y=\"44\" fill=\"#555\">%ld caller%s, %ld warm-up runs%s%s</text>\n", LEFT,
         cfg->callers, cfg->callers == 1 ? "" : "s", cfg->warmup,
-        cfg->n_sides == 2 ? ", A and B in alternating blocks" : "");
+        cfg->n_sides == 2 ? ", A and B in alternating blocks" : "",
+        cfg->interrupted ? "; interrupted: partial figures" : "");
     legend(&s, cfg, &ax);
     histogram(&s, cfg, &ax);
     put(&s, "<text x=\"%.1f\" y=\"%.1f\" font-weight=\"bold\">Cumulative distribution</text>\n", LEFT, CDF_TOP - 10);
     cdf(&s, cfg, &ax);
     put(&s, "</svg>\n");
-    int rc = s.failed ? cli_fail("out of memory drawing the plot") : write_atomic(path, s.buf, s.len);
+    /* Through a temporary name beside it, renamed into place, with the mode
+     * a new file gets (0666 less the umask). */
+    int rc = s.failed ? cli_fail("out of memory drawing the plot")
+             : ortkit__file_write_atomic(path, s.buf, s.len)
+                 ? cli_fail("cannot write plot '%s': %s", path, ortkit__error_message())
+                 : CLI_OK;
     free(s.buf);
     return rc;
 }

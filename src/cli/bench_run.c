@@ -10,10 +10,10 @@
  */
 #include "bench.h"
 #include "cli.h"
+#include "interrupt.h"
 
 #include <math.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,14 +22,8 @@
 #include <unistd.h>
 
 /* Ctrl-C (or SIGTERM) ends the timed loop after the runs in progress, and
- * the figures so far are still reported. */
-static volatile sig_atomic_t stop_requested;
-
-static void on_stop_signal(int sig)
-{
-    (void)sig;
-    stop_requested = 1;
-}
+ * the figures so far are still reported: the caller holds interrupts
+ * (interrupt.h), and the loops look at cli_interrupted(). */
 
 static void cpu_seconds(double *user, double *sys)
 {
@@ -96,7 +90,7 @@ static void *caller_main(void *arg)
     }
     /* A claimed run is always finished, so after a stop every index below
      * min(next, end) holds a latency. */
-    while (!stop_requested && !atomic_load(&job->failed)) {
+    while (!cli_interrupted() && !atomic_load(&job->failed)) {
         size_t i = atomic_fetch_add(&job->next, 1);
         if (i >= job->end)
             break;
@@ -256,7 +250,7 @@ static int warm_up(bench_config *cfg, size_t idx, double *warm_mean)
         rc = cli_fail("%s%s", side_prefix(cfg, idx, pre, sizeof pre), ortkit_error_last());
         goto cleanup;
     }
-    for (long w = 0; w < cfg->warmup && !stop_requested; w++) {
+    for (long w = 0; w < cfg->warmup && !cli_interrupted(); w++) {
         if (run_once(cfg, sd->session, sd->inputs, outs, &dt)) {
             rc = cli_fail("%s%s", side_prefix(cfg, idx, pre, sizeof pre), ortkit_error_last());
             goto cleanup;
@@ -292,15 +286,6 @@ static size_t choose_block(const bench_config *cfg, double est)
 
 int bench_measure(bench_config *cfg)
 {
-    struct sigaction sa, old_int, old_term;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_stop_signal;
-    sa.sa_flags = SA_RESETHAND; /* a second Ctrl-C ends the program at once */
-    sigemptyset(&sa.sa_mask);
-    stop_requested = 0;
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
-
     int rc = CLI_OK, shown = 0;
     double est = 0;
     for (size_t i = 0; i < cfg->n_sides; i++) {
@@ -312,10 +297,10 @@ int bench_measure(bench_config *cfg)
     size_t block = choose_block(cfg, est);
     cfg->block = (long)block;
     double started = ortkit__clock_now(), last = 0;
-    for (size_t round = 0; !stop_requested; round++) {
+    for (size_t round = 0; !cli_interrupted(); round++) {
         double mean[2] = {NAN, NAN};
         int ran = 0;
-        for (size_t k = 0; k < cfg->n_sides && !stop_requested; k++) {
+        for (size_t k = 0; k < cfg->n_sides && !cli_interrupted(); k++) {
             size_t idx = cfg->n_sides == 2 && round % 2 ? 1 - k : k;
             bench_side *sd = &cfg->side[idx];
             if (side_done(cfg, sd))
@@ -338,11 +323,9 @@ int bench_measure(bench_config *cfg)
 done:
     if (shown) /* the progress line goes before any result or message */
         fputs("\r\033[K", stderr);
-    cfg->interrupted = stop_requested;
+    cfg->interrupted = cli_interrupted() != 0;
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     cfg->peak_rss = (double)ru.ru_maxrss * 1024.0;
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
     return rc;
 }

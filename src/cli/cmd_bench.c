@@ -4,6 +4,7 @@
  */
 #include "bench.h"
 #include "cli.h"
+#include "interrupt.h"
 #include "opt.h"
 
 #include <errno.h>
@@ -56,7 +57,10 @@ static const cli_opt_spec bench_spec = {
     "latency of each run (min, mean, stddev, p50, p90, p95, p99, max), throughput,\n"
     "CPU use and memory.  Side by side, two runtimes or two settings run the same\n"
     "inputs in alternating blocks and every figure is shown for both with B/A.\n",
-    bench_opts, NULL, NULL};
+    bench_opts, NULL,
+    "Ctrl-C or SIGTERM stops after the runs in flight: the figures so far are\n"
+    "reported (--json says \"interrupted\", the --plot says it is partial).\n"
+    "Exit status: 0 ok, 1 failure, 2 usage, 130 interrupted.\n"};
 
 typedef struct bench_args {
     bench_config cfg;
@@ -454,7 +458,14 @@ int cmd_bench(int argc, char **argv)
         return prc < 0 ? CLI_OK : prc;
     bench_config *cfg = &a.cfg;
     int rc = CLI_FAIL;
-    if ((cfg->plot && check_plot_dir(cfg->plot)) || set_up(cfg) || bench_measure(cfg))
+    /* While the runtimes load there is nothing to report: an interrupt ends
+     * the command at once.  From the first measured run on it stops the
+     * runs, and the figures so far are still reported (exit 130). */
+    cli_interrupt_init();
+    if ((cfg->plot && check_plot_dir(cfg->plot)) || set_up(cfg))
+        goto cleanup;
+    cli_interrupt_hold();
+    if (bench_measure(cfg))
         goto cleanup;
     size_t total = 0;
     for (size_t i = 0; i < cfg->n_sides; i++) {
@@ -463,7 +474,8 @@ int cmd_bench(int argc, char **argv)
         ortkit__stats_compute(&sd->stats, sd->lat, sd->n_lat);
     }
     if (total == 0) {
-        cli_fail("interrupted before any timed run");
+        rc = cfg->interrupted ? cli_interrupt_fail("no timed run had finished")
+                              : cli_fail("no timed run");
         goto cleanup;
     }
     if (bench_report(cfg))
@@ -473,11 +485,12 @@ int cmd_bench(int argc, char **argv)
     if (cfg->capped)
         fprintf(stderr, "ortkit: note: -t stopped at %d runs per side, the most bench keeps\n", BENCH_MAX_RUNS);
     if (cfg->interrupted) {
-        cli_fail("interrupted after %zu timed runs; the figures above cover those", total);
+        rc = cli_interrupt_fail("after %zu timed runs; the figures above cover those", total);
         goto cleanup;
     }
     rc = CLI_OK;
 cleanup:
+    cli_interrupt_release();
     free_config(cfg);
     return rc;
 }

@@ -1,6 +1,7 @@
 /* cmd_bundle.c - `ortkit bundle import|verify|list`: relocatable ONNX Runtime bundles. */
 #include "cli.h"
 #include "bundle_view.h"
+#include "interrupt.h"
 #include "opt.h"
 
 #include <stdlib.h>
@@ -31,7 +32,8 @@ static int bundle_list(int argc, char **argv);
 static const cli_subcommand bundle_subs[] = {
     {"import", "SRC",
      "make a bundle from a libonnxruntime.so* file, a directory holding one, or an unpacked "
-     "release (lib/ and include/)",
+     "release (lib/ and include/); nothing is taken from outside SRC: a link in it that leads "
+     "out, a loop or a FIFO is an error; Ctrl-C stops it and leaves nothing (exit 130)",
      import_opts, bundle_import},
     {"verify", "BUNDLE",
      "check, from the files alone (nothing is loaded), every file's size and SHA-256, that "
@@ -125,8 +127,17 @@ static int bundle_import(int argc, char **argv)
     if (p.n_args > 1)
         return cli_usage("bundle", "unexpected argument '%s'", p.args[1]);
 
+    /* An interrupt stops the import where the library next looks (while it
+     * copies and hashes files), which then removes its temporary directory. */
     ortkit_bundle *b = NULL;
-    if (ortkit_bundle_import(&b, p.args[0], &a.import) != 0)
+    cli_interrupt_init();
+    cli_interrupt_hold();
+    a.import.cancel = cli_interrupt_poll;
+    int irc = ortkit_bundle_import(&b, p.args[0], &a.import);
+    cli_interrupt_release();
+    if (irc == ORTKIT_E_CANCELLED && cli_interrupted())
+        return cli_interrupt_fail("nothing was imported");
+    if (irc != 0)
         return cli_fail_lib();
     const ortkit_manifest *m = ortkit_bundle_manifest(b);
     if (a.json) {

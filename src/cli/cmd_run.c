@@ -1,14 +1,17 @@
 /* cmd_run.c - `ortkit run MODEL`: run a model once (or N times) and show its outputs. */
 #include "cli.h"
 #include "inputs.h"
+#include "interrupt.h"
 #include "opt.h"
 #include "values.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 enum {
@@ -40,7 +43,13 @@ static const cli_opt_spec run_spec = {
     "                  [--seed N] [--runtime PATH] [--json]\n",
     "Run a model and show every output (type, shape, min/max/mean, first values),\n"
     "the time to create the session and the run latency.\n",
-    run_opts, NULL, NULL};
+    run_opts, NULL,
+    "-o DIR saves output NAME as DIR/NAME.npy, each character other than a letter,\n"
+    "a digit, '.', '_' or '-' replaced by '_' (\".\", \"..\" and \"\" give output.npy).\n"
+    "Outputs that would share a file are an error before the model runs: a file\n"
+    "always holds the output its name says.  All files or none: a failure or an\n"
+    "interrupt leaves DIR as it was.\n"
+    "Exit status: 0 ok, 1 failure, 2 usage, 130 interrupted (SIGINT or SIGTERM).\n"};
 
 #define MAX_ARGS 256
 
@@ -124,52 +133,208 @@ static void file_name_for(const char *name, char *buf, size_t size)
         snprintf(buf, size, "output");
 }
 
-/* DIR/FILE.npy into buf; 0, or -1 when it does not fit (a path that long is refused). */
-static int npy_path(char *buf, size_t size, const char *dir, const char *file)
+/* The file each output is saved in (without ".npy"). */
+typedef struct out_file {
+    char name[512];
+    size_t output;    /* its index among the session's outputs */
+    int had_old;      /* DIR held a file of that name: kept as STAGING/old-N */
+    int placed;       /* renamed into DIR */
+    dev_t dev;        /* the staged file */
+    ino_t ino;
+} out_file;
+
+static int cmp_out_file(const void *x, const void *y)
 {
-    int n = snprintf(buf, size, "%s/%s.npy", dir, file);
-    return n < 0 || (size_t)n >= size ? -1 : 0;
+    const out_file *a = x, *b = y;
+    int c = strcmp(a->name, b->name);
+    return c ? c : (a->output > b->output) - (a->output < b->output);
 }
 
-/* Remove a staging directory and whatever is in it (flat: .npy files only). */
-static void remove_staging(const char *staging, const ortkit_session *s, size_t n)
+/*
+ * The file name of every output, refused when two outputs would share one
+ * (names that differ only in characters the mapping replaces, or "." and
+ * ".."): a file must say which output it holds, whatever the order.  Checked
+ * before the model runs, so nothing is written.  *out is malloc'd.
+ */
+static int plan_files(out_file **out, const ortkit_session *s, size_t n, const char *dir)
 {
-    for (size_t i = 0; i < n; i++) {
-        char file[512], path[4096];
-        file_name_for(ortkit_session_output(s, i)->name, file, sizeof file);
-        if (!npy_path(path, sizeof path, staging, file))
-            unlink(path);
+    out_file *f = calloc(n + 1, sizeof *f), *sorted = calloc(n + 1, sizeof *sorted);
+    if (!f || !sorted) {
+        free(f);
+        free(sorted);
+        return cli_fail("out of memory");
     }
-    rmdir(staging);
+    for (size_t i = 0; i < n; i++) {
+        file_name_for(ortkit_session_output(s, i)->name, f[i].name, sizeof f[i].name);
+        f[i].output = i;
+    }
+    memcpy(sorted, f, n * sizeof *f);
+    qsort(sorted, n, sizeof *sorted, cmp_out_file);
+    for (size_t i = 1; i < n; i++) {
+        if (strcmp(sorted[i - 1].name, sorted[i].name))
+            continue;
+        int rc = cli_fail("outputs '%s' and '%s' would both be saved as '%s/%s.npy' (characters "
+                          "other than letters, digits, '.', '_' and '-' become '_'); nothing was "
+                          "written",
+                          ortkit_session_output(s, sorted[i - 1].output)->name,
+                          ortkit_session_output(s, sorted[i].output)->name, dir, sorted[i].name);
+        free(f);
+        free(sorted);
+        return rc;
+    }
+    free(sorted);
+    *out = f;
+    return CLI_OK;
+}
+
+static int cmp_staged(const void *x, const void *y)
+{
+    const out_file *a = x, *b = y;
+    if (a->dev != b->dev)
+        return a->dev < b->dev ? -1 : 1;
+    if (a->ino != b->ino)
+        return a->ino < b->ino ? -1 : 1;
+    return (a->output > b->output) - (a->output < b->output);
+}
+
+/* Two outputs staged as one file (names that differ only in case, on a file
+ * system that ignores it): CLI_FAIL after saying so, else CLI_OK. */
+static int same_file(const char *dir, const char *staging, out_file *f, const ortkit_session *s,
+                     size_t n)
+{
+    out_file *sorted = calloc(n + 1, sizeof *sorted);
+    if (!sorted)
+        return cli_fail("out of memory");
+    for (size_t i = 0; i < n; i++) {
+        char path[PATH_MAX];
+        struct stat st;
+        if (ortkit__pathf(path, sizeof path, "%s/%s.npy", staging, f[i].name) || stat(path, &st)) {
+            free(sorted);
+            return cli_fail("cannot read back '%s/%s.npy': %s", staging, f[i].name, strerror(errno));
+        }
+        f[i].dev = st.st_dev;
+        f[i].ino = st.st_ino;
+    }
+    memcpy(sorted, f, n * sizeof *f);
+    qsort(sorted, n, sizeof *sorted, cmp_staged);
+    int rc = CLI_OK;
+    for (size_t i = 1; i < n && !rc; i++)
+        if (sorted[i - 1].dev == sorted[i].dev && sorted[i - 1].ino == sorted[i].ino)
+            rc = cli_fail("outputs '%s' and '%s' would both be saved as '%s/%s.npy' on this file "
+                          "system; nothing was written",
+                          ortkit_session_output(s, sorted[i - 1].output)->name,
+                          ortkit_session_output(s, sorted[i].output)->name, dir, sorted[i].name);
+    free(sorted);
+    return rc;
+}
+
+/* The test hook: pause this many seconds after each output is staged, so
+ * that a test can interrupt a save half-way. */
+#define SAVE_PAUSE_ENV "ORTKIT_RUN_SAVE_PAUSE_TEST"
+
+static void test_pause(void)
+{
+    const char *v = getenv(SAVE_PAUSE_ENV);
+    double seconds = v ? atof(v) : 0, until = ortkit__clock_now() + seconds;
+    while (seconds > 0 && !cli_interrupted() && ortkit__clock_now() < until)
+        nanosleep(&(struct timespec){0, 10000000}, NULL);
+}
+
+/* Put every staged output into DIR, or none: a file it replaces is first
+ * kept in the staging directory (a hard link, else renamed there) and put
+ * back if a later one fails. */
+static int commit(const char *dir, const char *staging, out_file *f, size_t n)
+{
+    char from[PATH_MAX], to[PATH_MAX], old[PATH_MAX];
+    size_t i = 0;
+    for (; i < n; i++) {
+        struct stat st;
+        if (ortkit__pathf(from, sizeof from, "%s/%s.npy", staging, f[i].name) ||
+            ortkit__pathf(to, sizeof to, "%s/%s.npy", dir, f[i].name) ||
+            ortkit__pathf(old, sizeof old, "%s/old-%zu", staging, i)) {
+            cli_fail("output directory '%s': path too long", dir);
+            break;
+        }
+        if (lstat(to, &st) == 0) {
+            if (link(to, old) != 0 && rename(to, old) != 0) {
+                cli_fail("cannot replace '%s': %s", to, strerror(errno));
+                break;
+            }
+            f[i].had_old = 1;
+        } else if (errno != ENOENT) {
+            cli_fail("cannot write '%s': %s", to, strerror(errno));
+            break;
+        }
+        if (rename(from, to) != 0) {
+            cli_fail("cannot write '%s': %s", to, strerror(errno));
+            break;
+        }
+        f[i].placed = 1;
+    }
+    if (i == n)
+        return CLI_OK;
+    for (size_t j = i + 1; j-- > 0;) {
+        if ((!f[j].had_old && !f[j].placed) ||
+            ortkit__pathf(to, sizeof to, "%s/%s.npy", dir, f[j].name) ||
+            ortkit__pathf(old, sizeof old, "%s/old-%zu", staging, j))
+            continue;
+        if (f[j].had_old)
+            rename(old, to);
+        else
+            unlink(to);
+    }
+    return CLI_FAIL;
 }
 
 /*
  * Save every output as DIR/NAME.npy, all or nothing: each is written into a
- * staging directory inside DIR, every destination is checked, and only then
- * are they renamed into place.  A failure leaves DIR as it was.
+ * staging directory inside DIR (DIR/.ortkit-run-PID-XXXXXX, so that the next
+ * run can tell one whose process is gone), every destination is checked, and
+ * only then are they renamed into place.  A failure or an interrupt leaves
+ * DIR as it was, and removes DIR when this run created it.
  */
-static int save_outputs(const char *dir, const ortkit_session *s, ortkit_tensor **outs, size_t n)
+static int save_outputs(const char *dir, out_file *f, const ortkit_session *s, ortkit_tensor **outs,
+                        size_t n)
 {
     struct stat st;
-    int created = 0, rc = CLI_FAIL;
+    int created = 0, rc = CLI_FAIL, track_dir = -1, track_staging = -1;
+    char staging[PATH_MAX], path[PATH_MAX];
+    cli_interrupt_hold();
     if (stat(dir, &st) != 0) {
-        if (errno != ENOENT || mkdir(dir, 0777) != 0)
-            return cli_fail("cannot create output directory '%s': %s", dir, strerror(errno));
+        if (errno != ENOENT || mkdir(dir, 0777) != 0) {
+            rc = cli_fail("cannot create output directory '%s': %s", dir, strerror(errno));
+            goto release;
+        }
         created = 1;
+        track_dir = cli_interrupt_track(dir, CLI_TRACK_EMPTY_DIR);
     } else if (!S_ISDIR(st.st_mode)) {
-        return cli_fail("output directory '%s' is not a directory", dir);
+        rc = cli_fail("output directory '%s' is not a directory", dir);
+        goto release;
     }
-    char staging[4096];
-    snprintf(staging, sizeof staging, "%s/.ortkit-run-XXXXXX", dir);
+    cli_remove_stale(dir, ".ortkit-run-");
+    if (ortkit__pathf(staging, sizeof staging, "%s/.ortkit-run-%ld-XXXXXX", dir, (long)getpid())) {
+        cli_fail("output directory '%s': path too long", dir);
+        goto done;
+    }
     if (!mkdtemp(staging)) {
         cli_fail("cannot write into '%s': %s", dir, strerror(errno));
         goto done;
     }
+    track_staging = cli_interrupt_track(staging, CLI_TRACK_FLAT_DIR);
     for (size_t i = 0; i < n; i++) {
-        char file[512], path[4096];
+        if (ortkit__pathf(path, sizeof path, "%s/%s.npy", dir, f[i].name)) {
+            cli_fail("output directory '%s': path too long", dir);
+            goto unstage;
+        }
+        if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+            cli_fail("output '%s': cannot replace '%s': it is a directory",
+                     ortkit_session_output(s, i)->name, path);
+            goto unstage;
+        }
+    }
+    for (size_t i = 0; i < n && !cli_interrupted(); i++) {
         const char *name = ortkit_session_output(s, i)->name;
-        file_name_for(name, file, sizeof file);
-        if (npy_path(path, sizeof path, staging, file)) {
+        if (ortkit__pathf(path, sizeof path, "%s/%s.npy", staging, f[i].name)) {
             cli_fail("output directory '%s': path too long", dir);
             goto unstage;
         }
@@ -177,30 +342,28 @@ static int save_outputs(const char *dir, const ortkit_session *s, ortkit_tensor 
             cli_fail("output '%s': %s", name, ortkit_error_last());
             goto unstage;
         }
-        if (npy_path(path, sizeof path, dir, file)) {
-            cli_fail("output directory '%s': path too long", dir);
-            goto unstage;
-        }
-        if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-            cli_fail("output '%s': cannot replace '%s': it is a directory", name, path);
-            goto unstage;
-        }
+        test_pause();
     }
-    for (size_t i = 0; i < n; i++) {
-        char file[512], from[4096], to[4096];
-        file_name_for(ortkit_session_output(s, i)->name, file, sizeof file);
-        if (npy_path(from, sizeof from, staging, file) || npy_path(to, sizeof to, dir, file) ||
-            rename(from, to) != 0) {
-            cli_fail("cannot write '%s': %s", to, strerror(errno));
-            goto unstage;
-        }
+    if (cli_interrupted()) {
+        rc = cli_interrupt_fail("nothing was written to '%s'", dir);
+        goto unstage;
     }
-    rc = CLI_OK;
+    /* Names that differ only in case are one file on some file systems:
+     * two outputs staged as one file are refused too. */
+    if (same_file(dir, staging, f, s, n))
+        goto unstage;
+    rc = commit(dir, staging, f, n);
 unstage:
-    remove_staging(staging, s, n);
+    cli_remove_flat_dir(staging);
+    cli_interrupt_untrack(track_staging);
 done:
     if (rc && created)
         rmdir(dir);
+    cli_interrupt_untrack(track_dir);
+release:
+    /* Once the outputs are in place an interrupt is too late to undo them:
+     * the run ends as it would have. */
+    cli_interrupt_release();
     return rc;
 }
 
@@ -334,9 +497,13 @@ int cmd_run(int argc, char **argv)
     ortkit_session *s = NULL;
     ortkit_tensor **inputs = NULL, **outs = NULL;
     const char **names = NULL;
+    out_file *files = NULL;
     double *lat = NULL;
     size_t n_in = 0, n_out = 0;
     int rc = CLI_FAIL;
+
+    /* Until the outputs are saved there is nothing to undo: an interrupt ends the run at once. */
+    cli_interrupt_init();
 
     if (cli_open_runtime(&rt, a.runtime)) {
         cli_fail_lib();
@@ -364,6 +531,8 @@ int cmd_run(int argc, char **argv)
         cli_fail("out of memory");
         goto cleanup;
     }
+    if (a.out_dir && plan_files(&files, s, n_out, a.out_dir))
+        goto cleanup;
     if (inputs_build(&a.in, a.model, s, inputs, names))
         goto cleanup;
     for (long r = 0; r < a.repeat; r++) {
@@ -379,7 +548,7 @@ int cmd_run(int argc, char **argv)
         }
         lat[r] = ortkit__clock_now() - start;
     }
-    if (a.out_dir && save_outputs(a.out_dir, s, outs, n_out))
+    if (a.out_dir && (rc = save_outputs(a.out_dir, files, s, outs, n_out)))
         goto cleanup;
     rc = report(&a, rt, s, outs, create_s, lat, (size_t)a.repeat);
 cleanup:
@@ -390,6 +559,7 @@ cleanup:
     free(inputs);
     free(outs);
     free(names);
+    free(files);
     free(lat);
     ortkit_session_free(s);
     ortkit_runtime_free(rt);

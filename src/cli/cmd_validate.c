@@ -1,5 +1,6 @@
 /* cmd_validate.c - `ortkit validate [DIR...]`: run ONNX backend tests against a runtime. */
 #include "inputs.h"
+#include "interrupt.h"
 #include "opt.h"
 #include "validate_cli.h"
 
@@ -69,7 +70,9 @@ static const cli_opt_spec validate_spec = {
     "  " ORTKIT_VALIDATE_SUITE "\n",
     validate_opts, NULL,
     "Exit status: 0 when every test passed or failed as listed, 1 on other failures,\n"
-    "2 on usage errors, 130 when interrupted.\n"};
+    "2 on usage errors, 130 when interrupted (SIGINT or SIGTERM).  Interrupted, the\n"
+    "report covers the tests that finished, and a --junit file says the run was\n"
+    "interrupted in an <error> element, so that it counts as a failure.\n"};
 
 #define MAX_PATTERNS 256
 #define MAX_ROOTS 256
@@ -236,6 +239,8 @@ int cmd_validate(int argc, char **argv)
     v_list known = {0}, tols = {0};
     char version[64] = "", rt_path[4096] = "", known_path[4096] = "";
     char *default_roots[4] = {NULL, NULL, NULL, NULL};
+    /* Until the tests start there is nothing to report: an interrupt ends the command at once. */
+    cli_interrupt_init();
 
     if (!a.n_roots) {
         static const char *const suites[] = {"node", "simple", "pytorch-converted", "pytorch-operator"};
@@ -332,20 +337,24 @@ int cmd_validate(int argc, char **argv)
         fprintf(stderr, "ortkit validate: %zu tests on ONNX Runtime %s, %ld at a time\n", n, version,
                 a.jobs);
 
+    /* From here an interrupt stops the tests, and what finished is reported. */
     double seconds = 0;
+    cli_interrupt_hold();
     int run_rc = v_run_all(tests, n, &cfg, &seconds);
-    if (run_rc && run_rc != 130) {
+    if (run_rc && run_rc != CLI_INTERRUPTED) {
+        cli_interrupt_release();
         rc = run_rc;
         goto cleanup;
     }
-    int report_rc = v_report(tests, n, &cfg, seconds, run_rc == 130);
+    int report_rc = v_report(tests, n, &cfg, seconds, run_rc == CLI_INTERRUPTED ? cli_interrupted() : 0);
+    cli_interrupt_release();
     size_t failed = 0, xpassed = 0;
     for (size_t i = 0; i < n; i++) {
         failed += tests[i].verdict == V_FAIL;
         xpassed += tests[i].verdict == V_XPASS;
     }
-    if (run_rc == 130)
-        rc = 130;
+    if (run_rc == CLI_INTERRUPTED)
+        rc = CLI_INTERRUPTED;
     else if (failed || (xpassed && !a.allow_xpass) || report_rc)
         rc = CLI_FAIL;
 cleanup:

@@ -78,8 +78,9 @@ typedef struct v_config {
 
 /*
  * Run every test, each in a child process, cfg->jobs at a time.  Fills each
- * test's result and verdict.  Returns 0, or 130 after SIGINT (tests not run
- * keep V_NOT_RUN) or CLI_FAIL when no child could be started.
+ * test's result and verdict.  The caller holds interrupts (interrupt.h).
+ * Returns 0, or CLI_INTERRUPTED after SIGINT or SIGTERM (tests not run keep
+ * V_NOT_RUN) or CLI_FAIL when no child could be started.
  */
 int v_run_all(v_test *tests, size_t n, const v_config *cfg, double *seconds);
 
@@ -92,7 +93,8 @@ int v_probe_runtime(const char *path, char *version, size_t version_size, char *
 /* The verdict from a result and the known-failures entry. */
 v_verdict v_judge(const ortkit_conformance_result *res, const v_entry *known);
 
-/* The text report on stdout (or JSON with cfg->json), then the JUnit file.
+/* The text report on stdout (or JSON with cfg->json), then the JUnit file;
+ * interrupted is the signal that stopped the run (0: it ran to the end).
  * Returns CLI_OK, or CLI_FAIL when the JUnit file cannot be written. */
 int v_report(const v_test *tests, size_t n, const v_config *cfg, double seconds, int interrupted);
 

@@ -6,10 +6,8 @@
  */
 #include "validate_cli.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static const char *const verdict_names[V_VERDICT_COUNT] = {"not-run", "pass", "fail", "xfail",
                                                            "xpass", "unsupported"};
@@ -403,59 +401,69 @@ static void junit_case(FILE *f, const v_test *t, int allow_xpass)
     fputs("\"/>\n    </testcase>\n", f);
 }
 
-static int write_junit(const v_test *tests, size_t n, const v_config *cfg, double seconds)
+/*
+ * The JUnit file, built in memory and written through util's atomic write
+ * (a temporary name beside it, renamed into place; mode 0666 less the
+ * umask).  An interrupted run still writes one, so that no earlier report
+ * stands for this run, but a partial one that cannot pass: the tests not
+ * run are <skipped> and one more test case, "interrupted", holds an <error>
+ * saying the run was stopped and by what.
+ */
+static int write_junit(const v_test *tests, size_t n, const v_config *cfg, double seconds,
+                       int interrupted)
 {
-    size_t len = strlen(cfg->junit);
-    char *tmp = malloc(len + 16);
-    if (!tmp)
-        return cli_fail("out of memory");
-    snprintf(tmp, len + 16, "%s.tmpXXXXXX", cfg->junit);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        int err = errno;
-        free(tmp);
-        return cli_fail("cannot write JUnit file '%s': %s", cfg->junit, strerror(err));
-    }
-    FILE *f = fdopen(fd, "w");
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
     groups gs = {0};
     int rc = !f || count_groups(&gs, tests, n, 0);
     if (!rc) {
+        size_t fails = count_verdict(tests, n, V_FAIL) +
+                       (cfg->allow_xpass ? 0 : count_verdict(tests, n, V_XPASS));
+        size_t skipped = n - count_verdict(tests, n, V_PASS) - fails, errors = interrupted ? 1 : 0;
         fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+        if (interrupted)
+            fprintf(f, "<!-- partial: the run was interrupted (SIG%s) after %zu of %zu tests -->\n",
+                    sigabbrev_np(interrupted) ? sigabbrev_np(interrupted) : "?",
+                    n - count_verdict(tests, n, V_NOT_RUN), n);
         fprintf(f, "<testsuites name=\"ortkit validate\" tests=\"%zu\" failures=\"%zu\" "
-                   "skipped=\"%zu\" time=\"%.3f\">\n",
-                n, count_verdict(tests, n, V_FAIL) + (cfg->allow_xpass ? 0 : count_verdict(tests, n, V_XPASS)),
-                n - count_verdict(tests, n, V_PASS) - count_verdict(tests, n, V_FAIL) -
-                    (cfg->allow_xpass ? 0 : count_verdict(tests, n, V_XPASS)),
-                seconds);
+                   "errors=\"%zu\" skipped=\"%zu\" time=\"%.3f\">\n",
+                n + errors, fails, errors, skipped, seconds);
         for (size_t g = 0; g + 1 < gs.count; g++) {
             const group *s = &gs.g[g];
-            size_t fails = s->n[V_FAIL] + (cfg->allow_xpass ? 0 : s->n[V_XPASS]);
+            size_t sfails = s->n[V_FAIL] + (cfg->allow_xpass ? 0 : s->n[V_XPASS]);
             fputs("  <testsuite name=\"", f);
             xml_text(f, s->name);
             fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\">\n", s->total,
-                    fails, s->total - s->n[V_PASS] - fails);
+                    sfails, s->total - s->n[V_PASS] - sfails);
             for (size_t i = 0; i < n; i++)
                 if (!strcmp(suite_of(&tests[i]), s->name))
                     junit_case(f, &tests[i], cfg->allow_xpass);
             fputs("  </testsuite>\n", f);
         }
+        if (interrupted) {
+            fputs("  <testsuite name=\"ortkit validate\" tests=\"1\" failures=\"0\" errors=\"1\" "
+                  "skipped=\"0\">\n", f);
+            fprintf(f, "    <testcase classname=\"ortkit validate\" name=\"interrupted\" time=\"%.3f\">\n"
+                       "      <error type=\"interrupted\" message=\"the run was interrupted (SIG%s) "
+                       "after %zu of %zu tests; this report is partial\"/>\n"
+                       "    </testcase>\n  </testsuite>\n",
+                    seconds, sigabbrev_np(interrupted) ? sigabbrev_np(interrupted) : "?",
+                    n - count_verdict(tests, n, V_NOT_RUN), n);
+        }
         fputs("</testsuites>\n", f);
-        rc = fflush(f) != 0 || ferror(f) || fsync(fd) != 0;
     }
     free(gs.g);
-    int err = errno;
-    if (f ? fclose(f) != 0 : close(fd) != 0)
+    if (f && fclose(f) != 0)
         rc = 1;
-    if (!rc && rename(tmp, cfg->junit) != 0) {
-        err = errno;
-        rc = 1;
-    }
     if (rc) {
-        unlink(tmp);
-        free(tmp);
-        return cli_fail("cannot write JUnit file '%s': %s", cfg->junit, strerror(err));
+        free(text);
+        return cli_fail("cannot write JUnit file '%s': out of memory", cfg->junit);
     }
-    free(tmp);
+    rc = ortkit__file_write_atomic(cfg->junit, text, len);
+    free(text);
+    if (rc)
+        return cli_fail("cannot write JUnit file '%s': %s", cfg->junit, ortkit__error_message());
     return CLI_OK;
 }
 
@@ -466,5 +474,5 @@ int v_report(const v_test *tests, size_t n, const v_config *cfg, double seconds,
     fflush(stdout);
     if (rc)
         return rc;
-    return cfg->junit ? write_junit(tests, n, cfg, seconds) : CLI_OK;
+    return cfg->junit ? write_junit(tests, n, cfg, seconds, interrupted) : CLI_OK;
 }

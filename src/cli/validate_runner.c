@@ -4,6 +4,7 @@
  * Runtime: ORT 1.30 starts a thread when its environment is created, and a
  * process with threads is not safe to fork, so every child loads it afresh.
  */
+#include "interrupt.h"
 #include "validate_cli.h"
 
 #include <errno.h>
@@ -27,10 +28,6 @@ typedef struct child {
     size_t err_len;
     double deadline;
 } child;
-
-static volatile sig_atomic_t interrupted;
-
-static void on_signal(int sig) { interrupted = sig; }
 
 v_verdict v_judge(const ortkit_conformance_result *res, const v_entry *known)
 {
@@ -112,6 +109,10 @@ int v_probe_runtime(const char *path, char *version, size_t version_size, char *
     fflush(stderr);
     pid_t pid = fork();
     if (pid == 0) {
+        /* The parent says what an interrupt stops, and what it prints. */
+        signal(SIGINT, SIG_IGN);
+        signal(SIGTERM, SIG_DFL);
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
         close(fds[0]);
         probe_answer a;
         memset(&a, 0, sizeof a);
@@ -345,28 +346,24 @@ int v_run_all(v_test *tests, size_t n, const v_config *cfg, double *seconds)
         free(fds);
         return cli_fail("out of memory");
     }
-    struct sigaction sa = {.sa_handler = on_signal}, old_int, old_term;
-    sigemptyset(&sa.sa_mask);
-    interrupted = 0;
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
+    /* The caller holds interrupts (interrupt.h): a signal is seen here. */
     progress p = {.on = cfg->progress};
     double start = ortkit__clock_now();
     size_t next = 0, active = 0;
-    int rc = CLI_OK;
-    while ((next < n && !interrupted) || active) {
-        for (long k = 0; k < jobs && next < n && !interrupted; k++) {
+    int rc = CLI_OK, stop = 0;
+    while ((next < n && !stop && !cli_interrupted()) || active) {
+        for (long k = 0; k < jobs && next < n && !stop && !cli_interrupted(); k++) {
             if (kids[k].pid)
                 continue;
             if (launch(&kids[k], next, &tests[next], cfg)) {
                 rc = cli_fail("cannot start a test process: %s", strerror(errno));
-                interrupted = -1;
+                stop = 1;
                 break;
             }
             next++;
             active++;
         }
-        if (interrupted) {
+        if (stop || cli_interrupted()) {
             for (long k = 0; k < jobs; k++)
                 if (kids[k].pid) {
                     kill_child(&kids[k]);
@@ -397,7 +394,7 @@ int v_run_all(v_test *tests, size_t n, const v_config *cfg, double *seconds)
         int ms = wait_s > 0 ? (int)ceil(wait_s * 1000) : 0;
         if (poll(fds, nfds, ms) < 0 && errno != EINTR) {
             rc = cli_fail("poll: %s", strerror(errno));
-            interrupted = -1;
+            stop = 1;
             continue;
         }
         for (nfds_t i = 0; i < nfds; i++) {
@@ -427,11 +424,9 @@ int v_run_all(v_test *tests, size_t n, const v_config *cfg, double *seconds)
     progress_draw(&p, n, NULL, 1);
     progress_clear(&p);
     *seconds = ortkit__clock_now() - start;
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
     free(kids);
     free(fds);
     if (rc)
         return rc;
-    return interrupted ? 130 : CLI_OK;
+    return cli_interrupted() ? CLI_INTERRUPTED : CLI_OK;
 }

@@ -177,23 +177,29 @@ expect_in err "s left"
 expect_exit 0 "$ORTKIT" bench "$MODELS/tiny.onnx" -n 20
 expect_lines err 0
 
-# --- interrupted: the figures so far, then exit 1 ---
-"$ORTKIT" bench "$MODELS/tiny.onnx" -t 600 --progress --json >out 2>err &
-pid=$!
-tries=0
-until grep -q "bench: " err; do
-    tries=$((tries + 1))
-    [ "$tries" -lt 600 ] || { kill "$pid"; echo "FAIL: no progress from bench" >&2; exit 1; }
-    sleep 0.2
+# --- interrupted (SIGTERM or Ctrl-C): the figures so far, a plot that says it
+# is partial, then exit 130 as every command ---
+for sig in TERM INT; do
+    rm -f plots/int.svg err
+    "$ORTKIT" bench "$MODELS/tiny.onnx" -t 600 --progress --json --plot plots/int.svg >out 2>err &
+    pid=$!
+    tries=0
+    until grep -q "bench: " err; do
+        tries=$((tries + 1))
+        [ "$tries" -lt 600 ] || { kill "$pid"; echo "FAIL: no progress from bench" >&2; exit 1; }
+        sleep 0.2
+    done
+    kill -$sig "$pid"
+    set +e
+    wait "$pid"
+    got=$?
+    set -e
+    [ "$got" = 130 ] || { echo "FAIL: bench interrupted by SIG$sig exited $got" >&2; cat err >&2; exit 1; }
+    expect_in err "ortkit: interrupted; after "
+    json_check 'd["interrupted"] is True' 'd["sides"][0]["runs"] >= 1'
+    expect_in plots/int.svg "interrupted: partial figures"
+    [ -z "$(ls plots | grep '\.tmp' || true)" ] || { echo "FAIL: plots/ holds: $(ls -A plots)" >&2; exit 1; }
 done
-kill -TERM "$pid"
-set +e
-wait "$pid"
-got=$?
-set -e
-[ "$got" = 1 ] || { echo "FAIL: interrupted bench exited $got" >&2; cat err >&2; exit 1; }
-expect_in err "ortkit: interrupted after "
-json_check 'd["interrupted"] is True' 'd["sides"][0]["runs"] >= 1'
 
 # --- bad input: each says why ---
 # impossible -c

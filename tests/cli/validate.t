@@ -110,20 +110,38 @@ expect_in out "result: FAIL: 3 passed, 1 failed"
 [ $(($(date +%s) - start)) -lt 20 ] || { echo "FAIL: the hang was not cut short" >&2; exit 1; }
 
 # --- Ctrl-C: stop, kill the children, print what is known, exit 130 -----------------
-$V cases/good cases/hang --progress -j1 >out 2>err &
-pid=$!
-n=0
-until grep -q "^ortkit validate: 4 tests" err || [ $n -ge 100 ]; do sleep 0.1; n=$((n + 1)); done
-sleep 1
-kill -INT $pid
-set +e
-wait $pid
-rc=$?
-set -e
-[ "$rc" = 130 ] || { echo "FAIL: interrupted run exited $rc, expected 130" >&2; cat out err >&2; exit 1; }
-expect_in out "result: INTERRUPTED: 3 passed, 0 failed"
-expect_in out ", 1 not run"
-expect_in out "not run"
+# An earlier report that passed is replaced by a partial one that fails (an
+# <error> for the interruption), with the mode any new file gets (umask).
+for sig in INT TERM; do
+    printf '<testsuites tests="3" failures="0"/>\n' >partial.xml
+    chmod 600 partial.xml
+    (umask 022; exec $V cases/good cases/hang --progress -j1 --junit partial.xml >out 2>err) &
+    pid=$!
+    n=0
+    until grep -q "^ortkit validate: 4 tests" err || [ $n -ge 100 ]; do sleep 0.1; n=$((n + 1)); done
+    sleep 1
+    kill -$sig $pid
+    set +e
+    wait $pid
+    rc=$?
+    set -e
+    [ "$rc" = 130 ] || { echo "FAIL: interrupted run (SIG$sig) exited $rc, expected 130" >&2; cat out err >&2; exit 1; }
+    expect_in out "result: INTERRUPTED: 3 passed, 0 failed"
+    expect_in out ", 1 not run"
+    expect_in out "not run"
+    [ "$(stat -c %a partial.xml)" = 644 ] || { echo "FAIL: JUnit file mode $(stat -c %a partial.xml)" >&2; exit 1; }
+    /usr/bin/python3 - "$sig" <<'EOF'
+import sys, xml.etree.ElementTree as ET
+r = ET.parse("partial.xml").getroot()
+assert r.get("errors") == "1" and r.get("tests") == "5", r.attrib
+cases = {c.get("name"): c for c in r.iter("testcase")}
+e = cases["interrupted"].find("error")
+assert e is not None and e.get("type") == "interrupted", cases.keys()
+assert "SIG" + sys.argv[1] in e.get("message") and "after 3 of 4 tests" in e.get("message"), e.get("message")
+assert cases["test_slow"].find("skipped").get("type") == "not-run"
+EOF
+    [ -z "$(ls | grep 'partial.xml.tmp' || true)" ] || { echo "FAIL: JUnit temp file left" >&2; exit 1; }
+done
 
 # --- determinism and memory --------------------------------------------------------
 expect_exit 0 $V cases/good --repeat 3
@@ -159,6 +177,8 @@ assert cases["test_add_ok"].find("failure") is None
 EOF
 grep -q "$(printf '\r')\[" err || { echo "FAIL: no progress bar on stderr" >&2; exit 1; }
 [ -z "$(ls | grep 'results.xml.tmp' || true)" ] || { echo "FAIL: JUnit temp file left" >&2; exit 1; }
+/usr/bin/python3 -c 'import xml.etree.ElementTree as ET; r = ET.parse("results.xml").getroot(); assert r.get("errors") == "0", r.attrib'
+[ "$(stat -c %a results.xml)" = "$(printf '%o' $((0666 & ~$(umask))))" ] || { echo "FAIL: JUnit file mode $(stat -c %a results.xml), umask $(umask)" >&2; exit 1; }
 expect_exit 1 $V cases/good --junit nosuchdir/results.xml
 expect_in err "cannot write JUnit file 'nosuchdir/results.xml'"
 

@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static char scratch[512];
@@ -275,6 +276,203 @@ static void test_failed_imports_leave_nothing(void **state)
     assert_int_equal(ortkit_bundle_import(&b, ORTKIT_TEST_RUNTIME_OLD, &o), 0);
     ortkit_bundle_free(b);
     assert_int_equal(entries(into), 1);
+    ortkit__rmtree(into);
+}
+
+/* ---- what import takes from its source --------------------------------------- */
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int import_tree(ortkit_bundle **out, const char *src, const char *into)
+{
+    ortkit_bundle_import_options o = ORTKIT_BUNDLE_IMPORT_OPTIONS_INIT;
+    o.into = into;
+    o.name = "x";
+    return ortkit_bundle_import(out, src, &o);
+}
+
+/*
+ * A release tree (lib/, include/, LICENSE) with one hostile entry at a time:
+ * a link out of the tree (absolute, through "..", through another link), a
+ * loop, a FIFO.  Each is refused at once, naming the entry and its target,
+ * before anything is loaded or written: the destination stays empty.
+ */
+static void test_import_stays_in_source(void **state)
+{
+    (void)state;
+    const char *rel = at("rel"), *out = at("rel-out"), *outside = at("outside");
+    sh("mkdir -p '%s/lib' '%s/include' '%s/include' '%s/hdrs' && echo secret > '%s/secret' && "
+       "echo x > '%s/outside.so' && echo licence > '%s/LICENSE'",
+       rel, rel, outside, rel, outside, scratch, rel);
+    sh("cp '%s/lib/libonnxruntime.so.1.17.3' '%s/lib/libonnxruntime_providers_shared.so' '%s/lib/' && "
+       "ln -s libonnxruntime.so.1.17.3 '%s/lib/libonnxruntime.so' && cp '%s/include/'*.h '%s/include/' && "
+       "cp '%s/include/'*.h '%s/include/' && ln '%s/lib/libonnxruntime.so.1.17.3' '%s/' && "
+       "echo '#define ORTKIT_INNER 1' > '%s/hdrs/inner.h'",
+       ref, ref, rel, rel, ref, rel, ref, outside, rel, outside, rel);
+    struct {
+        const char *make, *undo; /* shell commands in rel */
+        const char *named, *target;
+    } cases[] = {
+        {"rm LICENSE && ln -s /etc/passwd LICENSE", "rm LICENSE && echo licence > LICENSE",
+         "'LICENSE' is a symbolic link to '/etc/passwd'", "leads out of the source"},
+        {"rm LICENSE && ln -s ../outside/secret LICENSE", "rm LICENSE && echo licence > LICENSE",
+         "'LICENSE' is a symbolic link to '../outside/secret'", "outside/secret"},
+        {"rm LICENSE && ln -s ../../outside/secret lib/LICENSE", "rm lib/LICENSE && echo licence > LICENSE",
+         "'lib/LICENSE' is a symbolic link to '../../outside/secret'", "leads out"},
+        {"ln -s hop LICENSE.txt && ln -s ../outside/secret hop", "rm LICENSE.txt hop",
+         "'LICENSE.txt' is a symbolic link to 'hop'", "outside/secret"},
+        {"ln -s LICENSE.txt LICENSE.txt", "rm LICENSE.txt", "'LICENSE.txt' is a symbolic link to "
+         "'LICENSE.txt'", "loops"},
+        {"ln -s \"$OUTSIDE\" include/x", "rm include/x", "'include/x' is a symbolic link to '/",
+         "leads out of the source"},
+        {"ln -s . include/a", "rm include/a", "'include/a' is a symbolic link to '.'", "loop"},
+        {"ln -s ../include include/up", "rm include/up", "'include/up' is a symbolic link to "
+         "'../include'", "loop"},
+        {"mkdir include/sub && ln -s ../../../outside include/sub/far", "rm -r include/sub",
+         "'include/sub/far' is a symbolic link to '../../../outside'", "leads out"},
+        {"mv include inc && mkdir \"$OUTSIDE/inc\" && cp inc/*.h \"$OUTSIDE/inc/\" && "
+         "ln -s \"$OUTSIDE/inc\" include", "rm include && mv inc include && rm -r \"$OUTSIDE/inc\"",
+         "'include' is a symbolic link to '/", "leads out"},
+        {"mv lib/libonnxruntime_providers_shared.so . && "
+         "ln -s ../../outside.so lib/libonnxruntime_providers_shared.so",
+         "rm lib/libonnxruntime_providers_shared.so && mv libonnxruntime_providers_shared.so lib/",
+         "'lib/libonnxruntime_providers_shared.so' is a symbolic link to '../../outside.so'", "leads out"},
+        {"mv lib/libonnxruntime.so . && ln -s ../../outside/libonnxruntime.so.1.17.3 lib/libonnxruntime.so",
+         "rm lib/libonnxruntime.so && mv libonnxruntime.so lib/",
+         "'lib/libonnxruntime.so' is a symbolic link to '../../outside/libonnxruntime.so.1.17.3'",
+         "leads out"},
+        {"mkfifo include/pipe", "rm include/pipe", "'include/pipe' is a FIFO", "regular files"},
+        {"rm LICENSE && mkfifo LICENSE", "rm LICENSE && echo licence > LICENSE",
+         "'LICENSE' is a FIFO", "not a regular file"},
+    };
+    setenv("OUTSIDE", outside, 1);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        sh("cd '%s' && %s", rel, cases[i].make);
+        ortkit_bundle *b = (ortkit_bundle *)rel;
+        double t0 = now_s();
+        int rc = import_tree(&b, rel, out);
+        double took = now_s() - t0;
+        if (rc != ORTKIT_E_FORMAT || !strstr(ortkit_error_last(), cases[i].named) ||
+            !strstr(ortkit_error_last(), cases[i].target))
+            fail_msg("case %zu: %s (%d): %s", i, ortkit_status_name(rc), rc, ortkit_error_last());
+        assert_non_null(strstr(ortkit_error_last(), "cannot import '"));
+        assert_null(b);
+        /* Found before anything was loaded or written; a loop at once. */
+        if (took > 0.5)
+            fail_msg("case %zu took %.3f s", i, took);
+        assert_int_equal(entries(out), 0);
+        sh("cd '%s' && %s", rel, cases[i].undo);
+    }
+    /* Links that stay inside are followed: their targets are copied. */
+    sh("cd '%s' && ln -s onnxruntime_c_api.h include/same.h && ln -s ../hdrs include/d && "
+       "ln -s ../LICENSE lib/NOTICE", rel);
+    ortkit_bundle *b = NULL;
+    if (import_tree(&b, rel, out) != 0)
+        fail_msg("%s", ortkit_error_last());
+    assert_int_equal(ortkit_bundle_verify(b), 0);
+    const ortkit_manifest *m = ortkit_bundle_manifest(b);
+    const ortkit_bundle_file *same = file_of(m, "include/same.h"), *inner = file_of(m, "include/d/inner.h");
+    assert_non_null(same);
+    assert_non_null(inner);
+    assert_string_equal(same->link, "");
+    assert_int_equal(same->size, file_of(m, "include/onnxruntime_c_api.h")->size);
+    assert_non_null(file_of(m, "LICENSE"));
+    assert_non_null(file_of(m, "NOTICE"));
+    ortkit_bundle_free(b);
+    /* The library given by name is taken wherever its link points. */
+    sh("mkdir -p '%s/named' && ln -s '%s/lib/libonnxruntime.so.1.17.3' '%s/named/libonnxruntime.so'",
+       scratch, rel, scratch);
+    ortkit_bundle_import_options o = ORTKIT_BUNDLE_IMPORT_OPTIONS_INIT;
+    o.into = out;
+    o.name = "named";
+    if (ortkit_bundle_import(&b, at("named/libonnxruntime.so"), &o) != 0)
+        fail_msg("%s", ortkit_error_last());
+    assert_string_equal(ortkit_bundle_manifest(b)->ort_version, "1.17.3");
+    ortkit_bundle_free(b);
+    unsetenv("OUTSIDE");
+    ortkit__rmtree(out);
+    ortkit__rmtree(rel);
+    ortkit__rmtree(outside);
+    ortkit__rmtree(at("named"));
+}
+
+typedef struct cancel_count {
+    int calls, stop_at;
+} cancel_count;
+
+static int cancel_after(void *arg)
+{
+    cancel_count *c = arg;
+    return ++c->calls >= c->stop_at;
+}
+
+/* A cancelled import removes what it made; what dead imports left behind in
+ * the destination is removed by the next import, whatever its name. */
+static void test_import_cancel_and_stale(void **state)
+{
+    (void)state;
+    const char *into = at("cancel");
+    ortkit_bundle_import_options o = ORTKIT_BUNDLE_IMPORT_OPTIONS_INIT;
+    o.into = into;
+    o.name = "c";
+    o.cancel = cancel_after;
+    /* At once, half-way through copying the library (64 KiB a poll), and in
+     * the last steps (hashing for the manifest). */
+    int stops[] = {1, 60, 340};
+    for (size_t i = 0; i < sizeof stops / sizeof stops[0]; i++) {
+        cancel_count c = {0, stops[i]};
+        o.cancel_arg = &c;
+        ortkit_bundle *b = NULL;
+        int rc = ortkit_bundle_import(&b, ORTKIT_TEST_RUNTIME_OLD "/libonnxruntime.so.1.17.3", &o);
+        if (rc != ORTKIT_E_CANCELLED)
+            fail_msg("stop at %d: %s: %s", stops[i], ortkit_status_name(rc), ortkit_error_last());
+        assert_null(b);
+        assert_int_equal(c.calls, stops[i]);
+        assert_int_equal(entries(into), 0);
+    }
+    cancel_count never = {0, 1 << 30};
+    o.cancel_arg = &never;
+    ortkit_bundle *b = NULL;
+    assert_int_equal(ortkit_bundle_import(&b, ORTKIT_TEST_RUNTIME_OLD, &o), 0);
+    ortkit_bundle_free(b);
+    /* A whole import polls often enough for the stops above. */
+    assert_true(never.calls > 340);
+    /* A program built before the callback existed passes version 1's bytes
+     * only (allocated to that size, so reading past them is caught under
+     * ASan): it is never cancelled. */
+    typedef struct {
+        unsigned version;
+        const char *name, *variant, *into;
+        int force;
+    } options_v1;
+    options_v1 *v1 = malloc(sizeof *v1);
+    assert_non_null(v1);
+    *v1 = (options_v1){1, "v1", NULL, into, 0};
+    assert_int_equal(ortkit_bundle_import(&b, ORTKIT_TEST_RUNTIME_OLD,
+                                          (const ortkit_bundle_import_options *)v1), 0);
+    free(v1);
+    assert_string_equal(ortkit_bundle_manifest(b)->name, "v1");
+    ortkit_bundle_free(b);
+    /* Leftovers of dead imports of any name go; a live one's and others stay. */
+    sh("cd '%s' && mkdir .other.tmp-999999999-0 .ort-1.30.0-cpu.old-999999999-3 .c.tmp-%ld-9 "
+       ".-bad.tmp-999999999-0 .keep && touch .other.tmp-999999999-0/f",
+       into, (long)getpid());
+    o.name = "d";
+    o.cancel = NULL;
+    assert_int_equal(ortkit_bundle_import(&b, ORTKIT_TEST_RUNTIME_OLD, &o), 0);
+    ortkit_bundle_free(b);
+    assert_int_not_equal(access(at("cancel/.other.tmp-999999999-0"), F_OK), 0);
+    assert_int_not_equal(access(at("cancel/.ort-1.30.0-cpu.old-999999999-3"), F_OK), 0);
+    char live[64];
+    snprintf(live, sizeof live, "cancel/.c.tmp-%ld-9", (long)getpid());
+    assert_int_equal(access(at("%s", live), F_OK), 0);
+    assert_int_equal(access(at("cancel/.-bad.tmp-999999999-0"), F_OK), 0);
+    assert_int_equal(access(at("cancel/.keep"), F_OK), 0);
     ortkit__rmtree(into);
 }
 
@@ -766,6 +964,8 @@ int main(void)
         cmocka_unit_test(test_import_release_dir_default_name),
         cmocka_unit_test(test_overwrite_needs_force),
         cmocka_unit_test(test_failed_imports_leave_nothing),
+        cmocka_unit_test(test_import_stays_in_source),
+        cmocka_unit_test(test_import_cancel_and_stale),
         cmocka_unit_test(test_verify_names_every_problem),
         cmocka_unit_test(test_hostile_manifests),
         cmocka_unit_test(test_list_and_unreadable_dirs),

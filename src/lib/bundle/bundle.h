@@ -18,6 +18,7 @@
 #include "internal.h"
 
 #include <stdint.h>
+#include <sys/stat.h>
 
 #define BUNDLE_MANIFEST "manifest.json"
 /* A manifest larger than this is refused before it is parsed. */
@@ -89,12 +90,37 @@ int ortkit__rmtree(const char *path);
 
 /* ---- writing a bundle's parts (bundle_layout.c) ------------------------------ */
 
-/* A new file (never an existing one) with from's content, synced to disk. */
-int ortkit__copy_file(const char *from, const char *to, unsigned mode);
-/* Directories and regular files, links followed, at most 8 deep. */
-int ortkit__copy_tree(const char *from, const char *to);
+/* A caller's cancel callback (ortkit_bundle_import_options.cancel); fn may be NULL. */
+typedef struct ortkit__cancel {
+    int (*fn)(void *arg);
+    void *arg;
+} ortkit__cancel;
+/* ORTKIT_E_CANCELLED (recorded) once the callback says stop, else 0. */
+int ortkit__cancelled(const ortkit__cancel *cancel);
+
+/*
+ * root/rel, resolved (*out, PATH_MAX bytes, and *st its target's status),
+ * where root is a resolved directory: what import takes from a source.
+ * ORTKIT_E_FORMAT, naming the link and its target, when a symbolic link on
+ * the way leads out of root (absolute, through "..", or through another
+ * link) or loops; ORTKIT_E_IO when it cannot be read.
+ */
+int ortkit__source_resolve(char *out, struct stat *st, const char *root, const char *rel);
+/* A new file (never an existing one) with from's content, synced to disk;
+ * from must be a regular file (a FIFO or a device is refused, never opened
+ * for blocking reads).  Polls cancel while it copies. */
+int ortkit__copy_file(const char *from, const char *to, unsigned mode, const ortkit__cancel *cancel);
+/*
+ * Copy the directory root/rel to `to` (NULL: only check it): directories
+ * and regular files, at most 8 deep.  A link is followed only while it stays
+ * in root, and its target is copied; a link out of root, a directory that
+ * contains itself (by device and inode: `include/a -> .`), and any file
+ * that is not regular or a directory are errors naming the entry.  Names
+ * starting with '.' are skipped.
+ */
+int ortkit__copy_tree(const char *root, const char *rel, const char *to, const ortkit__cancel *cancel);
 /* RUNPATH $ORIGIN on every ELF file in dir (patchelf, where it is not so yet). */
-int ortkit__set_runpaths(const char *dir);
+int ortkit__set_runpaths(const char *dir, const ortkit__cancel *cancel);
 
 typedef struct ortkit__layout {
     const char *dir;        /* the bundle being written */
@@ -109,7 +135,7 @@ int ortkit__write_dev_files(const ortkit__layout *layout);
 int ortkit__headers_api_level(const char *dir);
 /* dir/manifest.json from fields, with every file now in dir (size, SHA-256,
  * link target); what is written is read back through the strict reader. */
-int ortkit__write_manifest(const char *dir, const ortkit_manifest *fields);
+int ortkit__write_manifest(const char *dir, const ortkit_manifest *fields, const ortkit__cancel *cancel);
 
 /* ---- ELF ------------------------------------------------------------------ */
 

@@ -4,7 +4,16 @@
  * Everything is built in a hidden directory beside the destination
  * (".NAME.tmp-PID-N") and renamed into place in one step, so a failure, or
  * a kill, never leaves half a bundle under the bundle's name; a later import
- * of the same name removes what a dead process left behind.
+ * into the same directory removes what a dead process left behind.  The
+ * caller's cancel callback is polled while files are copied and hashed: a
+ * cancelled import removes its temporary directory and fails with
+ * ORTKIT_E_CANCELLED (the library installs no signal handler).
+ *
+ * Nothing is taken from outside the source: every file imported from it is
+ * resolved, and a symbolic link that leads out of the source tree, a loop or
+ * a file that is not regular is an error naming it, found before anything
+ * is loaded or written.  Only the library given by name (a file, or a link
+ * to one) is taken wherever its link points.
  */
 #include "bundle.h"
 #include "abi.h"
@@ -34,7 +43,8 @@ typedef struct import {
     char libdir[PATH_MAX];   /* where the library and its providers are */
     char top[PATH_MAX];      /* where licence files and include/ may be */
     char lib[PATH_MAX];      /* the library, links resolved */
-    char include[PATH_MAX];  /* headers to copy ("" before one is found) */
+    char inc_root[PATH_MAX]; /* headers to copy: inc_root/inc_rel */
+    char inc_rel[32];
     ortkit__elf elf;
     ortkit__probe_fn probe;
     const ortkit_variant *variant; /* NULL: any CPU */
@@ -49,9 +59,15 @@ typedef struct import {
     char into[PATH_MAX], final[PATH_MAX], stage[PATH_MAX];
     char real_name[128];     /* "libonnxruntime.so.1.30.0" */
     char soname[128];
+    char *licences[8];       /* licence files found (resolved), and their names */
+    const char *licence_names[8];
+    size_t licence_count;
+    ortkit__cancel cancel;
 } import;
 
-static int find_library(char out[PATH_MAX], const char *dir)
+/* The library in dir: libonnxruntime.so, .so.1, else any libonnxruntime.so.*;
+ * name gets its name in dir (the links are checked by the caller). */
+static int find_library(char name[256], const char *dir)
 {
     static const char *const names[] = {"libonnxruntime.so", "libonnxruntime.so.1"};
     char path[PATH_MAX];
@@ -60,7 +76,7 @@ static int find_library(char out[PATH_MAX], const char *dir)
     for (size_t i = 0; i < 2; i++) {
         if (ortkit__pathf(path, sizeof path, "%s/%s", dir, names[i]) == 0 && stat(path, &st) == 0 &&
             S_ISREG(st.st_mode))
-            return realpath(path, out) ? 1 : 0;
+            return snprintf(name, 256, "%s", names[i]) > 0;
     }
     DIR *d = opendir(dir);
     int found = 0;
@@ -68,11 +84,26 @@ static int find_library(char out[PATH_MAX], const char *dir)
         if (strncmp(e->d_name, "libonnxruntime.so.", 18))
             continue;
         found = ortkit__pathf(path, sizeof path, "%s/%s", dir, e->d_name) == 0 &&
-                stat(path, &st) == 0 && S_ISREG(st.st_mode) && realpath(path, out);
+                stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+                (size_t)snprintf(name, 256, "%s", e->d_name) < 256;
     }
     if (d)
         closedir(d);
     return found;
+}
+
+/* libdir relative to top: "lib", or "" when they are the same. */
+static const char *libdir_rel(const import *im)
+{
+    size_t n = strlen(im->top);
+    return im->libdir[n] == '/' ? im->libdir + n + 1 : "";
+}
+
+/* The file name beside the library, relative to top: "lib/NAME" or "NAME". */
+static int beside_lib(char rel[PATH_MAX], const import *im, const char *name)
+{
+    const char *l = libdir_rel(im);
+    return ortkit__pathf(rel, PATH_MAX, "%s%s%s", l, l[0] ? "/" : "", name);
 }
 
 static int has_headers(const char *dir)
@@ -92,19 +123,25 @@ static int resolve_source(import *im)
     if (stat(src, &st) != 0)
         return ortkit__error_set(ORTKIT_E_IO, "cannot import '%s': %s", src, strerror(errno));
     if (S_ISDIR(st.st_mode)) {
+        /* A directory: the library found in it must lie in it, like the rest. */
+        char name[256], rel[300];
+        struct stat lst;
         if (!realpath(src, im->top))
             return ortkit__error_set(ORTKIT_E_IO, "cannot import '%s': %s", src, strerror(errno));
         if ((rc = ortkit__pathf(path, sizeof path, "%s/lib", im->top)))
             return ortkit__error_wrap(rc, "cannot import '%s'", src);
-        if (find_library(im->lib, path))
-            rc = ortkit__pathf(im->libdir, sizeof im->libdir, "%s", path);
-        else if (find_library(im->lib, im->top))
-            rc = ortkit__pathf(im->libdir, sizeof im->libdir, "%s", im->top);
+        if (find_library(name, path))
+            snprintf(rel, sizeof rel, "lib/%s", name);
+        else if (find_library(name, im->top))
+            snprintf(rel, sizeof rel, "%s", name);
         else
             return ortkit__error_set(ORTKIT_E_RUNTIME_NOT_FOUND,
                                      "cannot import '%s': no libonnxruntime.so* in it or in its lib/",
                                      src);
-        if (rc)
+        if ((rc = ortkit__source_resolve(im->lib, &lst, im->top, rel)))
+            return ortkit__error_wrap(rc, "cannot import '%s'", src);
+        if ((rc = ortkit__pathf(im->libdir, sizeof im->libdir, "%s%s", im->top,
+                                strchr(rel, '/') ? "/lib" : "")))
             return ortkit__error_wrap(rc, "cannot import '%s'", src);
     } else {
         if (!realpath(src, im->lib))
@@ -123,20 +160,81 @@ static int resolve_source(import *im)
         if (rc)
             return ortkit__error_wrap(rc, "cannot import '%s'", src);
     }
+    /* The headers: the source's own (checked with the rest), else ortkit's. */
     if ((rc = ortkit__pathf(path, sizeof path, "%s/include", im->top)) ||
         (rc = ortkit__pathf(copy, sizeof copy, "%s/include/onnxruntime", im->top)))
         return ortkit__error_wrap(rc, "cannot import '%s'", src);
-    if (has_headers(path))
-        rc = ortkit__pathf(im->include, sizeof im->include, "%s", path);
-    else if (has_headers(copy))
-        rc = ortkit__pathf(im->include, sizeof im->include, "%s", copy);
-    else if (ORTKIT_ORT_HEADERS_DIR[0] && has_headers(ORTKIT_ORT_HEADERS_DIR))
-        rc = ortkit__pathf(im->include, sizeof im->include, "%s", ORTKIT_ORT_HEADERS_DIR);
-    else
+    if (has_headers(path) || has_headers(copy)) {
+        snprintf(im->inc_root, sizeof im->inc_root, "%s", im->top);
+        snprintf(im->inc_rel, sizeof im->inc_rel, "%s",
+                 has_headers(path) ? "include" : "include/onnxruntime");
+    } else if (ORTKIT_ORT_HEADERS_DIR[0] && has_headers(ORTKIT_ORT_HEADERS_DIR)) {
+        if (!realpath(ORTKIT_ORT_HEADERS_DIR, im->inc_root))
+            return ortkit__error_set(ORTKIT_E_IO, "cannot read '%s': %s", ORTKIT_ORT_HEADERS_DIR,
+                                     strerror(errno));
+        im->inc_rel[0] = '\0';
+    } else {
         return ortkit__error_set(ORTKIT_E_IO, "cannot import '%s': no ONNX Runtime headers "
                                  "(onnxruntime_c_api.h) in it, and none built into ortkit", src);
-    if (rc)
-        return ortkit__error_wrap(rc, "cannot import '%s'", src);
+    }
+    return ORTKIT_OK;
+}
+
+/* A file import takes from the source, by its name there: resolved into
+ * out, and a regular file. */
+static int source_file(const import *im, char out[PATH_MAX], const char *rel)
+{
+    struct stat st;
+    int rc = ortkit__source_resolve(out, &st, im->top, rel);
+    if (!rc && !S_ISREG(st.st_mode))
+        rc = ortkit__error_set(ORTKIT_E_FORMAT, "'%s' is %s, not a regular file", rel,
+                               S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISSOCK(st.st_mode) ? "a socket"
+                               : S_ISDIR(st.st_mode) ? "a directory" : "a device");
+    return rc ? ortkit__error_wrap(rc, "cannot import '%s'", im->src) : ORTKIT_OK;
+}
+
+/*
+ * Everything else import takes from the source, checked before anything is
+ * loaded or written: the provider libraries, the licence files (top level,
+ * else beside the library; a directory of that name is passed over), and
+ * the headers' tree.
+ */
+static int check_source(import *im)
+{
+    char rel[PATH_MAX], real[PATH_MAX];
+    const char *lrel = libdir_rel(im);
+    int rc;
+    for (size_t i = 0; i < im->prov_count; i++) {
+        if ((rc = beside_lib(rel, im, im->prov_names[i])) || (rc = source_file(im, real, rel)))
+            return rc;
+    }
+    static const char *const licences[] = {"LICENSE", "LICENSE.txt", "ThirdPartyNotices.txt",
+                                           "NOTICE", "NOTICE.txt"};
+    for (size_t i = 0; i < sizeof licences / sizeof licences[0]; i++) {
+        for (int beside = 0; beside < 2; beside++) {
+            struct stat st;
+            if (beside && !lrel[0])
+                break;
+            if ((rc = beside ? beside_lib(rel, im, licences[i])
+                             : ortkit__pathf(rel, sizeof rel, "%s", licences[i])) ||
+                (rc = ortkit__pathf(real, sizeof real, "%s/%s", im->top, rel)))
+                return ortkit__error_wrap(rc, "cannot import '%s'", im->src);
+            if (lstat(real, &st) != 0)
+                continue;
+            if ((rc = ortkit__source_resolve(real, &st, im->top, rel)))
+                return ortkit__error_wrap(rc, "cannot import '%s'", im->src);
+            if (S_ISDIR(st.st_mode))
+                continue;
+            if ((rc = source_file(im, real, rel)))
+                return rc;
+            if (!(im->licences[im->licence_count] = strdup(real)))
+                return ortkit__error_nomem();
+            im->licence_names[im->licence_count++] = licences[i];
+            break;
+        }
+    }
+    if ((rc = ortkit__copy_tree(im->inc_root, im->inc_rel, NULL, &im->cancel)))
+        return ortkit__error_wrap(rc, "cannot import '%s'", im->src);
     return ORTKIT_OK;
 }
 
@@ -222,21 +320,34 @@ static int add_link(const import *im, const char *name, const char *target)
 
 static atomic_uint stage_counter;
 
-/* Remove what imports of this name that died (kill -9, a crash) left behind. */
+/* The PID in ".NAME.tmp-PID-N" or ".NAME.old-PID-N" (NAME a bundle name), else 0. */
+static long stage_pid(const char *entry)
+{
+    const char *p = strrchr(entry, '-'), *end;
+    if (entry[0] != '.' || !p || !p[1] || strspn(p + 1, "0123456789") != strlen(p + 1))
+        return 0;
+    for (end = p; end > entry && end[-1] >= '0' && end[-1] <= '9'; end--)
+        ;
+    if (end == p || end - entry < 6 || (strncmp(end - 5, ".tmp-", 5) && strncmp(end - 5, ".old-", 5)))
+        return 0;
+    char name[BUNDLE_NAME_MAX + 1];
+    int len = (int)(end - 5 - (entry + 1));
+    if (len <= 0 || len > BUNDLE_NAME_MAX)
+        return 0;
+    snprintf(name, sizeof name, "%.*s", len, entry + 1);
+    return ortkit__bundle_name_ok(name) ? strtol(end, NULL, 10) : 0;
+}
+
+/* Remove what imports into this directory that died (a kill, a crash, a
+ * second Ctrl-C) left behind: temporary directories whose process is gone. */
 static void remove_stale(const import *im)
 {
     DIR *d = opendir(im->into);
     if (!d)
         return;
-    char prefix[BUNDLE_NAME_MAX + 8];
-    snprintf(prefix, sizeof prefix, ".%s.", im->name);
-    size_t n = strlen(prefix);
     for (struct dirent *e; (e = readdir(d));) {
-        const char *rest = e->d_name + n;
-        if (strncmp(e->d_name, prefix, n) || (strncmp(rest, "tmp-", 4) && strncmp(rest, "old-", 4)))
-            continue;
-        long pid = strtol(rest + 4, NULL, 10);
-        if (pid > 0 && kill((pid_t)pid, 0) != 0 && errno == ESRCH) {
+        long pid = stage_pid(e->d_name);
+        if (pid > 0 && pid != (long)getpid() && kill((pid_t)pid, 0) != 0 && errno == ESRCH) {
             char path[PATH_MAX];
             if (!ortkit__pathf(path, sizeof path, "%s/%s", im->into, e->d_name))
                 ortkit__rmtree(path);
@@ -288,7 +399,7 @@ static int build_stage(import *im, const char *variant)
     int rc;
     if ((rc = ortkit__pathf(path, sizeof path, "%s/lib", im->stage)) || (rc = ortkit__mkdirs(path)) ||
         (rc = ortkit__pathf(path, sizeof path, "%s/lib/%s", im->stage, im->real_name)) ||
-        (rc = ortkit__copy_file(im->lib, path, 0755)))
+        (rc = ortkit__copy_file(im->lib, path, 0755, &im->cancel)))
         return rc;
     /* The name the dynamic linker looks for (SONAME), and the one -lonnxruntime finds. */
     const char *so_link = im->real_name;
@@ -302,9 +413,10 @@ static int build_stage(import *im, const char *variant)
         return rc;
 
     for (size_t i = 0; i < im->prov_count; i++) {
-        if ((rc = ortkit__pathf(from, sizeof from, "%s/%s", im->libdir, im->prov_names[i])) ||
+        char rel[PATH_MAX];
+        if ((rc = beside_lib(rel, im, im->prov_names[i])) || (rc = source_file(im, from, rel)) ||
             (rc = ortkit__pathf(path, sizeof path, "%s/lib/%s", im->stage, im->prov_names[i])) ||
-            (rc = ortkit__copy_file(from, path, 0755)))
+            (rc = ortkit__copy_file(from, path, 0755, &im->cancel)))
             return rc;
     }
     if (im->variant && im->variant->cuda) {
@@ -321,34 +433,34 @@ static int build_stage(import *im, const char *variant)
                                im->variant->arch);
         for (size_t i = 0; i < im->prov_count; i++)
             free(copies[i]);
+        size_t dl = strlen(im->libdir);
         for (size_t i = 0; !rc && i < n; i++) {
+            /* One found in the source is held to the source's rule; the
+             * others come from the CUDA installation by design. */
+            const char *dep = deps[i].path;
+            if (!strncmp(dep, im->libdir, dl) && dep[dl] == '/' && !strchr(dep + dl + 1, '/')) {
+                char rel[PATH_MAX];
+                if ((rc = beside_lib(rel, im, dep + dl + 1)) || (rc = source_file(im, from, rel)))
+                    break;
+                dep = from;
+            }
             if (!(rc = ortkit__pathf(path, sizeof path, "%s/lib/%s", im->stage, deps[i].name)) &&
                 access(path, F_OK) != 0)
-                rc = ortkit__copy_file(deps[i].path, path, 0755);
+                rc = ortkit__copy_file(dep, path, 0755, &im->cancel);
         }
         ortkit__cuda_deps_free(deps, n);
         if (rc)
             return ortkit__error_wrap(rc, "cannot import '%s'", im->src);
     }
     if ((rc = ortkit__pathf(path, sizeof path, "%s/lib", im->stage)) ||
-        (rc = ortkit__set_runpaths(path)) ||
-        (rc = ortkit__pathf(path, sizeof path, "%s/include", im->stage)) ||
-        (rc = ortkit__copy_tree(im->include, path)))
+        (rc = ortkit__set_runpaths(path, &im->cancel)) ||
+        (rc = ortkit__pathf(path, sizeof path, "%s/include", im->stage)))
         return rc;
-    static const char *const licences[] = {"LICENSE", "LICENSE.txt", "ThirdPartyNotices.txt",
-                                           "NOTICE", "NOTICE.txt"};
-    for (size_t i = 0; i < sizeof licences / sizeof licences[0]; i++) {
-        struct stat st;
-        if ((rc = ortkit__pathf(from, sizeof from, "%s/%s", im->top, licences[i])))
-            return rc;
-        if (stat(from, &st) != 0 || !S_ISREG(st.st_mode)) {
-            if ((rc = ortkit__pathf(from, sizeof from, "%s/%s", im->libdir, licences[i])))
-                return rc;
-            if (stat(from, &st) != 0 || !S_ISREG(st.st_mode))
-                continue;
-        }
-        if ((rc = ortkit__pathf(path, sizeof path, "%s/%s", im->stage, licences[i])) ||
-            (rc = ortkit__copy_file(from, path, 0644)))
+    if ((rc = ortkit__copy_tree(im->inc_root, im->inc_rel, path, &im->cancel)))
+        return rc == ORTKIT_E_CANCELLED ? rc : ortkit__error_wrap(rc, "cannot import '%s'", im->src);
+    for (size_t i = 0; i < im->licence_count; i++) {
+        if ((rc = ortkit__pathf(path, sizeof path, "%s/%s", im->stage, im->licence_names[i])) ||
+            (rc = ortkit__copy_file(im->licences[i], path, 0644, &im->cancel)))
             return rc;
     }
     ortkit__layout lay = {im->stage, im->name, variant, im->version, im->real_name, im->soname};
@@ -380,7 +492,7 @@ static int build_stage(import *im, const char *variant)
     m.library = lib;
     m.provider_count = im->provider_count;
     m.providers = (const char *const *)im->providers;
-    return ortkit__write_manifest(im->stage, &m);
+    return ortkit__write_manifest(im->stage, &m, &im->cancel);
 }
 
 static void import_free(import *im)
@@ -391,10 +503,13 @@ static void import_free(import *im)
     free(im->providers);
     for (size_t i = 0; i < im->prov_count; i++)
         free(im->prov_names[i]);
+    for (size_t i = 0; i < im->licence_count; i++)
+        free(im->licences[i]);
 }
 
 ORTKIT__ABI_STRUCT(options_abi, ortkit_bundle_import_options, "import options",
                    "ORTKIT_BUNDLE_IMPORT_OPTIONS_INIT", ORTKIT_BUNDLE_IMPORT_OPTIONS_VERSION,
+                   offsetof(ortkit_bundle_import_options, cancel),
                    sizeof(ortkit_bundle_import_options));
 
 int ortkit__bundle_import_with(ortkit_bundle **out, const char *src,
@@ -413,6 +528,8 @@ int ortkit__bundle_import_with(ortkit_bundle **out, const char *src,
     im->opts = &o;
     im->src = src;
     im->probe = probe;
+    im->cancel.fn = o.cancel;
+    im->cancel.arg = o.cancel_arg;
     int rc = ORTKIT_OK, staged = 0, exists = 0;
     const char *variant = "cpu";
     struct stat st;
@@ -434,7 +551,9 @@ int ortkit__bundle_import_with(ortkit_bundle **out, const char *src,
         }
         variant = im->variant->name;
     }
-    if ((rc = resolve_source(im)) || (rc = inspect_library(im)) || (rc = find_providers(im)))
+    /* The source is checked whole before its library is loaded. */
+    if ((rc = resolve_source(im)) || (rc = find_providers(im)) || (rc = check_source(im)) ||
+        (rc = ortkit__cancelled(&im->cancel)) || (rc = inspect_library(im)))
         goto cleanup;
     snprintf(im->name, sizeof im->name, "%s", im->opts->name ? im->opts->name : "");
     if (!im->name[0] && ((size_t)snprintf(im->name, sizeof im->name, "ort-%s-%s", im->version,
@@ -481,7 +600,8 @@ int ortkit__bundle_import_with(ortkit_bundle **out, const char *src,
         goto cleanup;
     }
     staged = 1;
-    if ((rc = build_stage(im, variant)) || (rc = commit(im, exists)))
+    if ((rc = build_stage(im, variant)) || (rc = ortkit__cancelled(&im->cancel)) ||
+        (rc = commit(im, exists)))
         goto cleanup;
     staged = 0;
     if (out && (rc = ortkit_bundle_open(out, im->final)))

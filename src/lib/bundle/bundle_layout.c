@@ -34,11 +34,37 @@ int ortkit__rmtree(const char *path)
     return ORTKIT_OK;
 }
 
-int ortkit__copy_file(const char *from, const char *to, unsigned mode)
+int ortkit__cancelled(const ortkit__cancel *cancel)
 {
-    int in = open(from, O_RDONLY | O_CLOEXEC);
+    if (cancel && cancel->fn && cancel->fn(cancel->arg))
+        return ortkit__error_set(ORTKIT_E_CANCELLED, "cancelled");
+    return ORTKIT_OK;
+}
+
+/* "a FIFO", "a socket", ...: what a file that cannot be copied is. */
+static const char *kind_of(mode_t mode)
+{
+    return S_ISFIFO(mode) ? "a FIFO" : S_ISSOCK(mode) ? "a socket" : S_ISCHR(mode) ? "a character device"
+         : S_ISBLK(mode) ? "a block device" : S_ISDIR(mode) ? "a directory" : "not a regular file";
+}
+
+int ortkit__copy_file(const char *from, const char *to, unsigned mode, const ortkit__cancel *cancel)
+{
+    /* O_NONBLOCK: a FIFO put where a file should be must not block the
+     * open; it is refused by the check that follows. */
+    int in = open(from, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (in < 0)
         return ortkit__error_set(ORTKIT_E_IO, "cannot open '%s': %s", from, strerror(errno));
+    struct stat st;
+    int stat_rc = fstat(in, &st);
+    if (stat_rc != 0 || !S_ISREG(st.st_mode)) {
+        int rc = stat_rc != 0
+                     ? ortkit__error_set(ORTKIT_E_IO, "cannot read '%s': %s", from, strerror(errno))
+                     : ortkit__error_set(ORTKIT_E_IO, "cannot copy '%s': it is %s", from,
+                                         kind_of(st.st_mode));
+        close(in);
+        return rc;
+    }
     int out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode);
     if (out < 0) {
         int rc = ortkit__error_set(ORTKIT_E_IO, "cannot create '%s': %s", to, strerror(errno));
@@ -48,6 +74,8 @@ int ortkit__copy_file(const char *from, const char *to, unsigned mode)
     int rc = ORTKIT_OK;
     static _Thread_local char buf[1 << 16];
     for (;;) {
+        if ((rc = ortkit__cancelled(cancel)))
+            break;
         ssize_t n = read(in, buf, sizeof buf);
         if (n < 0 && errno == EINTR)
             continue;
@@ -77,37 +105,151 @@ done:
     return rc;
 }
 
-/* Headers: regular files and directories, links followed, at most 8 deep. */
-static int copy_tree(const char *from, const char *to, int depth)
+/* ---- what import takes from its source ------------------------------------------ */
+
+/* path is root or below it (root is resolved). */
+static int inside(const char *path, const char *root)
 {
-    DIR *d = opendir(from);
+    size_t n = strlen(root);
+    if (n == 1 && root[0] == '/')
+        return path[0] == '/';
+    return !strncmp(path, root, n) && (path[n] == '\0' || path[n] == '/');
+}
+
+static int link_out(const char *rel, const char *target, const char *where, const char *root)
+{
+    return ortkit__error_set(ORTKIT_E_FORMAT,
+                             "'%s' is a symbolic link to '%s', which leads out of the source "
+                             "'%s'%s%s%s; import never copies what lies outside its source",
+                             rel, target, root, where ? " (to '" : "", where ? where : "",
+                             where ? "')" : "");
+}
+
+int ortkit__source_resolve(char *out, struct stat *st, const char *root, const char *rel)
+{
+    char full[PATH_MAX], prefix[PATH_MAX], target[PATH_MAX], real[PATH_MAX];
+    int rc = ortkit__pathf(full, sizeof full, "%s%s%s", root, rel[0] ? "/" : "", rel);
+    if (rc)
+        return rc;
+    /* Each link on the way, in order: the first that leads out (or loops)
+     * is the one named, with its own target. */
+    for (size_t i = 0; rel[i]; i++) {
+        if (rel[i + 1] != '/' && rel[i + 1] != '\0')
+            continue;
+        struct stat ls;
+        if ((rc = ortkit__pathf(prefix, sizeof prefix, "%s/%.*s", root, (int)(i + 1), rel)))
+            return rc;
+        if (lstat(prefix, &ls) != 0)
+            return ortkit__error_set(ORTKIT_E_IO, "cannot read '%.*s': %s", (int)(i + 1), rel,
+                                     strerror(errno));
+        if (!S_ISLNK(ls.st_mode))
+            continue;
+        ssize_t n = readlink(prefix, target, sizeof target - 1);
+        if (n < 0)
+            return ortkit__error_set(ORTKIT_E_IO, "cannot read link '%.*s': %s", (int)(i + 1), rel,
+                                     strerror(errno));
+        target[n] = '\0';
+        if (!realpath(prefix, real)) {
+            if (errno == ELOOP)
+                return ortkit__error_set(ORTKIT_E_FORMAT, "'%.*s' is a symbolic link to '%s', "
+                                         "which loops", (int)(i + 1), rel, target);
+            if (errno == ENOENT && target[0] == '/')
+                return link_out(rel, target, NULL, root); /* absolute: out, whether there or not */
+            return ortkit__error_set(ORTKIT_E_IO, "'%.*s' is a symbolic link to '%s': %s",
+                                     (int)(i + 1), rel, target, strerror(errno));
+        }
+        if (!inside(real, root)) {
+            char named[PATH_MAX];
+            snprintf(named, sizeof named, "%.*s", (int)(i + 1), rel);
+            return link_out(named, target, strcmp(target, real) ? real : NULL, root);
+        }
+    }
+    if (!realpath(full, out))
+        return ortkit__error_set(ORTKIT_E_IO, "cannot read '%s': %s", rel, strerror(errno));
+    if (!inside(out, root)) /* by a way no single link shows; refused all the same */
+        return ortkit__error_set(ORTKIT_E_FORMAT, "'%s' leads out of the source '%s' (to '%s'); "
+                                 "import never copies what lies outside its source", rel, root, out);
+    if (stat(out, st) != 0)
+        return ortkit__error_set(ORTKIT_E_IO, "cannot read '%s': %s", rel, strerror(errno));
+    return ORTKIT_OK;
+}
+
+#define TREE_MAX_DEPTH 8
+
+typedef struct tree_walk {
+    const char *root;
+    const ortkit__cancel *cancel;
+    struct {
+        dev_t dev;
+        ino_t ino;
+    } open[TREE_MAX_DEPTH + 2]; /* the directories on the current path */
+    int depth;
+} tree_walk;
+
+/* The directory rel (resolved: real, status st) into to (NULL: check only). */
+static int walk(tree_walk *w, const char *rel, const char *real, const struct stat *st, const char *to)
+{
+    for (int i = 0; i < w->depth; i++)
+        if (w->open[i].dev == st->st_dev && w->open[i].ino == st->st_ino) {
+            char target[PATH_MAX] = "", full[PATH_MAX];
+            ssize_t n = ortkit__pathf(full, sizeof full, "%s/%s", w->root, rel) ? -1
+                        : readlink(full, target, sizeof target - 1);
+            target[n > 0 ? n : 0] = '\0';
+            return n > 0 ? ortkit__error_set(ORTKIT_E_FORMAT, "'%s' is a symbolic link to '%s', "
+                                             "which makes a loop (a directory inside itself)",
+                                             rel, target)
+                         : ortkit__error_set(ORTKIT_E_FORMAT, "'%s' is a directory inside itself "
+                                             "(a loop)", rel);
+        }
+    if (w->depth > TREE_MAX_DEPTH)
+        return ortkit__error_set(ORTKIT_E_FORMAT, "'%s' is nested more than %d directories deep",
+                                 rel, TREE_MAX_DEPTH);
+    DIR *d = opendir(real);
     if (!d)
-        return ortkit__error_set(ORTKIT_E_IO, "cannot read '%s': %s", from, strerror(errno));
-    int rc = ortkit__mkdirs(to);
+        return ortkit__error_set(ORTKIT_E_IO, "cannot read '%s': %s", rel, strerror(errno));
+    int rc = to ? ortkit__mkdirs(to) : ORTKIT_OK;
+    w->open[w->depth].dev = st->st_dev;
+    w->open[w->depth].ino = st->st_ino;
+    w->depth++;
     for (struct dirent *e; !rc && (e = readdir(d));) {
         if (e->d_name[0] == '.')
             continue;
-        char src[PATH_MAX], dst[PATH_MAX];
-        struct stat st;
-        if ((rc = ortkit__pathf(src, sizeof src, "%s/%s", from, e->d_name)) ||
-            (rc = ortkit__pathf(dst, sizeof dst, "%s/%s", to, e->d_name)))
+        char child[PATH_MAX], child_real[PATH_MAX], dst[PATH_MAX];
+        struct stat cs;
+        if ((rc = ortkit__cancelled(w->cancel)) ||
+            (rc = ortkit__pathf(child, sizeof child, "%s%s%s", rel, rel[0] ? "/" : "", e->d_name)) ||
+            (to && (rc = ortkit__pathf(dst, sizeof dst, "%s/%s", to, e->d_name))) ||
+            (rc = ortkit__source_resolve(child_real, &cs, w->root, child)))
             break;
-        if (stat(src, &st) != 0)
-            continue;
-        if (S_ISDIR(st.st_mode) && depth < 8)
-            rc = copy_tree(src, dst, depth + 1);
-        else if (S_ISREG(st.st_mode))
-            rc = ortkit__copy_file(src, dst, 0644);
+        if (S_ISDIR(cs.st_mode))
+            rc = walk(w, child, child_real, &cs, to ? dst : NULL);
+        else if (!S_ISREG(cs.st_mode))
+            rc = ortkit__error_set(ORTKIT_E_FORMAT, "'%s' is %s; import copies only regular files "
+                                   "and directories", child, kind_of(cs.st_mode));
+        else if (to)
+            rc = ortkit__copy_file(child_real, dst, 0644, w->cancel);
     }
+    w->depth--;
     closedir(d);
     return rc;
 }
 
-/* The library in dir: libonnxruntime.so, .so.1, else any libonnxruntime.so.*. */
-int ortkit__copy_tree(const char *from, const char *to) { return copy_tree(from, to, 0); }
+int ortkit__copy_tree(const char *root, const char *rel, const char *to, const ortkit__cancel *cancel)
+{
+    tree_walk w = {.root = root, .cancel = cancel};
+    char real[PATH_MAX];
+    struct stat st;
+    int rc = ortkit__source_resolve(real, &st, root, rel);
+    if (rc)
+        return rc;
+    if (!S_ISDIR(st.st_mode))
+        return ortkit__error_set(ORTKIT_E_FORMAT, "'%s' is %s, not a directory", rel,
+                                 kind_of(st.st_mode));
+    return walk(&w, rel, real, &st, to);
+}
 
 /* RUNPATH $ORIGIN on every ELF file in dir, so each finds its neighbours. */
-int ortkit__set_runpaths(const char *dir)
+int ortkit__set_runpaths(const char *dir, const ortkit__cancel *cancel)
 {
     DIR *d = opendir(dir);
     if (!d)
@@ -116,7 +258,8 @@ int ortkit__set_runpaths(const char *dir)
     for (struct dirent *e; !rc && (e = readdir(d));) {
         char path[PATH_MAX];
         struct stat st;
-        if ((rc = ortkit__pathf(path, sizeof path, "%s/%s", dir, e->d_name)))
+        if ((rc = ortkit__cancelled(cancel)) ||
+            (rc = ortkit__pathf(path, sizeof path, "%s/%s", dir, e->d_name)))
             break;
         if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode) || ortkit__elf_is(path) != 1)
             continue;
@@ -255,7 +398,8 @@ static int cmp_files(const void *a, const void *b)
     return strcmp(((const ortkit_bundle_file *)a)->path, ((const ortkit_bundle_file *)b)->path);
 }
 
-static int collect(ortkit_bundle *b, file_list *fl, const char *root, const char *rel, int depth)
+static int collect(ortkit_bundle *b, file_list *fl, const char *root, const char *rel, int depth,
+                   const ortkit__cancel *cancel)
 {
     char path[PATH_MAX];
     int rc = ortkit__pathf(path, sizeof path, "%s%s%s", root, rel[0] ? "/" : "", rel);
@@ -269,7 +413,8 @@ static int collect(ortkit_bundle *b, file_list *fl, const char *root, const char
             continue;
         char child[PATH_MAX], full[PATH_MAX], target[PATH_MAX];
         struct stat st;
-        if ((rc = ortkit__pathf(child, sizeof child, "%s%s%s", rel, rel[0] ? "/" : "", e->d_name)) ||
+        if ((rc = ortkit__cancelled(cancel)) ||
+            (rc = ortkit__pathf(child, sizeof child, "%s%s%s", rel, rel[0] ? "/" : "", e->d_name)) ||
             (rc = ortkit__pathf(full, sizeof full, "%s/%s", root, child)))
             break;
         if (!rel[0] && !strcmp(e->d_name, BUNDLE_MANIFEST))
@@ -279,7 +424,7 @@ static int collect(ortkit_bundle *b, file_list *fl, const char *root, const char
             break;
         }
         if (S_ISDIR(st.st_mode)) {
-            rc = depth < 16 ? collect(b, fl, root, child, depth + 1)
+            rc = depth < 16 ? collect(b, fl, root, child, depth + 1, cancel)
                             : ortkit__error_set(ORTKIT_E_IO, "'%s' is nested too deep", full);
             continue;
         }
@@ -323,14 +468,14 @@ static int collect(ortkit_bundle *b, file_list *fl, const char *root, const char
     return rc;
 }
 
-int ortkit__write_manifest(const char *dir, const ortkit_manifest *fields)
+int ortkit__write_manifest(const char *dir, const ortkit_manifest *fields, const ortkit__cancel *cancel)
 {
     ortkit_bundle *b = calloc(1, sizeof *b), *check = NULL;
     file_list fl = {0};
     char *json = NULL;
     if (!b)
         return ortkit__error_nomem();
-    int rc = collect(b, &fl, dir, "", 0);
+    int rc = collect(b, &fl, dir, "", 0, cancel);
     if (rc)
         goto cleanup;
     b->m = *fields;
