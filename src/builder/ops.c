@@ -114,7 +114,8 @@ int ortkit__builder_ops_write(const char *path, const char *const *models, size_
             m = onnx__model_proto__unpack(NULL, size, (const uint8_t *)data);
         free(data);
         if (pb == ORTKIT__PB_TOO_DEEP) {
-            rc = ortkit__error_set(ORTKIT_E_MODEL, "'%s' is not a usable ONNX model: %s", models[i], why);
+            rc = ortkit__error_set(ORTKIT_E_MODEL, "'%s' is not a usable ONNX model: %s", models[i],
+                                   why);
             break;
         }
         if (!m || !m->graph) {

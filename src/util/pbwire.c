@@ -121,8 +121,8 @@ int ortkit__pb_check(const void *data, size_t size, const struct ProtobufCMessag
         const unsigned char *at = p;
         if (ortkit__pb_next(&p, stack[depth].end, &f) != 1) {
             if (why_size)
-                snprintf(why, why_size, "malformed protobuf in %s at byte %zu", stack[depth].desc->name,
-                         (size_t)(at - start));
+                snprintf(why, why_size, "malformed protobuf in %s at byte %zu",
+                         stack[depth].desc->name, (size_t)(at - start));
             return ORTKIT__PB_MALFORMED;
         }
         const ProtobufCMessageDescriptor *sub =

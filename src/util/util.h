@@ -242,7 +242,9 @@ size_t ortkit__stats_histogram(const double *sorted, size_t n, double lo, double
  */
 #define ORTKIT__PB_MAX_DEPTH 100
 
-enum { ORTKIT__PB_VARINT = 0, ORTKIT__PB_FIXED64 = 1, ORTKIT__PB_BYTES = 2, ORTKIT__PB_FIXED32 = 5 };
+/* Wire types. */
+enum { ORTKIT__PB_VARINT = 0, ORTKIT__PB_FIXED64 = 1, ORTKIT__PB_BYTES = 2,
+       ORTKIT__PB_FIXED32 = 5 };
 
 /* One field as it is on the wire. */
 typedef struct ortkit__pb_field {

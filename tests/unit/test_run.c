@@ -224,6 +224,53 @@ static void test_scalar(void **state)
     ortkit_session_free(s);
 }
 
+/* An input whose type has no shape takes a tensor of any shape (it was
+ * taken for a scalar: [2,3] was refused); its type still has to match. */
+static void test_unknown_rank_input(void **state)
+{
+    (void)state;
+    for (int r = 0; r < 2; r++) {
+        ortkit_session *s = open_model(runtimes[r], "shapeless.onnx");
+        static const int64_t shapes[][3] = {{2, 3}, {0}, {4, 1, 2}};
+        static const size_t ranks[] = {2, 0, 3};
+        int64_t k = 7;
+        ortkit_tensor *n = NULL;
+        assert_int_equal(ortkit_tensor_borrow(&n, ORTKIT_TYPE_INT64, NULL, 0, &k, sizeof k), 0);
+        for (size_t c = 0; c < 3; c++) {
+            ortkit_tensor *x = NULL, *out[2] = {NULL, NULL};
+            assert_int_equal(ortkit_tensor_new(&x, ORTKIT_TYPE_FLOAT32, shapes[c], ranks[c]), 0);
+            for (size_t i = 0; i < ortkit_tensor_count(x); i++)
+                ((float *)ortkit_tensor_data(x))[i] = (float)i;
+            const ortkit_tensor *in[] = {x, n};
+            if (ortkit_session_infer(s, in, 2, out, 2))
+                fail_msg("%s, rank %zu: %s", test_runtimes[r], ranks[c], ortkit_error_last());
+            assert_int_equal(ortkit_tensor_rank(out[0]), ranks[c]);
+            for (size_t i = 0; i < ortkit_tensor_count(x); i++)
+                assert_true(((const float *)ortkit_tensor_data(out[0]))[i] == -(float)i);
+            assert_int_equal(*(const int64_t *)ortkit_tensor_data(out[1]), 7);
+            ortkit_tensor_free(out[0]);
+            ortkit_tensor_free(out[1]);
+            ortkit_tensor_free(x);
+        }
+        /* The type is still checked, and so is the declared scalar beside it. */
+        int64_t shape[] = {2, 3};
+        ortkit_tensor *wrong = NULL, *out[2] = {NULL, NULL};
+        assert_int_equal(ortkit_tensor_new(&wrong, ORTKIT_TYPE_INT64, shape, 2), 0);
+        const ortkit_tensor *bad_type[] = {wrong, n};
+        assert_int_equal(ortkit_session_infer(s, bad_type, 2, out, 2), ORTKIT_E_SHAPE);
+        assert_error_has("input 'x' expects float32[?...], got int64[2,3]");
+        ortkit_tensor *x = NULL;
+        assert_int_equal(ortkit_tensor_new(&x, ORTKIT_TYPE_FLOAT32, shape, 2), 0);
+        const ortkit_tensor *bad_scalar[] = {x, wrong};
+        assert_int_equal(ortkit_session_infer(s, bad_scalar, 2, out, 2), ORTKIT_E_SHAPE);
+        assert_error_has("input 'n' expects int64[], got int64[2,3]");
+        ortkit_tensor_free(x);
+        ortkit_tensor_free(wrong);
+        ortkit_tensor_free(n);
+        ortkit_session_free(s);
+    }
+}
+
 /* ---- many threads on one session ---- */
 
 typedef struct worker {
@@ -453,6 +500,7 @@ int main(void)
         cmocka_unit_test(test_selected_outputs_and_sequences),
         cmocka_unit_test(test_every_type_round_trips),
         cmocka_unit_test(test_scalar),
+        cmocka_unit_test(test_unknown_rank_input),
         cmocka_unit_test(test_concurrent_runs),
         cmocka_unit_test(test_cancel),
         cmocka_unit_test(test_cancel_reset_race),

@@ -35,8 +35,8 @@ int ortkit__model_check(const void *data, size_t size, const char *label)
         return ortkit__error_set(ORTKIT_E_MODEL, "'%s' is not a usable ONNX model: %s, the most "
                                  "ortkit and ONNX Runtime decode", label, why);
     default:
-        return ortkit__error_set(ORTKIT_E_MODEL, "'%s' is not an ONNX model (protobuf decoding failed)",
-                                 label);
+        return ortkit__error_set(ORTKIT_E_MODEL,
+                                 "'%s' is not an ONNX model (protobuf decoding failed)", label);
     }
 }
 

@@ -668,7 +668,8 @@ static int session_create(ortkit_session *s, const char *path, const void *data,
         }
         free(exclude);
         const char *msg = api->GetErrorMessage(st);
-        if (msg && strstr(msg, "Protobuf parsing failed") && explain_parse_failure(s, path, data, size)) {
+        if (msg && strcasestr(msg, "protobuf parsing failed") &&
+            explain_parse_failure(s, path, data, size)) {
             api->ReleaseStatus(st);
             return ORTKIT_E_MODEL;
         }
