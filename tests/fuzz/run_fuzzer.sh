@@ -28,8 +28,10 @@ command -v "$CC" >/dev/null || { echo "run_fuzzer.sh: $CC not found (apt-get ins
 host="host.c host_cpu.c host_gpu.c variant.c"
 max_len=4096
 case $target in
-    npy)             sources="error.c tensor.c npy.c" ;;
-    tensor_proto)    sources="error.c tensor.c tensor_proto.c onnx.pb-c.c onnx-data.pb-c.c" ;;
+    npy)             sources="error.c tensor.c npy.c file.c path.c" ;;
+    tensor_proto)    sources="error.c tensor.c tensor_proto.c pbwire.c file.c path.c onnx.pb-c.c onnx-data.pb-c.c"
+                     max_len=16384 ;;
+    model_file)      sources="error.c model_file.c pbwire.c file.c path.c onnx.pb-c.c"; max_len=16384 ;;
     elf)             sources="error.c elf.c $host"; max_len=16384 ;;
     bundle_manifest) sources="error.c bundle_manifest.c bundle.c elf.c $host"; max_len=16384 ;;
     host_json)       sources="error.c host_json.c $host"; max_len=16384 ;;
@@ -37,15 +39,17 @@ case $target in
 esac
 sources=${FUZZ_SOURCES:-$sources}
 
-# Each name is looked up in the library's folders and the generated ones.
+# Each name is looked up in the library's folders, the helpers' and the
+# generated ones; every file of that name is taken (error.c is the library's
+# public side and the helpers' message store).
 srcs=""
 for f in $sources; do
     found=""
     for d in "$root"/src/lib/*/ "$root"/src/util/ "$generated/"; do
-        [ -f "$d$f" ] && found="$d$f" && break
+        [ -f "$d$f" ] && found="$found $d$f"
     done
     [ -n "$found" ] || { echo "run_fuzzer.sh: no source '$f' (for fuzz_$target)" >&2; exit 2; }
-    srcs="$srcs $found"
+    srcs="$srcs$found"
 done
 incs="-I$root/include -I$generated"
 for d in "$root"/src/lib/*/ "$root"/src/util/; do
