@@ -141,6 +141,9 @@ def main(out):
         "bad_nested.json": b"[" * 2000 + b"]" * 2000,
         "bad_empty.json": b"",
         "bad_number.json": whole.replace(b'"schema": 1', b'"schema": 1e400', 1),
+        # A NUL escaped inside a string, which cJSON cuts the string at: "cpu"
+        # would verify in place of "cpu\0x".  (edge_: no verdict checked yet.)
+        "edge_variant_nul.json": whole.replace(b'"variant": "cpu"', b'"variant": "cpu\\u0000x"', 1),
     })
     for name, data in seeds.items():
         assert len(data) < 8192, name
