@@ -117,8 +117,8 @@ typedef struct ortkit_io_info {
     const char *name;
     ortkit_value_kind kind;
     ortkit_type type;       /* element type (of the tensor inside, for sequences/optionals) */
-    size_t rank;            /* SIZE_MAX when the rank is unknown */
-    const ortkit_dim *dims; /* rank entries */
+    size_t rank;            /* SIZE_MAX when the rank is unknown (the model gives no shape) */
+    const ortkit_dim *dims; /* rank entries; NULL when the rank is unknown */
 } ortkit_io_info;
 
 ORTKIT_API size_t ortkit_session_input_count(const ortkit_session *session);
@@ -128,7 +128,8 @@ ORTKIT_API const ortkit_io_info *ortkit_session_output(const ortkit_session *ses
 /* Index of the named input/output, or -1. */
 ORTKIT_API long ortkit_session_input_index(const ortkit_session *session, const char *name);
 ORTKIT_API long ortkit_session_output_index(const ortkit_session *session, const char *name);
-/* Write "float32[N,3,224,224]" into buf (always NUL-terminated). */
+/* Write "float32[N,3,224,224]" into buf (always NUL-terminated); a tensor
+ * of unknown rank (a type without a shape) is "float32[?...]". */
 ORTKIT_API void ortkit_io_describe(const ortkit_io_info *info, char *buf, size_t size);
 
 typedef struct ortkit_model_metadata {

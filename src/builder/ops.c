@@ -105,8 +105,19 @@ int ortkit__builder_ops_write(const char *path, const char *const *models, size_
         size_t size = 0;
         if ((rc = ortkit__file_read(&data, &size, models[i], MODEL_MAX)))
             break;
-        Onnx__ModelProto *m = onnx__model_proto__unpack(NULL, size, (const uint8_t *)data);
+        /* protobuf-c recurses once per nested message: bound the nesting first. */
+        char why[160];
+        Onnx__ModelProto *m = NULL;
+        int pb = ortkit__pb_check(data, size, &onnx__model_proto__descriptor, ORTKIT__PB_MAX_DEPTH,
+                                  why, sizeof why);
+        if (pb == ORTKIT__PB_OK)
+            m = onnx__model_proto__unpack(NULL, size, (const uint8_t *)data);
         free(data);
+        if (pb == ORTKIT__PB_TOO_DEEP) {
+            rc = ortkit__error_set(ORTKIT_E_MODEL, "'%s' is not a usable ONNX model: %s", models[i],
+                                   why);
+            break;
+        }
         if (!m || !m->graph) {
             if (m)
                 onnx__model_proto__free_unpacked(m, NULL);

@@ -23,7 +23,9 @@ static cJSON *io_json(const ortkit_io_info *io)
     cJSON_AddStringToObject(o, "name", io->name);
     cJSON_AddStringToObject(o, "kind", kinds[io->kind <= 5 ? io->kind : 0]);
     cJSON_AddStringToObject(o, "type", ortkit_type_name(io->type));
-    if (io->kind == ORTKIT_KIND_TENSOR) {
+    if (io->kind == ORTKIT_KIND_TENSOR && io->rank == SIZE_MAX) {
+        cJSON_AddNullToObject(o, "shape"); /* no shape in the model: any rank */
+    } else if (io->kind == ORTKIT_KIND_TENSOR) {
         cJSON *shape = cJSON_AddArrayToObject(o, "shape");
         for (size_t d = 0; d < io->rank; d++) {
             if (io->dims[d].value >= 0)

@@ -131,6 +131,11 @@ int inputs_build(const input_spec *spec, const char *model, const ortkit_session
         }
         if (io->kind != ORTKIT_KIND_TENSOR)
             return cli_fail("input '%s' is not a tensor; ortkit cannot generate it", io->name);
+        /* No rank to generate: any guess would fail inside the model, far from here. */
+        if (io->rank == SIZE_MAX)
+            return cli_fail("input '%s' has no shape in the model (%s, any rank): ortkit cannot "
+                            "generate it; give it with -i %s=FILE.npy", io->name,
+                            ortkit_type_name(io->type), io->name);
         int rc = make_input(&tensors[i], io, spec->fill, dims, n_dims, &seed, missing, sizeof missing);
         if (rc > 0 || (rc < 0 && !missing[0]))
             return cli_fail_lib();

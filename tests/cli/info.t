@@ -72,6 +72,20 @@ expect_exit 0 "$ORTKIT" info "$MODELS/seq_out.onnx" --json
 /usr/bin/python3 -c 'import json
 o = json.load(open("out"))["outputs"][0]
 assert (o["name"], o["kind"], o["type"]) == ("seq", "sequence", "float32"), o'
+# A type without a shape: any rank, told apart from the scalar beside it,
+# by both runtimes (which report the two alike).
+for rt in "$RT_NEW" "$RT_OLD"; do
+    expect_exit 0 "$ORTKIT" info "$MODELS/shapeless.onnx" --runtime "$rt"
+    expect_in out "  x     float32[?...]"
+    expect_in out "  n     int64[]"
+    expect_in out "  y      float32[?...]"
+    expect_in out "  n_out  int64[]"
+    expect_exit 0 "$ORTKIT" info "$MODELS/shapeless.onnx" --json --runtime "$rt"
+    /usr/bin/python3 -c 'import json
+doc = json.load(open("out"))
+shapes = [(v["name"], v["shape"]) for v in doc["inputs"] + doc["outputs"]]
+assert shapes == [("x", None), ("n", []), ("y", None), ("n_out", [])], shapes'
+done
 expect_exit 0 "$ORTKIT" info "$MODELS/many_io.onnx"
 expect_in out "inputs (5)"
 expect_in out "outputs (6)"
@@ -112,6 +126,17 @@ for bad in nosuch empty truncated random not_onnx bad_op; do
     expect_exit 1 "$ORTKIT" info "$MODELS/$bad.onnx" --json
     expect_lines out 0
 done
+# Messages nested past 100 levels: refused before decoding, where 5,000
+# sequence types (34 KB) or 20,000 nested graphs crashed it; at 100 the
+# file decodes, and the runtime refuses the type.
+for deep in deep_type deep_graph deep_type_102; do
+    expect_exit 1 "$ORTKIT" info "$MODELS/$deep.onnx"
+    expect_lines out 0
+    expect_lines err 1
+    expect_in err "ortkit: '$MODELS/$deep.onnx' is not a usable ONNX model: messages nested deeper than 100 levels"
+done
+expect_exit 1 "$ORTKIT" info "$MODELS/deep_type_100.onnx"
+expect_in err "Type Error"
 expect_exit 1 "$ORTKIT" info "$MODELS"
 expect_lines out 0
 expect_in err "'$MODELS'"

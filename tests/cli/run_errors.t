@@ -37,6 +37,14 @@ for rt in "$RT_NEW" "$RT_OLD"; do
     done
     expect_in err "NoSuchOp"
 done
+# Messages nested past 100 levels (5,000 sequence types in 34 KB, 20,000
+# graphs): refused with the reason, where they once crashed the decoder.
+for rt in "$RT_NEW" "$RT_OLD"; do
+    for deep in deep_type deep_graph deep_type_102; do
+        fails "$ORTKIT" run "$MODELS/$deep.onnx" --random --runtime "$rt"
+        expect_in err "cannot open model '$MODELS/$deep.onnx': messages nested deeper than 100 levels"
+    done
+done
 # A directory is not a model either.
 fails "$ORTKIT" run "$MODELS" --random
 expect_in err "'$MODELS'"
@@ -83,6 +91,12 @@ fails "$ORTKIT" run "$MODELS/dynamic.onnx" --zeros --dim batch=1
 expect_in err "height, width"
 fails "$ORTKIT" run "$ADD" --random
 expect_in err "symbolic dimensions without a size: N"
+
+# An input whose type has no shape could be of any rank: not generated.
+for fill in --random --zeros; do
+    fails "$ORTKIT" run "$MODELS/shapeless.onnx" $fill
+    expect_in err "input 'x' has no shape in the model (float32, any rank): ortkit cannot generate it; give it with -i x=FILE.npy"
+done
 
 # --- malformed .npy files, each named with what is wrong ---
 fails "$ORTKIT" run "$ADD" -i a="$MODELS/bad_magic.npy" -i b="$B"

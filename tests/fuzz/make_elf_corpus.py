@@ -109,6 +109,8 @@ def main(out):
         "valid_needed_256.elf": img(needed=[f"libn{i:03d}.so" for i in range(256)]).bytes(),
         "valid_i386.elf": header(b"\x7fELF\x01\x01\x01", ET_DYN, EM_386),
         "valid_ppc64_be.elf": header(b"\x7fELF\x02\x02\x01", ET_EXEC, EM_PPC64, big=True),
+        # An executable, not a library: readable as ELF; importing it is refused elsewhere.
+        "edge_executable.elf": edit(img(soname=None), lambda i: i.ehdr.update(type=ET_EXEC)),
         # Hand-made, broken in one way each.
         "bad_needed_257.elf": img(needed=[f"libn{i:03d}.so" for i in range(257)]).bytes(),
         "bad_class.elf": edit(img(), lambda i: i.ehdr.update(ident=b"\x7fELF\x03\x01\x01")),

@@ -124,6 +124,9 @@ def main(out):
         "bad_array.json": b"[" + whole + b"]",
         "bad_nested.json": b"{\"cpu\":" * 1100 + b"{}" + b"}" * 1100,
         "bad_escape_nul.json": whole.replace(b'"Linux"', b'"Lin\\u0000ux"', 1),
+        # Terminal control sequences (a window title, clear screen) and a
+        # newline in a string that is printed.
+        "edge_model_escapes.json": text(edited(setter("cpu", "model", "\u001b]0;pwned\u0007\u001b[2J\nfake"))),
         "bad_empty.json": b"",
     })
     for name, data in seeds.items():

@@ -67,6 +67,12 @@ def main():
                              struct.pack("<2I", 0x41, 0x110000)),
         "not_tuple": raw(b"{'descr': '<f4', 'fortran_order': False, 'shape': (1), }", b"\0" * 4),
         "unterminated": b"\x93NUMPY\x01\x00" + struct.pack("<H", len(cut)) + cut,
+        # Terminal control sequences in the header: refused, and the message
+        # that quotes the header must not pass them on.
+        "bad_descr_escape": raw(b"{'descr': '\x1b]0;title\x07\x1b[2J', 'fortran_order': False, 'shape': (1,), }",
+                                b"\0" * 4),
+        # A dimension past INT32_MAX is a valid .npy; the data is what is missing.
+        "lying_dim_3e9": raw(b"{'descr': '|u1', 'fortran_order': False, 'shape': (3000000000,), }", b"\0" * 8),
     }
     for name, data in files.items():
         assert len(data) < 4096, name

@@ -12,6 +12,15 @@ import numpy as np
 from onnx import TensorProto, helper, numpy_helper
 
 
+def varint(v):
+    out = bytearray()
+    while True:
+        b, v = v & 0x7F, v >> 7
+        out.append(b | (0x80 if v else 0))
+        if not v:
+            return bytes(out)
+
+
 def tensor(arr, name="x"):
     return numpy_helper.from_array(np.asarray(arr), name)
 
@@ -70,6 +79,27 @@ def main(out):
     blobs["bad_wrong_field.pb"] = wrong_field.SerializeToString()
     blobs["bad_not_protobuf.pb"] = b"\x93NUMPY\x01\x00garbage"
     blobs["bad_empty.pb"] = b""
+
+    # Nesting.  protobuf-c recurses once per level, without a limit: past 100
+    # levels the bytes are refused before it runs (a few thousand levels
+    # overflowed the stack); up to 32 nested values ortkit reads.
+    def nest(numbers, depth, inner=b""):
+        for i in reversed(range(depth)):
+            n = numbers[i % len(numbers)]
+            inner = varint(n << 3 | 2) + varint(len(inner)) + inner
+        return inner
+
+    one = a.SerializeToString()
+    seq_of = varint(2 << 3) + varint(3)  # elem_type: sequence
+    tensor_leaf = varint(2 << 3) + varint(1) + varint(3 << 3 | 2) + varint(len(one)) + one
+    deep32 = tensor_leaf
+    for _ in range(32):
+        deep32 = seq_of + varint(5 << 3 | 2) + varint(len(deep32)) + deep32
+    blobs["seq_deep_32.pb"] = deep32
+    blobs["bad_seq_deep_33.pb"] = seq_of + varint(5 << 3 | 2) + varint(len(deep32)) + deep32
+    blobs["bad_seq_deep_101.pb"] = nest([5], 101)
+    blobs["bad_opt_deep_2500.pb"] = nest([7], 2500)
+    blobs["bad_seq_opt_deep_120.pb"] = nest([7, 5], 120)  # optional_values, sequence_value
     for name, data in blobs.items():
         with open(os.path.join(out, name), "wb") as f:
             f.write(data)

@@ -29,7 +29,9 @@ host="host.c host_cpu.c host_gpu.c variant.c"
 max_len=4096
 case $target in
     npy)             sources="status.c tensor.c npy.c" ;;
-    tensor_proto)    sources="status.c tensor.c tensor_proto.c onnx.pb-c.c onnx-data.pb-c.c" ;;
+    tensor_proto)    sources="status.c tensor.c tensor_proto.c onnx.pb-c.c onnx-data.pb-c.c"
+                     max_len=16384 ;;
+    model_file)      sources="status.c model_file.c onnx.pb-c.c"; max_len=16384 ;;
     elf)             sources="status.c elf.c $host"; max_len=16384 ;;
     bundle_manifest) sources="status.c bundle_manifest.c bundle.c elf.c $host"; max_len=16384 ;;
     host_json)       sources="status.c abi.c host_json.c $host"; max_len=16384 ;;
@@ -42,10 +44,10 @@ srcs=""
 for f in $sources; do
     found=""
     for d in "$root"/src/lib/*/ "$root"/src/util/ "$generated/"; do
-        [ -f "$d$f" ] && found="$d$f" && break
+        [ -f "$d$f" ] && found="$found $d$f"
     done
     [ -n "$found" ] || { echo "run_fuzzer.sh: no source '$f' (for fuzz_$target)" >&2; exit 2; }
-    srcs="$srcs $found"
+    srcs="$srcs$found"
 done
 srcs="$srcs $(ls "$root"/src/util/*.c | tr '\n' ' ')"
 incs="-I$root/include -I$generated"

@@ -334,6 +334,17 @@ def model_int_scalar() -> onnx.ModelProto:
     return make_model(graph, doc_string="rank-0 int64 in and out")
 
 
+def model_shapeless() -> onnx.ModelProto:
+    # A type with no shape at all: any rank, which is not the same as a scalar.
+    graph = helper.make_graph(
+        [helper.make_node("Neg", ["x"], ["y"]), helper.make_node("Identity", ["n"], ["n_out"])],
+        "shapeless",
+        [tensor("x", FLOAT, None), tensor("n", INT64, [])],
+        [tensor("y", FLOAT, None), tensor("n_out", INT64, [])],
+    )
+    return make_model(graph, doc_string="an input and an output of unknown rank beside a scalar")
+
+
 def model_bad_op() -> onnx.ModelProto:
     graph = helper.make_graph(
         [helper.make_node("NoSuchOp", ["x"], ["y"], domain="")],
@@ -345,6 +356,73 @@ def model_bad_op() -> onnx.ModelProto:
 
 
 # ---------------------------------------------------------------- files
+
+
+# Hostile nesting, written as raw protobuf: the onnx package would need as
+# much recursion to build these as a decoder needs to read them.
+def pb_varint(v: int) -> bytes:
+    out = bytearray()
+    while True:
+        b, v = v & 0x7F, v >> 7
+        out.append(b | (0x80 if v else 0))
+        if not v:
+            return bytes(out)
+
+
+def pb_field(number: int, body: bytes) -> bytes:
+    """A length-delimited field."""
+    return pb_varint(number << 3 | 2) + pb_varint(len(body)) + body
+
+
+def pb_nest(levels, inner: bytes) -> bytes:
+    """levels, outermost first: (field number, bytes before the next level).
+    Each level is a length-delimited field holding those bytes and the next
+    level; the sizes are worked out inside out, so depth costs no copying."""
+    sizes, size = [], len(inner)
+    for number, before in reversed(levels):
+        size += len(before)
+        sizes.append(size)
+        size += len(pb_varint(number << 3 | 2)) + len(pb_varint(size))
+    sizes.reverse()
+    parts = [pb_varint(n << 3 | 2) + pb_varint(sz) + before for (n, before), sz in zip(levels, sizes)]
+    return b"".join(parts) + inner
+
+
+def deep_type_model(depth: int) -> bytes:
+    """Input x of type seq(seq(...(tensor(float)))), depth sequences deep:
+    each level is TypeProto.sequence_type (4) holding Sequence.elem_type (1)."""
+    tensor_type = pb_field(1, pb_varint(1 << 3) + pb_varint(1))  # TypeProto.tensor_type{elem_type: 1}
+    value_info = pb_field(1, b"x") + pb_field(2, pb_nest([(4, b""), (1, b"")] * depth, tensor_type))
+    graph = (
+        pb_field(1, pb_field(1, b"x") + pb_field(2, b"y") + pb_field(4, b"Identity"))
+        + pb_field(2, b"deep_type")
+        + pb_field(11, value_info)
+        + pb_field(12, pb_field(1, b"y") + pb_field(2, tensor_type))
+    )
+    opset = pb_field(8, pb_varint(2 << 3) + pb_varint(OPSET))
+    return pb_varint(1 << 3) + pb_varint(IR_VERSION) + opset + pb_field(7, graph)
+
+
+def deep_graph_model(depth: int) -> bytes:
+    """An If node whose then_branch graph holds an If node whose ..., depth
+    graphs deep: GraphProto.node (1) -> NodeProto.attribute (5) -> AttributeProto.g (6)."""
+    node = pb_field(4, b"If")
+    attr = pb_field(1, b"then_branch") + pb_varint(20 << 3) + pb_varint(5)  # type: GRAPH
+    graph = pb_nest([(1, node), (5, attr), (6, b"")] * depth, pb_field(2, b"innermost"))
+    opset = pb_field(8, pb_varint(2 << 3) + pb_varint(OPSET))
+    return pb_varint(1 << 3) + pb_varint(IR_VERSION) + opset + pb_field(7, graph)
+
+
+def make_deep_models(w: Writer) -> None:
+    # Deep enough to overflow any stack through a decoder that recurses
+    # (5,000 sequences: 34 KB; 20,000 graphs), and the two sides of the
+    # limit of 100 nested messages that ortkit shares with ONNX Runtime: the
+    # innermost TypeProto.tensor_type of n sequences lies 4 + 2n levels down.
+    w.bytes("deep_type.onnx", deep_type_model(5000))
+    w.bytes("deep_graph.onnx", deep_graph_model(20000))
+    w.bytes("deep_type_100.onnx", deep_type_model(48))
+    w.bytes("deep_type_102.onnx", deep_type_model(49))
+
 
 
 def assert_unparsable(name: str, data: bytes) -> None:
@@ -468,7 +546,12 @@ def main() -> int:
     w.model("seq_out.onnx", model_seq_out())
     w.model("int_scalar.onnx", model_int_scalar())
 
+    # onnx.checker wants a shape on every graph input and output; the format
+    # does not (no shape: an unknown rank), and ONNX Runtime loads it.
+    w.model("shapeless.onnx", model_shapeless(), check=False)
+
     make_bad_models(w, matmul_bytes)
+    make_deep_models(w)
     make_reference_data(w, layers)
     make_bad_npy(w)
     return 0

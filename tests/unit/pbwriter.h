@@ -89,6 +89,45 @@ static inline void pb_dims(pbw *w, const int64_t *dims, size_t n)
         pb_int(w, TP_DIMS, dims[i]);
 }
 
+static inline size_t pb_varint_len(uint64_t v)
+{
+    size_t n = 1;
+    while (v > 0x7f) {
+        v >>= 7;
+        n++;
+    }
+    return n;
+}
+
+/*
+ * depth messages, each inside the one before: level i is the length-delimited
+ * field numbers[i % period] holding the bytes prefix[i % period] (may be
+ * NULL) and then level i + 1; the innermost holds inner.  Sizes are worked
+ * out from the inside first, so a deep nest costs no copying per level.
+ */
+static inline void pb_nest(pbw *w, const int *numbers, const pbw *prefix, size_t period, size_t depth,
+                           const pbw *inner)
+{
+    size_t *sizes = malloc((depth ? depth : 1) * sizeof *sizes);
+    if (!sizes)
+        abort();
+    size_t size = inner ? inner->len : 0;
+    for (size_t i = depth; i-- > 0;) {
+        size += prefix ? prefix[i % period].len : 0;
+        sizes[i] = size;
+        size += pb_varint_len((uint64_t)numbers[i % period] << 3) + pb_varint_len(size);
+    }
+    for (size_t i = 0; i < depth; i++) {
+        pb_tag(w, numbers[i % period], PB_BYTES);
+        pb_varint(w, sizes[i]);
+        if (prefix)
+            pb_raw(w, prefix[i % period].buf, prefix[i % period].len);
+    }
+    if (inner)
+        pb_raw(w, inner->buf, inner->len);
+    free(sizes);
+}
+
 static inline void pb_free(pbw *w)
 {
     free(w->buf);

@@ -86,7 +86,7 @@ static void test_generated_models(void **state)
         {"add.onnx", 1, 0},      {"identity_types.onnx", 14, 0}, {"many_io.onnx", 6, 0},
         {"dynamic.onnx", 2, 1},  {"matmul.onnx", 12, 8},         {"tiny.onnx", 1, 0},
         {"slow.onnx", 5, 2},     {"strings.onnx", 2, 0},         {"seq_out.onnx", 2, 0},
-        {"int_scalar.onnx", 1, 1},
+        {"int_scalar.onnx", 1, 1}, {"shapeless.onnx", 2, 0},
         /* An operator that does not exist is the runtime's business, not the file's. */
         {"bad_op.onnx", 1, 0},
     };
@@ -265,6 +265,126 @@ static void test_not_protobuf(void **state)
     read_fails(at("overlong.onnx"), ORTKIT_E_MODEL, "protobuf decoding failed");
 }
 
+/* ---- nesting ---------------------------------------------------------------- */
+
+/* Field numbers of onnx.GraphProto.input, ValueInfoProto, TypeProto and its parts. */
+enum { GP_INPUT = 11, VI_NAME = 1, VI_TYPE = 2, TP_TENSOR_TYPE = 1, TP_SEQUENCE_TYPE = 4,
+       SEQ_ELEM_TYPE = 1, TT_ELEM_TYPE = 1, NP_ATTRIBUTE = 5, AP_NAME = 1, AP_G = 6, AP_TYPE = 20 };
+
+/*
+ * A model whose input x has `sequences` nested sequence types.  The
+ * innermost TypeProto lies 3 + 2 * sequences messages below the ModelProto
+ * (graph, input, type, then two per sequence); with_tensor adds its
+ * tensor_type, one level more.
+ */
+static void deep_type(pbw *w, size_t sequences, int with_tensor)
+{
+    pbw inner = {0}, tt = {0}, vi = {0}, type = {0}, g = {0};
+    if (with_tensor) {
+        pb_int(&tt, TT_ELEM_TYPE, 1);
+        pb_msg(&inner, TP_TENSOR_TYPE, &tt);
+    }
+    static const int numbers[] = {TP_SEQUENCE_TYPE, SEQ_ELEM_TYPE};
+    pb_nest(&type, numbers, NULL, 2, 2 * sequences, &inner);
+    pb_str(&vi, VI_NAME, "x");
+    pb_msg(&vi, VI_TYPE, &type);
+    pb_str(&g, GP_NAME, "deep");
+    pb_msg(&g, GP_INPUT, &vi);
+    pb_int(w, MP_IR_VERSION, 8);
+    add_opset(w, "", 17);
+    pb_msg(w, MP_GRAPH, &g);
+    pb_free(&inner);
+    pb_free(&tt);
+    pb_free(&vi);
+    pb_free(&type);
+    pb_free(&g);
+}
+
+/* A graph whose node's graph attribute holds a graph whose node ..., graphs deep. */
+static void deep_graph(pbw *w, size_t graphs)
+{
+    pbw prefix[3] = {{0}}, g = {0};
+    pb_str(&prefix[0], NP_OP_TYPE, "If");
+    pb_str(&prefix[1], AP_NAME, "then_branch");
+    pb_int(&prefix[1], AP_TYPE, 5);
+    static const int numbers[] = {GP_NODE, NP_ATTRIBUTE, AP_G};
+    pb_nest(&g, numbers, prefix, 3, 3 * graphs, NULL);
+    pb_int(w, MP_IR_VERSION, 8);
+    pb_msg(w, MP_GRAPH, &g);
+    for (int i = 0; i < 3; i++)
+        pb_free(&prefix[i]);
+    pb_free(&g);
+}
+
+static void save_and_fail_deep(const pbw *w, const char *name)
+{
+    assert_int_equal(pb_save(w, at(name)), 0);
+    read_fails(at(name), ORTKIT_E_MODEL, "nested deeper than 100 levels");
+}
+
+/*
+ * protobuf-c recurses once per nested message, with no limit of its own: a
+ * model of a few tens of kilobytes nesting types or graphs thousands deep
+ * overflowed the stack.  ortkit refuses, before decoding, anything nested
+ * deeper than 100 levels, protobuf's and so ONNX Runtime's limit.
+ */
+static void test_deep_nesting(void **state)
+{
+    (void)state;
+    /* The files make_models.py writes: 5,000 sequence types (34 KB), 20,000 graphs. */
+    read_fails(model_path("deep_type.onnx"), ORTKIT_E_MODEL, "nested deeper than 100 levels");
+    read_fails(model_path("deep_graph.onnx"), ORTKIT_E_MODEL, "nested deeper than 100 levels");
+    read_fails(model_path("deep_type_102.onnx"), ORTKIT_E_MODEL,
+               "the most ortkit and ONNX Runtime decode");
+    ortkit_model_file_free(read_ok(model_path("deep_type_100.onnx")));
+
+    /* Exactly at the limit: 100 levels read, 101 do not. */
+    pbw w = {0};
+    deep_type(&w, 48, 1); /* tensor_type at 4 + 96 = 100 */
+    assert_int_equal(pb_save(&w, at("type_100.onnx")), 0);
+    ortkit_model_file_free(read_ok(at("type_100.onnx")));
+    pb_free(&w);
+    deep_type(&w, 49, 0); /* the innermost TypeProto at 3 + 98 = 101 */
+    save_and_fail_deep(&w, "type_101.onnx");
+    pb_free(&w);
+    deep_type(&w, 50000, 1);
+    save_and_fail_deep(&w, "type_50000.onnx");
+    pb_free(&w);
+
+    /* Graphs: three levels each (node, attribute, graph) below the first at 1. */
+    deep_graph(&w, 33); /* the innermost graph at 1 + 99 = 100 */
+    assert_int_equal(pb_save(&w, at("graph_100.onnx")), 0);
+    ortkit_model_file_free(read_ok(at("graph_100.onnx")));
+    pb_free(&w);
+    deep_graph(&w, 20000);
+    save_and_fail_deep(&w, "graph_20000.onnx");
+    pb_free(&w);
+
+    /* Nesting inside bytes is no nesting: a tensor's raw_data holding what
+     * would be 5,000 nested messages, and an unknown field likewise, are
+     * skipped unread, as protobuf-c keeps them. */
+    pbw deep_bytes = {0}, t = {0}, g = {0};
+    static const int seq[] = {TP_SEQUENCE_TYPE, SEQ_ELEM_TYPE};
+    pb_nest(&deep_bytes, seq, NULL, 2, 5000, NULL);
+    pb_int(&t, TP_DATA_TYPE, 2); /* uint8 */
+    int64_t dim = (int64_t)deep_bytes.len;
+    pb_dims(&t, &dim, 1);
+    pb_bytes(&t, TP_RAW, deep_bytes.buf, deep_bytes.len);
+    pb_msg(&g, GP_INITIALIZER, &t);
+    pb_bytes(&g, 999, deep_bytes.buf, deep_bytes.len);
+    pb_int(&w, MP_IR_VERSION, 8);
+    pb_msg(&w, MP_GRAPH, &g);
+    pb_bytes(&w, 4242, deep_bytes.buf, deep_bytes.len);
+    assert_int_equal(pb_save(&w, at("deep_bytes.onnx")), 0);
+    ortkit_model_file *m = read_ok(at("deep_bytes.onnx"));
+    assert_int_equal(m->initializer_count, 1);
+    ortkit_model_file_free(m);
+    pb_free(&w);
+    pb_free(&deep_bytes);
+    pb_free(&t);
+    pb_free(&g);
+}
+
 static void test_not_a_file(void **state)
 {
     (void)state;
@@ -284,7 +404,7 @@ int main(void)
         cmocka_unit_test(test_generated_models), cmocka_unit_test(test_application_model),
         cmocka_unit_test(test_encoded_model),    cmocka_unit_test(test_minimal_model),
         cmocka_unit_test(test_missing_parts),    cmocka_unit_test(test_not_protobuf),
-        cmocka_unit_test(test_not_a_file),
+        cmocka_unit_test(test_deep_nesting),     cmocka_unit_test(test_not_a_file),
     };
     return cmocka_run_group_tests(tests, make_scratch, remove_scratch);
 }

@@ -178,6 +178,10 @@ static void test_ops_config(void **state)
     /* Not a model. */
     const char *bad[] = {model_path("not_onnx.onnx")};
     assert_int_equal(ortkit__builder_ops_write(path, bad, 1, &n), ORTKIT_E_MODEL);
+    /* Graphs nested 20,000 deep: refused before the decoder recurses into them. */
+    const char *deep[] = {model_path("deep_graph.onnx")};
+    assert_int_equal(ortkit__builder_ops_write(path, deep, 1, &n), ORTKIT_E_MODEL);
+    assert_non_null(strstr(ortkit_error_last(), "nested deeper than 100 levels"));
     unlink(path);
 }
 

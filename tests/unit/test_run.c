@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -223,6 +224,53 @@ static void test_scalar(void **state)
     ortkit_session_free(s);
 }
 
+/* An input whose type has no shape takes a tensor of any shape (it was
+ * taken for a scalar: [2,3] was refused); its type still has to match. */
+static void test_unknown_rank_input(void **state)
+{
+    (void)state;
+    for (int r = 0; r < 2; r++) {
+        ortkit_session *s = open_model(runtimes[r], "shapeless.onnx");
+        static const int64_t shapes[][3] = {{2, 3}, {0}, {4, 1, 2}};
+        static const size_t ranks[] = {2, 0, 3};
+        int64_t k = 7;
+        ortkit_tensor *n = NULL;
+        assert_int_equal(ortkit_tensor_borrow(&n, ORTKIT_TYPE_INT64, NULL, 0, &k, sizeof k), 0);
+        for (size_t c = 0; c < 3; c++) {
+            ortkit_tensor *x = NULL, *out[2] = {NULL, NULL};
+            assert_int_equal(ortkit_tensor_new(&x, ORTKIT_TYPE_FLOAT32, shapes[c], ranks[c]), 0);
+            for (size_t i = 0; i < ortkit_tensor_count(x); i++)
+                ((float *)ortkit_tensor_data(x))[i] = (float)i;
+            const ortkit_tensor *in[] = {x, n};
+            if (ortkit_session_infer(s, in, 2, out, 2))
+                fail_msg("%s, rank %zu: %s", test_runtimes[r], ranks[c], ortkit_error_last());
+            assert_int_equal(ortkit_tensor_rank(out[0]), ranks[c]);
+            for (size_t i = 0; i < ortkit_tensor_count(x); i++)
+                assert_true(((const float *)ortkit_tensor_data(out[0]))[i] == -(float)i);
+            assert_int_equal(*(const int64_t *)ortkit_tensor_data(out[1]), 7);
+            ortkit_tensor_free(out[0]);
+            ortkit_tensor_free(out[1]);
+            ortkit_tensor_free(x);
+        }
+        /* The type is still checked, and so is the declared scalar beside it. */
+        int64_t shape[] = {2, 3};
+        ortkit_tensor *wrong = NULL, *out[2] = {NULL, NULL};
+        assert_int_equal(ortkit_tensor_new(&wrong, ORTKIT_TYPE_INT64, shape, 2), 0);
+        const ortkit_tensor *bad_type[] = {wrong, n};
+        assert_int_equal(ortkit_session_infer(s, bad_type, 2, out, 2), ORTKIT_E_SHAPE);
+        assert_error_has("input 'x' expects float32[?...], got int64[2,3]");
+        ortkit_tensor *x = NULL;
+        assert_int_equal(ortkit_tensor_new(&x, ORTKIT_TYPE_FLOAT32, shape, 2), 0);
+        const ortkit_tensor *bad_scalar[] = {x, wrong};
+        assert_int_equal(ortkit_session_infer(s, bad_scalar, 2, out, 2), ORTKIT_E_SHAPE);
+        assert_error_has("input 'n' expects int64[], got int64[2,3]");
+        ortkit_tensor_free(x);
+        ortkit_tensor_free(wrong);
+        ortkit_tensor_free(n);
+        ortkit_session_free(s);
+    }
+}
+
 /* ---- many threads on one session ---- */
 
 typedef struct worker {
@@ -339,6 +387,110 @@ static void test_cancel(void **state)
     ortkit_run_control_free(NULL);
 }
 
+/*
+ * One thread cancels and resets a control over and over while others run
+ * with it: a run's result must come from that run.  A reset landing between
+ * ORT's return and the check once turned cancelled runs into ORTKIT_E_RUN
+ * ("Exiting due to terminate flag being set"), up to 40% of them.
+ */
+enum { STRESS_RUNNERS = 3, STRESS_MS = 1500 };
+
+typedef struct stress {
+    ortkit_session *session;
+    ortkit_run_control *control;
+    atomic_int stop;
+    int ok, cancelled, other;
+    char other_error[512];
+} stress;
+
+typedef struct stress_runner {
+    stress *st;
+    int ok, cancelled, other;
+    char other_error[512];
+} stress_runner;
+
+static void *stress_run(void *arg)
+{
+    stress_runner *r = arg;
+    int64_t shape[] = {1, 256}, it = 8; /* about 2 ms a run */
+    ortkit_tensor *x = NULL, *n = NULL;
+    ortkit_tensor_new(&x, ORTKIT_TYPE_FLOAT32, shape, 2);
+    ortkit_tensor_borrow(&n, ORTKIT_TYPE_INT64, NULL, 0, &it, sizeof it);
+    const char *names[] = {"x", "iterations"};
+    const ortkit_tensor *inputs[] = {x, n};
+    /* For a time, not a count: a cancelled run fails at once, and a count
+     * of them could all fit into one cancelled spell. */
+    struct timespec t0, now;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    do {
+        ortkit_tensor *y = NULL;
+        int rc = ortkit_session_run(r->st->session, r->st->control, names, inputs, 2, NULL, 0, &y);
+        ortkit_tensor_free(y);
+        if (rc == 0)
+            r->ok++;
+        else if (rc == ORTKIT_E_CANCELLED)
+            r->cancelled++;
+        else if (r->other++ == 0)
+            snprintf(r->other_error, sizeof r->other_error, "%d: %s", rc, ortkit_error_last());
+        clock_gettime(CLOCK_MONOTONIC, &now);
+    } while ((now.tv_sec - t0.tv_sec) * 1000 + (now.tv_nsec - t0.tv_nsec) / 1000000 < STRESS_MS);
+    ortkit_tensor_free(x);
+    ortkit_tensor_free(n);
+    return NULL;
+}
+
+static void *stress_cancel(void *arg)
+{
+    stress *st = arg;
+    unsigned k = 0;
+    while (!atomic_load(&st->stop)) {
+        /* Free for a few runs, then cancelled for a fraction of one. */
+        usleep(2000 + 1000 * (k % 5));
+        ortkit_run_control_cancel(st->control);
+        usleep(100 + 100 * (k++ % 7));
+        ortkit_run_control_reset(st->control);
+    }
+    return NULL;
+}
+
+static void test_cancel_reset_race(void **state)
+{
+    (void)state;
+    for (int r = 0; r < 2; r++) {
+        ortkit_session_options o = ORTKIT_SESSION_OPTIONS_INIT;
+        o.intra_op_threads = 1;
+        stress st = {0};
+        assert_int_equal(ortkit_session_open(&st.session, runtimes[r], model_path("slow.onnx"), &o), 0);
+        assert_int_equal(ortkit_run_control_new(&st.control, st.session), 0);
+        pthread_t canceller, tid[STRESS_RUNNERS];
+        stress_runner runner[STRESS_RUNNERS];
+        assert_int_equal(pthread_create(&canceller, NULL, stress_cancel, &st), 0);
+        for (int t = 0; t < STRESS_RUNNERS; t++) {
+            runner[t] = (stress_runner){&st, 0, 0, 0, ""};
+            assert_int_equal(pthread_create(&tid[t], NULL, stress_run, &runner[t]), 0);
+        }
+        for (int t = 0; t < STRESS_RUNNERS; t++) {
+            pthread_join(tid[t], NULL);
+            st.ok += runner[t].ok;
+            st.cancelled += runner[t].cancelled;
+            if (runner[t].other && !st.other)
+                memcpy(st.other_error, runner[t].other_error, sizeof st.other_error);
+            st.other += runner[t].other;
+        }
+        atomic_store(&st.stop, 1);
+        pthread_join(canceller, NULL);
+        if (st.other)
+            fail_msg("%s: %d of %d runs failed otherwise than cancelled; first: %s",
+                     test_runtimes[r], st.other, st.ok + st.cancelled + st.other, st.other_error);
+        /* Both outcomes happened, or the test proved nothing. */
+        if (!st.ok || !st.cancelled)
+            fail_msg("%s: %d runs ok, %d cancelled: the race was not exercised", test_runtimes[r],
+                     st.ok, st.cancelled);
+        ortkit_run_control_free(st.control);
+        ortkit_session_free(st.session);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -348,8 +500,10 @@ int main(void)
         cmocka_unit_test(test_selected_outputs_and_sequences),
         cmocka_unit_test(test_every_type_round_trips),
         cmocka_unit_test(test_scalar),
+        cmocka_unit_test(test_unknown_rank_input),
         cmocka_unit_test(test_concurrent_runs),
         cmocka_unit_test(test_cancel),
+        cmocka_unit_test(test_cancel_reset_race),
     };
     return cmocka_run_group_tests(tests, open_runtimes, free_runtimes);
 }

@@ -124,6 +124,92 @@ static void test_bad_models(void **state)
                      "ORTKIT_SESSION_OPTIONS_INIT");
 }
 
+/* A file's bytes, malloc'd. */
+static char *slurp(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    assert_int_equal(fseek(f, 0, SEEK_END), 0);
+    long n = ftell(f);
+    assert_true(n > 0);
+    rewind(f);
+    char *buf = malloc((size_t)n);
+    assert_non_null(buf);
+    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    *size = (size_t)n;
+    return buf;
+}
+
+/*
+ * Models nested past protobuf's limit: ONNX Runtime refuses them without a
+ * crash (its parser stops at 100 levels), saying only "Protobuf parsing
+ * failed"; ortkit says why.  At the limit, the runtime decodes the file and
+ * refuses the type for itself.
+ */
+static void test_deep_models(void **state)
+{
+    (void)state;
+    static const char *const deep[] = {"deep_type.onnx", "deep_graph.onnx", "deep_type_102.onnx"};
+    for (size_t i = 0; i < sizeof deep / sizeof deep[0]; i++) {
+        expect_open_error(deep[i], ORTKIT_E_MODEL, "nested deeper than 100 levels");
+        size_t size;
+        char *bytes = slurp(model_path(deep[i]), &size);
+        for (int r = 0; r < 2; r++) {
+            ortkit_session *s = NULL;
+            assert_int_equal(ortkit_session_open_memory(&s, runtimes[r], bytes, size, NULL),
+                             ORTKIT_E_MODEL);
+            assert_null(s);
+            assert_error_has("<memory>");
+            assert_error_has("nested deeper than 100 levels");
+        }
+        free(bytes);
+    }
+    expect_open_error("deep_type_100.onnx", ORTKIT_E_MODEL, "Type Error");
+}
+
+/*
+ * A type with no shape has an unknown rank.  ONNX Runtime reports it with
+ * no dimensions, as it does a scalar; ortkit tells them apart.
+ */
+static void test_unknown_rank(void **state)
+{
+    (void)state;
+    size_t size;
+    char *bytes = slurp(model_path("shapeless.onnx"), &size);
+    for (int r = 0; r < 4; r++) {
+        ortkit_session *s = NULL;
+        if (r < 2)
+            s = open_model(runtimes[r], "shapeless.onnx");
+        else
+            assert_int_equal(ortkit_session_open_memory(&s, runtimes[r - 2], bytes, size, NULL), 0);
+        const ortkit_io_info *x = ortkit_session_input(s, 0), *n = ortkit_session_input(s, 1);
+        const ortkit_io_info *y = ortkit_session_output(s, 0), *n_out = ortkit_session_output(s, 1);
+        assert_string_equal(x->name, "x");
+        assert_int_equal(x->kind, ORTKIT_KIND_TENSOR);
+        assert_int_equal(x->type, ORTKIT_TYPE_FLOAT32);
+        assert_true(x->rank == SIZE_MAX);
+        assert_null(x->dims);
+        assert_true(y->rank == SIZE_MAX);
+        assert_int_equal(n->rank, 0);
+        assert_int_equal(n_out->rank, 0);
+        char desc[64];
+        ortkit_io_describe(x, desc, sizeof desc);
+        assert_string_equal(desc, "float32[?...]");
+        ortkit_io_describe(n, desc, sizeof desc);
+        assert_string_equal(desc, "int64[]");
+        ortkit_io_describe(x, desc, 9); /* cut short, still terminated */
+        assert_string_equal(desc, "float32[");
+        ortkit_session_free(s);
+    }
+    free(bytes);
+    /* A declared scalar stays one. */
+    ortkit_session *s = open_model(runtimes[0], "int_scalar.onnx");
+    assert_int_equal(ortkit_session_input(s, 0)->rank, 0);
+    assert_non_null(ortkit_session_input(s, 0)->dims);
+    ortkit_session_free(s);
+}
+
 static void test_provider_fallback_and_strict(void **state)
 {
     (void)state;
@@ -229,6 +315,8 @@ int main(void)
         cmocka_unit_test(test_open_from_memory),
         cmocka_unit_test(test_dynamic_and_sequence_io),
         cmocka_unit_test(test_bad_models),
+        cmocka_unit_test(test_deep_models),
+        cmocka_unit_test(test_unknown_rank),
         cmocka_unit_test(test_provider_fallback_and_strict),
         cmocka_unit_test(test_options),
         cmocka_unit_test(test_runtime_outlives_free),

@@ -544,6 +544,58 @@ static void test_files(void **state)
     pb_free(&w);
 }
 
+/*
+ * Nesting is bounded before decoding: protobuf-c recursed once per level of a
+ * 50,000-deep SequenceProto and overflowed the stack before ortkit's own
+ * check of sequence depth could run.
+ */
+static void test_deep_nesting(void **state)
+{
+    (void)state;
+    static const struct {
+        ortkit_value_kind kind;
+        int numbers[2];
+        size_t period;
+        const char *what;
+    } cases[] = {
+        {ORTKIT_KIND_SEQUENCE, {SP_SEQUENCES}, 1, "SequenceProto"},
+        {ORTKIT_KIND_OPTIONAL, {OP_OPTIONAL}, 1, "OptionalProto"},
+        {ORTKIT_KIND_SEQUENCE, {SP_OPTIONALS, OP_SEQUENCE}, 2, "SequenceProto"},
+    };
+    char dir[] = "/tmp/ortkit_test_tp_XXXXXX", path[128];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/deep.pb", dir);
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        static const size_t depths[] = {100, 101, 50000};
+        for (size_t d = 0; d < sizeof depths / sizeof depths[0]; d++) {
+            size_t depth = depths[d];
+            pbw w = {0};
+            pb_nest(&w, cases[c].numbers, NULL, cases[c].period, depth, NULL);
+            ortkit_proto_value *v = (ortkit_proto_value *)&w;
+            int rc = ortkit_proto_value_parse(&v, cases[c].kind, w.buf, w.len);
+            /* 100 levels decode (and ortkit's own limit of 32 nested values
+             * then refuses them), 101 do not. */
+            assert_int_equal(rc, ORTKIT_E_FORMAT);
+            assert_null(v);
+            if (depth == 100) {
+                assert_error_has("nest more than 32 deep");
+            } else {
+                assert_error_has("nested deeper than 100 levels");
+                assert_error_has(cases[c].what);
+            }
+            if (depth == 50000) {
+                assert_int_equal(pb_save(&w, path), 0);
+                assert_int_equal(ortkit_proto_value_read(&v, cases[c].kind, path), ORTKIT_E_FORMAT);
+                assert_error_has(path);
+                assert_error_has("nested deeper than 100 levels");
+            }
+            pb_free(&w);
+        }
+    }
+    unlink(path);
+    rmdir(dir);
+}
+
 /* Files of the ONNX backend tests, when Debian's libonnx-testdata is there. */
 static void test_debian_testdata(void **state)
 {
@@ -585,6 +637,7 @@ int main(void)
         cmocka_unit_test(test_sequences),
         cmocka_unit_test(test_optionals),
         cmocka_unit_test(test_files),
+        cmocka_unit_test(test_deep_nesting),
         cmocka_unit_test(test_debian_testdata),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,5 +1,10 @@
-/* model_file.c - what an .onnx file says about itself, decoded with protobuf-c. */
+/*
+ * model_file.c - what an .onnx file says about itself, decoded with
+ * protobuf-c once its nesting is known to be within bounds; and which of a
+ * graph's inputs and outputs have no shape, read from the wire directly.
+ */
 #include "internal.h"
+#include "model_scan.h"
 
 #include "onnx.pb-c.h"
 
@@ -13,6 +18,27 @@ struct model_file {
     ortkit_model_file pub;
     ortkit_opset *opsets;
 };
+
+int ortkit__model_nesting(const void *data, size_t size, char *why, size_t why_size)
+{
+    return ortkit__pb_check(data, size, &onnx__model_proto__descriptor, ORTKIT__PB_MAX_DEPTH, why,
+                            why_size);
+}
+
+int ortkit__model_check(const void *data, size_t size, const char *label)
+{
+    char why[160];
+    switch (ortkit__model_nesting(data, size, why, sizeof why)) {
+    case ORTKIT__PB_OK:
+        return ORTKIT_OK;
+    case ORTKIT__PB_TOO_DEEP:
+        return ortkit__error_set(ORTKIT_E_MODEL, "'%s' is not a usable ONNX model: %s, the most "
+                                 "ortkit and ONNX Runtime decode", label, why);
+    default:
+        return ortkit__error_set(ORTKIT_E_MODEL,
+                                 "'%s' is not an ONNX model (protobuf decoding failed)", label);
+    }
+}
 
 int ortkit_model_file_read(ortkit_model_file **out, const char *path)
 {
@@ -28,8 +54,11 @@ int ortkit_model_file_read(ortkit_model_file **out, const char *path)
         free(data);
         return ortkit__error_set(ORTKIT_E_MODEL, "'%s' is empty: not an ONNX model", path);
     }
-    Onnx__ModelProto *m = onnx__model_proto__unpack(NULL, size, (const uint8_t *)data);
+    rc = ortkit__model_check(data, size, path);
+    Onnx__ModelProto *m = rc ? NULL : onnx__model_proto__unpack(NULL, size, (const uint8_t *)data);
     free(data);
+    if (rc)
+        return rc;
     if (!m)
         return ortkit__error_set(ORTKIT_E_MODEL, "'%s' is not an ONNX model (protobuf decoding failed)",
                                  path);
@@ -77,4 +106,60 @@ void ortkit_model_file_free(ortkit_model_file *model)
         free((char *)mf->opsets[i].domain);
     free(mf->opsets);
     free(mf);
+}
+
+/* ---- inputs and outputs without a shape ------------------------------------- */
+
+/* Field numbers from onnx.proto (fixed for good: they are the file format). */
+enum { MODEL_GRAPH = 7, GRAPH_INPUT = 11, GRAPH_OUTPUT = 12, VALUE_NAME = 1, VALUE_TYPE = 2,
+       TYPE_TENSOR = 1, TYPE_SPARSE_TENSOR = 8, TENSOR_SHAPE = 2 };
+
+/* Does a ValueInfoProto say "a tensor" and give no shape?  *name gets its name. */
+static int unshaped(const unsigned char *p, const unsigned char *end, const unsigned char **name,
+                    size_t *name_len)
+{
+    ortkit__pb_field f, t, d;
+    int tensor = 0, shape = 0;
+    *name = NULL;
+    *name_len = 0;
+    while (ortkit__pb_next(&p, end, &f) == 1) {
+        if (f.wire != ORTKIT__PB_BYTES)
+            continue;
+        if (f.number == VALUE_NAME) {
+            *name = f.data;
+            *name_len = f.len;
+        } else if (f.number == VALUE_TYPE) {
+            const unsigned char *tp = f.data, *tend = f.data + f.len;
+            while (ortkit__pb_next(&tp, tend, &t) == 1) {
+                if (t.wire != ORTKIT__PB_BYTES ||
+                    (t.number != TYPE_TENSOR && t.number != TYPE_SPARSE_TENSOR))
+                    continue;
+                tensor = 1;
+                const unsigned char *dp = t.data, *dend = t.data + t.len;
+                while (ortkit__pb_next(&dp, dend, &d) == 1)
+                    shape |= d.number == TENSOR_SHAPE && d.wire == ORTKIT__PB_BYTES;
+            }
+        }
+    }
+    return tensor && !shape && *name;
+}
+
+void ortkit__model_unshaped_io(const void *data, size_t size,
+                               void (*visit)(void *ctx, int output, const char *name, size_t len),
+                               void *ctx)
+{
+    const unsigned char *p = data, *end = p + size;
+    ortkit__pb_field m, g;
+    while (ortkit__pb_next(&p, end, &m) == 1) {
+        if (m.number != MODEL_GRAPH || m.wire != ORTKIT__PB_BYTES)
+            continue;
+        const unsigned char *gp = m.data, *gend = m.data + m.len;
+        while (ortkit__pb_next(&gp, gend, &g) == 1) {
+            const unsigned char *name;
+            size_t len;
+            if (g.wire == ORTKIT__PB_BYTES && (g.number == GRAPH_INPUT || g.number == GRAPH_OUTPUT) &&
+                unshaped(g.data, g.data + g.len, &name, &len))
+                visit(ctx, g.number == GRAPH_OUTPUT, (const char *)name, len);
+        }
+    }
 }

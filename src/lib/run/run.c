@@ -8,10 +8,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * Whether a failed run was cancelled is decided from that run alone, never
+ * from the control's state when the run has returned: another thread may
+ * have reset it in between (and a reset is how a control is used again).
+ * A run counts as cancelled when ONNX Runtime stopped it for the terminate
+ * flag (its status says so, and only this control sets that flag), or when
+ * the control was cancelled at its start or during it: cancels are
+ * counted, and the run compares the count before and after.
+ */
 struct ortkit_run_control {
     ortkit_runtime *rt;
     OrtRunOptions *options;
     atomic_int cancelled;
+    atomic_uint cancels; /* ortkit_run_control_cancel calls so far */
 };
 
 int ortkit_run_control_new(ortkit_run_control **out, ortkit_session *s)
@@ -37,6 +47,7 @@ void ortkit_run_control_cancel(ortkit_run_control *c)
 {
     if (!c)
         return;
+    atomic_fetch_add(&c->cancels, 1);
     atomic_store(&c->cancelled, 1);
     OrtStatus *st = c->rt->api->RunOptionsSetTerminate(c->options);
     if (st)
@@ -62,10 +73,15 @@ void ortkit_run_control_free(ortkit_run_control *c)
     free(c);
 }
 
-/* Does the tensor fit what the model declares?  Symbolic dims fit any size. */
+/* Does the tensor fit what the model declares?  Symbolic dims fit any
+ * size; a type without a shape (rank SIZE_MAX) fits any shape. */
 static int input_fits(const ortkit_io_info *io, const ortkit_tensor *t)
 {
-    if (io->type != t->type || io->rank != t->rank)
+    if (io->type != t->type)
+        return 0;
+    if (io->rank == SIZE_MAX)
+        return 1;
+    if (io->rank != t->rank)
         return 0;
     for (size_t d = 0; d < io->rank; d++)
         if (io->dims[d].value >= 0 && io->dims[d].value != t->shape[d])
@@ -324,11 +340,16 @@ int ortkit_session_run(ortkit_session *s, ortkit_run_control *control,
         temp[made] = (unsigned char)t;
     }
 
+    /* This run's own record: the control's state as the run starts. */
+    unsigned cancels_before = control ? atomic_load(&control->cancels) : 0;
+    int cancelled_before = control ? atomic_load(&control->cancelled) : 0;
     OrtStatus *st = api->Run(s->ort, control ? control->options : NULL, in_names,
                              (const OrtValue *const *)in_values, n_inputs, out_names, n_out,
                              out_values);
     if (st) {
-        if (control && atomic_load(&control->cancelled)) {
+        const char *msg = api->GetErrorMessage(st);
+        if (control && (cancelled_before || atomic_load(&control->cancels) != cancels_before ||
+                        (msg && strstr(msg, "terminate flag")))) {
             api->ReleaseStatus(st);
             rc = ortkit__error_set(ORTKIT_E_CANCELLED, "run of '%s' was cancelled", s->label);
         } else {

@@ -4,12 +4,15 @@
  */
 #include "session.h"
 #include "abi.h"
+#include "model_scan.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -299,7 +302,7 @@ static void free_io(ortkit_io_info *io, size_t n)
 {
     for (size_t i = 0; io && i < n; i++) {
         free((char *)io[i].name);
-        for (size_t d = 0; io[i].dims && d < io[i].rank; d++)
+        for (size_t d = 0; io[i].dims && io[i].rank != SIZE_MAX && d < io[i].rank; d++)
             free((char *)io[i].dims[d].symbol);
         free((ortkit_dim *)io[i].dims);
     }
@@ -532,6 +535,99 @@ done:
     return rc;
 }
 
+/* The model's bytes: data when opened from memory, else the file mapped
+ * (*mapped set: give it to unmap_model).  NULL when it cannot be read. */
+static const void *map_model(const char *path, const void *data, size_t *size, int *mapped)
+{
+    *mapped = 0;
+    if (!path)
+        return data;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+        return NULL;
+    struct stat st;
+    void *m = MAP_FAILED;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+        (uint64_t)st.st_size <= SIZE_MAX)
+        m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (m == MAP_FAILED)
+        return NULL;
+    *size = (size_t)st.st_size;
+    *mapped = 1;
+    return m;
+}
+
+static void unmap_model(const void *m, size_t size, int mapped)
+{
+    if (mapped)
+        munmap((void *)m, size);
+}
+
+/*
+ * ONNX Runtime refuses a file whose messages nest too deep (its parser
+ * stops at protobuf's limit, as ortkit's decoder does) with only "Protobuf
+ * parsing failed".  Nonzero, with the reason recorded, when that is why.
+ */
+static int explain_parse_failure(const ortkit_session *s, const char *path, const void *data,
+                                 size_t size)
+{
+    int mapped;
+    const void *bytes = map_model(path, data, &size, &mapped);
+    if (!bytes)
+        return 0;
+    char why[160];
+    int deep = ortkit__model_nesting(bytes, size, why, sizeof why) == ORTKIT__PB_TOO_DEEP;
+    unmap_model(bytes, size, mapped);
+    if (deep)
+        ortkit__error_set(ORTKIT_E_MODEL, "cannot open model '%s': %s, the most ONNX Runtime and "
+                          "ortkit decode", s->label, why);
+    return deep;
+}
+
+static int tensor_of_rank_0(const ortkit_io_info *io)
+{
+    return (io->kind == ORTKIT_KIND_TENSOR || io->kind == ORTKIT_KIND_SPARSE_TENSOR) && io->rank == 0;
+}
+
+static void mark_unshaped(void *ctx, int output, const char *name, size_t len)
+{
+    ortkit_session *s = ctx;
+    ortkit_io_info *io = output ? s->outputs : s->inputs;
+    size_t n = output ? s->output_count : s->input_count;
+    for (size_t i = 0; i < n; i++) {
+        if (tensor_of_rank_0(&io[i]) && strlen(io[i].name) == len && !memcmp(io[i].name, name, len)) {
+            free((ortkit_dim *)io[i].dims);
+            io[i].dims = NULL;
+            io[i].rank = SIZE_MAX;
+        }
+    }
+}
+
+/*
+ * ONNX Runtime reports a tensor whose type has no shape as it does a scalar,
+ * with no dimensions (only API 24 can tell them apart).  The model says which
+ * it is: those it declares without a shape get rank SIZE_MAX.  Read only
+ * when some input or output has rank 0; a model that cannot be read again
+ * keeps ONNX Runtime's answer.
+ */
+static void find_unshaped(ortkit_session *s, const char *path, const void *data, size_t size)
+{
+    int any = 0;
+    for (size_t i = 0; i < s->input_count; i++)
+        any |= tensor_of_rank_0(&s->inputs[i]);
+    for (size_t i = 0; i < s->output_count; i++)
+        any |= tensor_of_rank_0(&s->outputs[i]);
+    if (!any)
+        return;
+    int mapped;
+    const void *bytes = map_model(path, data, &size, &mapped);
+    if (!bytes)
+        return;
+    ortkit__model_unshaped_io(bytes, size, mark_unshaped, s);
+    unmap_model(bytes, size, mapped);
+}
+
 static int session_create(ortkit_session *s, const char *path, const void *data, size_t size,
                           const ortkit_session_options *o, const char *optimized_tmp)
 {
@@ -571,6 +667,12 @@ static int session_create(ortkit_session *s, const char *path, const void *data,
             continue;
         }
         free(exclude);
+        const char *msg = api->GetErrorMessage(st);
+        if (msg && strcasestr(msg, "protobuf parsing failed") &&
+            explain_parse_failure(s, path, data, size)) {
+            api->ReleaseStatus(st);
+            return ORTKIT_E_MODEL;
+        }
         return ortkit__ort_error(s->rt, st, ORTKIT_E_MODEL, "cannot open model '%s'", s->label);
     }
 }
@@ -636,6 +738,7 @@ static int session_open(ortkit_session **out, ortkit_runtime *rt, const char *pa
         goto fail;
     if ((rc = load_io(s, 0)) || (rc = load_io(s, 1)) || (rc = load_metadata(s)))
         goto fail;
+    find_unshaped(s, path, data, size);
     if (optimized_tmp && rename(optimized_tmp, o->optimized_model_path) != 0) {
         rc = ortkit__error_set(ORTKIT_E_IO, "cannot write optimised model '%s': %s",
                                o->optimized_model_path, strerror(errno));
@@ -726,6 +829,11 @@ void ortkit_io_describe(const ortkit_io_info *io, char *buf, size_t size)
         n = (size_t)snprintf(buf, size, "%s[", type);
     if (io->kind != ORTKIT_KIND_TENSOR)
         return;
+    if (io->rank == SIZE_MAX) { /* any rank: "float32[?...]" */
+        if (n < size)
+            snprintf(buf + n, size - n, "?...]");
+        return;
+    }
     for (size_t d = 0; d < io->rank && n < size; d++) {
         const ortkit_dim *dim = &io->dims[d];
         if (dim->value >= 0)

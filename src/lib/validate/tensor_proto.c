@@ -19,7 +19,8 @@
 
 /* protobuf's own limit for one message. */
 #define PROTO_MAX_BYTES ((size_t)2 << 30)
-/* Sequences of sequences nest; hostile input could nest them without end. */
+/* Sequences of sequences nest; hostile input could nest them without end.
+ * (The wire check below bounds protobuf-c's recursion; this bounds ours.) */
 #define PROTO_MAX_DEPTH 32
 
 /* Which repeated field holds the values of each element type when raw_data
@@ -259,16 +260,39 @@ static int tensor_from_proto(ortkit_tensor **out, const Onnx__TensorProto *tp)
     return ORTKIT_OK;
 }
 
+/*
+ * protobuf-c recurses once per nested message, without a limit: the bytes'
+ * nesting is checked before they are decoded.  what is "a TensorProto".
+ */
+static int check_wire(const void *data, size_t size, const ProtobufCMessageDescriptor *desc,
+                      const char *what)
+{
+    char why[160];
+    switch (ortkit__pb_check(data, size, desc, ORTKIT__PB_MAX_DEPTH, why, sizeof why)) {
+    case ORTKIT__PB_OK:
+        return ORTKIT_OK;
+    case ORTKIT__PB_TOO_DEEP:
+        return ortkit__error_set(ORTKIT_E_FORMAT, "not %s ortkit can read: %s, the most it decodes",
+                                 what, why);
+    default:
+        return ortkit__error_set(ORTKIT_E_FORMAT, "not %s (protobuf decoding failed: truncated or "
+                                 "not protobuf)", what);
+    }
+}
+
 int ortkit_tensor_proto_parse(ortkit_tensor **out, const void *data, size_t size)
 {
     if (!out || (!data && size))
         return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_tensor_proto_parse: NULL argument");
     *out = NULL;
+    int rc = check_wire(data, size, &onnx__tensor_proto__descriptor, "a TensorProto");
+    if (rc)
+        return rc;
     Onnx__TensorProto *tp = onnx__tensor_proto__unpack(NULL, size, data);
     if (!tp)
         return ortkit__error_set(ORTKIT_E_FORMAT, "not a TensorProto (protobuf decoding failed: "
                                  "truncated or not protobuf)");
-    int rc = tensor_from_proto(out, tp);
+    rc = tensor_from_proto(out, tp);
     onnx__tensor_proto__free_unpacked(tp, NULL);
     return rc;
 }
@@ -423,6 +447,8 @@ int ortkit_proto_value_parse(ortkit_proto_value **out, ortkit_value_kind kind, c
     int rc;
     switch (kind) {
     case ORTKIT_KIND_TENSOR: {
+        if ((rc = check_wire(data, size, &onnx__tensor_proto__descriptor, "a TensorProto")))
+            return rc;
         Onnx__TensorProto *tp = onnx__tensor_proto__unpack(NULL, size, bytes);
         if (!tp)
             return ortkit__error_set(ORTKIT_E_FORMAT, "not a TensorProto (protobuf decoding "
@@ -432,6 +458,8 @@ int ortkit_proto_value_parse(ortkit_proto_value **out, ortkit_value_kind kind, c
         return rc;
     }
     case ORTKIT_KIND_SEQUENCE: {
+        if ((rc = check_wire(data, size, &onnx__sequence_proto__descriptor, "a SequenceProto")))
+            return rc;
         Onnx__SequenceProto *sp = onnx__sequence_proto__unpack(NULL, size, bytes);
         if (!sp)
             return ortkit__error_set(ORTKIT_E_FORMAT, "not a SequenceProto (protobuf decoding "
@@ -441,6 +469,8 @@ int ortkit_proto_value_parse(ortkit_proto_value **out, ortkit_value_kind kind, c
         return rc;
     }
     case ORTKIT_KIND_OPTIONAL: {
+        if ((rc = check_wire(data, size, &onnx__optional_proto__descriptor, "an OptionalProto")))
+            return rc;
         Onnx__OptionalProto *op = onnx__optional_proto__unpack(NULL, size, bytes);
         if (!op)
             return ortkit__error_set(ORTKIT_E_FORMAT, "not an OptionalProto (protobuf decoding "

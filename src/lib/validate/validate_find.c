@@ -3,6 +3,7 @@
  * the operator it tests read from its model (protobuf-c over onnx.proto).
  */
 #include "internal.h"
+#include "model_scan.h"
 #include "ortkit/sys/conformance.h"
 
 #include "onnx.pb-c.h"
@@ -151,7 +152,8 @@ static int read_model_facts(ortkit_conformance_test *t)
     if (!path)
         return ortkit__error_nomem();
     Onnx__ModelProto *m = NULL;
-    if (ortkit__file_read(&data, &size, path, FIND_MODEL_MAX) == ORTKIT_OK)
+    if (ortkit__file_read(&data, &size, path, FIND_MODEL_MAX) == ORTKIT_OK &&
+        ortkit__model_check(data, size, path) == ORTKIT_OK)
         m = onnx__model_proto__unpack(NULL, size, (const uint8_t *)data);
     free(data);
     free(path);
