@@ -123,6 +123,9 @@ def main(out):
         "bad_trailing.json": whole + b"x",
         "bad_array.json": b"[" + whole + b"]",
         "bad_nested.json": b"{\"cpu\":" * 1100 + b"{}" + b"}" * 1100,
+        "bad_nested_arrays.json": b"[" * 8000 + b"]" * 8000,
+        # Control characters and a C1 in strings: read, and written back as JSON escapes.
+        "edge_control_chars.json": whole.replace(b'"Linux"', b'"Lin\\u001b]0;x\\u0007\\n\\u009bux"', 1),
         "edge_escape_nul.json": whole.replace(b'"Linux"', b'"Lin\\u0000ux"', 1),
         "bad_empty.json": b"",
     })

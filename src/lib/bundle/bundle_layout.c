@@ -36,9 +36,9 @@ int ortkit__rmtree(const char *path)
 
 int ortkit__copy_file(const char *from, const char *to, unsigned mode)
 {
-    int in = open(from, O_RDONLY | O_CLOEXEC);
-    if (in < 0)
-        return ortkit__error_set(ORTKIT_E_IO, "cannot open '%s': %s", from, strerror(errno));
+    int in;
+    if (ortkit__file_open(&in, from, 0, NULL))
+        return ORTKIT_E_IO;
     int out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode);
     if (out < 0) {
         int rc = ortkit__error_set(ORTKIT_E_IO, "cannot create '%s': %s", to, strerror(errno));
