@@ -104,11 +104,8 @@ static int configure(const ortkit__builder_execute_options *o, int log_fd, const
     char *cmd = ortkit__builder_plan_command_line(&plan->configure);
     if (!cmd)
         return ortkit__error_nomem();
-    FILE *probe = fopen(stamp, "r");
-    if (probe) {
-        fclose(probe);
+    if (access(stamp, F_OK) == 0)
         ortkit__file_read(&old, NULL, stamp, 1 << 20);
-    }
     int same = old && !strcmp(old, cmd) && file_exists(o->build_dir, "CMakeCache.txt") &&
                file_exists(o->build_dir, "build.ninja");
     free(old);

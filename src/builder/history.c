@@ -10,6 +10,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define HISTORY_MAX (64u << 20)
 
@@ -23,10 +24,8 @@ int ortkit__builder_history_load(ortkit__builder_history *h, const char *path)
 {
     memset(h, 0, sizeof *h);
     char *text = NULL;
-    FILE *probe = fopen(path, "r");
-    if (!probe)
+    if (access(path, F_OK) != 0)
         return 0; /* no history yet */
-    fclose(probe);
     int rc = ortkit__file_read(&text, NULL, path, HISTORY_MAX);
     if (rc)
         return rc;

@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int cmp_str(const void *a, const void *b)
 {
@@ -77,12 +78,8 @@ int ortkit__builder_patch_apply(const char *patch_dir, const char *source, const
         goto cleanup;
     if ((rc = ortkit__pathf(record, sizeof record, "%s/patches-applied", state_dir)))
         goto cleanup;
-    FILE *probe = fopen(record, "r");
-    if (probe) {
-        fclose(probe);
-        if ((rc = ortkit__file_read(&list, NULL, record, 1 << 20)))
-            goto cleanup;
-    }
+    if (access(record, F_OK) == 0 && (rc = ortkit__file_read(&list, NULL, record, 1 << 20)))
+        goto cleanup;
     for (size_t i = 0; i < names.n; i++) {
         if (recorded(list, names.v[i])) {
             (*skipped)++;

@@ -86,8 +86,8 @@ void ortkit__builder_progress_clear(ortkit__builder_progress *p, FILE *out)
 
 int ortkit__builder_first_error(const char *log_path, char *buf, size_t size)
 {
-    FILE *f = fopen(log_path, "r");
-    if (!f)
+    FILE *f;
+    if (ortkit__file_fopen(&f, log_path))
         return -1;
     /* A compiler's "file:line[:col]: [fatal ]error: ..." first; failing that,
      * the linker's "undefined reference", a CMake Error, or ninja's FAILED. */

@@ -102,14 +102,15 @@ static void print_side_header(const bench_config *cfg, size_t idx)
     else
         snprintf(threads, sizeof threads, "default threads");
     if (cfg->n_sides == 2)
-        printf("%c          %s\n           ", idx ? 'B' : 'A', sd->label);
+        printf("%c          %s\n           ", idx ? 'B' : 'A', cli_esc(sd->label));
     else
         printf("runtime    ");
-    printf("ONNX Runtime %s (%s)\n", ortkit_runtime_version(sd->rt), ortkit_runtime_path(sd->rt));
+    printf("ONNX Runtime %s (%s)\n", cli_esc(ortkit_runtime_version(sd->rt)),
+           cli_esc(ortkit_runtime_path(sd->rt)));
     printf("%s%s, providers", cfg->n_sides == 2 ? "           " : "session    ", threads);
     for (size_t i = 0; i < ortkit_session_provider_count(sd->session); i++) {
         const ortkit_provider_status *p = ortkit_session_provider(sd->session, i);
-        printf(" %s%s", p->name, p->active ? "" : " (skipped)");
+        printf(" %s%s", cli_esc(p->name), p->active ? "" : " (skipped)");
     }
     printf("\n");
 }
@@ -117,12 +118,13 @@ static void print_side_header(const bench_config *cfg, size_t idx)
 /* CLI_OK, or CLI_FAIL when the table could not be made. */
 static int print_table(const bench_config *cfg)
 {
-    printf("model      %s\n", cfg->model);
+    printf("model      %s\n", cli_esc(cfg->model));
     printf("inputs    ");
     for (size_t i = 0; i < cfg->n_in; i++) {
         char shape[256];
         ortkit_tensor_describe(cfg->side[0].inputs[i], shape, sizeof shape);
-        printf("%s %s %s (%s)", i ? ";" : "", cfg->names[i], shape, input_source(cfg, i));
+        printf("%s %s %s (%s)", i ? ";" : "", cli_esc(cfg->names[i]), cli_esc(shape),
+               cli_esc(input_source(cfg, i)));
     }
     printf("\n");
     for (size_t i = 0; i < cfg->n_sides; i++)

@@ -35,9 +35,28 @@ int cmd_bundle(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
 int cmd_build(int argc, char **argv);
 
-/* One line on stderr, "ortkit: <message>"; returns CLI_FAIL. */
+/*
+ * Text from files, models, manifests, the environment or the runtime is
+ * shown to people escaped, so that it can neither drive the terminal nor
+ * break a line or a table: control characters (C0, DEL, and C1 in UTF-8)
+ * become \n, \r, \t, \x1b or \u009b, and bytes that are not UTF-8
+ * \xff.  JSON output needs none of this (cJSON escapes).
+ *
+ * cli_escape: an escaped copy of s (NULL reads as ""); malloc'd, NULL when
+ * memory runs out.
+ * cli_esc: s itself when it needs no escaping, else an escaped copy that
+ * stays valid for the next 15 calls on the same thread, which is enough
+ * for the arguments of one printf.
+ */
+char *cli_escape(const char *s);
+const char *cli_esc(const char *s);
+
+/* One line on stderr, "ortkit: <message>", the message escaped as a whole;
+ * returns CLI_FAIL. */
 int cli_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* "ortkit <cmd>: <message>" plus a hint to try --help; returns CLI_USAGE. */
+/* One line on stderr, "ortkit: warning: <message>", escaped the same way. */
+void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "ortkit <cmd>: <message>" (escaped) plus a hint to try --help; returns CLI_USAGE. */
 int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The same on any stream, from a va_list; returns CLI_USAGE. */
 int cli_vusage(FILE *err, const char *cmd, const char *fmt, va_list ap)
@@ -49,7 +68,7 @@ int cli_fail_lib(void);
 int cli_parse_long(const char *s, long min, long max, long *out);
 
 /*
- * Tables whose columns line up.  Cells are copied.  A row that cannot be
+ * Tables whose columns line up.  Cells are copied, escaped (cli_escape).  A row that cannot be
  * added (out of memory) makes cli_table_add return -1 and the table refuse
  * to print: a table missing rows would mislead.
  */
@@ -63,9 +82,12 @@ int cli_table_print(const cli_table *t, FILE *out, const char *indent)
     __attribute__((warn_unused_result));
 void cli_table_free(cli_table *t);
 
-/* Print lead, then the words space-separated and wrapped at 80 columns under
- * the first word; ends the line. */
+/* Print lead, then the words (escaped) space-separated and wrapped at 80
+ * columns under the first word; ends the line. */
 void cli_print_wrapped(FILE *out, const char *lead, const char *const *words, size_t n);
+
+/* Print text line by line, each line escaped; a last line without '\n' gets one. */
+void cli_print_lines(FILE *out, const char *text);
 
 /* Print JSON (pretty) on stdout, then free it; CLI_FAIL if item is NULL. */
 int cli_json_print(cJSON *item);

@@ -7,22 +7,144 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * The length of the UTF-8 sequence at s, or 0 when s does not start one:
+ * a stray continuation byte, an overlong form, a surrogate, beyond U+10FFFF
+ * or cut short.
+ */
+static size_t utf8_length(const unsigned char *s)
+{
+    unsigned char c = s[0];
+    if (c < 0x80)
+        return 1;
+    size_t n;
+    unsigned char lo = 0x80, hi = 0xBF; /* the second byte's range */
+    if (c >= 0xC2 && c <= 0xDF)
+        n = 2;
+    else if (c >= 0xE0 && c <= 0xEF)
+        n = 3, lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;
+    else if (c >= 0xF0 && c <= 0xF4)
+        n = 4, lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
+    else
+        return 0;
+    if (s[1] < lo || s[1] > hi)
+        return 0;
+    for (size_t i = 2; i < n; i++)
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+    return n;
+}
+
+/* How s shows at p: 0 when it prints as it is, else the escape written to
+ * buf (at least 8 bytes), *len being the bytes of s it stands for. */
+static int escape_at(const unsigned char *p, char *buf, size_t *len)
+{
+    size_t n = utf8_length(p);
+    *len = n ? n : 1;
+    if (n == 0) {
+        snprintf(buf, 8, "\\x%02x", p[0]);
+        return 1;
+    }
+    if (n == 2 && p[0] == 0xC2 && p[1] < 0xA0) { /* C1: U+0080 to U+009F */
+        snprintf(buf, 8, "\\u%04x", p[1]);
+        return 1;
+    }
+    if (n > 1 || (p[0] >= 0x20 && p[0] != 0x7F))
+        return 0;
+    if (p[0] == '\n' || p[0] == '\r' || p[0] == '\t')
+        snprintf(buf, 8, "\\%c", p[0] == '\n' ? 'n' : p[0] == '\r' ? 'r' : 't');
+    else
+        snprintf(buf, 8, "\\x%02x", p[0]);
+    return 1;
+}
+
+char *cli_escape(const char *s)
+{
+    if (!s)
+        s = "";
+    size_t size = 1, len;
+    char esc[8];
+    for (const unsigned char *p = (const unsigned char *)s; *p; p += len)
+        size += escape_at(p, esc, &len) ? strlen(esc) : len;
+    char *out = malloc(size), *o = out;
+    if (!out)
+        return NULL;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p += len) {
+        if (escape_at(p, esc, &len)) {
+            o = stpcpy(o, esc);
+        } else {
+            memcpy(o, p, len);
+            o += len;
+        }
+    }
+    *o = '\0';
+    return out;
+}
+
+/* Whether s prints as it is. */
+static int is_plain(const char *s)
+{
+    char esc[8];
+    size_t len;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p += len)
+        if (escape_at(p, esc, &len))
+            return 0;
+    return 1;
+}
+
+const char *cli_esc(const char *s)
+{
+    /* Escaped copies are kept until enough later calls have been made that
+     * no one printf can still be using them. */
+    enum { SLOTS = 16 };
+    static _Thread_local char *slot[SLOTS];
+    static _Thread_local unsigned next;
+    if (!s)
+        return "";
+    if (is_plain(s))
+        return s;
+    char *copy = cli_escape(s);
+    if (!copy)
+        return "(unprintable: out of memory)";
+    free(slot[next]);
+    slot[next] = copy;
+    next = (next + 1) % SLOTS;
+    return copy;
+}
+
+/* Print "<lead><message>\n" on out, the message escaped whole. */
+static void print_escaped_line(FILE *out, const char *lead, const char *fmt, va_list ap)
+{
+    char *text = NULL;
+    if (vasprintf(&text, fmt, ap) < 0)
+        text = NULL;
+    fprintf(out, "%s%s\n", lead, text ? cli_esc(text) : "(out of memory)");
+    free(text);
+}
+
 int cli_fail(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("ortkit: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    print_escaped_line(stderr, "ortkit: ", fmt, ap);
     va_end(ap);
     return CLI_FAIL;
 }
 
+void cli_warn(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    print_escaped_line(stderr, "ortkit: warning: ", fmt, ap);
+    va_end(ap);
+}
+
 int cli_vusage(FILE *err, const char *cmd, const char *fmt, va_list ap)
 {
-    fprintf(err, "ortkit %s: ", cmd);
-    vfprintf(err, fmt, ap);
-    fprintf(err, "\n(see 'ortkit %s --help')\n", cmd);
+    char lead[64];
+    snprintf(lead, sizeof lead, "ortkit %s: ", cmd);
+    print_escaped_line(err, lead, fmt, ap);
+    fprintf(err, "(see 'ortkit %s --help')\n", cmd);
     return CLI_USAGE;
 }
 
@@ -71,7 +193,7 @@ cli_table *cli_table_new(size_t columns, const char *const *headers)
         return NULL;
     }
     for (size_t c = 0; headers && c < columns; c++) {
-        if (!(t->headers[c] = strdup(headers[c] ? headers[c] : ""))) {
+        if (!(t->headers[c] = cli_escape(headers[c]))) {
             cli_table_free(t);
             return NULL;
         }
@@ -101,7 +223,7 @@ int cli_table_add(cli_table *t, const char *const *cells)
     }
     char **row = t->cells + t->rows * t->columns;
     for (size_t c = 0; c < t->columns; c++) {
-        if (!(row[c] = strdup(cells[c] ? cells[c] : ""))) {
+        if (!(row[c] = cli_escape(cells[c]))) {
             while (c > 0)
                 free(row[--c]);
             t->lost = 1;
@@ -176,14 +298,26 @@ void cli_print_wrapped(FILE *out, const char *lead, const char *const *words, si
     size_t start = strlen(lead), col = start;
     fputs(lead, out);
     for (size_t i = 0; i < n; i++) {
-        size_t len = strlen(words[i]);
+        const char *word = cli_esc(words[i]);
+        size_t len = strlen(word);
         if (col > start && col + 1 + len > 80) {
             fprintf(out, "\n%*s", (int)start, "");
             col = start;
         }
-        col += (size_t)fprintf(out, "%s%s", col > start ? " " : "", words[i]);
+        col += (size_t)fprintf(out, "%s%s", col > start ? " " : "", word);
     }
     fputc('\n', out);
+}
+
+void cli_print_lines(FILE *out, const char *text)
+{
+    while (text && *text) {
+        size_t len = strcspn(text, "\n");
+        char *line = strndup(text, len);
+        fprintf(out, "%s\n", line ? cli_esc(line) : "(out of memory)");
+        free(line);
+        text += len + (text[len] == '\n');
+    }
 }
 
 void cli_table_free(cli_table *t)

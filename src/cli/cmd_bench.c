@@ -280,8 +280,8 @@ static void make_labels(bench_config *cfg)
  * page cache that the second would then skip. */
 static void warm_file_cache(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    FILE *f;
+    if (ortkit__file_fopen(&f, path))
         return;
     char buf[65536];
     while (fread(buf, 1, sizeof buf, f) == sizeof buf)

@@ -83,7 +83,7 @@ typedef struct build_args {
     ortkit__strv ops, defines, deps;
 } build_args;
 
-static void warn_line(const char *msg) { fprintf(stderr, "ortkit: warning: %s\n", msg); }
+static void warn_line(const char *msg) { cli_warn("%s", msg); }
 
 static int parse_args(build_args *a, int argc, char **argv)
 {
@@ -97,7 +97,10 @@ static int parse_args(build_args *a, int argc, char **argv)
         case OPT_VARIANT: a->variant = p.value; break;
         case OPT_BUILD_DIR: a->build_dir = p.value; break;
         case OPT_BUDGET:
-            if (ortkit__human_parse_size(p.value, &a->budget) || a->budget < 64 * ORTKIT__MiB)
+            if (ortkit__human_parse_size(p.value, &a->budget))
+                return cli_usage("build", "--mem-budget wants a size such as 6G: %s",
+                                 ortkit__error_message());
+            if (a->budget < 64 * ORTKIT__MiB)
                 return cli_usage("build", "--mem-budget wants a size of at least 64M, like 6G");
             break;
         case OPT_JOBS:
@@ -146,8 +149,11 @@ static int parse_args(build_args *a, int argc, char **argv)
                 snprintf(lang, sizeof lang, "%.*s", (int)(eq - p.value), p.value);
                 l = ortkit__builder_lang_parse(lang);
             }
-            if (l < 0 || ortkit__human_parse_size(eq + 1, &v))
+            if (l < 0)
                 return cli_usage("build", "--lang-mem wants c|c++|cuda|link=SIZE");
+            if (ortkit__human_parse_size(eq + 1, &v))
+                return cli_usage("build", "--lang-mem wants c|c++|cuda|link=SIZE: %s",
+                                 ortkit__error_message());
             a->lang_mem[l] = v;
             break;
         }
@@ -157,7 +163,7 @@ static int parse_args(build_args *a, int argc, char **argv)
             break;
         case OPT_MIN_DISK:
             if (ortkit__human_parse_size(p.value, &a->min_disk))
-                return cli_usage("build", "--min-disk wants a size");
+                return cli_usage("build", "--min-disk wants a size: %s", ortkit__error_message());
             break;
         }
     }
@@ -243,15 +249,17 @@ static char *self_exe(void)
 static void print_dry_run(const ortkit__builder_plan *plan, const build_args *a, const char *ops_text)
 {
     ortkit__builder_plan_write(plan, stdout);
-    if (ops_text)
-        printf("\nrequired operators (written to the build directory):\n%s", ops_text);
+    if (ops_text) {
+        printf("\nrequired operators (written to the build directory):\n");
+        cli_print_lines(stdout, ops_text);
+    }
     char budget[64] = "available memory less max(1 GiB, 10%)";
     if (a->budget)
         ortkit__human_memory(budget, sizeof budget, a->budget);
     long slots = a->jobs ? a->jobs : ortkit__proc_cpus();
     const char *chain = chain_of(a);
     printf("\nbuild:\n  ninja -C %s under the compile gate: budget %s, %ld CPU slots%s%s\n",
-           plan->configure.v[4], budget, slots, chain ? ", through " : "", chain ? chain : "");
+           cli_esc(plan->configure.v[4]), budget, slots, chain ? ", through " : "", cli_esc(chain));
 }
 
 int cmd_build(int argc, char **argv)
@@ -296,7 +304,7 @@ int cmd_build(int argc, char **argv)
      * shared: the builder's failures are in this program's copy of the
      * error channel (ortkit__error_message), not in ortkit_error_last(). */
     if (rc == ORTKIT_E_CANCELLED) {
-        fprintf(stderr, "ortkit: %s\n", ortkit__error_message());
+        cli_fail("%s", ortkit__error_message());
         rc = 130;
         goto cleanup;
     }
@@ -307,14 +315,15 @@ int cmd_build(int argc, char **argv)
     const ortkit_variant *v = res.variant;
     const ortkit__builder_toolchain *tc = &res.toolchain;
     if (a.check) {
-        printf("pre-flight passed for %s\n", v ? v->name : res.source);
+        printf("pre-flight passed for %s\n", v ? v->name : cli_esc(res.source));
         if (v)
-            printf("  source  %s (ONNX Runtime %s)\n", res.source, res.version);
-        printf("  cmake   %s (%s)\n  ninja   %s (%s)\n  cc      %s\n  c++     %s\n", tc->cmake,
-               tc->cmake_path, tc->ninja, tc->ninja_path, tc->cc, tc->cxx);
+            printf("  source  %s (ONNX Runtime %s)\n", cli_esc(res.source), cli_esc(res.version));
+        printf("  cmake   %s (%s)\n  ninja   %s (%s)\n  cc      %s\n  c++     %s\n", cli_esc(tc->cmake),
+               cli_esc(tc->cmake_path), cli_esc(tc->ninja), cli_esc(tc->ninja_path), cli_esc(tc->cc),
+               cli_esc(tc->cxx));
         if (tc->nvcc[0])
-            printf("  nvcc    %s (%s)\n  cuDNN   %s (%s)\n", tc->nvcc, res.cuda_home, tc->cudnn,
-                   res.cudnn_home);
+            printf("  nvcc    %s (%s)\n  cuDNN   %s (%s)\n", cli_esc(tc->nvcc), cli_esc(res.cuda_home),
+                   cli_esc(tc->cudnn), cli_esc(res.cudnn_home));
         rc = CLI_OK;
     } else if (a.dry) {
         if (a.json)
@@ -325,13 +334,13 @@ int cmd_build(int argc, char **argv)
         printf("%s\n", res.report_json);
         rc = CLI_OK;
     } else {
-        printf("built %s in %s\n", v ? v->name : res.source, res.build_dir);
+        printf("built %s in %s\n", v ? v->name : cli_esc(res.source), cli_esc(res.build_dir));
         ortkit__builder_report_print(&res.report, stdout);
         if (!a.target)
-            printf("installed: %s\n", res.plan.stage_dir);
+            printf("installed: %s\n", cli_esc(res.plan.stage_dir));
         if (res.bundle[0])
-            printf("bundle: %s\n", res.bundle);
-        printf("log: %s/ortkit-build.log\n", res.build_dir);
+            printf("bundle: %s\n", cli_esc(res.bundle));
+        printf("log: %s/ortkit-build.log\n", cli_esc(res.build_dir));
         rc = CLI_OK;
     }
 cleanup:

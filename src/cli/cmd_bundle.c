@@ -145,13 +145,13 @@ static int bundle_import(int argc, char **argv)
     } else {
         char size[32];
         total_size(m, size, sizeof size);
-        printf("imported   %s\n", m->name);
-        printf("into       %s\n", m->dir);
-        printf("runtime    ONNX Runtime %s (C API %d), variant %s, %s\n", m->ort_version,
-               m->api_level, m->variant, ortkit_arch_name(m->arch));
+        printf("imported   %s\n", cli_esc(m->name));
+        printf("into       %s\n", cli_esc(m->dir));
+        printf("runtime    ONNX Runtime %s (C API %d), variant %s, %s\n", cli_esc(m->ort_version),
+               m->api_level, cli_esc(m->variant), ortkit_arch_name(m->arch));
         printf("providers ");
         for (size_t i = 0; i < m->provider_count; i++)
-            printf(" %s", m->providers[i]);
+            printf(" %s", cli_esc(m->providers[i]));
         printf("\nfiles      %zu, %s\n", m->file_count, size);
     }
     ortkit_bundle_free(b);
@@ -214,10 +214,10 @@ static int bundle_verify(int argc, char **argv)
     } else {
         char size[32];
         total_size(m, size, sizeof size);
-        printf("bundle     %s\n", m->name);
-        printf("dir        %s\n", m->dir);
-        printf("runtime    ONNX Runtime %s, variant %s, %s\n", m->ort_version, m->variant,
-               ortkit_arch_name(m->arch));
+        printf("bundle     %s\n", cli_esc(m->name));
+        printf("dir        %s\n", cli_esc(m->dir));
+        printf("runtime    ONNX Runtime %s, variant %s, %s\n", cli_esc(m->ort_version),
+               cli_esc(m->variant), ortkit_arch_name(m->arch));
         printf("checked    %zu files (%s): sizes, SHA-256, links, missing and extra files,\n"
                "           owners and modes, ELF machine and RUNPATH $ORIGIN in lib/, the\n"
                "           version in the library's data; nothing was loaded\n",
@@ -227,7 +227,7 @@ static int bundle_verify(int argc, char **argv)
         else
             printf("result     %zu problem%s\n", n, n == 1 ? "" : "s");
         for (size_t i = 0; i < n; i++)
-            printf("  %s\n", ortkit_bundle_problem(b, i));
+            printf("  %s\n", cli_esc(ortkit_bundle_problem(b, i)));
     }
     if (bad && rc == CLI_OK)
         rc = cli_fail("bundle '%s' failed verification: %zu problem%s", m->name, n,
@@ -257,9 +257,9 @@ static int bundle_list(int argc, char **argv)
         const ortkit_bundle_dir *d = ortkit_bundle_list_dir(l, i);
         if (d->state == ORTKIT_BUNDLE_DIR_UNREADABLE ||
             (d->state == ORTKIT_BUNDLE_DIR_MISSING && !strcmp(d->source, "ORTKIT_PATH")))
-            fprintf(stderr, "ortkit: warning: %s directory '%s' %s: %s\n", d->source, d->path,
-                    d->state == ORTKIT_BUNDLE_DIR_MISSING ? "does not exist" : "cannot be read",
-                    d->note);
+            cli_warn("%s directory '%s' %s: %s", d->source, d->path,
+                     d->state == ORTKIT_BUNDLE_DIR_MISSING ? "does not exist" : "cannot be read",
+                     d->note);
     }
     size_t n = ortkit_bundle_list_count(l);
     if (a.json) {
@@ -283,7 +283,8 @@ static int bundle_list(int argc, char **argv)
         printf("no bundles found; searched:\n");
         for (size_t i = 0; i < ortkit_bundle_list_dir_count(l); i++) {
             const ortkit_bundle_dir *d = ortkit_bundle_list_dir(l, i);
-            printf("  %-11s  %s (%s)\n", d->source, d->path, bundle_dir_state_name(d->state));
+            printf("  %-11s  %s (%s)\n", cli_esc(d->source), cli_esc(d->path),
+                   bundle_dir_state_name(d->state));
         }
         printf("make one with 'ortkit bundle import'\n");
     } else {

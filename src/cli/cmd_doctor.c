@@ -183,14 +183,14 @@ static void print_host(const report *r)
 {
     const ortkit_host *h = r->host;
     char a[32], b[32];
-    printf("Host%s%s\n", r->host_file ? " described in " : "", r->host_file ? r->host_file : "");
+    printf("Host%s%s\n", r->host_file ? " described in " : "", cli_esc(r->host_file));
     if (h->x86_64_level)
         printf(LABEL "%s (x86-64-v%d)\n", "arch", ortkit_arch_name(h->arch), h->x86_64_level);
     else
         printf(LABEL "%s\n", "arch", ortkit_arch_name(h->arch));
     printf(LABEL "%s%s%s%s, %d logical / %d physical cores\n", "cpu",
-           h->cpu_model[0] ? h->cpu_model : "unknown model", h->cpu_vendor[0] ? " (" : "",
-           h->cpu_vendor, h->cpu_vendor[0] ? ")" : "", h->logical_cpus, h->physical_cores);
+           h->cpu_model[0] ? cli_esc(h->cpu_model) : "unknown model", h->cpu_vendor[0] ? " (" : "",
+           cli_esc(h->cpu_vendor), h->cpu_vendor[0] ? ")" : "", h->logical_cpus, h->physical_cores);
     const char *words[ORTKIT_CPU_FEATURE_COUNT];
     size_t n = 0;
     for (int f = 0; f < ORTKIT_CPU_FEATURE_COUNT; f++)
@@ -204,19 +204,20 @@ static void print_host(const report *r)
     ortkit__human_bytes(a, sizeof a, (double)h->mem_total);
     ortkit__human_bytes(b, sizeof b, (double)h->mem_available);
     printf(LABEL "%s total, %s available\n", "memory", a, b);
-    printf(LABEL "%s %s%s%s%s%s\n", "os", h->os_name[0] ? h->os_name : "unknown", h->os_release,
-           h->os_distro[0] ? ", " : "", h->os_distro, h->glibc[0] ? ", glibc " : "", h->glibc);
+    printf(LABEL "%s %s%s%s%s%s\n", "os", h->os_name[0] ? cli_esc(h->os_name) : "unknown",
+           cli_esc(h->os_release), h->os_distro[0] ? ", " : "", cli_esc(h->os_distro),
+           h->glibc[0] ? ", glibc " : "", cli_esc(h->glibc));
     if (h->driver_version[0])
-        printf(LABEL "driver %s, CUDA %d.%d%s%s\n", "nvidia", h->driver_version,
+        printf(LABEL "driver %s, CUDA %d.%d%s%s\n", "nvidia", cli_esc(h->driver_version),
                h->cuda_driver / 1000, (h->cuda_driver % 1000) / 10, h->tegra ? ", Jetson L4T R" : "",
-               h->tegra ? h->l4t_release : "");
+               h->tegra ? cli_esc(h->l4t_release) : "");
     for (size_t i = 0; i < h->gpu_count; i++) {
         ortkit__human_bytes(a, sizeof a, (double)h->gpus[i]->memory_bytes);
-        printf(LABEL "GPU %zu: %s, SM %d.%d, %s\n", i == 0 ? "gpus" : "", i, h->gpus[i]->name,
+        printf(LABEL "GPU %zu: %s, SM %d.%d, %s\n", i == 0 ? "gpus" : "", i, cli_esc(h->gpus[i]->name),
                h->gpus[i]->cc_major, h->gpus[i]->cc_minor, a);
     }
     if (h->gpu_count == 0)
-        printf(LABEL "none%s%s%s\n", "gpus", h->gpu_note[0] ? " (" : "", h->gpu_note,
+        printf(LABEL "none%s%s%s\n", "gpus", h->gpu_note[0] ? " (" : "", cli_esc(h->gpu_note),
                h->gpu_note[0] ? ")" : "");
 }
 
@@ -264,17 +265,17 @@ static int print_bundles(const report *r)
 
 static void print_choice(const report *r)
 {
-    printf("\nChoice%s%s%s\n", r->pin ? " (pinned: " : "", r->pin ? r->pin : "", r->pin ? ")" : "");
+    printf("\nChoice%s%s%s\n", r->pin ? " (pinned: " : "", cli_esc(r->pin), r->pin ? ")" : "");
     if (!r->chosen_ok) {
         printf(LABEL "%s\n", "bundle", "none");
-        printf(LABEL "%s\n", "why", r->choice ? r->choice->reason : "no bundles were found");
+        printf(LABEL "%s\n", "why", r->choice ? cli_esc(r->choice->reason) : "no bundles were found");
         return;
     }
     const ortkit_manifest *m = ortkit_bundle_manifest(r->chosen);
-    printf(LABEL "%s (%s)\n", "bundle", m->name, m->dir);
-    printf(LABEL "%s\n", "why", r->choice->reason);
+    printf(LABEL "%s (%s)\n", "bundle", cli_esc(m->name), cli_esc(m->dir));
+    printf(LABEL "%s\n", "why", cli_esc(r->choice->reason));
     if (verdict(r, r->choice->index)->why[0])
-        printf(LABEL "%s\n", "caveat", verdict(r, r->choice->index)->why);
+        printf(LABEL "%s\n", "caveat", cli_esc(verdict(r, r->choice->index)->why));
     if (r->host_file)
         return;
     if (r->verify_ok) {
@@ -284,7 +285,7 @@ static void print_choice(const report *r)
         size_t n = ortkit_bundle_problem_count(r->verified);
         printf(LABEL "%zu problem%s\n", "integrity", n, n == 1 ? "" : "s");
         for (size_t i = 0; i < n; i++)
-            printf("             %s\n", ortkit_bundle_problem(r->verified, i));
+            printf("             %s\n", cli_esc(ortkit_bundle_problem(r->verified, i)));
     }
     if (m->headers_api_level > m->api_level)
         printf(LABEL "include/ has API %d headers; a program built with them must ask for "
@@ -329,17 +330,17 @@ static int print_runtime(const report *r)
         return 0;
     }
     if (!r->rt) {
-        printf(LABEL "none: %s\n", "error", r->rt_error);
+        printf(LABEL "none: %s\n", "error", cli_esc(r->rt_error));
         return 0;
     }
-    printf(LABEL "ONNX Runtime %s\n", "version", ortkit_runtime_version(r->rt));
-    printf(LABEL "%s\n", "path", ortkit_runtime_path(r->rt));
-    printf(LABEL "%s\n", "found by", ortkit_runtime_source(r->rt));
+    printf(LABEL "ONNX Runtime %s\n", "version", cli_esc(ortkit_runtime_version(r->rt)));
+    printf(LABEL "%s\n", "path", cli_esc(ortkit_runtime_path(r->rt)));
+    printf(LABEL "%s\n", "found by", cli_esc(ortkit_runtime_source(r->rt)));
     printf(LABEL "%d (ortkit supports %d and newer)\n", "API level",
            ortkit_runtime_api_level(r->rt), ORTKIT_MIN_ORT_API);
     const ortkit_resolve_step *taken = taken_step(r);
     if (r->chosen && taken && strcmp(taken->source, "bundles"))
-        printf(LABEL "%s decided: it comes before any bundle\n", "note", taken->source);
+        printf(LABEL "%s decided: it comes before any bundle\n", "note", cli_esc(taken->source));
 
     printf("\nLive check: Neg on float32[4], built in memory, run on each provider\n");
     static const char *const ch[] = {"PROVIDER", "RESULT", "TIME", "DETAIL"};
@@ -370,7 +371,7 @@ static int print_text(const report *r)
     printf("\nEnvironment\n");
     for (size_t i = 0; i < sizeof env_vars / sizeof env_vars[0]; i++) {
         const char *v = getenv(env_vars[i]);
-        printf("  %-16s %s\n", env_vars[i], v ? v : "(unset)");
+        printf("  %-16s %s\n", env_vars[i], v ? cli_esc(v) : "(unset)");
     }
     if (print_bundles(r))
         return -1;
@@ -381,8 +382,8 @@ static int print_text(const report *r)
     if (r->host_file)
         printf("%s\n", r->chosen_ok ? "a bundle fits the described host" : "no bundle fits the described host");
     else if (r->ok)
-        printf("ok: ONNX Runtime %s (%s) works on this host\n", ortkit_runtime_version(r->rt),
-               ortkit_runtime_source(r->rt));
+        printf("ok: ONNX Runtime %s (%s) works on this host\n", cli_esc(ortkit_runtime_version(r->rt)),
+               cli_esc(ortkit_runtime_source(r->rt)));
     else if (!r->rt)
         printf("no usable ONNX Runtime\n");
     else

@@ -34,8 +34,8 @@ static void print_host(const ortkit_host *h)
     else
         printf(LABEL "%s\n", "arch", ortkit_arch_name(h->arch));
     if (h->cpu_model[0] || h->cpu_vendor[0])
-        printf(LABEL "%s%s%s%s\n", "cpu", h->cpu_model[0] ? h->cpu_model : "unknown model",
-               h->cpu_vendor[0] ? " (" : "", h->cpu_vendor, h->cpu_vendor[0] ? ")" : "");
+        printf(LABEL "%s%s%s%s\n", "cpu", h->cpu_model[0] ? cli_esc(h->cpu_model) : "unknown model",
+               h->cpu_vendor[0] ? " (" : "", cli_esc(h->cpu_vendor), h->cpu_vendor[0] ? ")" : "");
     if (h->logical_cpus > 0) {
         if (h->physical_cores > 0)
             printf(LABEL "%d logical, %d physical\n", "cores", h->logical_cpus,
@@ -76,24 +76,24 @@ static void print_host(const ortkit_host *h)
     if (h->os_name[0] || h->os_distro[0]) {
         snprintf(line, sizeof line, "%s%s%s", h->os_name, h->os_release[0] ? " " : "",
                  h->os_release);
-        printf(LABEL "%s%s%s%s%s\n", "os", line, line[0] && h->os_distro[0] ? ", " : "",
-               h->os_distro, h->glibc[0] ? ", glibc " : "", h->glibc);
+        printf(LABEL "%s%s%s%s%s\n", "os", cli_esc(line), line[0] && h->os_distro[0] ? ", " : "",
+               cli_esc(h->os_distro), h->glibc[0] ? ", glibc " : "", cli_esc(h->glibc));
     }
 
     char cuda[16] = "";
     if (h->cuda_driver > 0)
         snprintf(cuda, sizeof cuda, "%d.%d", h->cuda_driver / 1000, (h->cuda_driver % 1000) / 10);
     if (h->driver_version[0])
-        printf(LABEL "driver %s%s%s\n", "nvidia", h->driver_version,
+        printf(LABEL "driver %s%s%s\n", "nvidia", cli_esc(h->driver_version),
                cuda[0] ? ", CUDA " : "", cuda);
     else if (h->tegra)
         printf(LABEL "L4T driver%s%s\n", "nvidia", cuda[0] ? ", CUDA " : "", cuda);
     if (h->tegra)
-        printf(LABEL "L4T %s%s%s\n", "jetson", h->l4t_release, h->board[0] ? ", " : "",
-               h->board);
+        printf(LABEL "L4T %s%s%s\n", "jetson", cli_esc(h->l4t_release), h->board[0] ? ", " : "",
+               cli_esc(h->board));
 
     if (h->gpu_count == 0) {
-        printf(LABEL "none%s%s%s\n", "gpus", h->gpu_note[0] ? " (" : "", h->gpu_note,
+        printf(LABEL "none%s%s%s\n", "gpus", h->gpu_note[0] ? " (" : "", cli_esc(h->gpu_note),
                h->gpu_note[0] ? ")" : "");
         return;
     }
@@ -103,13 +103,13 @@ static void print_host(const ortkit_host *h)
         snprintf(label, sizeof label, "gpu %zu", i);
         if (g->memory_bytes) {
             ortkit__human_bytes(a, sizeof a, (double)g->memory_bytes);
-            printf(LABEL "%s, SM %d.%d, %s\n", label, g->name, g->cc_major, g->cc_minor, a);
+            printf(LABEL "%s, SM %d.%d, %s\n", label, cli_esc(g->name), g->cc_major, g->cc_minor, a);
         } else {
-            printf(LABEL "%s, SM %d.%d\n", label, g->name, g->cc_major, g->cc_minor);
+            printf(LABEL "%s, SM %d.%d\n", label, cli_esc(g->name), g->cc_major, g->cc_minor);
         }
     }
     if (h->gpu_note[0])
-        printf(LABEL "%s\n", "note", h->gpu_note);
+        printf(LABEL "%s\n", "note", cli_esc(h->gpu_note));
 }
 
 

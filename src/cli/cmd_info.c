@@ -117,11 +117,11 @@ int cmd_info(int argc, char **argv)
         rc = cli_json_print(root);
         goto cleanup;
     }
-    printf("model     %s\n", path);
+    printf("model     %s\n", cli_esc(path));
     printf("IR        %lld\n", (long long)mf->ir_version);
     printf("opsets   ");
     for (size_t i = 0; i < mf->opset_count; i++)
-        printf(" %s %lld%s", mf->opsets[i].domain[0] ? mf->opsets[i].domain : "ai.onnx",
+        printf(" %s %lld%s", mf->opsets[i].domain[0] ? cli_esc(mf->opsets[i].domain) : "ai.onnx",
                (long long)mf->opsets[i].version, i + 1 < mf->opset_count ? "," : "");
     printf("\ngraph     %zu nodes, %zu initializers\n\n", mf->node_count, mf->initializer_count);
     if (print_io("inputs", s, 0))

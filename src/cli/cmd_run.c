@@ -439,12 +439,13 @@ static int report(const run_args *a, const ortkit_runtime *rt, const ortkit_sess
         }
         return cli_json_print(root);
     }
-    printf("model     %s\n", a->model);
-    printf("runtime   ONNX Runtime %s (%s)\n", ortkit_runtime_version(rt), ortkit_runtime_path(rt));
+    printf("model     %s\n", cli_esc(a->model));
+    printf("runtime   ONNX Runtime %s (%s)\n", cli_esc(ortkit_runtime_version(rt)),
+           cli_esc(ortkit_runtime_path(rt)));
     printf("providers");
     for (size_t i = 0; i < ortkit_session_provider_count(s); i++) {
         const ortkit_provider_status *p = ortkit_session_provider(s, i);
-        printf(" %s%s", p->name, p->active ? "" : " (skipped)");
+        printf(" %s%s", cli_esc(p->name), p->active ? "" : " (skipped)");
     }
     printf("\n\n");
     static const char *const headers[] = {"output", "type", "shape", "min", "max", "mean", "first values"};

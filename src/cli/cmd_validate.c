@@ -213,9 +213,9 @@ static void print_list(const v_test *tests, size_t n)
         char opset[32] = "-";
         if (t->opset)
             snprintf(opset, sizeof opset, "%lld", (long long)t->opset);
-        printf("%s/%s\t%s\topset %s%s%s\n", t->suite[0] ? t->suite : "-", t->name,
-               t->op[0] ? t->op : "-", opset, tests[i].known ? "\tknown failure: " : "",
-               tests[i].known ? tests[i].known->text : "");
+        printf("%s/%s\t%s\topset %s%s%s\n", t->suite[0] ? cli_esc(t->suite) : "-", cli_esc(t->name),
+               t->op[0] ? cli_esc(t->op) : "-", opset, tests[i].known ? "\tknown failure: " : "",
+               tests[i].known ? cli_esc(tests[i].known->text) : "");
     }
 }
 
@@ -224,8 +224,8 @@ static void warn_unmatched(const v_list *list)
 {
     for (size_t i = 0; i < list->count; i++)
         if (!list->entries[i].matched)
-            fprintf(stderr, "ortkit validate: %s:%d: '%s' matches no test\n", list->path,
-                    list->entries[i].line, list->entries[i].pattern);
+            fprintf(stderr, "ortkit validate: %s:%d: '%s' matches no test\n", cli_esc(list->path),
+                    list->entries[i].line, cli_esc(list->entries[i].pattern));
 }
 
 int cmd_validate(int argc, char **argv)
@@ -334,7 +334,7 @@ int cmd_validate(int argc, char **argv)
     if (cfg.crash_hook && !cfg.crash_hook[0])
         cfg.crash_hook = NULL;
     if (a.progress)
-        fprintf(stderr, "ortkit validate: %zu tests on ONNX Runtime %s, %ld at a time\n", n, version,
+        fprintf(stderr, "ortkit validate: %zu tests on ONNX Runtime %s, %ld at a time\n", n, cli_esc(version),
                 a.jobs);
 
     /* From here an interrupt stops the tests, and what finished is reported. */

@@ -57,14 +57,14 @@ int cmd_version(int argc, char **argv)
     } else {
         printf("ortkit     %s\n", ortkit_version());
         if (!rc) {
-            printf("runtime    ONNX Runtime %s\n", ortkit_runtime_version(rt));
-            printf("path       %s\n", ortkit_runtime_path(rt));
-            printf("found by   %s\n", ortkit_runtime_source(rt));
+            printf("runtime    ONNX Runtime %s\n", cli_esc(ortkit_runtime_version(rt)));
+            printf("path       %s\n", cli_esc(ortkit_runtime_path(rt)));
+            printf("found by   %s\n", cli_esc(ortkit_runtime_source(rt)));
             printf("API level  %d (ortkit supports %d and newer)\n", ortkit_runtime_api_level(rt),
                    ORTKIT_MIN_ORT_API);
             printf("providers ");
             for (size_t i = 0; i < ortkit_runtime_provider_count(rt); i++)
-                printf(" %s", ortkit_runtime_provider(rt, i));
+                printf(" %s", cli_esc(ortkit_runtime_provider(rt, i)));
             printf("\n");
         }
     }

@@ -2,6 +2,7 @@
 #include "inputs.h"
 #include "cli.h"
 
+#include <limits.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -24,8 +25,16 @@ int input_spec_add_dim(input_spec *spec, const char *cmd, char *arg)
 {
     char *eq = strchr(arg, '=');
     long v;
-    if (!eq || eq == arg || cli_parse_long(eq + 1, 0, INT32_MAX, &v))
-        return cli_usage(cmd, "--dim wants SYMBOL=SIZE with SIZE >= 0, got '%s'", arg);
+    if (!eq || eq == arg || cli_parse_long(eq + 1, 0, LONG_MAX, &v))
+        return cli_usage(cmd, "--dim wants SYMBOL=SIZE, SIZE a whole number from 0 to %d, got '%s'",
+                         INT32_MAX, arg);
+    if (v > INT32_MAX)
+        return cli_usage(cmd, "--dim %s: a dimension is at most %d (INT32_MAX)", arg, INT32_MAX);
+    for (size_t i = 0; i < spec->n_dims; i++)
+        if (!strncmp(spec->dims[i].symbol, arg, (size_t)(eq - arg)) &&
+            !spec->dims[i].symbol[eq - arg])
+            return cli_usage(cmd, "--dim %.*s is given twice (=%lld and =%s); give it once",
+                             (int)(eq - arg), arg, (long long)spec->dims[i].value, eq + 1);
     if (spec->n_dims == INPUTS_MAX)
         return cli_usage(cmd, "too many --dim options");
     *eq = '\0';
@@ -35,13 +44,23 @@ int input_spec_add_dim(input_spec *spec, const char *cmd, char *arg)
 
 int providers_split(const char *cmd, char *list, const char **out, size_t max, size_t *n)
 {
-    for (char *save = NULL, *p = list ? strtok_r(list, ",", &save) : NULL; p;
-         p = strtok_r(NULL, ",", &save)) {
+    if (!list)
+        return 0;
+    /* strtok would pass over an empty name; a list such as "cuda,,cpu" or
+     * ",,," is more likely a mistake than a wish for the default. */
+    for (char *p = list, *next;; p = next + 1) {
+        next = p + strcspn(p, ",");
+        int last = *next == '\0';
+        *next = '\0';
+        if (!*p)
+            return cli_usage(cmd, "--ep wants provider names separated by commas, without empty "
+                             "ones (such as cuda,cpu)");
         if (*n == max)
             return cli_usage(cmd, "too many providers in --ep");
         out[(*n)++] = p;
+        if (last)
+            return 0;
     }
-    return 0;
 }
 
 void providers_warn_skipped(const ortkit_session *s)
@@ -49,7 +68,7 @@ void providers_warn_skipped(const ortkit_session *s)
     for (size_t i = 0; i < ortkit_session_provider_count(s); i++) {
         const ortkit_provider_status *p = ortkit_session_provider(s, i);
         if (!p->active)
-            fprintf(stderr, "ortkit: warning: provider '%s' skipped: %s\n", p->requested, p->reason);
+            cli_warn("provider '%s' skipped: %s", p->requested, p->reason);
     }
 }
 

@@ -46,7 +46,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(commands[i].name, name))
             return commands[i].run(argc - 1, argv + 1);
-    fprintf(stderr, "ortkit: unknown command '%s'\n", name);
+    cli_fail("unknown command '%s'", name);
     usage(stderr);
     return CLI_USAGE;
 }

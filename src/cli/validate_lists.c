@@ -13,6 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Far above any real list. */
+#define V_LIST_MAX_BYTES ((size_t)16 << 20)
+
 void v_list_free(v_list *list)
 {
     if (!list)
@@ -70,20 +73,45 @@ static const char *parse_line(char *line, v_list_kind kind, v_entry *e)
     return e->pattern ? NULL : "out of memory";
 }
 
+/* Why the file at path could not be read: util's message less its
+ * "cannot open 'path': " (the caller names the file its own way). */
+static const char *reason(const char *path)
+{
+    const char *msg = ortkit__error_message(), *q = strstr(msg, path);
+    if (q && q > msg && q[-1] == '\'' && !strncmp(q + strlen(path), "': ", 3))
+        return q + strlen(path) + 3;
+    return msg;
+}
+
+/* The line of an earlier entry with the same pattern, or 0. */
+static int earlier_line(const v_list *list, const char *pattern)
+{
+    for (size_t i = 0; i + 1 < list->count; i++)
+        if (!strcmp(list->entries[i].pattern, pattern))
+            return list->entries[i].line;
+    return 0;
+}
+
 int v_list_load(v_list *list, const char *path, v_list_kind kind)
 {
     memset(list, 0, sizeof *list);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return cli_fail("cannot open %s file '%s': %s",
-                        kind == V_LIST_KNOWN_FAILURES ? "known-failures" : "tolerances", path,
-                        strerror(errno));
+    const char *what = kind == V_LIST_KNOWN_FAILURES ? "known-failures" : "tolerances";
+    char *text = NULL;
+    size_t size = 0;
+    if (ortkit__file_read(&text, &size, path, V_LIST_MAX_BYTES))
+        return cli_fail("cannot open %s file '%s': %s", what, path, reason(path));
+    if (memchr(text, '\0', size)) {
+        free(text);
+        return cli_fail("%s file '%s' holds a NUL byte: it is not text", what, path);
+    }
     list->path = strdup(path);
-    char *line = NULL;
-    size_t cap = 0, room = 0;
+    size_t room = 0;
     int lineno = 0, rc = list->path ? CLI_OK : cli_fail("out of memory");
-    while (!rc && getline(&line, &cap, f) != -1) {
+    for (char *line = text, *next; !rc && *line; line = next) {
         lineno++;
+        next = line + strcspn(line, "\n");
+        if (*next)
+            *next++ = '\0';
         line[strcspn(line, "#")] = '\0';
         char *s = trim(line);
         if (!*s)
@@ -101,13 +129,15 @@ int v_list_load(v_list *list, const char *path, v_list_kind kind)
         memset(e, 0, sizeof *e);
         e->line = lineno;
         const char *why = parse_line(s, kind, e);
+        int first = why ? 0 : earlier_line(list, e->pattern);
         if (why)
             rc = cli_fail("%s:%d: %s", path, lineno, why);
+        else if (first)
+            /* Only the last of two would count: say so rather than guess. */
+            rc = cli_fail("%s:%d: '%s' is listed again (first on line %d); keep one of the two",
+                          path, lineno, e->pattern, first);
     }
-    if (!rc && ferror(f))
-        rc = cli_fail("cannot read '%s': %s", path, strerror(errno));
-    free(line);
-    fclose(f);
+    free(text);
     if (rc)
         v_list_free(list);
     return rc;

@@ -14,7 +14,9 @@ static const char *const verdict_names[V_VERDICT_COUNT] = {"not-run", "pass", "f
 
 const char *v_verdict_name(v_verdict v) { return v < V_VERDICT_COUNT ? verdict_names[v] : "?"; }
 
-static const char *suite_of(const v_test *t) { return t->t->suite[0] ? t->t->suite : "-"; }
+/* Both as printed: escaped (cli_esc). */
+static const char *suite_of(const v_test *t) { return t->t->suite[0] ? cli_esc(t->t->suite) : "-"; }
+static const char *name_of(const v_test *t) { return cli_esc(t->t->name); }
 /* Tests of several operators none of which the test names, or of no readable model. */
 static const char *op_of(const v_test *t) { return t->t->op[0] ? t->t->op : "(other)"; }
 
@@ -22,23 +24,24 @@ void v_print_line(FILE *out, const v_test *t)
 {
     static const char *const labels[V_VERDICT_COUNT] = {"NOT-RUN", "PASS", "FAIL", "XFAIL",
                                                         "XPASS", "UNSUPPORTED"};
-    fprintf(out, "%-11s %s/%s", labels[t->verdict], suite_of(t), t->t->name);
+    fprintf(out, "%-11s %s/%s", labels[t->verdict], suite_of(t), name_of(t));
     const ortkit_conformance_result *r = &t->res;
     switch (t->verdict) {
     case V_PASS:
         fprintf(out, "  (%.2f s)\n", r->seconds);
         break;
     case V_XPASS:
-        fprintf(out, "  passed, but listed as a known failure: %s\n", t->known->text);
+        fprintf(out, "  passed, but listed as a known failure: %s\n", cli_esc(t->known->text));
         break;
     case V_XFAIL:
-        fprintf(out, "  %s (got %s: %s)\n", t->known->text, r->stage, r->message);
+        fprintf(out, "  %s (got %s: %s)\n", cli_esc(t->known->text), cli_esc(r->stage),
+                cli_esc(r->message));
         break;
     case V_NOT_RUN:
         fputc('\n', out);
         break;
     default:
-        fprintf(out, "  %s: %s\n", r->stage, r->message);
+        fprintf(out, "  %s: %s\n", cli_esc(r->stage), cli_esc(r->message));
     }
 }
 
@@ -161,11 +164,13 @@ static void print_section(const v_test *tests, size_t n, v_verdict v, const char
         if (t->verdict != v)
             continue;
         if (v == V_XFAIL)
-            printf("  %s/%s: %s\n", suite_of(t), t->t->name, t->known->text);
+            printf("  %s/%s: %s\n", suite_of(t), name_of(t), cli_esc(t->known->text));
         else if (v == V_XPASS)
-            printf("  %s/%s: passed; the list says: %s\n", suite_of(t), t->t->name, t->known->text);
+            printf("  %s/%s: passed; the list says: %s\n", suite_of(t), name_of(t),
+                   cli_esc(t->known->text));
         else
-            printf("  %s/%s: %s: %s\n", suite_of(t), t->t->name, t->res.stage, t->res.message);
+            printf("  %s/%s: %s: %s\n", suite_of(t), name_of(t), cli_esc(t->res.stage),
+                   cli_esc(t->res.message));
     }
 }
 
@@ -180,7 +185,7 @@ static void print_findings(const v_test *tests, size_t n, const v_config *cfg)
         for (size_t i = 0; i < n; i++)
             if (tests[i].res.unstable)
                 printf("  %s/%s: largest difference %.3g\n", suite_of(&tests[i]),
-                       tests[i].t->name, tests[i].res.unstable_diff);
+                       name_of(&tests[i]), tests[i].res.unstable_diff);
     }
     if (cfg->conf.soak_seconds > 0) {
         printf("\nresident memory over a %g s soak per test (first pass -> end):\n",
@@ -193,7 +198,7 @@ static void print_findings(const v_test *tests, size_t n, const v_config *cfg)
             ortkit__human_bytes(a, sizeof a, (double)r->rss_start_kb * 1024);
             ortkit__human_bytes(b, sizeof b, (double)r->rss_end_kb * 1024);
             printf("  %s/%s: %s -> %s (%+lld KiB over %lu runs)\n", suite_of(&tests[i]),
-                   tests[i].t->name, a, b, (long long)(r->rss_end_kb - r->rss_start_kb), r->runs);
+                   name_of(&tests[i]), a, b, (long long)(r->rss_end_kb - r->rss_start_kb), r->runs);
         }
     }
     if (cfg->session.provider_count) {
@@ -205,7 +210,7 @@ static void print_findings(const v_test *tests, size_t n, const v_config *cfg)
         }
         printf("\nproviders the sessions got:\n");
         for (size_t i = 0; i < gs.count; i++)
-            printf("  %-28s %zu tests\n", gs.g[i].name, gs.g[i].total);
+            printf("  %-28s %zu tests\n", cli_esc(gs.g[i].name), gs.g[i].total);
         free(gs.g);
     }
 }
@@ -214,8 +219,9 @@ static void print_findings(const v_test *tests, size_t n, const v_config *cfg)
 static int print_text(const v_test *tests, size_t n, const v_config *cfg, double seconds,
                       int interrupted)
 {
-    printf("runtime   ONNX Runtime %s (%s)\n", cfg->runtime_version, cfg->runtime_path);
-    printf("known     %s\n", cfg->known_path[0] ? cfg->known_path : "(no known-failures list)");
+    printf("runtime   ONNX Runtime %s (%s)\n", cli_esc(cfg->runtime_version),
+           cli_esc(cfg->runtime_path));
+    printf("known     %s\n", cfg->known_path[0] ? cli_esc(cfg->known_path) : "(no known-failures list)");
     char threads[48] = "ORT's default intra-op threads";
     if (cfg->session.intra_op_threads)
         snprintf(threads, sizeof threads, "%d intra-op thread%s", cfg->session.intra_op_threads,

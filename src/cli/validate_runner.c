@@ -312,7 +312,7 @@ static void progress_draw(progress *p, size_t total, const char *current, int fo
     size_t bad = p->counts[V_FAIL] + p->counts[V_XPASS];
     fprintf(stderr, "\r[%s] %zu/%zu  pass %zu  fail %zu  xfail %zu  unsupported %zu  %.24s\033[K", bar,
             p->done, total, p->counts[V_PASS], bad, p->counts[V_XFAIL], p->counts[V_UNSUPPORTED],
-            current ? current : "");
+            cli_esc(current));
     fflush(stderr);
     p->drawn = 1;
 }

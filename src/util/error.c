@@ -60,6 +60,14 @@ int ortkit__error_wrap(int code, const char *fmt, ...)
 
 int ortkit__error_nomem(void) { return ortkit__error_set(ORTKIT_E_NOMEM, "out of memory"); }
 
+int ortkit__error_nomem_size(size_t bytes)
+{
+    char human[32];
+    ortkit__human_bytes(human, sizeof human, (double)bytes);
+    return ortkit__error_set(ORTKIT_E_NOMEM, "out of memory: cannot allocate %s (%zu bytes)", human,
+                             bytes);
+}
+
 char *ortkit__strdup(const char *s)
 {
     char *copy = strdup(s ? s : "");

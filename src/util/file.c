@@ -11,36 +11,103 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+const char *ortkit__file_kind(unsigned mode)
+{
+    switch (mode & S_IFMT) {
+    case S_IFREG: return "a regular file";
+    case S_IFDIR: return "a directory";
+    case S_IFIFO: return "a FIFO (named pipe)";
+    case S_IFSOCK: return "a socket";
+    case S_IFCHR:
+    case S_IFBLK: return "a device";
+    case S_IFLNK: return "a symbolic link";
+    default: return "not a regular file";
+    }
+}
+
+int ortkit__file_check(const char *path, const char *what)
+{
+    struct stat st;
+    const char *sep = what && *what ? " " : "";
+    if (!what)
+        what = "";
+    if (stat(path, &st) != 0)
+        return ortkit__error_set(ORTKIT_E_IO, "cannot open %s%s'%s': %s", what, sep, path,
+                                 strerror(errno));
+    if (!S_ISREG(st.st_mode))
+        return ortkit__error_set(ORTKIT_E_IO, "cannot open %s%s'%s': it is %s, not a regular file",
+                                 what, sep, path, ortkit__file_kind(st.st_mode));
+    return ORTKIT_OK;
+}
+
+int ortkit__file_open(int *fd_out, const char *path, int flags, struct stat *st_out)
+{
+    *fd_out = -1;
+    /* O_NONBLOCK: opening a FIFO for reading would otherwise wait for a
+     * writer, forever; a device could do anything.  Only a regular file is
+     * read, and for it the flag means nothing until it is cleared. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | flags);
+    if (fd < 0)
+        return ortkit__error_set(ORTKIT_E_IO, "cannot open '%s': %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int rc = ortkit__error_set(ORTKIT_E_IO, "cannot stat '%s': %s", path, strerror(errno));
+        close(fd);
+        return rc;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return ortkit__error_set(ORTKIT_E_IO, "cannot read '%s': it is %s, not a regular file",
+                                 path, ortkit__file_kind(st.st_mode));
+    }
+    int fl = fcntl(fd, F_GETFL);
+    if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
+        int rc = ortkit__error_set(ORTKIT_E_IO, "cannot read '%s': %s", path, strerror(errno));
+        close(fd);
+        return rc;
+    }
+    if (st_out)
+        *st_out = st;
+    *fd_out = fd;
+    return ORTKIT_OK;
+}
+
+int ortkit__file_fopen(FILE **out, const char *path)
+{
+    *out = NULL;
+    int fd, rc = ortkit__file_open(&fd, path, 0, NULL);
+    if (rc)
+        return rc;
+    if (!(*out = fdopen(fd, "r"))) {
+        rc = ortkit__error_set(ORTKIT_E_IO, "cannot read '%s': %s", path, strerror(errno));
+        close(fd);
+    }
+    return rc;
+}
+
 int ortkit__file_read(char **out, size_t *size, const char *path, size_t max_size)
 {
     *out = NULL;
     if (size)
         *size = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return ortkit__error_set(ORTKIT_E_IO, "cannot open '%s': %s", path, strerror(errno));
-    int rc = ORTKIT_OK;
-    char *buf = NULL;
+    int fd;
     struct stat st;
-    if (fstat(fd, &st) != 0) {
-        rc = ortkit__error_set(ORTKIT_E_IO, "cannot stat '%s': %s", path, strerror(errno));
-        goto cleanup;
-    }
-    if (S_ISDIR(st.st_mode)) {
-        rc = ortkit__error_set(ORTKIT_E_IO, "cannot read '%s': is a directory", path);
-        goto cleanup;
-    }
+    int rc = ortkit__file_open(&fd, path, 0, &st);
+    if (rc)
+        return rc;
+    char *buf = NULL;
     if ((uint64_t)st.st_size > max_size) {
         rc = ortkit__error_set(ORTKIT_E_IO, "cannot read '%s': larger than %zu bytes", path, max_size);
         goto cleanup;
     }
-    /* A regular file is read in one go; a pipe or a /proc file, which has no
-     * size, in steps.  Either way one byte more than fits is asked for, so a
-     * file beyond max_size is refused, never returned cut short. */
-    size_t cap = S_ISREG(st.st_mode) ? (size_t)st.st_size : 0, got = 0;
+    /* A file is read in one go at the size it has; a file of /proc, which
+     * says it has none, in steps.  Either way one byte more than fits is
+     * asked for, so a file beyond max_size (or one that grew) is refused,
+     * never returned cut short. */
+    size_t cap = (size_t)st.st_size, got = 0;
     buf = malloc(cap + 1);
     if (!buf) {
-        rc = ortkit__error_nomem();
+        rc = ortkit__error_nomem_size(cap + 1);
         goto cleanup;
     }
     for (;;) {
@@ -69,7 +136,7 @@ int ortkit__file_read(char **out, size_t *size, const char *path, size_t max_siz
             grown_cap = max_size;
         char *grown = realloc(buf, grown_cap + 1);
         if (!grown) {
-            rc = ortkit__error_nomem();
+            rc = ortkit__error_nomem_size(grown_cap + 1);
             goto cleanup;
         }
         buf = grown;

@@ -75,8 +75,10 @@ int ortkit__human_parse_size(const char *s, uint64_t *out)
     if (*end == 'B' || *end == 'b')
         end++;
     double bytes = v * mul;
-    if (*end || bytes > 1.8e19)
+    if (*end)
         return ortkit__error_set(ORTKIT_E_INVALID_ARG, "'%s' is not a size", s);
+    if (bytes >= 18446744073709551616.0) /* 2^64: what a uint64_t holds */
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "'%s' is too large: at most 16 EiB", s);
     *out = (uint64_t)bytes;
     return ORTKIT_OK;
 }

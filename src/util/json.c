@@ -24,6 +24,30 @@ const char *ortkit__json_type(const cJSON *it)
     return "invalid";
 }
 
+int ortkit__json_depth_limit(void) { return CJSON_NESTING_LIMIT; }
+
+int ortkit__json_too_deep(const char *text, const char *at)
+{
+    if (!text || !at || at < text)
+        return 0;
+    int depth = 0, in_string = 0;
+    for (const char *p = text; p < at && *p; p++) {
+        if (in_string) {
+            if (*p == '\\' && p + 1 < at)
+                p++;
+            else if (*p == '"')
+                in_string = 0;
+        } else if (*p == '"') {
+            in_string = 1;
+        } else if (*p == '[' || *p == '{') {
+            depth++;
+        } else if ((*p == ']' || *p == '}') && depth > 0) {
+            depth--;
+        }
+    }
+    return depth >= CJSON_NESTING_LIMIT;
+}
+
 int ortkit__json_fail(const ortkit__json_reader *r, const char *fmt, ...)
 {
     char msg[MESSAGE_MAX];

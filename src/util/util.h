@@ -8,7 +8,7 @@
  * a message for ortkit__error_message() on the calling thread.
  *
  *   error.c    the last-error message and code
- *   file.c     read a whole file, write one atomically, mkdir -p
+ *   file.c     open and read regular files only, write one atomically, mkdir -p
  *   path.c     paths built without truncation, absolute paths, PATH lookup
  *   spawn.c    run a program without a shell, its output captured
  *   clock.c    the monotonic clock
@@ -27,6 +27,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+
+struct stat;
 
 #if defined(__GNUC__)
 #define ORTKIT_PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -48,6 +51,9 @@ int ortkit__error_set(int code, const char *fmt, ...) ORTKIT_PRINTF(2, 3);
 int ortkit__error_wrap(int code, const char *fmt, ...) ORTKIT_PRINTF(2, 3);
 /* Record ORTKIT_E_NOMEM. */
 int ortkit__error_nomem(void);
+/* The same for an allocation of a known (large) size, which the message
+ * names: "out of memory: cannot allocate 4.0 GiB (4294967296 bytes)". */
+int ortkit__error_nomem_size(size_t bytes);
 /* The message and code of this thread's last failure ("" and 0 before any). */
 const char *ortkit__error_message(void);
 int ortkit__error_code(void);
@@ -57,7 +63,25 @@ char *ortkit__strdup(const char *s);
 
 /* ---- files (file.c) -------------------------------------------------------- */
 
-/* Read a whole file (or a pipe, or a file of /proc, to its end); *out is
+/*
+ * Every file ortkit reads goes through these, so that none can hang it: a
+ * FIFO would block open() until a writer comes, a device could block or
+ * never end.  The path is opened without blocking, and refused unless it is
+ * a regular file (after links): "cannot read 'x': it is a FIFO (named
+ * pipe), not a regular file".
+ */
+/* "a directory", "a FIFO (named pipe)", "a device", "a socket"... for st_mode. */
+const char *ortkit__file_kind(unsigned mode);
+/* *fd: path opened for reading (O_RDONLY | O_CLOEXEC | flags, such as
+ * O_NOFOLLOW), blocking as usual once open; *st (may be NULL) what fstat says. */
+int ortkit__file_open(int *fd, const char *path, int flags, struct stat *st);
+/* The same as a stdio stream. */
+int ortkit__file_fopen(FILE **out, const char *path);
+/* Only check, for a path another library opens itself (ONNX Runtime, the
+ * dynamic loader): it exists and is a regular file.  what names it in the
+ * message ("model" gives "cannot open model 'x': ..."); may be NULL. */
+int ortkit__file_check(const char *path, const char *what);
+/* Read a whole regular file (a file of /proc too, to its end); *out is
  * malloc'd and NUL-terminated, *size (may be NULL) its length.  A file larger
  * than max_size is refused, never cut short. */
 int ortkit__file_read(char **out, size_t *size, const char *path, size_t max_size);
@@ -148,6 +172,12 @@ enum {
     ORTKIT__JSON_PLAIN = 4     /* strings: no control characters */
 };
 
+/* How deep arrays and objects may nest: cJSON's limit (1000), past which
+ * it stops as at a syntax error. */
+int ortkit__json_depth_limit(void);
+/* Whether a parse of text that failed at at (cJSON's error position) was
+ * stopped by that limit rather than by bad syntax. */
+int ortkit__json_too_deep(const char *text, const char *at);
 /* "a string", "a number", "null", ... */
 const char *ortkit__json_type(const struct cJSON *item);
 /* Does JSON text hold a string with an escaped NUL (\u0000)?  cJSON decodes

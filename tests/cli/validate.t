@@ -61,6 +61,10 @@ expect_exit 0 $V cases/wrong --tolerances tol.txt
 printf 'test_add_wrong 0.1\n' >badtol.txt
 expect_exit 1 $V cases/wrong --tolerances badtol.txt
 expect_in err "badtol.txt:1: expected 'TEST RTOL ATOL' with two numbers >= 0"
+# The same test twice: only one line could count, so neither is guessed at.
+printf 'test_add_wrong 0 0.02\n# looser\ntest_add_wrong 0 0.5\n' >duptol.txt
+expect_exit 1 $V cases/wrong --tolerances duptol.txt
+expect_in err "duptol.txt:3: 'test_add_wrong' is listed again (first on line 1); keep one of the two"
 expect_exit 0 $V cases/wrong --atol 0.02
 
 # --- known failures ---------------------------------------------------------------
@@ -80,6 +84,9 @@ expect_in err "cannot open known-failures file 'nosuch.txt': No such file or dir
 printf 'test_add_ok\n' >noreason.txt
 expect_exit 1 $V cases/good --known-failures noreason.txt
 expect_in err "noreason.txt:1: no reason given after the test name"
+printf 'test_add_ok  one reason\ntest_add_ok  another\n' >dupknown.txt
+expect_exit 1 $V cases/good --known-failures dupknown.txt
+expect_in err "dupknown.txt:2: 'test_add_ok' is listed again (first on line 1); keep one of the two"
 
 # --- broken test data: each test fails (or is unsupported) and says why ----------
 expect_exit 1 $V cases/bad -j2

@@ -140,6 +140,8 @@ def main(out):
         "bad_nul.json": whole[:40] + b"\0" + whole[40:],
         "bad_escape_nul.json": whole.replace(b'"variant": "cpu"', b'"variant": "cpu\\u0000x"', 1),
         "bad_nested.json": b"[" * 2000 + b"]" * 2000,
+        # Past cJSON's limit inside a member: named as nesting, not as syntax.
+        "bad_nested_member.json": b'{"name": ' + b"[" * 1500 + b"]" * 1500 + b"}",
         "bad_empty.json": b"",
         "bad_number.json": whole.replace(b'"schema": 1', b'"schema": 1e400', 1),
     })

@@ -16,6 +16,7 @@ EM_386, EM_PPC64, EM_X86_64, EM_AARCH64 = 3, 21, 62, 183
 ET_EXEC, ET_DYN = 2, 3
 PT_LOAD, PT_DYNAMIC, PT_NOTE = 1, 2, 4
 DT_NULL, DT_NEEDED, DT_STRTAB, DT_STRSZ, DT_SONAME, DT_RPATH, DT_RUNPATH = 0, 1, 5, 10, 14, 15, 29
+DT_FLAGS_1, DF_1_PIE = 0x6FFFFFFB, 0x08000000
 BASE = 0x400000
 EHDR, PHDR, DYN = 64, 56, 16
 
@@ -109,8 +110,9 @@ def main(out):
         "valid_needed_256.elf": img(needed=[f"libn{i:03d}.so" for i in range(256)]).bytes(),
         "valid_i386.elf": header(b"\x7fELF\x01\x01\x01", ET_DYN, EM_386),
         "valid_ppc64_be.elf": header(b"\x7fELF\x02\x02\x01", ET_EXEC, EM_PPC64, big=True),
-        # An executable, not a library: readable as ELF; importing it is refused elsewhere.
-        "edge_executable.elf": edit(img(soname=None), lambda i: i.ehdr.update(type=ET_EXEC)),
+        # Programs, which are no libraries: ET_EXEC, and position-independent (DF_1_PIE).
+        "valid_exec.elf": edit(img(), lambda i: i.ehdr.update(type=ET_EXEC)),
+        "valid_pie.elf": img(rpath="x").set_dyn(DT_RPATH, DF_1_PIE, DT_FLAGS_1).bytes(),
         # Hand-made, broken in one way each.
         "bad_needed_257.elf": img(needed=[f"libn{i:03d}.so" for i in range(257)]).bytes(),
         "bad_class.elf": edit(img(), lambda i: i.ehdr.update(ident=b"\x7fELF\x03\x01\x01")),

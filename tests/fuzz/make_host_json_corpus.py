@@ -127,6 +127,9 @@ def main(out):
         # Terminal control sequences (a window title, clear screen) and a
         # newline in a string that is printed.
         "edge_model_escapes.json": text(edited(setter("cpu", "model", "\u001b]0;pwned\u0007\u001b[2J\nfake"))),
+        "bad_nested_arrays.json": b"[" * 8000 + b"]" * 8000,
+        # Control characters and a C1 in strings: read, and written back as JSON escapes.
+        "edge_control_chars.json": whole.replace(b'"Linux"', b'"Lin\\u001b]0;x\\u0007\\n\\u009bux"', 1),
         "bad_empty.json": b"",
     })
     for name, data in seeds.items():

@@ -345,6 +345,30 @@ def model_shapeless() -> onnx.ModelProto:
     return make_model(graph, doc_string="an input and an output of unknown rank beside a scalar")
 
 
+# Text that would drive a terminal if printed raw: set the window title (OSC),
+# clear the screen (CSI), break a line, return the cursor; C1's CSI in UTF-8.
+TITLE = "\x1b]0;pwned\x07"
+CLEAR = "\x1b[2J"
+C1_CSI = "\u009b"
+
+
+def model_escapes() -> onnx.ModelProto:
+    """Names, a symbolic dimension and metadata full of control characters:
+    what every human-readable output must escape."""
+    inp, out, dim = f"in{TITLE}put", f"out\nput\r{CLEAR}", f"N{TITLE}"
+    graph = helper.make_graph(
+        [helper.make_node("Identity", [inp], [out])],
+        f"graph{TITLE}\nname",
+        [tensor(inp, FLOAT, [dim, 2])],
+        [tensor(out, FLOAT, [dim, 2])],
+        doc_string=f"graph doc\r{CLEAR}",
+    )
+    model = make_model(graph, doc_string=f"line one\nline two{TITLE}{C1_CSI}2J", domain=f"ai.ortkit{TITLE}")
+    model.producer_name = f"ortkit-tests{CLEAR}"
+    helper.set_model_props(model, {f"key{TITLE}": f"value\n{CLEAR}\r\t\x7f"})
+    return model
+
+
 def model_bad_op() -> onnx.ModelProto:
     graph = helper.make_graph(
         [helper.make_node("NoSuchOp", ["x"], ["y"], domain="")],
@@ -545,6 +569,7 @@ def main() -> int:
     w.model("strings.onnx", model_strings())
     w.model("seq_out.onnx", model_seq_out())
     w.model("int_scalar.onnx", model_int_scalar())
+    w.model("escapes.onnx", model_escapes())
 
     # onnx.checker wants a shape on every graph input and output; the format
     # does not (no shape: an unknown rank), and ONNX Runtime loads it.

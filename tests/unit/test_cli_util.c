@@ -1,12 +1,14 @@
 /*
- * test_cli_util.c - the command-line tool's tables and wrapped lines
- * (src/cli/cli_util.c): columns that line up, and a table that lost a row
- * to a failed allocation refusing to print.
+ * test_cli_util.c - the command-line tool's tables, wrapped lines and
+ * escaped text (src/cli/cli_util.c): columns that line up, a table that lost
+ * a row to a failed allocation refusing to print, and nothing a terminal
+ * would act on getting through.
  */
 #include "testutil.h"
 
 #include "cli.h"
 
+#include <stdarg.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -136,6 +138,109 @@ static void test_wrapped(void **state)
     free(text);
 }
 
+/* ---- escaping ------------------------------------------------------------------ */
+
+static void escapes_to(const char *in, const char *want)
+{
+    char *got = cli_escape(in);
+    assert_non_null(got);
+    if (strcmp(got, want))
+        fail_msg("cli_escape gave '%s', expected '%s'", got, want);
+    free(got);
+    assert_string_equal(cli_esc(in), want);
+}
+
+static void test_escape(void **state)
+{
+    (void)state;
+    /* C0 controls and DEL; the common ones by their C names. */
+    escapes_to("\x1b]0;pwned\x07", "\\x1b]0;pwned\\x07");
+    escapes_to("a\nb\rc\td", "a\\nb\\rc\\td");
+    escapes_to("\x01\x1f\x7f", "\\x01\\x1f\\x7f");
+    /* C1 controls in UTF-8 (U+0080 to U+009F), by code point. */
+    escapes_to("\xc2\x9b" "2J \xc2\x80", "\\u009b2J \\u0080");
+    /* Bytes that are not UTF-8: stray, overlong, surrogate, too large, cut short. */
+    escapes_to("\xff\xfe", "\\xff\\xfe");
+    escapes_to("\x80x", "\\x80x");
+    escapes_to("\xc0\xaf", "\\xc0\\xaf");
+    escapes_to("\xe0\x80\xaf", "\\xe0\\x80\\xaf");
+    escapes_to("\xed\xa0\x80", "\\xed\\xa0\\x80");
+    escapes_to("\xf4\x90\x80\x80", "\\xf4\\x90\\x80\\x80");
+    escapes_to("\xe2\x82", "\\xe2\\x82");
+    escapes_to("\xf0\x9f\x98", "\\xf0\\x9f\\x98");
+    /* Text that prints as it is: ASCII, UTF-8 of every length, the first
+     * character past C1 (U+00A0), and a backslash. */
+    escapes_to("α-β € 😀 \xc2\xa0 C:\\dir", "α-β € 😀 \xc2\xa0 C:\\dir");
+    escapes_to("", "");
+    assert_string_equal(cli_esc(NULL), "");
+
+    /* Clean text comes back as it is, not copied. */
+    const char *plain = "plain text";
+    assert_ptr_equal(cli_esc(plain), plain);
+    /* Escaped copies stay valid across the arguments of one printf. */
+    const char *k[8];
+    char in[8][8];
+    for (int i = 0; i < 8; i++) {
+        snprintf(in[i], sizeof in[i], "%d\n", i);
+        k[i] = cli_esc(in[i]);
+    }
+    for (int i = 0; i < 8; i++) {
+        char want[8];
+        snprintf(want, sizeof want, "%d\\n", i);
+        assert_string_equal(k[i], want);
+    }
+}
+
+/* Table cells are escaped before their widths are taken, so columns still line up. */
+static void test_table_escapes(void **state)
+{
+    (void)state;
+    static const char *const headers[] = {"NAME", "VALUE"};
+    cli_table *t = cli_table_new(2, headers);
+    assert_non_null(t);
+    assert_int_equal(cli_table_add(t, (const char *const[]){"a\x1b[2J", "line\nbreak"}), 0);
+    assert_int_equal(cli_table_add(t, (const char *const[]){"\xff", "x"}), 0);
+    char *text = captured(print_table, t);
+    assert_string_equal(text, "  NAME      VALUE\n"
+                              "  a\\x1b[2J  line\\nbreak\n"
+                              "  \\xff      x\n");
+    free(text);
+    cli_table_free(t);
+}
+
+static void usage_to(FILE *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void usage_to(FILE *out, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    cli_vusage(out, "run", fmt, ap);
+    va_end(ap);
+}
+
+static void usage_line(FILE *out, void *arg) { usage_to(out, "unknown '%s'", (const char *)arg); }
+
+static void print_lines(FILE *out, void *arg) { cli_print_lines(out, arg); }
+
+static void test_messages_escaped(void **state)
+{
+    (void)state;
+    char *text = captured(usage_line, "name\x1b]0;x\x07\nmore");
+    assert_string_equal(text, "ortkit run: unknown 'name\\x1b]0;x\\x07\\nmore'\n"
+                              "(see 'ortkit run --help')\n");
+    free(text);
+
+    static const char *const words[] = {"ok", "bad\x1b[2J"};
+    words_case c = {"w ", words, 2};
+    text = captured(print_words, &c);
+    assert_string_equal(text, "w ok bad\\x1b[2J\n");
+    free(text);
+
+    /* Line by line: the line ends stay, what is inside a line is escaped. */
+    text = captured(print_lines, "ai.onnx;17;Add\nx\x1b[2J;1;Op\r\nlast");
+    assert_string_equal(text, "ai.onnx;17;Add\nx\\x1b[2J;1;Op\\r\nlast\n");
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -143,6 +248,9 @@ int main(void)
         cmocka_unit_test(test_table_null),
         cmocka_unit_test(test_table_lost_row),
         cmocka_unit_test(test_wrapped),
+        cmocka_unit_test(test_escape),
+        cmocka_unit_test(test_table_escapes),
+        cmocka_unit_test(test_messages_escaped),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -188,8 +188,12 @@ static void test_not_elf(void **state)
     assert_error_has("missing.so");
     assert_true(ortkit__elf_is(at("missing.so")) < 0);
     assert_int_equal(mkdir(at("dir.so"), 0755), 0);
-    read_fails(at("dir.so"), ORTKIT_E_FORMAT, "is not an ELF file");
+    read_fails(at("dir.so"), ORTKIT_E_IO, "it is a directory, not a regular file");
     assert_int_equal(ortkit__elf_is(at("dir.so")), 0);
+    /* A FIFO is refused at once: opening it for reading would wait for a writer. */
+    assert_int_equal(mkfifo(at("fifo.so"), 0644), 0);
+    read_fails(at("fifo.so"), ORTKIT_E_IO, "it is a FIFO (named pipe), not a regular file");
+    assert_int_equal(ortkit__elf_is(at("fifo.so")), 0);
     read_fails(model_path("add.onnx"), ORTKIT_E_FORMAT, "is not an ELF file");
     assert_int_equal(ortkit__elf_is(model_path("add.onnx")), 0);
     static const char script[] = "#!/bin/sh\nexec true\n";
@@ -505,6 +509,65 @@ static void test_other_kinds(void **state)
     ortkit__elf_free(&e);
 }
 
+/* What may be handed to dlopen as a runtime, asked of the file first. */
+static void test_check_runtime(void **state)
+{
+    (void)state;
+    char buf[48];
+    assert_int_equal(ortkit__elf_check_runtime(ORTKIT_TEST_RUNTIME_NEW "/libonnxruntime.so.1", "x"), 0);
+    /* libc asks for an interpreter too, but has a SONAME: a library. */
+    char libc[256];
+    snprintf(libc, sizeof libc, "/lib/%s-linux-gnu/libc.so.6",
+             ortkit__host_arch() == ORTKIT_ARCH_AARCH64 ? "aarch64" : "x86_64");
+    if (access(libc, R_OK) == 0)
+        assert_int_equal(ortkit__elf_check_runtime(libc, "x"), 0);
+
+    /* A program, position-independent or not, is no library. */
+    ortkit__elf e;
+    read_ok(&e, "/proc/self/exe");
+    assert_true(e.executable);
+    assert_string_equal(ortkit__elf_kind(&e, buf, sizeof buf), "an executable");
+    ortkit__elf_free(&e);
+    assert_int_equal(ortkit__elf_check_runtime("/proc/self/exe", "the test"), ORTKIT_E_RUNTIME_INVALID);
+    assert_error_has("runtime '/proc/self/exe' (from the test): it is an executable, not a shared library");
+    image *im = build(&full);
+    im->eh->e_type = ET_EXEC;
+    assert_int_equal(ortkit__elf_check_runtime(save(im, "exec.so"), "x"), ORTKIT_E_RUNTIME_INVALID);
+    assert_error_has("it is an executable, not a shared library");
+    im = build(&full);
+    im->eh->e_type = ET_REL;
+    assert_int_equal(ortkit__elf_check_runtime(save(im, "object.so"), "x"), ORTKIT_E_RUNTIME_INVALID);
+    assert_error_has("it is an object file, not a shared library");
+
+    /* Another machine, named as such (dlopen would say "No such file"). */
+    int other_is_arm = ortkit__host_arch() != ORTKIT_ARCH_AARCH64;
+    im = build(&full);
+    im->eh->e_machine = other_is_arm ? EM_AARCH64 : EM_X86_64;
+    assert_int_equal(ortkit__elf_check_runtime(save(im, "other.so"), "ORTKIT_RUNTIME"),
+                     ORTKIT_E_RUNTIME_INVALID);
+    assert_error_has(other_is_arm ? "(from ORTKIT_RUNTIME): it is built for aarch64, this machine is x86_64"
+                                  : "(from ORTKIT_RUNTIME): it is built for x86_64, this machine is aarch64");
+    unsigned char h32[EI_NIDENT + 4] = {0x7f, 'E', 'L', 'F', ELFCLASS32, ELFDATA2LSB, EV_CURRENT};
+    h32[EI_NIDENT] = ET_DYN;
+    h32[EI_NIDENT + 2] = EM_386;
+    write_bytes(at("i386-lib.so"), h32, sizeof h32);
+    assert_int_equal(ortkit__elf_check_runtime(at("i386-lib.so"), "x"), ORTKIT_E_RUNTIME_INVALID);
+    assert_error_has("it is built for ELF machine 3 (32-bit), this machine is");
+
+    /* Not ELF, not there, not a regular file: the reader's reason, with the runtime's place. */
+    assert_int_equal(ortkit__elf_check_runtime(model_path("add.onnx"), "options"), ORTKIT_E_RUNTIME_INVALID);
+    assert_error_has("(from options): ");
+    assert_error_has("is not an ELF file");
+    assert_int_equal(mkfifo(at("fifo-rt.so"), 0644), 0);
+    assert_int_equal(ortkit__elf_check_runtime(at("fifo-rt.so"), "x"), ORTKIT_E_RUNTIME_INVALID);
+    assert_error_has("it is a FIFO (named pipe), not a regular file");
+
+    e.type = ET_CORE;
+    assert_string_equal(ortkit__elf_kind(&e, buf, sizeof buf), "a core dump");
+    e.type = 0x1234;
+    assert_string_equal(ortkit__elf_kind(&e, buf, sizeof buf), "an ELF file of type 4660");
+}
+
 static void test_names(void **state)
 {
     (void)state;
@@ -540,6 +603,7 @@ int main(void)
         cmocka_unit_test(test_image_broken_dynamic),
         cmocka_unit_test(test_image_needed_limit),
         cmocka_unit_test(test_other_kinds),
+        cmocka_unit_test(test_check_runtime),
         cmocka_unit_test(test_names),
     };
     return cmocka_run_group_tests(tests, make_scratch, remove_scratch);

@@ -510,6 +510,30 @@ static void test_json_round_trip(void **state)
     ortkit_host_free(h);
 }
 
+/* Nesting past what cJSON reads is named as such, not as a syntax error. */
+static void test_json_too_deep(void **state)
+{
+    (void)state;
+    size_t n = 100000;
+    char *deep = malloc(2 * n + 1);
+    assert_non_null(deep);
+    memset(deep, '[', n);
+    memset(deep + n, ']', n);
+    deep[2 * n] = '\0';
+    ortkit_host *h = NULL;
+    assert_int_equal(from_json(&h, deep), ORTKIT_E_FORMAT);
+    assert_null(h);
+    assert_error_has("host JSON: arrays and objects nest deeper than 1000 levels, the most ortkit "
+                     "reads (at line 1, column 1001)");
+    /* Deep inside a member, after a newline. */
+    static const char head[] = "{\"arch\": \"x86_64\",\n \"cpu\": ";
+    memcpy(deep, head, sizeof head - 1);
+    assert_int_equal(from_json(&h, deep), ORTKIT_E_FORMAT);
+    assert_error_has("nest deeper than 1000 levels");
+    assert_error_has("at line 2");
+    free(deep);
+}
+
 static void test_json_errors(void **state)
 {
     static const struct { const char *json, *msg; } cases[] = {
@@ -624,6 +648,7 @@ int main(void)
         cmocka_unit_test_setup(test_arm_cpu_name, reset_hooks),
         cmocka_unit_test_setup(test_json_round_trip, reset_hooks),
         cmocka_unit_test_setup(test_json_errors, reset_hooks),
+        cmocka_unit_test(test_json_too_deep),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

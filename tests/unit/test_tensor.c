@@ -2,6 +2,9 @@
 #include "testutil.h"
 
 #include <stdint.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 static void test_type_names(void **state)
 {
@@ -111,12 +114,56 @@ static void test_strings(void **state)
     ortkit_tensor_free(t);
 }
 
+/*
+ * A tensor that memory cannot hold: the message names its size.  Run in a
+ * child whose address space is capped, so the allocation fails whatever the
+ * kernel's overcommit policy.
+ */
+static void test_nomem_names_size(void **state)
+{
+    (void)state;
+#if defined(__SANITIZE_ADDRESS__)
+    skip(); /* the sanitizer's allocator reserves far more than the cap */
+#else
+    int pipefd[2];
+    assert_int_equal(pipe(pipefd), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        close(pipefd[0]);
+        long pages = 0, page = sysconf(_SC_PAGESIZE);
+        FILE *statm = fopen("/proc/self/statm", "r");
+        int ok = statm && fscanf(statm, "%ld", &pages) == 1;
+        if (statm)
+            fclose(statm);
+        struct rlimit cap = {(rlim_t)(pages * page) + (64u << 20), (rlim_t)(pages * page) + (64u << 20)};
+        ok = ok && setrlimit(RLIMIT_AS, &cap) == 0;
+        int64_t shape[] = {64, 1024, 1024}; /* 256 MiB of float32 */
+        ortkit_tensor *t = NULL;
+        ok = ok && ortkit_tensor_new(&t, ORTKIT_TYPE_FLOAT32, shape, 3) == ORTKIT_E_NOMEM && !t;
+        const char *msg = ortkit_error_last();
+        ok = ok && write(pipefd[1], msg, strlen(msg)) == (ssize_t)strlen(msg);
+        _exit(ok ? 0 : 1);
+    }
+    close(pipefd[1]);
+    char msg[256] = "";
+    ssize_t n = read(pipefd[0], msg, sizeof msg - 1);
+    close(pipefd[0]);
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    msg[n > 0 ? n : 0] = '\0';
+    assert_string_equal(msg, "out of memory: cannot allocate 256.0 MiB (268435456 bytes)");
+#endif
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_type_names), cmocka_unit_test(test_new_and_describe),
         cmocka_unit_test(test_bad_shapes), cmocka_unit_test(test_borrow),
-        cmocka_unit_test(test_strings),
+        cmocka_unit_test(test_strings), cmocka_unit_test(test_nomem_names_size),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

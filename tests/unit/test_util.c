@@ -8,6 +8,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <pthread.h>
 #include <signal.h>
@@ -94,6 +95,11 @@ static void test_error_set_and_wrap(void **state)
     ortkit__error_wrap(ORTKIT_E_IO, "%s", big);
     assert_int_equal(strlen(ortkit__error_message()), 1023);
 
+    /* Running out of memory for a known size says how much. */
+    assert_int_equal(ortkit__error_nomem_size((size_t)3 << 30), ORTKIT_E_NOMEM);
+    assert_string_equal(ortkit__error_message(),
+                        "out of memory: cannot allocate 3.0 GiB (3221225472 bytes)");
+
     /* Per thread: another thread has seen no failure. */
     pthread_t t;
     void *seen = NULL;
@@ -143,6 +149,65 @@ static void test_file_read_limits(void **state)
     assert_int_equal(size, 0);
     assert_string_equal(text, "");
     free(text);
+}
+
+/* Only regular files are opened for reading, and nothing waits: a FIFO
+ * without a writer, a device, a directory are refused with what they are. */
+static void test_file_only_regular(void **state)
+{
+    (void)state;
+    char *text = NULL;
+    size_t size = 9;
+    assert_int_equal(mkfifo(at("fifo"), 0600), 0);
+    double t0 = ortkit__clock_now();
+    assert_int_equal(ortkit__file_read(&text, &size, at("fifo"), 100), ORTKIT_E_IO);
+    assert_true(ortkit__clock_now() - t0 < 1.0);
+    assert_null(text);
+    assert_int_equal(size, 0);
+    assert_error_has("cannot read '");
+    assert_error_has("/fifo': it is a FIFO (named pipe), not a regular file");
+    assert_int_equal(ortkit__file_read(&text, NULL, "/dev/null", 100), ORTKIT_E_IO);
+    assert_error_has("cannot read '/dev/null': it is a device, not a regular file");
+    assert_int_equal(ortkit__file_read(&text, NULL, dir, 100), ORTKIT_E_IO);
+    assert_error_has("it is a directory, not a regular file");
+
+    /* The descriptor and the stream: blocking again once open, the file's stat. */
+    assert_int_equal(ortkit__file_write_atomic(at("regular"), "abc", 3), 0);
+    int fd = -1;
+    struct stat st;
+    assert_int_equal(ortkit__file_open(&fd, at("regular"), 0, &st), 0);
+    assert_true(fd >= 0);
+    assert_int_equal(st.st_size, 3);
+    assert_int_equal(fcntl(fd, F_GETFL) & O_NONBLOCK, 0);
+    assert_true(fcntl(fd, F_GETFD) & FD_CLOEXEC);
+    close(fd);
+    assert_int_equal(ortkit__file_open(&fd, at("fifo"), 0, NULL), ORTKIT_E_IO);
+    assert_int_equal(fd, -1);
+    FILE *f = NULL;
+    assert_int_equal(ortkit__file_fopen(&f, at("regular")), 0);
+    char buf[8] = "";
+    assert_non_null(fgets(buf, sizeof buf, f));
+    assert_string_equal(buf, "abc");
+    fclose(f);
+    assert_int_equal(ortkit__file_fopen(&f, at("fifo")), ORTKIT_E_IO);
+    assert_null(f);
+
+    /* O_NOFOLLOW passes through: a link is refused, its target is not. */
+    assert_int_equal(symlink(at("regular"), at("link")), 0);
+    assert_int_equal(ortkit__file_open(&fd, at("link"), O_NOFOLLOW, NULL), ORTKIT_E_IO);
+    assert_int_equal(ortkit__file_open(&fd, at("link"), 0, NULL), 0);
+    close(fd);
+
+    /* Only a check, for paths another library opens. */
+    assert_int_equal(ortkit__file_check(at("regular"), "model"), 0);
+    assert_int_equal(ortkit__file_check(at("link"), NULL), 0);
+    assert_int_equal(ortkit__file_check(at("fifo"), "model"), ORTKIT_E_IO);
+    assert_error_has("cannot open model '");
+    assert_error_has("fifo': it is a FIFO (named pipe), not a regular file");
+    assert_int_equal(ortkit__file_check(at("missing"), NULL), ORTKIT_E_IO);
+    assert_error_has("missing': No such file or directory");
+    assert_string_equal(ortkit__file_kind(S_IFSOCK), "a socket");
+    assert_string_equal(ortkit__file_kind(S_IFBLK), "a device");
 }
 
 static void test_file_write_atomic(void **state)
@@ -372,6 +437,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_error_set_and_wrap),
         cmocka_unit_test(test_file_read_limits),
+        cmocka_unit_test(test_file_only_regular),
         cmocka_unit_test(test_file_write_atomic),
         cmocka_unit_test(test_mkdirs),
         cmocka_unit_test(test_pathf),

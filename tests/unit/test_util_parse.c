@@ -213,6 +213,44 @@ static void test_parse_size(void **state)
     assert_int_equal(ortkit__human_parse_size(NULL, &v), ORTKIT_E_INVALID_ARG);
     ortkit__human_parse_size("lots", &v);
     assert_error_has("'lots' is not a size");
+    /* A number too large to hold says so, not that it is no size. */
+    assert_int_equal(ortkit__human_parse_size("99999999T", &v), ORTKIT_E_INVALID_ARG);
+    assert_error_has("'99999999T' is too large: at most 16 EiB");
+    assert_int_equal(ortkit__human_parse_size("16383T", &v), 0);
+    assert_true(v == (uint64_t)16383 << 40);
+}
+
+/* Nesting past cJSON's limit is told apart from bad syntax. */
+static void test_json_depth(void **state)
+{
+    (void)state;
+    int limit = ortkit__json_depth_limit();
+    assert_int_equal(limit, 1000);
+    size_t n = 5000;
+    char *deep = malloc(2 * n + 1);
+    assert_non_null(deep);
+    memset(deep, '[', n);
+    memset(deep + n, ']', n);
+    deep[2 * n] = '\0';
+    const char *end = NULL;
+    assert_null(cJSON_ParseWithOpts(deep, &end, 1));
+    assert_true(ortkit__json_too_deep(deep, end));
+    /* Brackets inside strings do not count, nor closed ones. */
+    static const char *const shallow[] = {"{\"a\": \"[[[[\", \"b\": [1, 2,]}", "[[]] x", "{\"k\": \"\\\"[\" ,}"};
+    for (size_t i = 0; i < sizeof shallow / sizeof shallow[0]; i++) {
+        end = NULL;
+        assert_null(cJSON_ParseWithOpts(shallow[i], &end, 1));
+        assert_false(ortkit__json_too_deep(shallow[i], end));
+    }
+    /* Exactly at the limit parses; one more does not, and says why. */
+    memset(deep, '[', (size_t)limit);
+    memset(deep + limit, ']', (size_t)limit);
+    deep[2 * limit] = '\0';
+    cJSON *ok = cJSON_Parse(deep);
+    assert_non_null(ok);
+    cJSON_Delete(ok);
+    assert_false(ortkit__json_too_deep(NULL, NULL));
+    free(deep);
 }
 
 int main(void)
@@ -224,6 +262,7 @@ int main(void)
         cmocka_unit_test(test_json_values),
         cmocka_unit_test(test_human_figures),
         cmocka_unit_test(test_parse_size),
+        cmocka_unit_test(test_json_depth),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

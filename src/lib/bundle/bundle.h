@@ -150,6 +150,8 @@ typedef struct ortkit__elf {
     char *rpath;
     char **needed;
     size_t needed_count;
+    int executable;     /* a program (ET_EXEC, or position-independent: DF_1_PIE,
+                         * or PT_INTERP without a SONAME), not a library */
 } ortkit__elf;
 
 /* 1 if path starts with the ELF magic, 0 if not, negative on I/O errors. */
@@ -161,6 +163,18 @@ void ortkit__elf_free(ortkit__elf *elf);
 ortkit_arch ortkit__elf_arch(unsigned machine);
 /* "x86_64", "aarch64", or "ELF machine N" (in buf). */
 const char *ortkit__elf_machine_name(unsigned machine, char *buf, size_t size);
+/* What the file is, for messages: "a shared library", "an executable",
+ * "an object file", "a core dump", "an ELF file of type N" (in buf). */
+const char *ortkit__elf_kind(const ortkit__elf *elf, char *buf, size_t size);
+/*
+ * Whether the file at path can be loaded into this process as a library,
+ * asked before it is handed to dlopen, whose answers mislead (a library for
+ * another machine is "No such file or directory") or never come (a FIFO).
+ * ORTKIT_E_RUNTIME_INVALID when it is not a regular file, not ELF, not a
+ * shared library or not for this machine: "runtime 'x' (from y): it is
+ * built for aarch64, this machine is x86_64".
+ */
+int ortkit__elf_check_runtime(const char *path, const char *from);
 /* Does a RUNPATH/RPATH list name $ORIGIN (or ${ORIGIN})? */
 int ortkit__elf_origin(const char *path_list);
 /* Does the file hold text as a string of its own (NUL before and after)?

@@ -241,11 +241,16 @@ static int check_source(import *im)
 /* What the library is: its machine, then what it says when loaded. */
 static int inspect_library(import *im)
 {
-    char mach[32];
+    char mach[32], kind[48];
     int rc = ortkit__elf_read(&im->elf, im->lib);
     if (rc)
         return ortkit__error_wrap(rc, "cannot import '%s'", im->src);
     ortkit_arch arch = ortkit__elf_arch(im->elf.machine);
+    if (im->elf.type != 3 /* ET_DYN */ || im->elf.executable)
+        return ortkit__error_set(ORTKIT_E_RUNTIME_INVALID,
+                                 "cannot import '%s': it is %s (%s), not a shared library", im->lib,
+                                 ortkit__elf_kind(&im->elf, kind, sizeof kind),
+                                 ortkit__elf_machine_name(im->elf.machine, mach, sizeof mach));
     if (im->elf.elf_class != 2 || im->elf.type != 3 /* ET_DYN */ || arch == ORTKIT_ARCH_UNKNOWN)
         return ortkit__error_set(ORTKIT_E_RUNTIME_INVALID,
                                  "cannot import '%s': not a 64-bit x86_64 or aarch64 shared library "
@@ -259,7 +264,7 @@ static int inspect_library(import *im)
         return ortkit__error_set(ORTKIT_E_UNSUPPORTED,
                                  "cannot import '%s': it is built for %s and this machine is %s; "
                                  "ortkit reads the version by loading the library, so import it on "
-                                 "a %s machine", im->lib, ortkit_arch_name(arch),
+                                 "an %s machine", im->lib, ortkit_arch_name(arch),
                                  ortkit_arch_name(ortkit__host_arch()), ortkit_arch_name(arch));
     ortkit__probe p;
     memset(&p, 0, sizeof p);

@@ -50,21 +50,9 @@ static const char *kind_of(mode_t mode)
 
 int ortkit__copy_file(const char *from, const char *to, unsigned mode, const ortkit__cancel *cancel)
 {
-    /* O_NONBLOCK: a FIFO put where a file should be must not block the
-     * open; it is refused by the check that follows. */
-    int in = open(from, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-    if (in < 0)
-        return ortkit__error_set(ORTKIT_E_IO, "cannot open '%s': %s", from, strerror(errno));
-    struct stat st;
-    int stat_rc = fstat(in, &st);
-    if (stat_rc != 0 || !S_ISREG(st.st_mode)) {
-        int rc = stat_rc != 0
-                     ? ortkit__error_set(ORTKIT_E_IO, "cannot read '%s': %s", from, strerror(errno))
-                     : ortkit__error_set(ORTKIT_E_IO, "cannot copy '%s': it is %s", from,
-                                         kind_of(st.st_mode));
-        close(in);
-        return rc;
-    }
+    int in;
+    if (ortkit__file_open(&in, from, 0, NULL))
+        return ORTKIT_E_IO;
     int out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode);
     if (out < 0) {
         int rc = ortkit__error_set(ORTKIT_E_IO, "cannot create '%s': %s", to, strerror(errno));

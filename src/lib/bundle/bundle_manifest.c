@@ -407,7 +407,9 @@ int ortkit__bundle_parse(ortkit_bundle **out, const char *json, size_t size, con
     if (!root) {
         const char *at = cJSON_GetErrorPtr();
         size_t off = at && at >= json && at <= json + size ? (size_t)(at - json) : size;
-        rc = FAIL(&r, "not valid JSON (near byte %zu)", off);
+        rc = ortkit__json_too_deep(json, json + off)
+                 ? FAIL(&r, "not valid JSON: nested deeper than %d levels", ortkit__json_depth_limit())
+                 : FAIL(&r, "not valid JSON (near byte %zu)", off);
         goto cleanup;
     }
     while (end < json + size && strchr(" \t\r\n", *end))

@@ -22,10 +22,10 @@ int ortkit__sha256_file(char hex[65], uint64_t *size, const char *path)
 {
     hex[0] = '\0';
     *size = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-    if (fd < 0)
-        return ortkit__error_set(ORTKIT_E_IO, "cannot open '%s': %s", path, strerror(errno));
-    int rc = ORTKIT_OK;
+    int fd;
+    int rc = ortkit__file_open(&fd, path, O_NOFOLLOW, NULL);
+    if (rc)
+        return rc;
     EVP_MD_CTX *ctx = EVP_MD_CTX_new();
     size_t cap = (size_t)1 << 20;
     unsigned char *buf = malloc(cap);

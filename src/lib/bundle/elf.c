@@ -50,6 +50,38 @@ const char *ortkit__elf_machine_name(unsigned machine, char *buf, size_t size)
     return buf;
 }
 
+const char *ortkit__elf_kind(const ortkit__elf *elf, char *buf, size_t size)
+{
+    switch (elf->type) {
+    case ET_DYN: return elf->executable ? "an executable" : "a shared library";
+    case ET_EXEC: return "an executable";
+    case ET_REL: return "an object file";
+    case ET_CORE: return "a core dump";
+    default: snprintf(buf, size, "an ELF file of type %u", elf->type); return buf;
+    }
+}
+
+int ortkit__elf_check_runtime(const char *path, const char *from)
+{
+    ortkit__elf e;
+    if (ortkit__elf_read(&e, path))
+        return ortkit__error_wrap(ORTKIT_E_RUNTIME_INVALID, "runtime '%s' (from %s)", path, from);
+    char kind[48], mach[32], why[160] = "";
+    ortkit_arch arch = ortkit__elf_arch(e.machine), here = ortkit__host_arch();
+    if (e.type != ET_DYN || e.executable)
+        snprintf(why, sizeof why, "it is %s, not a shared library",
+                 ortkit__elf_kind(&e, kind, sizeof kind));
+    else if (arch != here || e.elf_class != ELFCLASS64)
+        snprintf(why, sizeof why, "it is built for %s%s, this machine is %s",
+                 ortkit__elf_machine_name(e.machine, mach, sizeof mach),
+                 e.elf_class == ELFCLASS64 ? "" : " (32-bit)", ortkit_arch_name(here));
+    ortkit__elf_free(&e);
+    if (why[0])
+        return ortkit__error_set(ORTKIT_E_RUNTIME_INVALID, "runtime '%s' (from %s): %s", path, from,
+                                 why);
+    return ORTKIT_OK;
+}
+
 int ortkit__elf_origin(const char *list)
 {
     if (!list)
@@ -81,8 +113,13 @@ static int read_at(int fd, void *buf, size_t size, uint64_t off)
 
 int ortkit__elf_is(const char *path)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
+    struct stat st;
+    int fd;
+    if (stat(path, &st) != 0)
+        return -1;
+    if (!S_ISREG(st.st_mode))
+        return 0; /* a directory, a FIFO...: no image, and nothing to wait for */
+    if (ortkit__file_open(&fd, path, 0, NULL))
         return -1;
     unsigned char magic[SELFMAG];
     int is = read_at(fd, magic, SELFMAG, 0) == 0 && !memcmp(magic, ELFMAG, SELFMAG);
@@ -157,9 +194,13 @@ static int read_dynamic64(ortkit__elf *e, int fd, const char *path, uint64_t fil
         goto cleanup;
     }
     const Elf64_Phdr *dp = NULL;
-    for (size_t i = 0; i < eh.e_phnum && !dp; i++)
-        if (ph[i].p_type == PT_DYNAMIC)
+    int interp = 0;
+    for (size_t i = 0; i < eh.e_phnum; i++) {
+        if (ph[i].p_type == PT_DYNAMIC && !dp)
             dp = &ph[i];
+        interp |= ph[i].p_type == PT_INTERP;
+    }
+    e->executable = eh.e_type == ET_EXEC;
     if (!dp)
         goto cleanup; /* statically linked */
     if (dp->p_filesz > MAX_DYNAMIC || dp->p_offset > file_size || dp->p_filesz > file_size - dp->p_offset) {
@@ -183,6 +224,8 @@ static int read_dynamic64(ortkit__elf *e, int fd, const char *path, uint64_t fil
             have_strtab = 1;
         } else if (dyn[i].d_tag == DT_STRSZ) {
             strsz = dyn[i].d_un.d_val;
+        } else if (dyn[i].d_tag == DT_FLAGS_1 && (dyn[i].d_un.d_val & DF_1_PIE)) {
+            e->executable = 1;
         }
     }
     uint64_t stroff;
@@ -225,6 +268,11 @@ static int read_dynamic64(ortkit__elf *e, int fd, const char *path, uint64_t fil
             goto cleanup;
         }
     }
+    /* A program made position-independent by an older linker has no
+     * DF_1_PIE; it asks for an interpreter and, unlike a library, has no
+     * SONAME.  (libc.so.6, which has both, counts as a library.) */
+    if (interp && !e->soname)
+        e->executable = 1;
 cleanup:
     free(ph);
     free(dyn);
@@ -235,10 +283,10 @@ cleanup:
 int ortkit__elf_read(ortkit__elf *out, const char *path)
 {
     memset(out, 0, sizeof *out);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return ortkit__error_set(ORTKIT_E_IO, "cannot open '%s': %s", path, strerror(errno));
-    int rc = ORTKIT_OK;
+    int fd;
+    int rc = ortkit__file_open(&fd, path, 0, NULL);
+    if (rc)
+        return rc;
     struct stat st;
     unsigned char ident[EI_NIDENT + 4];
     if (fstat(fd, &st) != 0) {

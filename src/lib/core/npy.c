@@ -605,7 +605,7 @@ int ortkit_npy_write(const char *path, const ortkit_tensor *t)
 
     unsigned char *img = malloc(size ? size : 1);
     if (!img)
-        return ortkit__error_nomem();
+        return ortkit__error_nomem_size(size);
     memcpy(img, NPY_MAGIC, NPY_MAGIC_LEN);
     img[6] = prefix == 10 ? 1 : 2;
     img[7] = 0;

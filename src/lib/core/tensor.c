@@ -139,10 +139,11 @@ int ortkit_tensor_new(ortkit_tensor **out, ortkit_type type, const int64_t *shap
             goto nomem;
     }
     return ORTKIT_OK;
-nomem:
+nomem:;
+    size_t wanted = type == ORTKIT_TYPE_STRING ? t->count * sizeof *t->strings : t->nbytes;
     ortkit_tensor_free(t);
     *out = NULL;
-    return ortkit__error_nomem();
+    return ortkit__error_nomem_size(wanted);
 }
 
 int ortkit_tensor_borrow(ortkit_tensor **out, ortkit_type type, const int64_t *shape, size_t rank,

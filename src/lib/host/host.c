@@ -139,8 +139,8 @@ long ortkit__host_read_text(const char *path, char *buf, size_t size)
 {
     char full[512];
     snprintf(full, sizeof full, "%s%s", root_prefix, path);
-    FILE *f = fopen(full, "rb");
-    if (!f)
+    FILE *f;
+    if (ortkit__file_fopen(&f, full))
         return -1;
     size_t n = fread(buf, 1, size - 1, f);
     fclose(f);

@@ -317,6 +317,10 @@ int ortkit_host_from_json(ortkit_host **out, const char *json)
         for (const char *p = json; end && p < end && *p; p++, col++)
             if (*p == '\n')
                 line++, col = 0;
+        if (ortkit__json_too_deep(json, end))
+            return ortkit__error_set(ORTKIT_E_FORMAT, "host JSON: arrays and objects nest deeper "
+                                     "than %d levels, the most ortkit reads (at line %d, column %d)",
+                                     ortkit__json_depth_limit(), line, col);
         return ortkit__error_set(ORTKIT_E_FORMAT, "host JSON: syntax error at line %d, column %d",
                                  line, col);
     }

@@ -73,14 +73,23 @@ static int handshake(ortkit_runtime *rt, const char *name)
         return ortkit__error_set(ORTKIT_E_RUNTIME_INVALID,
                                  "'%s' has no symbol OrtGetApiBase: not an ONNX Runtime library", name);
     const OrtApiBase *base = get_base();
-    const char *version = base && base->GetVersionString ? base->GetVersionString() : NULL;
+    if (!base || !base->GetVersionString || !base->GetApi)
+        return ortkit__error_set(ORTKIT_E_RUNTIME_INVALID,
+                                 "'%s' is not a working ONNX Runtime library: %s", name,
+                                 !base ? "OrtGetApiBase() returned NULL"
+                                       : "the table OrtGetApiBase() returned has a NULL entry");
+    const char *version = base->GetVersionString();
     ortkit__version v;
     const char *rest;
-    if (!version || ortkit__version_parse(&v, version, &rest) != 0 || v.n < 2 || v.part[0] > 1000 ||
+    if (!version)
+        return ortkit__error_set(ORTKIT_E_RUNTIME_INVALID,
+                                 "'%s' is not a working ONNX Runtime library: GetVersionString() "
+                                 "returned NULL", name);
+    if (ortkit__version_parse(&v, version, &rest) != 0 || v.n < 2 || v.part[0] > 1000 ||
         v.part[1] > 100000)
         return ortkit__error_set(ORTKIT_E_RUNTIME_INVALID,
-                                 "'%s' reports no usable version string (\"%s\")", name,
-                                 version ? version : "(null)");
+                                 "'%s' reports no usable version string (\"%.64s\")", name,
+                                 version);
     int major = (int)v.part[0], minor = (int)v.part[1];
     snprintf(rt->version, sizeof rt->version, "%s", version);
     if (major != 1 || minor < ORTKIT_MIN_ORT_API)

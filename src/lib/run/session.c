@@ -703,8 +703,9 @@ static int session_open(ortkit_session **out, ortkit_runtime *rt, const char *pa
         struct stat st;
         if (stat(path, &st) != 0)
             return ortkit__error_set(ORTKIT_E_IO, "cannot open model '%s': %s", path, strerror(errno));
-        if (S_ISDIR(st.st_mode))
-            return ortkit__error_set(ORTKIT_E_IO, "cannot open model '%s': is a directory", path);
+        if (!S_ISREG(st.st_mode)) /* ORT opens it itself: a FIFO would block there */
+            return ortkit__error_set(ORTKIT_E_IO, "cannot open model '%s': it is %s, not a regular file",
+                                     path, ortkit__file_kind(st.st_mode));
         if (access(path, R_OK) != 0)
             return ortkit__error_set(ORTKIT_E_IO, "cannot open model '%s': %s", path, strerror(errno));
         if (st.st_size == 0)

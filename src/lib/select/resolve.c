@@ -208,6 +208,8 @@ static int step_explicit(ortkit_resolution *r, const char *source, const char *v
     }
     char *path = NULL;
     int rc = resolve_explicit(&path, value, what);
+    if (!rc) /* before dlopen, which blocks on a FIFO and misreports a foreign library */
+        rc = ortkit__elf_check_runtime(path, what);
     return step_settle(r, s, rc, path, source);
 }
 
