@@ -542,13 +542,12 @@ static const void *map_model(const char *path, const void *data, size_t *size, i
     *mapped = 0;
     if (!path)
         return data;
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0)
-        return NULL;
+    int fd;
     struct stat st;
+    if (ortkit__file_open(&fd, path, 0, &st))
+        return NULL;
     void *m = MAP_FAILED;
-    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
-        (uint64_t)st.st_size <= SIZE_MAX)
+    if (st.st_size > 0 && (uint64_t)st.st_size <= SIZE_MAX)
         m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
     close(fd);
     if (m == MAP_FAILED)
