@@ -139,7 +139,9 @@ int ortkit__json_get_string(const ortkit__json_reader *r, const cJSON *obj, cons
                                  member_path(path, sizeof path, where, key), max_len);
     if (flags & ORTKIT__JSON_PLAIN)
         for (const unsigned char *c = (const unsigned char *)it->valuestring; *c; c++)
-            if (*c < 0x20 || *c == 0x7f)
+            /* C0, DEL, and C1 (U+0080..U+009F, 0xC2 0x80..0x9F in UTF-8):
+             * terminals act on all of them. */
+            if (*c < 0x20 || *c == 0x7f || (c[0] == 0xc2 && c[1] >= 0x80 && c[1] <= 0x9f))
                 return ortkit__json_fail(r, "'%s' holds a control character",
                                          member_path(path, sizeof path, where, key));
     *out = it->valuestring;
