@@ -78,6 +78,9 @@ expect_exit 0 "$ORTKIT" host --load hostile.json
 clean out
 expect_in out "cpu         Model${SHOWN}"'\n\r\x1b[2J\u009b (Vendor'
 expect_in out 'gpu 0       GPU\x1b]0;pwned\x07'
+# doctor judges bundles for it: one of its own, whatever the build holds.
+mkdir -p path
+"$ORTKIT" bundle import "$RT_NEW" --name host-ok --into "$PWD/path" >/dev/null
 for cmd in "doctor --host hostile.json" "variants --host hostile.json"; do
     # shellcheck disable=SC2086
     expect_exit 0 "$ORTKIT" $cmd
@@ -85,6 +88,7 @@ for cmd in "doctor --host hostile.json" "variants --host hostile.json"; do
     clean err
 done
 expect_in out "variants fit the described host"
+rm -rf path/host-ok
 
 # --- bundles: a directory named with an escape, a variant with a C1 control
 # (refused like any control character, and the refusal printed escaped), a
