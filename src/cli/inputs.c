@@ -156,6 +156,9 @@ int inputs_build(const input_spec *spec, const char *model, const ortkit_session
                             "generate it; give it with -i %s=FILE.npy", io->name,
                             ortkit_type_name(io->type), io->name);
         int rc = make_input(&tensors[i], io, spec->fill, dims, n_dims, &seed, missing, sizeof missing);
+        if (rc == VALUES_NO_RANK)
+            return cli_fail("input '%s' has no usable rank in the model: ortkit cannot generate it; "
+                            "give it with -i %s=FILE.npy", io->name, io->name);
         if (rc > 0 || (rc < 0 && !missing[0]))
             return cli_fail_lib();
     }

@@ -139,6 +139,8 @@ int make_input(ortkit_tensor **out, const ortkit_io_info *io, fill_mode fill, co
     *out = NULL;
     int64_t shape[ORTKIT_MAX_RANK];
     int unresolved = 0;
+    if (io->rank > ORTKIT_MAX_RANK)
+        return VALUES_NO_RANK; /* unknown (SIZE_MAX), or more than a tensor can have */
     for (size_t d = 0; d < io->rank; d++) {
         shape[d] = io->dims[d].value;
         if (shape[d] >= 0)

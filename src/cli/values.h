@@ -19,10 +19,14 @@ typedef struct dim_value {
     int64_t value;
 } dim_value;
 
+/* make_input's answer for an input of unknown rank (or above ORTKIT_MAX_RANK). */
+#define VALUES_NO_RANK (-100)
+
 /*
  * A tensor for a model input: zeros or random values of its type, with its
  * symbolic dimensions from dims.  Unknown symbols are appended to missing
- * (comma-separated) and the function returns non-zero without a tensor.
+ * (comma-separated) and the function returns non-zero without a tensor;
+ * an input it cannot shape gives VALUES_NO_RANK.
  */
 int make_input(ortkit_tensor **out, const ortkit_io_info *io, fill_mode fill, const dim_value *dims,
                size_t n_dims, unsigned *seed, char *missing, size_t missing_size);
