@@ -139,6 +139,9 @@ int ortkit__write_manifest(const char *dir, const ortkit_manifest *fields, const
 
 /* ---- ELF ------------------------------------------------------------------ */
 
+/* Room for a symbol version's number: "3.4.33"; longer ones are passed over. */
+#define ORTKIT__ELF_VERSION_MAX 24
+
 typedef struct ortkit__elf {
     int elf_class;      /* 1: 32-bit, 2: 64-bit */
     int little_endian;
@@ -152,11 +155,23 @@ typedef struct ortkit__elf {
     size_t needed_count;
     int executable;     /* a program (ET_EXEC, or position-independent: DF_1_PIE,
                          * or PT_INTERP without a SONAME), not a library */
+    /* The highest symbol versions the file requires of other libraries
+     * (DT_VERNEED): "2.28" for GLIBC_2.28, "3.4.22" for GLIBCXX_3.4.22,
+     * "1.3.11" for CXXABI_1.3.11; "" when it requires none.  Names that are
+     * no dotted version (GLIBC_PRIVATE, GLIBC_ABI_DT_RELR) are passed over. */
+    char need_glibc[ORTKIT__ELF_VERSION_MAX];
+    char need_glibcxx[ORTKIT__ELF_VERSION_MAX];
+    char need_cxxabi[ORTKIT__ELF_VERSION_MAX];
+    /* The highest GLIBCXX_ version the file defines (DT_VERDEF): what a
+     * libstdc++.so.6 provides; "" for any other file. */
+    char def_glibcxx[ORTKIT__ELF_VERSION_MAX];
 } ortkit__elf;
 
 /* 1 if path starts with the ELF magic, 0 if not, negative on I/O errors. */
 int ortkit__elf_is(const char *path);
-/* Read the header and the dynamic section. */
+/* Read the header, the dynamic section and the symbol versions (needed and
+ * defined); a version section outside the file or naming strings outside
+ * the dynamic string table is ORTKIT_E_FORMAT, like the rest. */
 int ortkit__elf_read(ortkit__elf *out, const char *path);
 void ortkit__elf_free(ortkit__elf *elf);
 /* ORTKIT_ARCH_* for an ELF machine; ORTKIT_ARCH_UNKNOWN for others. */
