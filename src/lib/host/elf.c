@@ -4,7 +4,7 @@
  * it needs and defines.  Files may be
  * hostile, so every offset and size is checked against the file before use.
  */
-#include "bundle.h"
+#include "elf_reader.h"
 
 #include <elf.h>
 #include <errno.h>
