@@ -63,6 +63,20 @@ typedef struct ortkit_manifest {
     const char *const *providers;
     size_t file_count;        /* every file but manifest.json, sorted by path */
     const ortkit_bundle_file *files;
+    /* What loading its ELF files needs of a host, read from them at import
+     * (added in 0.1: read them only when the library's version is known to
+     * have them).  The highest symbol versions any file requires: "2.28" for
+     * GLIBC_2.28, "3.4.22" for GLIBCXX_3.4.22, "1.3.11" for CXXABI_1.3.11;
+     * "" when none does, or when the manifest does not say (older bundles). */
+    const char *needs_glibc;
+    const char *needs_glibcxx;
+    const char *needs_cxxabi;
+    /* Every DT_NEEDED library the bundle does not carry, sorted:
+     * "libc.so.6", "libstdc++.so.6"...  needs_known is 1 when the manifest
+     * records these needs at all. */
+    size_t needs_library_count;
+    const char *const *needs_libraries;
+    int needs_known;
 } ortkit_manifest;
 
 /* Open the bundle in dir: its manifest is read and checked strictly (unknown

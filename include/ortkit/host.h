@@ -127,6 +127,9 @@ typedef struct ortkit_host {
     int tegra;                  /* 1 on a Jetson */
     const char *l4t_release;    /* "36.4.3" (from /etc/nv_tegra_release) */
     const char *board;          /* "NVIDIA Jetson AGX Orin Developer Kit" */
+    /* C++ library (added in 0.1: read it only when the library's version is known to have it) */
+    const char *glibcxx;        /* "3.4.30": the highest GLIBCXX_ version the system's
+                                 * libstdc++.so.6 defines; "" without one */
 } ortkit_host;
 
 /* Detect this machine.  Missing information is left zero or ""; no NVIDIA

@@ -19,8 +19,9 @@ static const cli_opt_spec host_spec = {
     "usage: ortkit host [--json] [--load FILE.json]\n",
     "Show this machine as ortkit sees it when it picks an ONNX Runtime build:\n"
     "CPU, instruction sets usable here (cpuid checked against what the OS\n"
-    "enables; AT_HWCAP on arm64), memory, OS, glibc, NVIDIA driver and GPUs,\n"
-    "Jetson board.  No NVIDIA driver is a normal answer, not an error.\n",
+    "enables; AT_HWCAP on arm64), memory, OS, glibc and libstdc++, NVIDIA\n"
+    "driver and GPUs, Jetson board.  No NVIDIA driver is a normal answer, not\n"
+    "an error.\n",
     host_opts, NULL, NULL};
 
 #define LABEL "%-12s"
@@ -76,8 +77,9 @@ static void print_host(const ortkit_host *h)
     if (h->os_name[0] || h->os_distro[0]) {
         snprintf(line, sizeof line, "%s%s%s", h->os_name, h->os_release[0] ? " " : "",
                  h->os_release);
-        printf(LABEL "%s%s%s%s%s\n", "os", cli_esc(line), line[0] && h->os_distro[0] ? ", " : "",
+        printf(LABEL "%s%s%s%s%s", "os", cli_esc(line), line[0] && h->os_distro[0] ? ", " : "",
                cli_esc(h->os_distro), h->glibc[0] ? ", glibc " : "", cli_esc(h->glibc));
+        printf("%s%s\n", h->glibcxx[0] ? ", libstdc++ GLIBCXX_" : "", cli_esc(h->glibcxx));
     }
 
     char cuda[16] = "";

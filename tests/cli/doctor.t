@@ -118,6 +118,28 @@ expect_lines err 1
 expect_in err "avx512_bf16"
 expect_lines out 0
 
+# What the binaries need of the C and C++ libraries, recorded at import: a
+# bundle whose manifest says it needs a newer glibc or libstdc++ than the
+# host has is refused, saying which (on a described host and on this one).
+m=path/ort-1.30.0-cpu/manifest.json
+expect_in_file() { grep -qF -- "$2" "$1" || { echo "FAIL: $1 lacks '$2'" >&2; exit 1; }; }
+expect_in_file "$m" '"needs":'
+sed -i 's/\("glibc":[[:space:]]*\)"2.28"/\1"2.43"/' "$m"
+expect_exit 0 "$ORTKIT" doctor --host "$H/laptop-avx2.json"
+expect_in out "ort-1.30.0-cpu  1.30.0  cpu      ORTKIT_PATH  no    needs glibc 2.43, this host has 2.39"
+expect_in out "  *  ort-1.17.3-cpu"
+here=$(getconf GNU_LIBC_VERSION | sed 's/^glibc //')
+expect_exit 0 "$ORTKIT" doctor
+expect_in out "ort-1.30.0-cpu  1.30.0  cpu      ORTKIT_PATH  no    needs glibc 2.43, this host has $here"
+expect_in out "  found by   bundle ort-1.17.3-cpu"
+sed -i 's/\("glibc":[[:space:]]*\)"2.43"/\1"2.28"/; s/\("glibcxx":[[:space:]]*\)"3.4.22"/\1"3.4.99"/' "$m"
+expect_exit 0 "$ORTKIT" doctor --host "$H/laptop-avx2.json"
+expect_in out "ort-1.30.0-cpu  1.30.0  cpu      ORTKIT_PATH  no    needs GLIBCXX_3.4.99 (libstdc++), this host has 3.4.33"
+# A described host that does not say which libstdc++ it has is not refused for it.
+expect_exit 0 "$ORTKIT" doctor --host "$H/sapphire-rapids.json"
+expect_in out "  *  ort-1.30.0-cpu  1.30.0  cpu      ORTKIT_PATH  yes"
+sed -i 's/\("glibcxx":[[:space:]]*\)"3.4.99"/\1"3.4.22"/' "$m"
+
 # A truncated library is never chosen nor loaded: the other bundle is, and
 # doctor says why the first does not fit.
 truncate -s 100 path/ort-1.30.0-cpu/lib/libonnxruntime.so.1.30.0

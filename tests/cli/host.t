@@ -39,7 +39,7 @@ caches      L1d 48.0 KiB, L1i 32.0 KiB, L2 1.2 MiB, L3 60.0 MiB
 features    sse3 ssse3 sse4.1 sse4.2 popcnt cx16 lahf movbe lzcnt bmi1 bmi2 avx
             avx2 fma f16c avx512f avx512cd avx512bw avx512dq avx512vl avx512vnni
 memory      1.0 TiB total, 980.0 GiB available
-os          Linux 5.15.0-131-generic, Ubuntu 22.04.5 LTS, glibc 2.35
+os          Linux 5.15.0-131-generic, Ubuntu 22.04.5 LTS, glibc 2.35, libstdc++ GLIBCXX_3.4.30
 nvidia      driver 570.124.06, CUDA 12.8
 gpu 0       NVIDIA H100 PCIe, SM 9.0, 79.6 GiB
 gpu 1       NVIDIA H100 PCIe, SM 9.0, 79.6 GiB

@@ -53,6 +53,10 @@ def compact(value):
     return json.dumps(value, separators=(",", ":")).encode()
 
 
+NEEDS = {"glibc": "2.28", "glibcxx": "3.4.22", "cxxabi": "1.3.11",
+         "libraries": ["libc.so.6", "libm.so.6", "libstdc++.so.6"]}
+
+
 def main(out):
     os.makedirs(out, exist_ok=True)
     avx512 = ["avx", "avx2", "fma", "avx512f", "avx512bw", "avx512dq", "avx512vl"]
@@ -70,6 +74,8 @@ def main(out):
                         jetson=True, driver="36.4"),
         "unknown_variant": small("cpu-experimental"),
         "minimal": edited(lambda m: [m.pop(k) for k in ("created_by", "headers", "providers")]),
+        "needs": edited(lambda m: m.__setitem__("needs", NEEDS)),
+        "needs_empty": edited(lambda m: m.__setitem__("needs", {})),
     }
     for name, m in valid.items():
         seeds[f"valid_{name}.json"] = text(m)
@@ -106,6 +112,10 @@ def main(out):
         "driver_letters": req("min_driver", "525.sixty"),
         "jetson_string": req("jetson", "yes"),
         "providers_bad": top("providers", ["CPU Provider"]),
+        "needs_array": top("needs", []),
+        "needs_unknown": top("needs", {**NEEDS, "musl": "1.2"}),
+        "needs_glibc_name": top("needs", {**NEEDS, "glibc": "GLIBC_2.28"}),
+        "needs_library_path": top("needs", {**NEEDS, "libraries": ["../libm.so.6"]}),
         "providers_many": top("providers", ["P%d" % i for i in range(65)]),
         "files_empty": top("files", []),
         "files_object": top("files", {}),

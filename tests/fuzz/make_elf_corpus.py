@@ -17,15 +17,18 @@ ET_EXEC, ET_DYN = 2, 3
 PT_LOAD, PT_DYNAMIC, PT_NOTE = 1, 2, 4
 DT_NULL, DT_NEEDED, DT_STRTAB, DT_STRSZ, DT_SONAME, DT_RPATH, DT_RUNPATH = 0, 1, 5, 10, 14, 15, 29
 DT_FLAGS_1, DF_1_PIE = 0x6FFFFFFB, 0x08000000
+DT_VERNEED, DT_VERNEEDNUM = 0x6FFFFFFE, 0x6FFFFFFF
 BASE = 0x400000
 EHDR, PHDR, DYN = 64, 56, 16
 
 
 class Image:
     """A 64-bit little-endian shared library: one PT_LOAD at BASE over the whole
-    file, a PT_DYNAMIC, the dynamic entries, then their string table."""
+    file, a PT_DYNAMIC, the dynamic entries, their string table, then the
+    version needs (versions: {file: [version names]}), 8-aligned."""
 
-    def __init__(self, soname=None, needed=(), runpath=None, rpath=None, machine=EM_X86_64):
+    def __init__(self, soname=None, needed=(), runpath=None, rpath=None, machine=EM_X86_64,
+                 versions=None):
         strtab = bytearray(b"\0")
 
         def string(s):
@@ -41,12 +44,25 @@ class Image:
             dyn.append((DT_RUNPATH, string(runpath)))
         if rpath is not None:
             dyn.append((DT_RPATH, string(rpath)))
+        records = bytearray()
+        for k, (file, names) in enumerate((versions or {}).items()):
+            last = k + 1 == len(versions)
+            records += struct.pack("<HHIII", 1, len(names), string(file), 16,
+                                   0 if last else 16 + 16 * len(names))
+            for j, name in enumerate(names):
+                records += struct.pack("<IHHII", 0, 0, 2 + j, string(name), 0 if j + 1 == len(names) else 16)
         self.dyn_off = EHDR + 2 * PHDR
-        self.str_off = self.dyn_off + (len(dyn) + 3) * DYN
+        self.str_off = self.dyn_off + (len(dyn) + 3 + (2 if versions else 0)) * DYN
+        ver_off = (self.str_off + len(strtab) + 7) & ~7
+        if versions:
+            dyn += [(DT_VERNEED, BASE + ver_off), (DT_VERNEEDNUM, len(versions))]
         dyn += [(DT_STRTAB, BASE + self.str_off), (DT_STRSZ, len(strtab)), (DT_NULL, 0)]
         self.dyn = dyn
         self.strtab = bytes(strtab)
-        self.size = self.str_off + len(strtab)
+        if versions:
+            self.strtab = self.strtab.ljust(ver_off - self.str_off, b"\0")
+        self.records = bytes(records)
+        self.size = self.str_off + len(self.strtab) + len(self.records)
         self.ehdr = dict(ident=b"\x7fELF\x02\x01\x01", type=ET_DYN, machine=machine, phoff=EHDR,
                          phentsize=PHDR, phnum=2)
         self.load = dict(type=PT_LOAD, offset=0, vaddr=BASE, filesz=self.size)
@@ -68,8 +84,12 @@ class Image:
                                ph["filesz"], ph["filesz"], 8)
         for tag, val in self.dyn:
             out += struct.pack("<qQ", tag, val & 0xFFFFFFFFFFFFFFFF)
-        out += self.strtab
+        out += self.strtab + self.records
         return bytes(out)
+
+
+VERSIONS = {"libc.so.6": ["GLIBC_2.9", "GLIBC_PRIVATE", "GLIBC_2.43"],
+            "libstdc++.so.6": ["GLIBCXX_3.4.32", "CXXABI_1.3.15"]}
 
 
 def header(ident, typ, machine, big=False):
@@ -113,7 +133,12 @@ def main(out):
         # Programs, which are no libraries: ET_EXEC, and position-independent (DF_1_PIE).
         "valid_exec.elf": edit(img(), lambda i: i.ehdr.update(type=ET_EXEC)),
         "valid_pie.elf": img(rpath="x").set_dyn(DT_RPATH, DF_1_PIE, DT_FLAGS_1).bytes(),
+        "valid_verneed.elf": img(versions=VERSIONS).bytes(),
+        "valid_verneed_count_0.elf": img(versions=VERSIONS).set_dyn(DT_VERNEEDNUM, 0).bytes(),
         # Hand-made, broken in one way each.
+        "bad_verneed_cut.elf": img(versions=VERSIONS).bytes()[:-4],
+        "bad_verneed_count.elf": img(versions=VERSIONS).set_dyn(DT_VERNEEDNUM, 3).bytes(),
+        "bad_verneed_unmapped.elf": img(versions=VERSIONS).set_dyn(DT_VERNEED, 16).bytes(),
         "bad_needed_257.elf": img(needed=[f"libn{i:03d}.so" for i in range(257)]).bytes(),
         "bad_class.elf": edit(img(), lambda i: i.ehdr.update(ident=b"\x7fELF\x03\x01\x01")),
         "bad_byte_order.elf": edit(img(), lambda i: i.ehdr.update(ident=b"\x7fELF\x02\x00\x01")),

@@ -139,6 +139,20 @@ static void test_import_layout(void **state)
     for (size_t i = 0; i < m->provider_count; i++)
         cpu |= !strcmp(m->providers[i], "CPUExecutionProvider");
     assert_true(cpu);
+    /* What loading needs of a host, read from the ELF files (readelf -V, -d):
+     * the runtime needs GLIBC_2.27, GLIBCXX_3.4.22, CXXABI_1.3.11; its
+     * providers bridge needs less; libonnxruntime_providers_shared.so is carried. */
+    assert_int_equal(m->needs_known, 1);
+    assert_string_equal(m->needs_glibc, "2.27");
+    assert_string_equal(m->needs_glibcxx, "3.4.22");
+    assert_string_equal(m->needs_cxxabi, "1.3.11");
+    static const char *const libs[] = {"ld-linux-x86-64.so.2", "libc.so.6", "libdl.so.2", "libgcc_s.so.1",
+                                       "libm.so.6", "libpthread.so.0", "librt.so.1", "libstdc++.so.6",
+                                       "libz.so.1"};
+    assert_int_equal(m->needs_library_count, sizeof libs / sizeof libs[0]);
+    for (size_t i = 0; i < sizeof libs / sizeof libs[0]; i++)
+        assert_string_equal(m->needs_libraries[i], libs[i]);
+    assert_null(m->needs_libraries[m->needs_library_count]);
     /* Every part, with checksums for files and targets for links. */
     const char *parts[] = {"lib/libonnxruntime.so.1.17.3", "lib/libonnxruntime_providers_shared.so",
                            "lib/pkgconfig/libonnxruntime.pc",
@@ -689,6 +703,18 @@ static void test_hostile_manifests(void **state)
          "\"variant\": \"cpu\", \"requires\": {\"arch\": \"x86_64\", \"cuda\": \"12.9\"}, " LIB
          "\"files\": [" FILE1 "]}", "go together"},
         {HEAD LIB "\"providers\": [\"CPU; rm -rf /\"], \"files\": [" FILE1 "]}", "provider names"},
+        {HEAD LIB "\"needs\": [], \"files\": [" FILE1 "]}", "'needs' must be an object"},
+        {HEAD LIB "\"needs\": {\"glibc\": \"2.28\", \"musl\": \"1.2\"}, \"files\": [" FILE1 "]}",
+         "unknown key 'needs.musl'"},
+        {HEAD LIB "\"needs\": {\"glibc\": \"GLIBC_2.28\"}, \"files\": [" FILE1 "]}",
+         "needs.glibc 'GLIBC_2.28' is not a version like \"2.28\""},
+        {HEAD LIB "\"needs\": {\"glibcxx\": \"3..4\"}, \"files\": [" FILE1 "]}", "needs.glibcxx '3..4'"},
+        {HEAD LIB "\"needs\": {\"cxxabi\": 1.3}, \"files\": [" FILE1 "]}", "needs.cxxabi"},
+        {HEAD LIB "\"needs\": {\"libraries\": \"libm.so.6\"}, \"files\": [" FILE1 "]}",
+         "'needs.libraries' must be an array"},
+        {HEAD LIB "\"needs\": {\"libraries\": [\"../lib/libm.so.6\"]}, \"files\": [" FILE1 "]}",
+         "library file names"},
+        {HEAD LIB "\"needs\": {\"libraries\": [\"\"]}, \"files\": [" FILE1 "]}", "library file names"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         ortkit_bundle *b = (ortkit_bundle *)scratch;
@@ -702,6 +728,25 @@ static void test_hostile_manifests(void **state)
     const char *good = HEAD LIB "\"files\": [" FILE1 "]}";
     ortkit_bundle *b = NULL;
     assert_int_equal(ortkit_bundle_parse(&b, good, strlen(good)), 0);
+    /* A manifest from before "needs": nothing known, every field empty. */
+    const ortkit_manifest *m = ortkit_bundle_manifest(b);
+    assert_int_equal(m->needs_known, 0);
+    assert_string_equal(m->needs_glibc, "");
+    assert_string_equal(m->needs_glibcxx, "");
+    assert_string_equal(m->needs_cxxabi, "");
+    assert_int_equal(m->needs_library_count, 0);
+    ortkit_bundle_free(b);
+    const char *with_needs = HEAD LIB "\"needs\": {\"glibc\": \"2.43\", \"glibcxx\": null, "
+                                      "\"libraries\": [\"libXNNPACK.so.0.20241108\", \"libc.so.6\"]}, "
+                                      "\"files\": [" FILE1 "]}";
+    assert_int_equal(ortkit_bundle_parse(&b, with_needs, strlen(with_needs)), 0);
+    m = ortkit_bundle_manifest(b);
+    assert_int_equal(m->needs_known, 1);
+    assert_string_equal(m->needs_glibc, "2.43");
+    assert_string_equal(m->needs_glibcxx, "");
+    assert_string_equal(m->needs_cxxabi, "");
+    assert_int_equal(m->needs_library_count, 2);
+    assert_string_equal(m->needs_libraries[0], "libXNNPACK.so.0.20241108");
     ortkit_bundle_free(b);
 
     /* On disk: a manifest that is a link, and one that lists a path out of the bundle. */

@@ -4,7 +4,8 @@
  * short, and small hand-made images each wrong in one way.
  *
  * The expected SONAME, RUNPATH/RPATH and DT_NEEDED lists of the real
- * libraries were read with binutils' readelf -d.
+ * libraries were read with binutils' readelf -d, their symbol versions with
+ * readelf -V; this system's libstdc++ is compared with readelf -V run here.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* dladdr */
@@ -14,6 +15,7 @@
 #include "bundle.h"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <elf.h>
 #include <gnu/libc-version.h>
 #include <stdint.h>
@@ -114,6 +116,11 @@ static void test_runtime_1_30(void **state)
     assert_null(e.rpath);
     assert_true(ortkit__elf_origin(e.runpath));
     assert_needed(&e, needed, sizeof needed / sizeof needed[0]);
+    /* GLIBC_2.28 over GLIBC_2.3.2, 2.14, 2.27; GLIBCXX_3.4.22 over 3.4.9. */
+    assert_string_equal(e.need_glibc, "2.28");
+    assert_string_equal(e.need_glibcxx, "3.4.22");
+    assert_string_equal(e.need_cxxabi, "1.3.11");
+    assert_string_equal(e.def_glibcxx, ""); /* it defines VERS_1.30.0 only */
     ortkit__elf_free(&e);
     ortkit__elf_free(&e); /* a freed record is empty: freeing it again is harmless */
 }
@@ -133,6 +140,9 @@ static void test_runtime_1_17(void **state)
     assert_null(e.runpath);
     assert_string_equal(e.rpath, "$ORIGIN");
     assert_needed(&e, needed, sizeof needed / sizeof needed[0]);
+    assert_string_equal(e.need_glibc, "2.27");
+    assert_string_equal(e.need_glibcxx, "3.4.22");
+    assert_string_equal(e.need_cxxabi, "1.3.11");
     ortkit__elf_free(&e);
 
     read_ok(&e, ORTKIT_TEST_RUNTIME_OLD "/libonnxruntime_providers_shared.so");
@@ -140,6 +150,64 @@ static void test_runtime_1_17(void **state)
     assert_string_equal(e.soname, "libonnxruntime_providers_shared.so");
     assert_string_equal(e.rpath, "$ORIGIN");
     assert_needed(&e, shared_needed, sizeof shared_needed / sizeof shared_needed[0]);
+    /* It names libstdc++ but asks for no version of it. */
+    assert_string_equal(e.need_glibc, "2.2.5");
+    assert_string_equal(e.need_glibcxx, "");
+    assert_string_equal(e.need_cxxabi, "");
+    ortkit__elf_free(&e);
+}
+
+/* The highest GLIBCXX_ version readelf -V finds in a file's definitions. */
+static void readelf_glibcxx_defined(const char *path, char *best, size_t size)
+{
+    char cmd[1024], line[512];
+    snprintf(cmd, sizeof cmd, "readelf -V --wide '%s'", path);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    int in_defs = 0;
+    best[0] = '\0';
+    while (fgets(line, sizeof line, p)) {
+        if (strstr(line, "Version definition section"))
+            in_defs = 1;
+        else if (strstr(line, "Version needs section") || strstr(line, "Version symbols section"))
+            in_defs = 0;
+        const char *v = in_defs ? strstr(line, "Name: GLIBCXX_") : NULL;
+        if (!v)
+            continue;
+        v += strlen("Name: GLIBCXX_");
+        char num[32];
+        size_t n = strspn(v, "0123456789.");
+        if (n == 0 || n >= sizeof num)
+            continue;
+        memcpy(num, v, n);
+        num[n] = '\0';
+        if (!best[0] || ortkit__version_compare(num, best) > 0)
+            snprintf(best, size, "%s", num);
+    }
+    assert_int_equal(pclose(p), 0);
+}
+
+/* This system's libstdc++: what it defines, as readelf sees it; what it needs of libc. */
+static void test_this_libstdcxx(void **state)
+{
+    (void)state;
+    void *h = dlopen("libstdc++.so.6", RTLD_NOW | RTLD_LOCAL);
+    if (!h)
+        skip();
+    struct link_map *map = NULL;
+    assert_int_equal(dlinfo(h, RTLD_DI_LINKMAP, &map), 0);
+    char path[512];
+    snprintf(path, sizeof path, "%s", map->l_name);
+    dlclose(h);
+    char expected[32];
+    readelf_glibcxx_defined(path, expected, sizeof expected);
+    assert_true(expected[0]);
+    ortkit__elf e;
+    read_ok(&e, path);
+    assert_string_equal(e.def_glibcxx, expected);
+    assert_true(ortkit__version_compare(e.def_glibcxx, "3.4.22") >= 0);
+    assert_true(e.need_glibc[0]);
+    assert_string_equal(e.need_glibcxx, ""); /* it defines GLIBCXX_, it does not need it */
     ortkit__elf_free(&e);
 }
 
@@ -161,6 +229,10 @@ static void test_this_libc(void **state)
     for (size_t i = 0; i < e.needed_count; i++)
         loader |= !strncmp(e.needed[i], "ld-linux", 8);
     assert_true(loader);
+    /* libc defines GLIBC_ versions, none of libstdc++'s, and needs the loader's. */
+    assert_string_equal(e.def_glibcxx, "");
+    assert_string_equal(e.need_glibcxx, "");
+    assert_true(ortkit__version_compare(e.need_glibc, gnu_get_libc_version()) <= 0);
     ortkit__elf_free(&e);
     assert_int_equal(ortkit__elf_is(info.dli_fname), 1);
 }
@@ -568,6 +640,193 @@ static void test_check_runtime(void **state)
     assert_string_equal(ortkit__elf_kind(&e, buf, sizeof buf), "an ELF file of type 4660");
 }
 
+/* ---- symbol versions in hand-made images ---------------------------------- */
+
+/* Bytes appended to an image (8-aligned), inside its one PT_LOAD: their file offset. */
+static uint64_t append(image *im, const void *data, size_t size)
+{
+    size_t at = (im->size + 7) & ~(size_t)7;
+    assert_true(at + size <= IMAGE_MAX);
+    memset(im->data + im->size, 0, at - im->size);
+    memcpy(im->data + at, data, size);
+    im->size = at + size;
+    im->load->p_filesz = im->load->p_memsz = im->size;
+    return at;
+}
+
+/* A string added to the image's string table (the last thing in it so far). */
+static uint64_t append_string(image *im, const char *s)
+{
+    uint64_t off = add_string(im, s);
+    find_dyn(im, DT_STRSZ)->d_un.d_val = im->strsz;
+    im->size = (size_t)((unsigned char *)im->strtab - im->data) + im->strsz;
+    im->load->p_filesz = im->load->p_memsz = im->size;
+    return off;
+}
+
+typedef struct verneed_blob {
+    Elf64_Verneed vn[2];
+    Elf64_Vernaux va[4];
+} verneed_blob;
+
+/* The full image needing, of libc.so.6, each of names[0..n) (at most 3),
+ * and of libstdc++.so.6 one more (last), through DT_VERNEED in place of
+ * DT_RUNPATH and DT_VERNEEDNUM in place of DT_RPATH.  *blob_at: where the
+ * records lie in the file. */
+static image *with_verneed(const char *const *names, size_t n, const char *last, verneed_blob **blob)
+{
+    image *im = build(&full);
+    verneed_blob b;
+    memset(&b, 0, sizeof b);
+    uint64_t libc = append_string(im, "libc.so.6"), cxx = append_string(im, "libstdc++.so.6");
+    /* vn[0] at 0, its aux at va[0]; vn[1] at 16, its aux at va[3]. */
+    b.vn[0].vn_version = 1;
+    b.vn[0].vn_cnt = (Elf64_Half)n;
+    b.vn[0].vn_file = (Elf64_Word)libc;
+    b.vn[0].vn_aux = (Elf64_Word)offsetof(verneed_blob, va);
+    b.vn[0].vn_next = sizeof(Elf64_Verneed);
+    for (size_t i = 0; i < n; i++) {
+        b.va[i].vna_name = (Elf64_Word)append_string(im, names[i]);
+        b.va[i].vna_other = (Elf64_Half)(2 + i);
+        b.va[i].vna_next = i + 1 < n ? sizeof(Elf64_Vernaux) : 0;
+    }
+    b.vn[1].vn_version = 1;
+    b.vn[1].vn_cnt = 1;
+    b.vn[1].vn_file = (Elf64_Word)cxx;
+    b.vn[1].vn_aux = (Elf64_Word)(offsetof(verneed_blob, va) + 3 * sizeof(Elf64_Vernaux) - sizeof(Elf64_Verneed));
+    b.va[3].vna_name = (Elf64_Word)append_string(im, last);
+    uint64_t at = append(im, &b, sizeof b);
+    Elf64_Dyn *d = find_dyn(im, DT_RUNPATH);
+    d->d_tag = DT_VERNEED;
+    d->d_un.d_ptr = BASE + at;
+    d = find_dyn(im, DT_RPATH);
+    d->d_tag = DT_VERNEEDNUM;
+    d->d_un.d_val = 2;
+    *blob = (verneed_blob *)(im->data + at);
+    return im;
+}
+
+static void test_image_verneed(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"GLIBC_2.9", "GLIBC_PRIVATE", "GLIBC_2.10"};
+    verneed_blob *b;
+    ortkit__elf e;
+    /* 2.10 over 2.9 (numbers, not text); GLIBC_PRIVATE passed over. */
+    read_ok(&e, save(with_verneed(names, 3, "GLIBCXX_3.4.32", &b), "verneed.so"));
+    assert_string_equal(e.need_glibc, "2.10");
+    assert_string_equal(e.need_glibcxx, "3.4.32");
+    assert_string_equal(e.need_cxxabi, "");
+    assert_string_equal(e.soname, "libexample.so.1");
+    assert_null(e.runpath);
+    ortkit__elf_free(&e);
+
+    static const char *const odd[] = {"GLIBC_2.", "GLIBC_ABI_DT_RELR", "GLIBC_.2"};
+    read_ok(&e, save(with_verneed(odd, 3, "CXXABI_1.3.15", &b), "verneed_odd.so"));
+    assert_string_equal(e.need_glibc, "");
+    assert_string_equal(e.need_glibcxx, ""); /* GLIBCXX_ is not GLIBC_ */
+    assert_string_equal(e.need_cxxabi, "1.3.15");
+    ortkit__elf_free(&e);
+
+    /* A name outside the string table, in the first and the second file. */
+    image *im = with_verneed(names, 3, "GLIBCXX_3.4.32", &b);
+    b->va[1].vna_name = (Elf64_Word)im->strsz;
+    read_fails(save(im, "vna_name.so"), ORTKIT_E_FORMAT, "names a version outside the string table");
+    im = with_verneed(names, 3, "GLIBCXX_3.4.32", &b);
+    b->vn[1].vn_file = UINT32_MAX;
+    read_fails(save(im, "vn_file.so"), ORTKIT_E_FORMAT, "names a file outside the string table");
+
+    /* Records outside the file: the aux list, the next file, the section itself. */
+    im = with_verneed(names, 3, "GLIBCXX_3.4.32", &b);
+    b->vn[0].vn_aux = UINT32_MAX;
+    read_fails(save(im, "vn_aux.so"), ORTKIT_E_FORMAT, "version needs outside the file");
+    im = with_verneed(names, 3, "GLIBCXX_3.4.32", &b);
+    b->va[0].vna_next = (Elf64_Word)im->size;
+    read_fails(save(im, "vna_next.so"), ORTKIT_E_FORMAT, "version needs outside the file");
+    im = with_verneed(names, 3, "GLIBCXX_3.4.32", &b);
+    b->vn[0].vn_next = UINT32_MAX;
+    read_fails(save(im, "vn_next.so"), ORTKIT_E_FORMAT, "version needs outside the file");
+    im = with_verneed(names, 3, "GLIBCXX_3.4.32", &b);
+    find_dyn(im, DT_VERNEED)->d_un.d_ptr = BASE + 0x100000;
+    read_fails(save(im, "verneed_addr.so"), ORTKIT_E_FORMAT, "version needs outside the loaded segments");
+    im = with_verneed(names, 3, "GLIBCXX_3.4.32", &b);
+    read_fails(cut(save(im, "whole.so"), im->size - 8, "verneed_cut.so"), ORTKIT_E_FORMAT,
+               "version needs outside the file");
+
+    /* Counts that promise more than the chain holds. */
+    im = with_verneed(names, 3, "GLIBCXX_3.4.32", &b);
+    b->vn[0].vn_cnt = 4;
+    read_fails(save(im, "vn_cnt.so"), ORTKIT_E_FORMAT, "a version need ends before its count");
+    im = with_verneed(names, 3, "GLIBCXX_3.4.32", &b);
+    find_dyn(im, DT_VERNEEDNUM)->d_un.d_val = UINT64_MAX;
+    read_fails(save(im, "verneednum.so"), ORTKIT_E_FORMAT, "version needs end before DT_VERNEEDNUM");
+    /* A count of 0 reads nothing. */
+    im = with_verneed(names, 3, "GLIBCXX_3.4.32", &b);
+    find_dyn(im, DT_VERNEEDNUM)->d_un.d_val = 0;
+    read_ok(&e, save(im, "verneednum0.so"));
+    assert_string_equal(e.need_glibc, "");
+    ortkit__elf_free(&e);
+}
+
+typedef struct verdef_blob {
+    Elf64_Verdef vd[3];
+    Elf64_Verdaux vda[3];
+} verdef_blob;
+
+/* The full image defining its base name and two GLIBCXX_ versions. */
+static image *with_verdef(verdef_blob **blob)
+{
+    image *im = build(&full);
+    verdef_blob b;
+    memset(&b, 0, sizeof b);
+    static const char *const names[] = {"GLIBCXX_9.9", "GLIBCXX_3.4.10", "GLIBCXX_3.4.9"};
+    for (size_t i = 0; i < 3; i++) {
+        b.vd[i].vd_version = 1;
+        b.vd[i].vd_flags = i == 0 ? VER_FLG_BASE : 0; /* the base names the file: not counted */
+        b.vd[i].vd_ndx = (Elf64_Half)(i + 1);
+        b.vd[i].vd_cnt = 1;
+        b.vd[i].vd_aux = (Elf64_Word)(offsetof(verdef_blob, vda) + i * sizeof(Elf64_Verdaux) -
+                                      i * sizeof(Elf64_Verdef));
+        b.vd[i].vd_next = i < 2 ? sizeof(Elf64_Verdef) : 0;
+        b.vda[i].vda_name = (Elf64_Word)append_string(im, names[i]);
+    }
+    uint64_t at = append(im, &b, sizeof b);
+    Elf64_Dyn *d = find_dyn(im, DT_RUNPATH);
+    d->d_tag = DT_VERDEF;
+    d->d_un.d_ptr = BASE + at;
+    d = find_dyn(im, DT_RPATH);
+    d->d_tag = DT_VERDEFNUM;
+    d->d_un.d_val = 3;
+    *blob = (verdef_blob *)(im->data + at);
+    return im;
+}
+
+static void test_image_verdef(void **state)
+{
+    (void)state;
+    verdef_blob *b;
+    ortkit__elf e;
+    read_ok(&e, save(with_verdef(&b), "verdef.so"));
+    assert_string_equal(e.def_glibcxx, "3.4.10");
+    ortkit__elf_free(&e);
+
+    image *im = with_verdef(&b);
+    b->vda[2].vda_name = (Elf64_Word)im->strsz + 100;
+    read_fails(save(im, "vda_name.so"), ORTKIT_E_FORMAT, "names a version outside the string table");
+    im = with_verdef(&b);
+    b->vd[1].vd_aux = UINT32_MAX;
+    read_fails(save(im, "vd_aux.so"), ORTKIT_E_FORMAT, "version definitions outside the file");
+    im = with_verdef(&b);
+    b->vd[1].vd_next = UINT32_MAX;
+    read_fails(save(im, "vd_next.so"), ORTKIT_E_FORMAT, "version definitions outside the file");
+    im = with_verdef(&b);
+    find_dyn(im, DT_VERDEFNUM)->d_un.d_val = 4;
+    read_fails(save(im, "verdefnum.so"), ORTKIT_E_FORMAT, "version definitions end before DT_VERDEFNUM");
+    im = with_verdef(&b);
+    find_dyn(im, DT_VERDEF)->d_un.d_ptr = 1;
+    read_fails(save(im, "verdef_addr.so"), ORTKIT_E_FORMAT, "version definitions outside the loaded segments");
+}
+
 static void test_names(void **state)
 {
     (void)state;
@@ -594,6 +853,9 @@ int main(void)
         cmocka_unit_test(test_runtime_1_30),
         cmocka_unit_test(test_runtime_1_17),
         cmocka_unit_test(test_this_libc),
+        cmocka_unit_test(test_this_libstdcxx),
+        cmocka_unit_test(test_image_verneed),
+        cmocka_unit_test(test_image_verdef),
         cmocka_unit_test(test_truncated_runtime),
         cmocka_unit_test(test_not_elf),
         cmocka_unit_test(test_image),

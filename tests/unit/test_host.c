@@ -14,7 +14,11 @@
 #define HOSTS ORTKIT_TEST_SOURCE_DIR "/tests/hosts/"
 
 /* Test hooks of host.c. */
+#include "elf_reader.h"
 #include "host_internal.h"
+
+#include <dlfcn.h>
+#include <link.h>
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -176,6 +180,23 @@ static void test_detect_this_machine(void **state)
 #if defined(__GLIBC__)
     assert_string_equal(h->glibc, gnu_get_libc_version());
 #endif
+    /* The C++ library the loader finds: what its version definitions say. */
+    void *cxx = dlopen("libstdc++.so.6", RTLD_NOW | RTLD_LOCAL);
+    if (cxx) {
+        struct link_map *map = NULL;
+        assert_int_equal(dlinfo(cxx, RTLD_DI_LINKMAP, &map), 0);
+        ortkit__elf e;
+        assert_int_equal(ortkit__elf_read(&e, map->l_name), 0);
+        assert_true(e.def_glibcxx[0]);
+        assert_string_equal(h->glibcxx, e.def_glibcxx);
+        ortkit__elf_free(&e);
+        /* Found the same way while it is loaded in this process. */
+        ortkit_host *again = NULL;
+        assert_int_equal(detect(&again), 0);
+        assert_string_equal(again->glibcxx, h->glibcxx);
+        ortkit_host_free(again);
+        dlclose(cxx);
+    }
     /* No driver is an answer with a reason, not an error. */
     if (h->gpu_count == 0 && !h->tegra)
         assert_true(h->gpu_note[0] != '\0');
@@ -506,7 +527,14 @@ static void test_json_round_trip(void **state)
     assert_int_equal(h->x86_64_level, 2);
     assert_int_equal(from_json(&h, "{\"arch\": \"arm64\"}"), 0);
     assert_int_equal(h->arch, ORTKIT_ARCH_AARCH64);
+    assert_string_equal(h->glibcxx, ""); /* an older description, without the C++ library */
+    assert_int_equal(from_json(&h, "{\"arch\": \"x86_64\", \"os\": {\"glibc\": \"2.41\", "
+                                   "\"glibcxx\": \"3.4.33\"}}"), 0);
+    assert_string_equal(h->glibc, "2.41");
+    assert_string_equal(h->glibcxx, "3.4.33");
     assert_int_equal(h->gpu_count, 0);
+    assert_int_equal(from_json(&h, "{\"arch\": \"x86_64\", \"os\": {\"glibcxx\": 3.4}}"), ORTKIT_E_FORMAT);
+    assert_error_has("glibcxx");
     ortkit_host_free(h);
 }
 

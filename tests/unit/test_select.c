@@ -314,6 +314,69 @@ static void test_unsupported_builds(void **state)
     ortkit_host_free(h);
 }
 
+/* A generic x86_64 CPU build whose ELF files need the given C and C++ libraries. */
+static ortkit_bundle *make_needs(const char *name, const char *glibc, const char *glibcxx)
+{
+    char json[1024];
+    snprintf(json, sizeof json,
+             "{\"schema\": 1, \"name\": \"%s\", \"onnxruntime\": {\"version\": \"1.30.0\", "
+             "\"api_level\": 30}, \"variant\": \"cpu\", \"requires\": {\"arch\": \"x86_64\"}, "
+             "\"library\": \"lib/libonnxruntime.so.1\", \"needs\": {\"glibc\": \"%s\", \"glibcxx\": \"%s\", "
+             "\"libraries\": [\"libc.so.6\"]}, \"files\": [{\"path\": \"lib/libonnxruntime.so.1\", "
+             "\"size\": 1, \"sha256\": \"%064d\"}]}",
+             name, glibc, glibcxx, 0);
+    ortkit_bundle *b = NULL;
+    if (ortkit_bundle_parse(&b, json, strlen(json)) != 0)
+        fail_msg("manifest for %s: %s", name, ortkit_error_last());
+    return b;
+}
+
+/* A bundle whose files need a newer C or C++ library than the host has is
+ * refused, saying which and what the host has; a host that does not say
+ * (no glibcxx in its description) is not refused for it. */
+static void test_needs_of_the_binaries(void **state)
+{
+    (void)state;
+    ortkit_host *laptop = load_host("laptop-avx2.json"); /* glibc 2.39, GLIBCXX_3.4.33 */
+    ortkit_host *aws = load_host("sapphire-rapids.json"); /* glibc 2.39, libstdc++ not described */
+    ortkit_bundle *b[] = {
+        make_needs("sid", "2.43", "3.4.33"),     /* Debian unstable's libonnxruntime1.23 */
+        make_needs("trixie", "2.41", "3.4.30"),  /* ortkit's own build on trixie */
+        make_needs("cxx", "2.17", "3.4.34"),
+        make_needs("ok", "2.28", "3.4.22"),       /* Microsoft's 1.30.0 */
+        make_needs("ok-10", "2.10", "3.4.9"),     /* 2.10 > 2.9, but not > 2.39 */
+        make("old-manifest", "1.30.0", "cpu", "x86_64"), /* no needs recorded */
+    };
+    const ortkit_bundle *list[] = {b[0], b[1], b[2], b[3], b[4], b[5]};
+    ortkit_bundle_choice *c = NULL;
+    assert_int_equal(ortkit_bundle_select(&c, laptop, list, 6, NULL), 0);
+    assert_false(verdict(c, 0)->fits);
+    assert_string_equal(verdict(c, 0)->why, "needs glibc 2.43, this host has 2.39");
+    assert_false(verdict(c, 1)->fits);
+    assert_string_equal(verdict(c, 1)->why, "needs glibc 2.41, this host has 2.39");
+    assert_false(verdict(c, 2)->fits);
+    assert_string_equal(verdict(c, 2)->why, "needs GLIBCXX_3.4.34 (libstdc++), this host has 3.4.33");
+    assert_true(verdict(c, 3)->fits);
+    assert_true(verdict(c, 4)->fits);
+    assert_true(verdict(c, 5)->fits);
+    ortkit_bundle_choice_free(c);
+
+    assert_int_equal(ortkit_bundle_select(&c, aws, list, 6, NULL), 0);
+    assert_false(verdict(c, 0)->fits);
+    assert_true(verdict(c, 2)->fits); /* GLIBCXX_ unknown here: not refused */
+    ortkit_bundle_choice_free(c);
+
+    /* Nothing fits: the reason names the C library. */
+    const ortkit_bundle *newer[] = {b[0], b[1]};
+    assert_int_equal(ortkit_bundle_select(&c, laptop, newer, 2, NULL), ORTKIT_E_RUNTIME_NOT_FOUND);
+    assert_error_has("needs glibc 2.43, this host has 2.39");
+    ortkit_bundle_choice_free(c);
+    for (size_t i = 0; i < sizeof b / sizeof b[0]; i++)
+        ortkit_bundle_free(b[i]);
+    ortkit_host_free(laptop);
+    ortkit_host_free(aws);
+}
+
 /* A described host with a feature ortkit does not know is refused, naming it. */
 static void test_host_with_unknown_feature(void **state)
 {
@@ -336,6 +399,7 @@ int main(void)
         cmocka_unit_test(test_pins),
         cmocka_unit_test(test_nothing_fits),
         cmocka_unit_test(test_unsupported_builds),
+        cmocka_unit_test(test_needs_of_the_binaries),
         cmocka_unit_test(test_host_with_unknown_feature),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -38,6 +38,7 @@ void ortkit_bundle_free(ortkit_bundle *b)
         free(b->problems[i]);
     free(b->problems);
     free((void *)b->m.providers);
+    free((void *)b->m.needs_libraries);
     free((void *)b->m.files);
     free(b->library_path);
     free(b);

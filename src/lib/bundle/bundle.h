@@ -9,12 +9,12 @@
  *   bundle_import.c   make a bundle from a prebuilt library or release
  *   bundle_layout.c   write a bundle's parts: copies, RUNPATH, .pc, CMake, manifest
  *   bundle_cuda.c     the CUDA libraries a CUDA build needs beside it
- *   elf.c             reading ELF headers and dynamic sections
  *   selftest.c        a one-node model run on a runtime (ortkit doctor's live check)
  */
 #ifndef ORTKIT_BUNDLE_H
 #define ORTKIT_BUNDLE_H
 
+#include "elf_reader.h"
 #include "internal.h"
 
 #include <stdint.h>
@@ -139,50 +139,6 @@ int ortkit__write_manifest(const char *dir, const ortkit_manifest *fields, const
 
 /* ---- ELF ------------------------------------------------------------------ */
 
-typedef struct ortkit__elf {
-    int elf_class;      /* 1: 32-bit, 2: 64-bit */
-    int little_endian;
-    unsigned type;      /* ET_DYN for shared libraries */
-    unsigned machine;   /* EM_X86_64 (62), EM_AARCH64 (183), ... */
-    char *soname;       /* NULL when absent (the dynamic fields are read for
-                         * 64-bit little-endian files only) */
-    char *runpath;
-    char *rpath;
-    char **needed;
-    size_t needed_count;
-    int executable;     /* a program (ET_EXEC, or position-independent: DF_1_PIE,
-                         * or PT_INTERP without a SONAME), not a library */
-} ortkit__elf;
-
-/* 1 if path starts with the ELF magic, 0 if not, negative on I/O errors. */
-int ortkit__elf_is(const char *path);
-/* Read the header and the dynamic section. */
-int ortkit__elf_read(ortkit__elf *out, const char *path);
-void ortkit__elf_free(ortkit__elf *elf);
-/* ORTKIT_ARCH_* for an ELF machine; ORTKIT_ARCH_UNKNOWN for others. */
-ortkit_arch ortkit__elf_arch(unsigned machine);
-/* "x86_64", "aarch64", or "ELF machine N" (in buf). */
-const char *ortkit__elf_machine_name(unsigned machine, char *buf, size_t size);
-/* What the file is, for messages: "a shared library", "an executable",
- * "an object file", "a core dump", "an ELF file of type N" (in buf). */
-const char *ortkit__elf_kind(const ortkit__elf *elf, char *buf, size_t size);
-/*
- * Whether the file at path can be loaded into this process as a library,
- * asked before it is handed to dlopen, whose answers mislead (a library for
- * another machine is "No such file or directory") or never come (a FIFO).
- * ORTKIT_E_RUNTIME_INVALID when it is not a regular file, not ELF, not a
- * shared library or not for this machine: "runtime 'x' (from y): it is
- * built for aarch64, this machine is x86_64".
- */
-int ortkit__elf_check_runtime(const char *path, const char *from);
-/* Does a RUNPATH/RPATH list name $ORIGIN (or ${ORIGIN})? */
-int ortkit__elf_origin(const char *path_list);
-/* Does the file hold text as a string of its own (NUL before and after)?
- * How a library's version is confirmed without running it: ONNX Runtime
- * keeps its version string in its read-only data. */
-int ortkit__elf_has_string(const char *path, const char *text, int *found);
-/* The architecture this process runs on. */
-ortkit_arch ortkit__host_arch(void);
 
 /* ---- CUDA dependencies ---------------------------------------------------------- */
 

@@ -456,8 +456,103 @@ static int collect(ortkit_bundle *b, file_list *fl, const char *root, const char
     return rc;
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Is a file of that name (its last component) in the bundle? */
+static int carried(const file_list *fl, const char *name)
+{
+    for (size_t i = 0; i < fl->count; i++) {
+        const char *base = strrchr(fl->files[i].path, '/');
+        if (!strcmp(base ? base + 1 : fl->files[i].path, name))
+            return 1;
+    }
+    return 0;
+}
+
+static void keep_higher(char *best, size_t size, const char *v)
+{
+    if (v[0] && (!best[0] || ortkit__version_compare(v, best) > 0))
+        snprintf(best, size, "%s", v);
+}
+
+/* What loading the bundle's ELF files needs of a host, read from each one:
+ * the highest symbol versions any requires, and the libraries they name that
+ * the bundle does not carry.  *libs is malloc'd; its strings are kept in b. */
+static int collect_needs(ortkit_bundle *b, const file_list *fl, const char *dir, const char ***libs,
+                         const ortkit__cancel *cancel)
+{
+    char glibc[ORTKIT__ELF_VERSION_MAX] = "", glibcxx[ORTKIT__ELF_VERSION_MAX] = "",
+         cxxabi[ORTKIT__ELF_VERSION_MAX] = "";
+    size_t count = 0, cap = 0;
+    const char **list = NULL;
+    int rc = ORTKIT_OK;
+    for (size_t i = 0; !rc && i < fl->count; i++) {
+        const ortkit_bundle_file *f = &fl->files[i];
+        char full[PATH_MAX];
+        if (f->link[0])
+            continue;
+        if ((rc = ortkit__cancelled(cancel)) ||
+            (rc = ortkit__pathf(full, sizeof full, "%s/%s", dir, f->path)))
+            break;
+        int is = ortkit__elf_is(full);
+        if (is < 0) {
+            rc = ortkit__error_wrap(ORTKIT_E_IO, "cannot read '%s'", full);
+            break;
+        }
+        ortkit__elf e;
+        if (!is || (rc = ortkit__elf_read(&e, full)))
+            continue;
+        keep_higher(glibc, sizeof glibc, e.need_glibc);
+        keep_higher(glibcxx, sizeof glibcxx, e.need_glibcxx);
+        keep_higher(cxxabi, sizeof cxxabi, e.need_cxxabi);
+        for (size_t j = 0; !rc && j < e.needed_count; j++) {
+            const char *n = e.needed[j];
+            int seen = carried(fl, n);
+            for (size_t k = 0; !seen && k < count; k++)
+                seen = !strcmp(list[k], n);
+            if (seen)
+                continue;
+            if (count + 1 >= cap) {
+                size_t grown_cap = cap ? cap * 2 : 16;
+                const char **grown = realloc(list, grown_cap * sizeof *grown);
+                if (!grown) {
+                    rc = ortkit__error_nomem();
+                    break;
+                }
+                list = grown;
+                cap = grown_cap;
+            }
+            if (!(list[count] = ortkit__bundle_keep(b, n)))
+                rc = ortkit__error_nomem();
+            else
+                list[++count] = NULL;
+        }
+        ortkit__elf_free(&e);
+    }
+    if (!rc && !list && !(list = calloc(1, sizeof *list)))
+        rc = ortkit__error_nomem();
+    if (rc) {
+        free(list);
+        return rc;
+    }
+    qsort(list, count, sizeof *list, cmp_str);
+    b->m.needs_known = 1;
+    b->m.needs_library_count = count;
+    b->m.needs_libraries = list;
+    *libs = list;
+    if (!(b->m.needs_glibc = ortkit__bundle_keep(b, glibc)) ||
+        !(b->m.needs_glibcxx = ortkit__bundle_keep(b, glibcxx)) ||
+        !(b->m.needs_cxxabi = ortkit__bundle_keep(b, cxxabi)))
+        return ortkit__error_nomem();
+    return ORTKIT_OK;
+}
+
 int ortkit__write_manifest(const char *dir, const ortkit_manifest *fields, const ortkit__cancel *cancel)
 {
+    const char **libs = NULL;
     ortkit_bundle *b = calloc(1, sizeof *b), *check = NULL;
     file_list fl = {0};
     char *json = NULL;
@@ -470,7 +565,7 @@ int ortkit__write_manifest(const char *dir, const ortkit_manifest *fields, const
     b->m.file_count = fl.count;
     b->m.files = fl.files;
     qsort(fl.files, fl.count, sizeof *fl.files, cmp_files);
-    if ((rc = ortkit__bundle_to_json(&json, &b->m)))
+    if ((rc = collect_needs(b, &fl, dir, &libs, cancel)) || (rc = ortkit__bundle_to_json(&json, &b->m)))
         goto cleanup;
     /* What is written must read back: the same strict reader checks it. */
     if ((rc = ortkit__bundle_parse(&check, json, strlen(json), "the new manifest")))
@@ -482,6 +577,7 @@ cleanup:
     /* The view points at the caller's strings and at fl: detach it before freeing. */
     memset(&b->m, 0, sizeof b->m);
     free(fl.files);
+    free(libs);
     ortkit_bundle_free(b);
     ortkit_bundle_free(check);
     free(json);

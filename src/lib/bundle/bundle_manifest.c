@@ -15,6 +15,8 @@
 
 #define STR_MAX 1024   /* any string in a manifest */
 #define PROVIDERS_MAX 64
+/* DT_NEEDED names a manifest may list as needed of the host. */
+#define NEEDS_LIBRARIES_MAX 1024
 
 /* ---- reading ---------------------------------------------------------------- */
 
@@ -284,12 +286,68 @@ static int check_variant(const reader *r)
     return ORTKIT_OK;
 }
 
+/* A symbol version's number: dotted digits, "2.28", "3.4.22". */
+static int symbol_version_ok(const char *s)
+{
+    size_t n = strlen(s);
+    return n && strspn(s, "0123456789.") == n && s[0] != '.' && s[n - 1] != '.' && !strstr(s, "..");
+}
+
+static int library_name_ok(const char *s)
+{
+    size_t n = strlen(s);
+    if (!n || n > 255 || strchr(s, '/') || !strcmp(s, ".") || !strcmp(s, ".."))
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)s[i] < 0x21 || (unsigned char)s[i] > 0x7e)
+            return 0;
+    return 1;
+}
+
+/* "needs": what loading the bundle's ELF files needs of a host. */
+static int read_needs(const reader *r, const cJSON *needs)
+{
+    ortkit_manifest *m = &r->b->m;
+    static const char *const keys[] = {"glibc", "glibcxx", "cxxabi", "libraries", NULL};
+    if (!cJSON_IsObject(needs))
+        return FAIL(r, "'needs' must be an object");
+    int rc = check_keys(r, needs, "needs", keys);
+    static const char *const names[] = {"glibc", "glibcxx", "cxxabi"};
+    const char **fields[] = {&m->needs_glibc, &m->needs_glibcxx, &m->needs_cxxabi};
+    for (size_t i = 0; !rc && i < 3; i++) {
+        if ((rc = get_str(r, needs, names[i], "needs", 24, 0, 1, fields[i])))
+            break;
+        if ((*fields[i])[0] && !symbol_version_ok(*fields[i]))
+            return FAIL(r, "needs.%s '%s' is not a version like \"%s\"", names[i], *fields[i],
+                        i == 0 ? "2.28" : i == 1 ? "3.4.22" : "1.3.11");
+    }
+    if (rc)
+        return rc;
+    const cJSON *libs = member(needs, "libraries");
+    if (libs) {
+        if (!cJSON_IsArray(libs) || cJSON_GetArraySize(libs) > NEEDS_LIBRARIES_MAX)
+            return FAIL(r, "'needs.libraries' must be an array of at most %d names", NEEDS_LIBRARIES_MAX);
+        const char **list = calloc((size_t)cJSON_GetArraySize(libs) + 1, sizeof *list);
+        if (!list)
+            return ortkit__error_nomem();
+        m->needs_libraries = list;
+        for (const cJSON *l = libs->child; l; l = l->next) {
+            if (!cJSON_IsString(l) || !library_name_ok(l->valuestring))
+                return FAIL(r, "'needs.libraries' must hold library file names like \"libm.so.6\"");
+            if (!(list[m->needs_library_count++] = ortkit__bundle_keep(r->b, l->valuestring)))
+                return ortkit__error_nomem();
+        }
+    }
+    m->needs_known = 1;
+    return ORTKIT_OK;
+}
+
 static int read_manifest(const reader *r, const cJSON *root)
 {
     ortkit_manifest *m = &r->b->m;
     static const char *const keys[] = {"schema", "name", "created_by", "onnxruntime", "headers",
                                        "variant", "requires", "library", "providers", "files",
-                                       NULL};
+                                       "needs", NULL};
     if (!cJSON_IsObject(root))
         return FAIL(r, "not a JSON object");
     int64_t schema, level;
@@ -362,6 +420,11 @@ static int read_manifest(const reader *r, const cJSON *root)
                 return ortkit__error_nomem();
         }
     }
+
+    m->needs_glibc = m->needs_glibcxx = m->needs_cxxabi = "";
+    const cJSON *needs = member(root, "needs");
+    if (needs && (rc = read_needs(r, needs)))
+        return rc;
 
     const cJSON *files = member(root, "files");
     if (!files)
@@ -481,6 +544,14 @@ int ortkit__bundle_to_json(char **out, const ortkit_manifest *m)
     cJSON *prov = cJSON_AddArrayToObject(root, "providers");
     for (size_t i = 0; prov && i < m->provider_count; i++)
         cJSON_AddItemToArray(prov, cJSON_CreateString(m->providers[i]));
+    if (m->needs_known && (o = cJSON_AddObjectToObject(root, "needs"))) {
+        cJSON_AddItemToObject(o, "glibc", string_or_null(m->needs_glibc));
+        cJSON_AddItemToObject(o, "glibcxx", string_or_null(m->needs_glibcxx));
+        cJSON_AddItemToObject(o, "cxxabi", string_or_null(m->needs_cxxabi));
+        cJSON *libs = cJSON_AddArrayToObject(o, "libraries");
+        for (size_t i = 0; libs && i < m->needs_library_count; i++)
+            cJSON_AddItemToArray(libs, cJSON_CreateString(m->needs_libraries[i]));
+    }
     cJSON *files = cJSON_AddArrayToObject(root, "files");
     for (size_t i = 0; files && i < m->file_count; i++) {
         const ortkit_bundle_file *f = &m->files[i];

@@ -11,9 +11,13 @@
  * and the no-driver paths are testable anywhere.  cpuid and getauxval are
  * always the real ones.
  */
+#include "elf_reader.h"
 #include "host_internal.h"
 
+#include <link.h>
+
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,6 +196,62 @@ static void detect_memory_os(ortkit__host_data *h)
 #endif
 }
 
+/* ---- the C++ library ------------------------------------------------------------ */
+
+static int find_loaded(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    const char *name = info->dlpi_name, *base = name ? strrchr(name, '/') : NULL;
+    if (base && !strcmp(base + 1, "libstdc++.so.6")) {
+        ortkit__host_copy_str(data, PATH_MAX, name);
+        return 1;
+    }
+    return 0;
+}
+
+/* The libstdc++.so.6 a program here would load: the one in this process,
+ * else the first in the system's library directories; "" when none. */
+static void find_libstdcxx(char *path)
+{
+    path[0] = '\0';
+    if (dl_iterate_phdr(find_loaded, path) && path[0])
+        return;
+#if defined(__x86_64__)
+    const char *multiarch = "x86_64-linux-gnu";
+#elif defined(__aarch64__)
+    const char *multiarch = "aarch64-linux-gnu";
+#else
+    const char *multiarch = "";
+#endif
+    const char *const dirs[] = {"/usr/lib/%s", "/lib/%s", "/usr/lib64", "/lib64", "/usr/lib"};
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+        char dir[128];
+        snprintf(dir, sizeof dir, dirs[i], multiarch);
+        if (multiarch[0] == '\0' && strstr(dirs[i], "%s"))
+            continue;
+        snprintf(path, PATH_MAX, "%s/libstdc++.so.6", dir);
+        if (access(path, R_OK) == 0)
+            return;
+    }
+    path[0] = '\0';
+}
+
+/* The highest GLIBCXX_ version the system's C++ library defines, read from
+ * its version definitions without loading it. */
+static void detect_libstdcxx(ortkit__host_data *h)
+{
+    char *path = malloc(PATH_MAX);
+    if (!path)
+        return;
+    find_libstdcxx(path);
+    ortkit__elf e;
+    if (path[0] && ortkit__elf_read(&e, path) == ORTKIT_OK) {
+        ortkit__host_copy_str(h->glibcxx, sizeof h->glibcxx, e.def_glibcxx);
+        ortkit__elf_free(&e);
+    }
+    free(path);
+}
+
 /* ---- the caller's view -------------------------------------------------------- */
 
 /* One allocation: the view first (the caller's pointer is the box's), then
@@ -255,6 +315,7 @@ ortkit_host *ortkit__host_publish(ortkit__host_data *d)
     h->tegra = d->tegra;
     h->l4t_release = d->l4t_release;
     h->board = d->board;
+    h->glibcxx = d->glibcxx;
     return h;
 }
 
@@ -276,6 +337,7 @@ int ortkit_host_detect(ortkit_host **out)
     detect_memory_os(d);
     ortkit__host_detect_nvidia(d);
     ortkit__host_detect_tegra(d);
+    detect_libstdcxx(d);
     *out = ortkit__host_publish(d);
     return ORTKIT_OK;
 }

@@ -50,6 +50,7 @@ typedef struct ortkit__host_data {
     int tegra;
     char l4t_release[32];
     char board[96];
+    char glibcxx[24];
 } ortkit__host_data;
 
 /* Zeroed data for a new host; NULL (ORTKIT_E_NOMEM recorded) when memory runs out. */

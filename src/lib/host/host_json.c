@@ -69,6 +69,9 @@ int ortkit_host_to_json(const ortkit_host *h, char **json_out)
     ADD(cJSON_AddStringToObject(os, "release", h->os_release));
     ADD(cJSON_AddStringToObject(os, "distro", h->os_distro));
     ADD(cJSON_AddStringToObject(os, "glibc", h->glibc));
+    /* Only when known: a description written without it reads back the same. */
+    if (h->glibcxx && h->glibcxx[0])
+        ADD(cJSON_AddStringToObject(os, "glibcxx", h->glibcxx));
 
     char cuda[16];
     format_cuda(cuda, sizeof cuda, h->cuda_driver);
@@ -295,7 +298,7 @@ int ortkit_host_from_json(ortkit_host **out, const char *json)
     static const char *const keys[] = {"schema", "arch", "cpu", "memory", "os",
                                        "nvidia", "jetson", NULL};
     static const char *const mem_keys[] = {"total", "available", NULL};
-    static const char *const os_keys[] = {"name", "release", "distro", "glibc", NULL};
+    static const char *const os_keys[] = {"name", "release", "distro", "glibc", "glibcxx", NULL};
     static const char *const jetson_keys[] = {"l4t", "board", NULL};
     const double max_mem = 9007199254740992.0; /* 2^53: exact in JSON numbers */
     if (!out || !json)
@@ -364,7 +367,8 @@ int ortkit_host_from_json(ortkit_host **out, const char *json)
                (rc = get_string(os, "name", "os", h.os_name, sizeof h.os_name)) ||
                (rc = get_string(os, "release", "os", h.os_release, sizeof h.os_release)) ||
                (rc = get_string(os, "distro", "os", h.os_distro, sizeof h.os_distro)) ||
-               (rc = get_string(os, "glibc", "os", h.glibc, sizeof h.glibc))))
+               (rc = get_string(os, "glibc", "os", h.glibc, sizeof h.glibc)) ||
+               (rc = get_string(os, "glibcxx", "os", h.glibcxx, sizeof h.glibcxx))))
         goto cleanup;
     if (nv && (rc = read_nvidia(&h, nv)))
         goto cleanup;

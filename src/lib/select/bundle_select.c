@@ -84,6 +84,19 @@ static int fits(const ortkit_bundle *b, const ortkit_host *h, char *why, size_t 
         SAY("needs %s, which this CPU lacks", list);
         return 0;
     }
+    /* What its ELF files need of the C and C++ libraries, where both the
+     * manifest and the host say (a host that does not tell is not refused). */
+    const char *glibc = h->glibc ? h->glibc : "", *glibcxx = h->glibcxx ? h->glibcxx : "";
+    if (m->needs_glibc && m->needs_glibc[0] && glibc[0] &&
+        ortkit__version_compare(m->needs_glibc, glibc) > 0) {
+        SAY("needs glibc %.24s, this host has %.24s", m->needs_glibc, glibc);
+        return 0;
+    }
+    if (m->needs_glibcxx && m->needs_glibcxx[0] && glibcxx[0] &&
+        ortkit__version_compare(m->needs_glibcxx, glibcxx) > 0) {
+        SAY("needs GLIBCXX_%.24s (libstdc++), this host has %.24s", m->needs_glibcxx, glibcxx);
+        return 0;
+    }
     ortkit__version v;
     const char *rest; /* the manifest's reader has checked the version */
     if (ortkit__version_parse(&v, m->ort_version, &rest) != 0 || v.part[0] != 1 ||

@@ -1,9 +1,10 @@
 /*
  * elf.c - the few facts ortkit needs from a shared library without loading
- * it: its machine, SONAME, RUNPATH/RPATH and DT_NEEDED.  Files may be
+ * it: its machine, SONAME, RUNPATH/RPATH, DT_NEEDED and the symbol versions
+ * it needs and defines.  Files may be
  * hostile, so every offset and size is checked against the file before use.
  */
-#include "bundle.h"
+#include "elf_reader.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -20,6 +21,8 @@
 #define MAX_DYNAMIC ((size_t)1 << 20)
 #define MAX_STRTAB ((size_t)64 << 20)
 #define MAX_NEEDED 256
+/* Version records (needed files, their versions, definitions) walked in one file. */
+#define MAX_VERSION_RECORDS 65536
 
 ortkit_arch ortkit__host_arch(void)
 {
@@ -165,6 +168,122 @@ static int vaddr_to_offset(const Elf64_Phdr *ph, size_t n, uint64_t vaddr, uint6
     return -1;
 }
 
+static int bad(const char *path, const char *why);
+
+/* Keep the number of name (after prefix) in best when it is a dotted
+ * version higher than what best holds. */
+static void keep_highest(char *best, const char *name, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    if (strncmp(name, prefix, n))
+        return;
+    const char *v = name + n;
+    size_t len = strlen(v);
+    /* Dotted digits only: not GLIBC_PRIVATE, GLIBC_ABI_DT_RELR, "2.", "2..3". */
+    if (len == 0 || len >= ORTKIT__ELF_VERSION_MAX || strspn(v, "0123456789.") != len ||
+        v[0] == '.' || v[len - 1] == '.' || strstr(v, ".."))
+        return;
+    if (!best[0] || ortkit__version_compare(v, best) > 0)
+        snprintf(best, ORTKIT__ELF_VERSION_MAX, "%s", v);
+}
+
+static void keep_needed(ortkit__elf *e, const char *name)
+{
+    keep_highest(e->need_glibcxx, name, "GLIBCXX_");
+    keep_highest(e->need_glibc, name, "GLIBC_");
+    keep_highest(e->need_cxxabi, name, "CXXABI_");
+}
+
+/* A record of size bytes at off + rel, read when it lies inside the file. */
+static int read_record(int fd, void *rec, size_t size, uint64_t off, uint64_t rel, uint64_t file_size,
+                       uint64_t *at)
+{
+    if (off > file_size || rel > file_size - off || size > file_size - off - rel)
+        return -1;
+    *at = off + rel;
+    return read_at(fd, rec, size, *at);
+}
+
+/* A version name in the dynamic string table: a string of its own, or NULL. */
+static const char *version_name(const char *strtab, size_t strsz, uint64_t off)
+{
+    if (off >= strsz || !memchr(strtab + off, '\0', strsz - off))
+        return NULL;
+    return strtab + off;
+}
+
+/* DT_VERNEED: for each file needed, the versions it must define. */
+static int read_verneed(ortkit__elf *e, int fd, const char *path, uint64_t file_size, uint64_t off,
+                        uint64_t count, const char *strtab, size_t strsz)
+{
+    size_t records = 0;
+    for (uint64_t i = 0; i < count; i++) {
+        Elf64_Verneed vn;
+        uint64_t vn_at;
+        if (++records > MAX_VERSION_RECORDS || read_record(fd, &vn, sizeof vn, off, 0, file_size, &vn_at))
+            return bad(path, "version needs outside the file");
+        if (!version_name(strtab, strsz, vn.vn_file))
+            return bad(path, "a version need names a file outside the string table");
+        uint64_t aux = vn.vn_aux;
+        uint64_t aux_base = vn_at;
+        for (unsigned j = 0; j < vn.vn_cnt; j++) {
+            Elf64_Vernaux va;
+            uint64_t va_at;
+            if (++records > MAX_VERSION_RECORDS ||
+                read_record(fd, &va, sizeof va, aux_base, aux, file_size, &va_at))
+                return bad(path, "version needs outside the file");
+            const char *name = version_name(strtab, strsz, va.vna_name);
+            if (!name)
+                return bad(path, "a version need names a version outside the string table");
+            keep_needed(e, name);
+            aux_base = va_at;
+            aux = va.vna_next;
+            if (!aux && j + 1 < vn.vn_cnt)
+                return bad(path, "a version need ends before its count");
+        }
+        if (!vn.vn_next) {
+            if (i + 1 < count)
+                return bad(path, "version needs end before DT_VERNEEDNUM");
+            break;
+        }
+        if (vn.vn_next > file_size - vn_at)
+            return bad(path, "version needs outside the file");
+        off = vn_at + vn.vn_next;
+    }
+    return ORTKIT_OK;
+}
+
+/* DT_VERDEF: the versions the file defines; the first name of each is its own. */
+static int read_verdef(ortkit__elf *e, int fd, const char *path, uint64_t file_size, uint64_t off,
+                       uint64_t count, const char *strtab, size_t strsz)
+{
+    for (uint64_t i = 0; i < count; i++) {
+        Elf64_Verdef vd;
+        Elf64_Verdaux vda;
+        uint64_t vd_at, vda_at;
+        if (i >= MAX_VERSION_RECORDS || read_record(fd, &vd, sizeof vd, off, 0, file_size, &vd_at))
+            return bad(path, "version definitions outside the file");
+        if (vd.vd_cnt) {
+            if (read_record(fd, &vda, sizeof vda, vd_at, vd.vd_aux, file_size, &vda_at))
+                return bad(path, "version definitions outside the file");
+            const char *name = version_name(strtab, strsz, vda.vda_name);
+            if (!name)
+                return bad(path, "a version definition names a version outside the string table");
+            if (!(vd.vd_flags & VER_FLG_BASE))
+                keep_highest(e->def_glibcxx, name, "GLIBCXX_");
+        }
+        if (!vd.vd_next) {
+            if (i + 1 < count)
+                return bad(path, "version definitions end before DT_VERDEFNUM");
+            break;
+        }
+        if (vd.vd_next > file_size - vd_at)
+            return bad(path, "version definitions outside the file");
+        off = vd_at + vd.vd_next;
+    }
+    return ORTKIT_OK;
+}
+
 static int bad(const char *path, const char *why)
 {
     return ortkit__error_set(ORTKIT_E_FORMAT, "'%s': malformed ELF file: %s", path, why);
@@ -216,14 +335,24 @@ static int read_dynamic64(ortkit__elf *e, int fd, const char *path, uint64_t fil
         rc = bad(path, "cannot read the dynamic section");
         goto cleanup;
     }
-    uint64_t strtab_addr = 0, strsz = 0;
-    int have_strtab = 0;
+    uint64_t strtab_addr = 0, strsz = 0, verneed = 0, verneednum = 0, verdef = 0, verdefnum = 0;
+    int have_strtab = 0, have_verneed = 0, have_verdef = 0;
     for (size_t i = 0; i < ndyn && dyn[i].d_tag != DT_NULL; i++) {
         if (dyn[i].d_tag == DT_STRTAB) {
             strtab_addr = dyn[i].d_un.d_ptr;
             have_strtab = 1;
         } else if (dyn[i].d_tag == DT_STRSZ) {
             strsz = dyn[i].d_un.d_val;
+        } else if (dyn[i].d_tag == DT_VERNEED) {
+            verneed = dyn[i].d_un.d_ptr;
+            have_verneed = 1;
+        } else if (dyn[i].d_tag == DT_VERNEEDNUM) {
+            verneednum = dyn[i].d_un.d_val;
+        } else if (dyn[i].d_tag == DT_VERDEF) {
+            verdef = dyn[i].d_un.d_ptr;
+            have_verdef = 1;
+        } else if (dyn[i].d_tag == DT_VERDEFNUM) {
+            verdefnum = dyn[i].d_un.d_val;
         } else if (dyn[i].d_tag == DT_FLAGS_1 && (dyn[i].d_un.d_val & DF_1_PIE)) {
             e->executable = 1;
         }
@@ -273,6 +402,22 @@ static int read_dynamic64(ortkit__elf *e, int fd, const char *path, uint64_t fil
      * SONAME.  (libc.so.6, which has both, counts as a library.) */
     if (interp && !e->soname)
         e->executable = 1;
+    uint64_t veroff;
+    if (have_verneed && verneednum) {
+        if (vaddr_to_offset(ph, eh.e_phnum, verneed, &veroff)) {
+            rc = bad(path, "version needs outside the loaded segments");
+            goto cleanup;
+        }
+        if ((rc = read_verneed(e, fd, path, file_size, veroff, verneednum, strtab, strsz)))
+            goto cleanup;
+    }
+    if (have_verdef && verdefnum) {
+        if (vaddr_to_offset(ph, eh.e_phnum, verdef, &veroff)) {
+            rc = bad(path, "version definitions outside the loaded segments");
+            goto cleanup;
+        }
+        rc = read_verdef(e, fd, path, file_size, veroff, verdefnum, strtab, strsz);
+    }
 cleanup:
     free(ph);
     free(dyn);
