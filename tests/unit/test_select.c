@@ -366,6 +366,17 @@ static void test_needs_of_the_binaries(void **state)
     assert_true(verdict(c, 2)->fits); /* GLIBCXX_ unknown here: not refused */
     ortkit_bundle_choice_free(c);
 
+    /* A described version that is no version ("2" and a control sequence)
+     * says nothing, and refuses nothing. */
+    ortkit_host *odd = load_host("laptop-avx2.json");
+    odd->glibc = "2\x1b[2J";
+    odd->glibcxx = "3.4.x";
+    assert_int_equal(ortkit_bundle_select(&c, odd, list, 6, NULL), 0);
+    assert_true(verdict(c, 0)->fits);
+    assert_true(verdict(c, 2)->fits);
+    ortkit_bundle_choice_free(c);
+    ortkit_host_free(odd);
+
     /* Nothing fits: the reason names the C library. */
     const ortkit_bundle *newer[] = {b[0], b[1]};
     assert_int_equal(ortkit_bundle_select(&c, laptop, newer, 2, NULL), ORTKIT_E_RUNTIME_NOT_FOUND);

@@ -59,6 +59,16 @@ static void feature_labels(char *buf, size_t size, uint64_t set)
                      ortkit_cpu_feature_label((ortkit_cpu_feature)f));
 }
 
+/* s when it is a whole dotted version ("2.36", "3.4.30"), else "". */
+static const char *clean_version(const char *s)
+{
+    ortkit__version v;
+    const char *rest = NULL;
+    if (!s || ortkit__version_parse(&v, s, &rest) != 0 || v.n < 2 || (rest && *rest))
+        return "";
+    return s;
+}
+
 /* Does one bundle fit the host?  why says why not (or a caveat). */
 static int fits(const ortkit_bundle *b, const ortkit_host *h, char *why, size_t why_size)
 {
@@ -85,8 +95,9 @@ static int fits(const ortkit_bundle *b, const ortkit_host *h, char *why, size_t 
         return 0;
     }
     /* What its ELF files need of the C and C++ libraries, where both the
-     * manifest and the host say (a host that does not tell is not refused). */
-    const char *glibc = h->glibc ? h->glibc : "", *glibcxx = h->glibcxx ? h->glibcxx : "";
+     * manifest and the host say (a host that does not tell, or tells
+     * something that is no version, is not refused). */
+    const char *glibc = clean_version(h->glibc), *glibcxx = clean_version(h->glibcxx);
     if (m->needs_glibc && m->needs_glibc[0] && glibc[0] &&
         ortkit__version_compare(m->needs_glibc, glibc) > 0) {
         SAY("needs glibc %.24s, this host has %.24s", m->needs_glibc, glibc);
