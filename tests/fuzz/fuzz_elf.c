@@ -15,25 +15,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int ortkit_fuzz_expect;
 static volatile size_t sink;
 
-/* The reader takes a path: each input is written to one in-memory file,
- * read through /proc/self/fd. */
-static const char *input_path(const uint8_t *data, size_t size)
-{
-    static int fd = -1;
-    static char path[64];
-    if (fd < 0) {
-        if ((fd = memfd_create("fuzz_elf", MFD_CLOEXEC)) < 0)
-            abort();
-        snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
-    }
-    if (ftruncate(fd, 0) != 0 || (size && pwrite(fd, data, size, 0) != (ssize_t)size))
-        abort();
-    return path;
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    const char *path = input_path(data, size);
+    const char *path = fuzz_input_path(data, size);
     ortkit__elf e;
     int rc = ortkit__elf_read(&e, path);
     fuzz_verdict(rc == 0);

@@ -21,20 +21,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int ortkit_fuzz_expect;
 static volatile size_t sink;
 
-/* The reader takes a path: each input is written to one in-memory file. */
-static const char *input_path(const uint8_t *data, size_t size)
-{
-    static int fd = -1;
-    static char path[64];
-    if (fd < 0) {
-        if ((fd = memfd_create("fuzz_model_file", MFD_CLOEXEC)) < 0)
-            abort();
-        snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
-    }
-    if (ftruncate(fd, 0) != 0 || (size && pwrite(fd, data, size, 0) != (ssize_t)size))
-        abort();
-    return path;
-}
 
 typedef struct scan {
     const uint8_t *data;
@@ -64,7 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ortkit__model_unshaped_io(data, size, visit, &s);
 
     ortkit_model_file *m = (ortkit_model_file *)&s;
-    int rc = ortkit_model_file_read(&m, input_path(data, size));
+    int rc = ortkit_model_file_read(&m, fuzz_input_path(data, size));
     fuzz_verdict(rc == 0);
     if (rc) {
         if (m || (rc != ORTKIT_E_MODEL && rc != ORTKIT_E_NOMEM) || !ortkit_error_last()[0])

@@ -6,23 +6,13 @@
  * wants; a stand-in for the CUDA provider needs them and the C/C++ runtimes.
  */
 #include "testutil.h"
+#include "scratch.h"
 
 #include "bundle.h"
 
 #include <elf.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-static char scratch[512];
-
-static const char *at(const char *name)
-{
-    static _Thread_local char buf[8][700];
-    static _Thread_local int next;
-    char *p = buf[next++ % 8];
-    snprintf(p, sizeof buf[0], "%s/%s", scratch, name);
-    return p;
-}
 
 /*
  * src/    what the search finds: CUDA 12 and 13 toolkits, cuDNN 9 and its
@@ -69,9 +59,7 @@ static int make_foreign(const char *path)
 static int make_libraries(void **state)
 {
     (void)state;
-    const char *tmp = getenv("TMPDIR");
-    snprintf(scratch, sizeof scratch, "%s/ortkit-cuda.XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
-    if (!mkdtemp(scratch))
+    if (scratch_make("cuda"))
         return -1;
     FILE *f = fopen(at("build.sh"), "w");
     if (!f || fputs(build_script, f) < 0 || fclose(f) != 0)
@@ -88,7 +76,7 @@ static int make_libraries(void **state)
 static int remove_libraries(void **state)
 {
     (void)state;
-    return ortkit__rmtree(scratch) == 0 ? 0 : -1;
+    return scratch_remove();
 }
 
 /* Each test starts from a search that finds nothing outside the scratch

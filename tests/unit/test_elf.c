@@ -11,6 +11,7 @@
 #define _GNU_SOURCE /* dladdr */
 #endif
 #include "testutil.h"
+#include "scratch.h"
 
 #include "bundle.h"
 
@@ -22,29 +23,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static char scratch[512];
-
-static const char *at(const char *name)
-{
-    static _Thread_local char buf[4][700];
-    static _Thread_local int next;
-    char *p = buf[next++ % 4];
-    snprintf(p, sizeof buf[0], "%s/%s", scratch, name);
-    return p;
-}
-
 static int make_scratch(void **state)
 {
     (void)state;
-    const char *tmp = getenv("TMPDIR");
-    snprintf(scratch, sizeof scratch, "%s/ortkit-elf.XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
-    return mkdtemp(scratch) ? 0 : -1;
+    return scratch_make("elf");
 }
 
 static int remove_scratch(void **state)
 {
     (void)state;
-    return ortkit__rmtree(scratch) == 0 ? 0 : -1;
+    return scratch_remove();
 }
 
 static void write_bytes(const char *path, const void *data, size_t size)

@@ -8,6 +8,7 @@
  * with the decoder under test.
  */
 #include "testutil.h"
+#include "scratch.h"
 
 #include "pbwriter.h"
 
@@ -16,31 +17,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static char scratch[512];
-
-static const char *at(const char *name)
-{
-    static _Thread_local char buf[4][700];
-    static _Thread_local int next;
-    char *p = buf[next++ % 4];
-    snprintf(p, sizeof buf[0], "%s/%s", scratch, name);
-    return p;
-}
-
 static int make_scratch(void **state)
 {
     (void)state;
-    const char *tmp = getenv("TMPDIR");
-    snprintf(scratch, sizeof scratch, "%s/ortkit-model-file.XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
-    return mkdtemp(scratch) ? 0 : -1;
+    return scratch_make("model-file");
 }
 
 static int remove_scratch(void **state)
 {
     (void)state;
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", scratch);
-    return system(cmd) == 0 ? 0 : -1;
+    return scratch_remove();
 }
 
 static ortkit_model_file *read_ok(const char *path)
