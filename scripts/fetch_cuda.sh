@@ -1,0 +1,56 @@
+#!/bin/sh
+# fetch_cuda.sh - fetch the real NVIDIA material the GPU tests use, into the
+# download cache (outside the clone, reused by every clone on this machine):
+#   - ONNX Runtime 1.29.0 for CUDA 13 (Microsoft's release binaries as
+#     redistributed on npm by com.github.asus4.onnxruntime*@0.4.9);
+#   - ONNX Runtime 1.19.2 for CUDA 12: the providers from
+#     com.github.asus4.onnxruntime.linux-x64-gpu@0.2.1 and the core of the
+#     same release from onnxruntime-node@1.19.2;
+#   - CUDA 12.4 user-space libraries and the driver's user-space library
+#     (libcuda1) from Debian unstable's non-free section, downloaded, never
+#     installed.
+# About 1 GB in all. Idempotent: what is in the cache is kept.
+set -eu
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+deps="${ORTKIT_DEPS:-$here/deps}"
+cache="${ORTKIT_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/ortkit}/downloads"
+say() { printf 'fetch-cuda: %s\n' "$*" >&2; }
+
+NPM_SPECS="com.github.asus4.onnxruntime@0.4.9 com.github.asus4.onnxruntime.linux-x64-gpu@0.4.9
+ com.github.asus4.onnxruntime.linux-x64-gpu@0.2.1 onnxruntime-node@1.19.2"
+DEBS="libcudart12 libcublas12 libcublaslt12 libcurand10 libcufft11 libcuda1"
+
+npm_fetch() { # spec file
+    [ -s "$cache/$2" ] && return 0
+    say "fetching $1 from npm"
+    tmp=$(mktemp -d "$cache/npm.XXXXXX")
+    (cd "$tmp" && npm pack --silent "$1" >/dev/null 2>&1) || { rm -rf "$tmp"; say "npm pack $1 failed"; exit 1; }
+    mv "$tmp"/*.tgz "$cache/$2.part" && mv "$cache/$2.part" "$cache/$2"
+    rm -rf "$tmp"
+}
+
+mkdir -p "$cache"
+for spec in $NPM_SPECS; do
+    name=${spec%@*}; version=${spec##*@}
+    npm_fetch "$spec" "$name-$version.tgz"
+done
+
+# Debian unstable non-free, through a private sources list: nothing installed.
+apt_dir="$deps/apt-unstable"
+need=""
+for p in $DEBS; do ls "$cache/${p}_"*.deb >/dev/null 2>&1 || need="$need $p"; done
+if [ -n "$need" ]; then
+    mkdir -p "$apt_dir/lists/partial" "$apt_dir/archives/partial"
+    echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian unstable main contrib non-free" \
+        >"$apt_dir/sources.list"
+    opts="-o Dir::Etc::SourceList=$apt_dir/sources.list -o Dir::Etc::SourceParts=/dev/null
+          -o Dir::State::Lists=$apt_dir/lists -o Dir::Cache::archives=$apt_dir/archives
+          -o APT::Sandbox::User=root -o APT::Architecture=amd64"
+    say "fetching$need from Debian unstable (non-free)"
+    # shellcheck disable=SC2086
+    apt-get $opts update -qq
+    # shellcheck disable=SC2086
+    (cd "$cache" && apt-get $opts download $need >/dev/null)
+fi
+say "ready: $cache"
