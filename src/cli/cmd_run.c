@@ -36,6 +36,7 @@ static const cli_opt run_opts[] = {
     {OPT_RUNTIME, "runtime", 0, "PATH", 0, "ONNX Runtime library or directory to load"},
     {OPT_JSON, "json", 0, NULL, 0, "print JSON"},
     SESSION_FLAG_ROWS,
+    RUNTIME_FLAG_ROWS,
     CLI_OPT_END};
 
 static const cli_opt_spec run_spec = {
@@ -43,7 +44,7 @@ static const cli_opt_spec run_spec = {
     "usage: ortkit run MODEL [-i NAME=FILE.npy]... [--random|--zeros] [--dim SYMBOL=VALUE]...\n"
     "                  [-o DIR] [--threads N] [--ep LIST] [--strict] [--repeat N]\n"
     "                  [--seed N] [--runtime PATH] [--json] [--cache[=DIR]] [--arena on|off]\n"
-    "                  [--arena-extend power2|requested] [--mem-pattern on|off] [--spin on|off]\n",
+    "                  [--mem-pattern on|off] [--spin on|off] [--arena-extend power2|requested]\n",
     "Run a model and show every output (type, shape, min/max/mean, first values),\n"
     "the time to create the session and the run latency.\n",
     run_opts, NULL,

@@ -17,17 +17,20 @@ enum {
     OPT_SF_CACHE = 200, OPT_SF_ARENA, OPT_SF_ARENA_EXTEND, OPT_SF_MEM_PATTERN, OPT_SF_SPIN
 };
 
+/* The rows of the session settings; RUNTIME_FLAG_ROWS adds the runtime's. */
 #define SESSION_FLAG_ROWS                                                                          \
     {OPT_SF_CACHE, "cache", 0, "DIR", CLI_OPT_OPTIONAL,                                            \
      "keep optimised CPU sessions in DIR and load them from there next time (default "           \
      "$XDG_CACHE_HOME/ortkit/sessions)"},                                                           \
     {OPT_SF_ARENA, "arena", 0, "on|off", 0, "the CPU memory arena (ORT's default: on)"},           \
-    {OPT_SF_ARENA_EXTEND, "arena-extend", 0, "power2|requested", 0,                                \
-     "how the CPU arena grows: doubling (ORT's default) or by what is asked for"},                \
     {OPT_SF_MEM_PATTERN, "mem-pattern", 0, "on|off", 0,                                            \
      "plan memory from the first run's pattern (ORT's default: on)"},                              \
     {OPT_SF_SPIN, "spin", 0, "on|off", 0, "idle intra- and inter-op threads spin-wait for work "   \
      "(ORT's default: on)"}
+#define RUNTIME_FLAG_ROWS                                                                          \
+    {OPT_SF_ARENA_EXTEND, "arena-extend", 0, "power2|requested", 0,                                \
+     "how the CPU arena grows: doubling (ORT's default) or by what is asked for; the runtime's "  \
+     "sessions then share one arena"}
 
 typedef struct session_flags {
     int cache;                      /* --cache given */
