@@ -254,7 +254,11 @@ static int build_options(OrtSessionOptions **out, ortkit_session *s, const ortki
         goto done;
     if (format == FORMAT_ONNX_SAVE_ORT && (rc = add_config(s->rt, so, "session.save_model_format", "ORT")))
         goto done;
-    if (format == FORMAT_ORT && (rc = add_config(s->rt, so, "session.load_model_format", "ORT")))
+    /* The entry stays mapped for the session's life, so ONNX Runtime uses
+     * its graph and initializers in place instead of copying them. */
+    if (format == FORMAT_ORT && ((rc = add_config(s->rt, so, "session.load_model_format", "ORT")) ||
+                                 (rc = add_config(s->rt, so, "session.use_ort_model_bytes_directly", "1")) ||
+                                 (rc = add_config(s->rt, so, "session.use_ort_model_bytes_for_initializers", "1"))))
         goto done;
     if (o) {
         if ((rc = threading_options(s->rt, so, o)))
@@ -370,6 +374,8 @@ void ortkit_session_free(ortkit_session *s)
         return;
     if (s->ort)
         s->rt->api->ReleaseSession(s->ort);
+    if (s->cache_map)
+        munmap(s->cache_map, s->cache_map_size);
     free_io(s->inputs, s->input_count);
     free_io(s->outputs, s->output_count);
     free(s->input_names);
@@ -731,8 +737,13 @@ static int create_through_cache(ortkit_session *s, ortkit__cache_plan *c, const 
 {
     int rc;
     if (c->state == ORTKIT_CACHE_HIT) {
-        if (!(rc = session_create(s, NULL, c->graph, c->graph_size, o, NULL, FORMAT_ORT)) ||
-            rc == ORTKIT_E_NOMEM)
+        if (!(rc = session_create(s, NULL, c->graph, c->graph_size, o, NULL, FORMAT_ORT))) {
+            s->cache_map = c->map;
+            s->cache_map_size = c->map_size;
+            c->map = NULL; /* the session's now */
+            return rc;
+        }
+        if (rc == ORTKIT_E_NOMEM)
             return rc;
         free_providers(s);
         ortkit__session_cache_reject(c, ortkit_error_last());

@@ -16,6 +16,8 @@ struct ortkit_session {
     size_t provider_count;
     ortkit_cache_state cache_state; /* what the session cache did */
     char *cache_reason;             /* "" or why it was skipped or rebuilt */
+    void *cache_map;                /* the cache entry ONNX Runtime uses in place (a hit) */
+    size_t cache_map_size;
 };
 
 #endif
