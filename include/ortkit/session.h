@@ -16,12 +16,6 @@ extern "C" {
 
 typedef struct ortkit_session ortkit_session;
 
-typedef enum ortkit_switch {
-    ORTKIT_SWITCH_DEFAULT = 0,
-    ORTKIT_SWITCH_ON = 1,
-    ORTKIT_SWITCH_OFF = 2
-} ortkit_switch;
-
 typedef enum ortkit_graph_opt {
     ORTKIT_GRAPH_OPT_DEFAULT = 0, /* whatever the runtime does by default */
     ORTKIT_GRAPH_OPT_DISABLE = 1,
@@ -65,12 +59,27 @@ typedef struct ortkit_session_options {
     const char *const *providers;
     size_t provider_count;
     ortkit_ep_policy ep_policy;
+    /* Version 2. */
+    /* A directory that keeps the graph ONNX Runtime optimised, in ORT
+     * format, for later sessions of the same model bytes, runtime, host CPU
+     * and graph-changing options to load without optimising again.  NULL:
+     * no cache.  Only CPU sessions are cached: with another provider
+     * requested, or with optimized_model_path, the session opens as without
+     * it (ortkit_session_cache says so). */
+    const char *cache_dir;
+    uint64_t cache_max_bytes;       /* 0: 1 GiB; least recently used entries go first */
+    /* Whether idle intra-op / inter-op threads spin-wait for work (ORT's
+     * default: on).  Off spends less CPU between runs, at some latency.
+     * Sessions on a runtime with global thread pools use the runtime's
+     * setting instead. */
+    ortkit_switch intra_op_spinning;
+    ortkit_switch inter_op_spinning;
 } ortkit_session_options;
 
-#define ORTKIT_SESSION_OPTIONS_VERSION 1
+#define ORTKIT_SESSION_OPTIONS_VERSION 2
 #define ORTKIT_SESSION_OPTIONS_INIT {ORTKIT_SESSION_OPTIONS_VERSION, 0, 0, ORTKIT_GRAPH_OPT_DEFAULT, \
     ORTKIT_EXEC_DEFAULT, ORTKIT_SWITCH_DEFAULT, ORTKIT_SWITCH_DEFAULT, NULL, NULL, NULL, NULL, 0, \
-    NULL, 0, ORTKIT_EP_FALLBACK}
+    NULL, 0, ORTKIT_EP_FALLBACK, NULL, 0, ORTKIT_SWITCH_DEFAULT, ORTKIT_SWITCH_DEFAULT}
 
 /* Open a model file.  opts may be NULL. */
 ORTKIT_API int ortkit_session_open(ortkit_session **out, ortkit_runtime *rt, const char *path,
@@ -95,6 +104,19 @@ typedef struct ortkit_provider_status {
 ORTKIT_API size_t ortkit_session_provider_count(const ortkit_session *session);
 ORTKIT_API const ortkit_provider_status *ortkit_session_provider(const ortkit_session *session,
                                                                  size_t i);
+
+/* What the session cache did for a session opened with a cache_dir. */
+typedef enum ortkit_cache_state {
+    ORTKIT_CACHE_OFF = 0,     /* no cache_dir */
+    ORTKIT_CACHE_HIT = 1,     /* loaded from the cache's optimised graph */
+    ORTKIT_CACHE_FILLED = 2,  /* optimised from the model, then stored */
+    ORTKIT_CACHE_SKIPPED = 3  /* opened without the cache; the reason says why */
+} ortkit_cache_state;
+
+/* The cache's part in opening session; *reason (may be NULL) is set to ""
+ * or to why it was skipped, or why an entry was discarded and rebuilt. */
+ORTKIT_API ortkit_cache_state ortkit_session_cache(const ortkit_session *session,
+                                                   const char **reason);
 
 /* Introspection. */
 typedef enum ortkit_value_kind {

@@ -7,6 +7,7 @@
 #define ORTKIT_CLI_BENCH_H
 
 #include "inputs.h"
+#include "session_flags.h"
 #include "util.h"
 
 #include <stddef.h>
@@ -60,6 +61,7 @@ typedef struct bench_config {
     long block;            /* runs per block; 0: chosen from the warm-up */
     int strict, json, progress;
     const char *plot;
+    const session_flags *flags; /* --cache, --arena, --mem-pattern, --spin, --arena-extend */
 
     size_t n_sides;
     bench_side side[2];

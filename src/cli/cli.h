@@ -94,5 +94,7 @@ int cli_json_print(cJSON *item);
 
 /* The runtime as the user asked for it: --runtime PATH, or the default search. */
 int cli_open_runtime(ortkit_runtime **out, const char *path);
+/* The same with more runtime options (opts->path included). */
+int cli_open_runtime_with(ortkit_runtime **out, const ortkit_runtime_options *opts);
 
 #endif

@@ -351,6 +351,12 @@ int cli_open_runtime(ortkit_runtime **out, const char *path)
 {
     ortkit_runtime_options o = ORTKIT_RUNTIME_OPTIONS_INIT;
     o.path = path;
+    return cli_open_runtime_with(out, &o);
+}
+
+int cli_open_runtime_with(ortkit_runtime **out, const ortkit_runtime_options *opts)
+{
+    ortkit_runtime_options o = *opts;
     const char *log = getenv("ORTKIT_LOG");
     if (log && *log) {
         long level;

@@ -3,6 +3,7 @@
  * a model on a runtime, or of two runtimes / two settings side by side.
  */
 #include "bench.h"
+#include "bench_modes.h"
 #include "cli.h"
 #include "interrupt.h"
 #include "opt.h"
@@ -17,7 +18,7 @@
 enum {
     OPT_RUNS = 1, OPT_TIME, OPT_WARMUP, OPT_CALLERS, OPT_INPUT, OPT_RANDOM, OPT_ZEROS, OPT_DIM,
     OPT_SEED, OPT_THREADS, OPT_EP, OPT_STRICT, OPT_RUNTIME, OPT_COMPARE, OPT_BLOCK, OPT_JSON,
-    OPT_PLOT, OPT_PROGRESS
+    OPT_PLOT, OPT_PROGRESS, OPT_COLD, OPT_SESSIONS, OPT_POOLS
 };
 
 static const cli_opt bench_opts[] = {
@@ -44,6 +45,21 @@ static const cli_opt bench_opts[] = {
     {OPT_JSON, "json", 0, NULL, 0, "print JSON"},
     {OPT_PLOT, "plot", 0, "FILE.svg", 0, "draw the latency distribution (histogram and CDF)"},
     {OPT_PROGRESS, "progress", 0, NULL, 0, "show progress on stderr even when it is not a terminal"},
+    SESSION_FLAG_ROWS,
+    RUNTIME_FLAG_ROWS,
+    CLI_OPT_HEADING("Other measurements:"),
+    {OPT_COLD, "cold", 0, "N", 0,
+     "session creation only, N times from the model and N times from the session cache, "
+     "alternating (the cache: --cache's directory, else a temporary one)"},
+    {OPT_SESSIONS, "sessions", 0, "N,...", 0,
+     "N sessions (of the MODELs in turn) run by the -c callers at once: throughput, latency "
+     "percentiles, CPU use; -n counts runs over all callers"},
+    {OPT_POOLS, "pools", 0, "session|global,...", 0,
+     "with --sessions: a thread pool pair per session (ORT's default) or one for all; --spin "
+     "takes on,off too; lists run every combination, each in its own process"},
+    CLI_OPT_TERM("--dim SYMBOL=LO..HI[:STEP]",
+                 "memory: run sizes LO to HI (step 1 or STEP) and back down, -n runs each (default "
+                 "3), resident memory after each"),
     CLI_OPT_END};
 
 static const cli_opt_spec bench_spec = {
@@ -52,7 +68,12 @@ static const cli_opt_spec bench_spec = {
     "                    [-i NAME=FILE.npy]... [--random|--zeros] [--dim SYMBOL=SIZE]...\n"
     "                    [--seed N] [--threads N] [--ep LIST] [--strict] [--runtime PATH]\n"
     "                    [--compare KEY=VALUE]... [--block N] [--json] [--plot FILE.svg]\n"
-    "                    [--progress]\n",
+    "                    [--progress] [--cache[=DIR]] [--arena on|off] [--mem-pattern on|off]\n"
+    "                    [--spin on|off] [--arena-extend power2|requested]\n"
+    "       ortkit bench MODEL --cold N [--cache[=DIR]]\n"
+    "       ortkit bench MODEL... --sessions N,... [--pools session|global,...]\n"
+    "                    [--spin on|off,...] [-c CALLERS] [-n RUNS | -t SECONDS]\n"
+    "       ortkit bench MODEL --dim SYMBOL=LO..HI[:STEP]... [-n RUNS] [--arena on|off]\n",
     "Measure a model: session creation, first run, then after a warm-up the\n"
     "latency of each run (min, mean, stddev, p50, p90, p95, p99, max), throughput,\n"
     "CPU use and memory.  Side by side, two runtimes or two settings run the same\n"
@@ -70,7 +91,60 @@ typedef struct bench_args {
     long threads_b;        /* -1: as A */
     int ep_b_set, runtime_b_set, compare, random_set, zeros_set;
     long seed;
+    bench_mode_args mode;
 } bench_args;
+
+/* "4,1,2" into out[] (at most BENCH_MAX_LIST); -1 when not such a list. */
+static int parse_long_list(const char *s, long lo, long hi, long *out, size_t *n)
+{
+    char buf[256];
+    if (snprintf(buf, sizeof buf, "%s", s) >= (int)sizeof buf)
+        return -1;
+    *n = 0;
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+        if (*n == BENCH_MAX_LIST || cli_parse_long(tok, lo, hi, &out[(*n)++]))
+            return -1;
+    return *n ? 0 : -1;
+}
+
+/* "session,global" or "on,off" into out[]: the index of each word in words. */
+static int parse_word_list(const char *s, const char *const *words, const int *values, int *out, size_t *n)
+{
+    char buf[256];
+    if (snprintf(buf, sizeof buf, "%s", s) >= (int)sizeof buf)
+        return -1;
+    *n = 0;
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        size_t w = 0;
+        while (words[w] && strcmp(words[w], tok))
+            w++;
+        if (!words[w] || *n == BENCH_MAX_LIST)
+            return -1;
+        out[(*n)++] = values[w];
+    }
+    return *n ? 0 : -1;
+}
+
+/* --dim SYMBOL=LO..HI[:STEP]: a swept dimension, which starts at LO. */
+static int parse_sweep(bench_args *a, char *arg)
+{
+    bench_mode_args *m = &a->mode;
+    char *eq = strchr(arg, '='), *dots = strstr(arg, "..");
+    long lo, hi, step = 1;
+    char lo_s[32], hi_s[32], step_s[32] = "1";
+    if (!eq || eq == arg || dots < eq || m->n_sweep == INPUTS_MAX ||
+        sscanf(eq + 1, "%31[0-9]..%31[0-9]%*[:]%31[0-9]", lo_s, hi_s, step_s) < 2 ||
+        cli_parse_long(lo_s, 1, INT32_MAX, &lo) || cli_parse_long(hi_s, 1, INT32_MAX, &hi) ||
+        cli_parse_long(step_s, 1, INT32_MAX, &step) || hi <= lo)
+        return cli_usage("bench", "--dim wants SYMBOL=LO..HI or SYMBOL=LO..HI:STEP, 1 <= LO < HI, "
+                         "got '%s'", arg);
+    *dots = '\0';
+    m->sweep_symbol[m->n_sweep] = arg;
+    m->sweep_lo[m->n_sweep] = lo;
+    m->sweep_hi[m->n_sweep] = hi;
+    m->sweep_step[m->n_sweep++] = step;
+    return input_spec_add_dim(&a->cfg.in, "bench", arg); /* "SYMBOL=LO" */
+}
 
 static int parse_compare(bench_args *a, char *arg)
 {
@@ -149,7 +223,7 @@ static int parse_args(bench_args *a, int argc, char **argv)
         case OPT_RANDOM: a->random_set = 1; break;
         case OPT_ZEROS: a->zeros_set = 1; break;
         case OPT_DIM:
-            if (input_spec_add_dim(&cfg->in, "bench", p.value))
+            if (strstr(p.value, "..") ? parse_sweep(a, p.value) : input_spec_add_dim(&cfg->in, "bench", p.value))
                 return CLI_USAGE;
             break;
         case OPT_SEED:
@@ -178,15 +252,58 @@ static int parse_args(bench_args *a, int argc, char **argv)
         case OPT_JSON: cfg->json = 1; break;
         case OPT_PLOT: cfg->plot = p.value; break;
         case OPT_PROGRESS: cfg->progress = 1; break;
+        case OPT_COLD:
+            if (cli_parse_long(p.value, 1, 100000, &a->mode.cold))
+                return cli_usage("bench", "--cold wants a number of creations from 1 to 100000, got '%s'", p.value);
+            break;
+        case OPT_SESSIONS:
+            if (parse_long_list(p.value, 1, BENCH_MAX_SESSIONS, a->mode.sessions, &a->mode.n_sessions))
+                return cli_usage("bench", "--sessions wants numbers from 1 to %d separated by commas "
+                                 "(at most %d), got '%s'", BENCH_MAX_SESSIONS, BENCH_MAX_LIST, p.value);
+            break;
+        case OPT_POOLS: {
+            static const char *const words[] = {"session", "global", NULL};
+            static const int values[] = {0, 1};
+            if (parse_word_list(p.value, words, values, a->mode.global_pools, &a->mode.n_pools))
+                return cli_usage("bench", "--pools wants session, global or both separated by a comma, "
+                                 "got '%s'", p.value);
+            break;
+        }
+        case OPT_SF_SPIN:
+            if (strchr(p.value, ',')) {
+                static const char *const words[] = {"on", "off", NULL};
+                static const int values[] = {ORTKIT_SWITCH_ON, ORTKIT_SWITCH_OFF};
+                if (parse_word_list(p.value, words, values, a->mode.spin, &a->mode.n_spin))
+                    return cli_usage("bench", "--spin wants on, off or on,off, got '%s'", p.value);
+                break;
+            }
+            /* One value is also the sessions' setting. */
+            if (session_flags_parse(&a->mode.flags, "bench", c, p.value))
+                return CLI_USAGE;
+            a->mode.n_spin = 1;
+            a->mode.spin[0] = a->mode.flags.spin;
+            break;
+        default:
+            if (session_flags_parse(&a->mode.flags, "bench", c, p.value))
+                return CLI_USAGE;
         }
     }
     if (c == CLI_OPT_HELP)
         return -1;
-    if (c == CLI_OPT_BAD)
+    if (c == CLI_OPT_BAD || session_flags_done(&a->mode.flags, "bench"))
         return CLI_USAGE;
-    if (p.n_args != 1)
-        return cli_usage("bench", p.n_args ? "give exactly one model" : "no model given");
+    int modes = (a->mode.cold > 0) + (a->mode.n_sessions > 0) + (a->mode.n_sweep > 0);
+    if (modes > 1)
+        return cli_usage("bench", "--cold, --sessions and a --dim sweep are separate measurements: give one");
+    if ((a->mode.n_pools || a->mode.n_spin > 1) && !a->mode.n_sessions)
+        return cli_usage("bench", "--pools and a --spin list go with --sessions");
+    if (p.n_args < 1 || (p.n_args > 1 && !a->mode.n_sessions) || p.n_args > BENCH_MAX_MODELS)
+        return cli_usage("bench", !p.n_args ? "no model given"
+                                  : p.n_args > BENCH_MAX_MODELS ? "at most 16 models"
+                                                                : "give exactly one model (several only with --sessions)");
     cfg->model = p.args[0];
+    for (int i = 0; i < p.n_args; i++)
+        a->mode.models[a->mode.n_models++] = p.args[i];
     if (runs_set && cfg->duration > 0)
         return cli_usage("bench", "give -n or -t, not both");
     if (!runs_set && cfg->duration <= 0)
@@ -225,6 +342,21 @@ static int parse_args(bench_args *a, int argc, char **argv)
     }
     if (!cfg->progress)
         cfg->progress = isatty(STDERR_FILENO);
+    if (modes && (a->n_runtimes > 1 || a->compare || cfg->plot))
+        return cli_usage("bench", "--compare, a second --runtime and --plot go with latency runs only");
+    bench_mode_args *m = &a->mode;
+    m->runtime = a->runtimes[0];
+    m->threads = threads;
+    m->providers = A->providers;
+    m->n_providers = A->n_providers;
+    m->strict = cfg->strict;
+    m->json = cfg->json;
+    m->progress = cfg->progress;
+    m->in = &cfg->in;
+    m->callers = cfg->callers;
+    m->runs = cfg->duration > 0 ? 0 : cfg->runs;
+    m->duration = cfg->duration;
+    m->sweep_runs = runs_set ? cfg->runs : 3;
     return 0;
 }
 
@@ -299,7 +431,10 @@ static int load_runtime(bench_config *cfg, size_t idx)
 {
     bench_side *sd = &cfg->side[idx];
     double rss0 = (double)ortkit__proc_rss(), t0 = ortkit__clock_now();
-    if (cli_open_runtime(&sd->rt, sd->runtime_path))
+    ortkit_runtime_options ro = ORTKIT_RUNTIME_OPTIONS_INIT;
+    ro.path = sd->runtime_path;
+    session_flags_runtime(cfg->flags, &ro);
+    if (cli_open_runtime_with(&sd->rt, &ro))
         return cli_fail("%s%s", side_prefix(cfg, idx), ortkit_error_last());
     sd->load_s = ortkit__clock_now() - t0;
     sd->runtime_rss = (double)ortkit__proc_rss() - rss0;
@@ -315,6 +450,7 @@ static int open_session(bench_config *cfg, size_t idx, ortkit_session **out, dou
 {
     bench_side *sd = &cfg->side[idx];
     ortkit_session_options so = ORTKIT_SESSION_OPTIONS_INIT;
+    session_flags_apply(cfg->flags, &so);
     so.intra_op_threads = (int)sd->threads;
     so.providers = sd->providers;
     so.provider_count = sd->n_providers;
@@ -453,10 +589,35 @@ int cmd_bench(int argc, char **argv)
 {
     bench_args a;
     memset(&a, 0, sizeof a);
+    char **original = calloc((size_t)argc + 1, sizeof *original);
+    for (int i = 0; original && i < argc; i++)
+        if (!(original[i] = strdup(argv[i])))
+            return cli_fail("out of memory");
+    if (!original)
+        return cli_fail("out of memory");
     int prc = parse_args(&a, argc, argv);
+    if (prc || !a.mode.n_sessions) {
+        for (int i = 0; i < argc; i++)
+            free(original[i]);
+        free(original);
+        original = NULL;
+    }
     if (prc)
         return prc < 0 ? CLI_OK : prc;
     bench_config *cfg = &a.cfg;
+    cfg->flags = &a.mode.flags;
+    if (a.mode.cold)
+        return bench_cold(&a.mode);
+    if (a.mode.n_sweep)
+        return bench_sweep(&a.mode);
+    if (a.mode.n_sessions) {
+        /* The child processes get the arguments as given: parsing split some in place. */
+        int many_rc = bench_many(&a.mode, argc, original);
+        for (int i = 0; i < argc; i++)
+            free(original[i]);
+        free(original);
+        return many_rc;
+    }
     int rc = CLI_FAIL;
     /* While the runtimes load there is nothing to report: an interrupt ends
      * the command at once.  From the first measured run on it stops the

@@ -3,6 +3,7 @@
 #include "inputs.h"
 #include "interrupt.h"
 #include "opt.h"
+#include "session_flags.h"
 #include "values.h"
 
 #include <errno.h>
@@ -34,13 +35,16 @@ static const cli_opt run_opts[] = {
     {OPT_SEED, "seed", 0, "N", 0, "seed for --random (default 1)"},
     {OPT_RUNTIME, "runtime", 0, "PATH", 0, "ONNX Runtime library or directory to load"},
     {OPT_JSON, "json", 0, NULL, 0, "print JSON"},
+    SESSION_FLAG_ROWS,
+    RUNTIME_FLAG_ROWS,
     CLI_OPT_END};
 
 static const cli_opt_spec run_spec = {
     "run",
     "usage: ortkit run MODEL [-i NAME=FILE.npy]... [--random|--zeros] [--dim SYMBOL=VALUE]...\n"
     "                  [-o DIR] [--threads N] [--ep LIST] [--strict] [--repeat N]\n"
-    "                  [--seed N] [--runtime PATH] [--json]\n",
+    "                  [--seed N] [--runtime PATH] [--json] [--cache[=DIR]] [--arena on|off]\n"
+    "                  [--mem-pattern on|off] [--spin on|off] [--arena-extend power2|requested]\n",
     "Run a model and show every output (type, shape, min/max/mean, first values),\n"
     "the time to create the session and the run latency.\n",
     run_opts, NULL,
@@ -61,6 +65,7 @@ typedef struct run_args {
     char *ep_list;
     long threads, repeat, seed;
     int strict, json;
+    session_flags flags;
 } run_args;
 
 static int parse_args(run_args *a, int argc, char **argv)
@@ -105,11 +110,14 @@ static int parse_args(run_args *a, int argc, char **argv)
             break;
         case OPT_RUNTIME: a->runtime = p.value; break;
         case OPT_JSON: a->json = 1; break;
+        default:
+            if (session_flags_parse(&a->flags, "run", c, p.value))
+                return CLI_USAGE;
         }
     }
     if (c == CLI_OPT_HELP)
         return -1;
-    if (c == CLI_OPT_BAD)
+    if (c == CLI_OPT_BAD || session_flags_done(&a->flags, "run"))
         return CLI_USAGE;
     if (p.n_args != 1)
         return cli_usage("run", p.n_args ? "give exactly one model" : "no model given");
@@ -409,6 +417,8 @@ static int report(const run_args *a, const ortkit_runtime *rt, const ortkit_sess
             cJSON_AddItemToArray(eps, o);
         }
         cJSON_AddNumberToObject(root, "session_create_s", create_s);
+        if (session_flags_cache_word(s))
+            cJSON_AddStringToObject(root, "session_cache", session_flags_cache_word(s));
         cJSON *l = cJSON_AddObjectToObject(root, "latency_s");
         cJSON_AddNumberToObject(l, "runs", (double)runs);
         cJSON_AddNumberToObject(l, "first", first);
@@ -475,7 +485,9 @@ static int report(const run_args *a, const ortkit_runtime *rt, const ortkit_sess
     char b1[32], b2[32], b3[32], b4[32];
     ortkit__human_duration(b1, sizeof b1, create_s);
     ortkit__human_duration(b2, sizeof b2, first);
-    printf("\nsession created in %s; first run %s", b1, b2);
+    printf("\nsession created in %s%s%s; first run %s", b1,
+           session_flags_cache_word(s) ? ", cache: " : "",
+           session_flags_cache_word(s) ? session_flags_cache_word(s) : "", b2);
     if (runs > 1) {
         ortkit__human_duration(b1, sizeof b1, lat[0]);
         ortkit__human_duration(b2, sizeof b2, median);
@@ -506,11 +518,15 @@ int cmd_run(int argc, char **argv)
     /* Until the outputs are saved there is nothing to undo: an interrupt ends the run at once. */
     cli_interrupt_init();
 
-    if (cli_open_runtime(&rt, a.runtime)) {
+    ortkit_runtime_options ro = ORTKIT_RUNTIME_OPTIONS_INIT;
+    ro.path = a.runtime;
+    session_flags_runtime(&a.flags, &ro);
+    if (cli_open_runtime_with(&rt, &ro)) {
         cli_fail_lib();
         goto cleanup;
     }
     ortkit_session_options so = ORTKIT_SESSION_OPTIONS_INIT;
+    session_flags_apply(&a.flags, &so);
     so.intra_op_threads = (int)a.threads;
     so.providers = a.providers;
     so.provider_count = a.n_providers;
@@ -522,6 +538,7 @@ int cmd_run(int argc, char **argv)
     }
     double create_s = ortkit__clock_now() - t0;
     providers_warn_skipped(s);
+    session_flags_warn(s);
     n_in = ortkit_session_input_count(s);
     n_out = ortkit_session_output_count(s);
     inputs = calloc(n_in + 1, sizeof *inputs);

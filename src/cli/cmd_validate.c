@@ -2,6 +2,7 @@
 #include "inputs.h"
 #include "interrupt.h"
 #include "opt.h"
+#include "session_flags.h"
 #include "validate_cli.h"
 
 #include <errno.h>
@@ -55,6 +56,7 @@ static const cli_opt validate_opts[] = {
     {OPT_VERBOSE, "verbose", 'v', NULL, 0, "a line per test as it ends"},
     {OPT_LIST, "list", 0, NULL, 0, "list the tests selected, without running them"},
     {OPT_RUNTIME, "runtime", 0, "PATH", 0, "ONNX Runtime library or directory to load"},
+    SESSION_FLAG_ROWS,
     CLI_OPT_END};
 
 static const cli_opt_spec validate_spec = {
@@ -62,7 +64,8 @@ static const cli_opt_spec validate_spec = {
     "usage: ortkit validate [DIR...] [--runtime PATH] [-j N] [--filter PATTERN]...\n"
     "                       [--exclude PATTERN]... [--known-failures FILE] [--tolerances FILE]\n"
     "                       [--timeout SECONDS] [--repeat N] [--soak SECONDS] [--threads N]\n"
-    "                       [--ep LIST] [--strict] [--json] [--junit FILE] [--list]\n",
+    "                       [--ep LIST] [--strict] [--json] [--junit FILE] [--list]\n"
+    "                       [--cache[=DIR]] [--arena on|off] [--mem-pattern on|off] [--spin on|off]\n",
     "Run ONNX backend tests (test_*/model.onnx with test_data_set_N/input_N.pb and\n"
     "output_N.pb) against a runtime, each in its own process, and compare the outputs\n"
     "with the reference as ONNX Runtime's test runner does.  Without DIR, runs the\n"
@@ -90,6 +93,7 @@ typedef struct validate_args {
     char *ep_list;
     const char *providers[MAX_PATTERNS];
     size_t n_providers;
+    session_flags flags;
 } validate_args;
 
 static int parse_seconds(const char *s, double min, double *out)
@@ -166,6 +170,9 @@ static int parse_args(validate_args *a, int argc, char **argv)
         case OPT_VERBOSE: a->verbose = 1; break;
         case OPT_LIST: a->list = 1; break;
         case OPT_RUNTIME: a->runtime = p.value; break;
+        default:
+            if (session_flags_parse(&a->flags, "validate", c, p.value))
+                return CLI_USAGE;
         }
     }
     if (c == CLI_OPT_HELP)
@@ -326,6 +333,7 @@ int cmd_validate(int argc, char **argv)
     cfg.session.providers = a.providers;
     cfg.session.provider_count = a.n_providers;
     cfg.session.ep_policy = a.strict ? ORTKIT_EP_STRICT : ORTKIT_EP_FALLBACK;
+    session_flags_apply(&a.flags, &cfg.session);
     cfg.conf = (ortkit_conformance_options)ORTKIT_CONFORMANCE_OPTIONS_INIT;
     cfg.conf.rtol = a.rtol;
     cfg.conf.atol = a.atol;

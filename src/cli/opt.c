@@ -110,9 +110,10 @@ static int long_option(cli_opt_parser *p, char *body)
     size_t len = eq ? (size_t)(eq - body) : strlen(body);
     const cli_opt *o = find_long(p, body, len);
     char *value = NULL;
+    int optional = o && o->arg && (o->flags & CLI_OPT_OPTIONAL);
     if (o && o->arg)
-        value = eq ? eq + 1 : p->next < p->argc ? p->argv[p->next++] : NULL;
-    if (!o || (o->arg && !value) || (!o->arg && eq))
+        value = eq ? eq + 1 : optional ? NULL : p->next < p->argc ? p->argv[p->next++] : NULL;
+    if (!o || (o->arg && !value && !optional) || (!o->arg && eq))
         return bad(p, "option '--%.*s' is unknown or needs a value", (int)len, body);
     return found(p, o, value);
 }
@@ -123,11 +124,12 @@ static int short_option(cli_opt_parser *p)
     char letter = *p->cluster++;
     const cli_opt *o = find_letter(p, letter);
     char *value = NULL;
-    if (o && o->arg) {
+    int optional = o && o->arg && (o->flags & CLI_OPT_OPTIONAL);
+    if (o && o->arg && !optional) {
         value = *p->cluster ? p->cluster : p->next < p->argc ? p->argv[p->next++] : NULL;
         p->cluster = NULL;
     }
-    if (!o || (o->arg && !value))
+    if (!o || (o->arg && !value && !optional))
         return bad(p, "option '-%c' is unknown or needs a value", letter);
     return found(p, o, value);
 }
@@ -174,6 +176,9 @@ static size_t left_text(const cli_opt *o, char *buf, size_t size)
         else if (o[n].letter && o[n].name)
             snprintf(buf + used, size - used, "%s-%c, --%s%s%s%s", n ? ", " : "", o[n].letter,
                      o[n].name, o[n].arg ? " " : "", o[n].arg ? o[n].arg : "", dots);
+        else if (o[n].name && o[n].arg && (o[n].flags & CLI_OPT_OPTIONAL))
+            snprintf(buf + used, size - used, "%s--%s[=%s]%s", n ? ", " : "", o[n].name, o[n].arg,
+                     dots);
         else if (o[n].name)
             snprintf(buf + used, size - used, "%s--%s%s%s%s", n ? ", " : "", o[n].name,
                      o[n].arg ? " " : "", o[n].arg ? o[n].arg : "", dots);

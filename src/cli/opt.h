@@ -25,6 +25,8 @@
 enum cli_opt_flags {
     CLI_OPT_REPEATS = 1 << 0,   /* may be given more than once; --help shows "ARG..." */
     CLI_OPT_SAME_LINE = 1 << 1, /* --help shows it on the row above, after a comma */
+    CLI_OPT_OPTIONAL = 1 << 2,  /* its value is optional and only given as "--name=VALUE";
+                                   without one the value is NULL; --help shows "--name[=ARG]" */
 };
 
 /*

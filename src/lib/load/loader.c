@@ -34,19 +34,6 @@ int ortkit__ort_error(const ortkit_runtime *rt, OrtStatus *status, int code, con
     return code;
 }
 
-static OrtLoggingLevel ort_log_level(ortkit_log_level level)
-{
-    switch (level) {
-    case ORTKIT_LOG_VERBOSE: return ORT_LOGGING_LEVEL_VERBOSE;
-    case ORTKIT_LOG_INFO: return ORT_LOGGING_LEVEL_INFO;
-    case ORTKIT_LOG_WARNING: return ORT_LOGGING_LEVEL_WARNING;
-    case ORTKIT_LOG_ERROR: return ORT_LOGGING_LEVEL_ERROR;
-    /* ORT logs every failure it also returns; ortkit passes those on, so by
-     * default only fatal messages are let through to stderr. */
-    default: return ORT_LOGGING_LEVEL_FATAL;
-    }
-}
-
 static void runtime_destroy(ortkit_runtime *rt)
 {
     if (rt->cpu_memory)
@@ -178,16 +165,9 @@ int ortkit__runtime_load(ortkit_runtime **out, const char *path, const char *sou
     if ((rc = handshake(rt, rt->path)))
         goto fail;
 
-    const char *log_id = opts && opts->log_id ? opts->log_id : "ortkit";
-    OrtStatus *st = rt->api->CreateEnv(ort_log_level(opts ? opts->log_level : ORTKIT_LOG_DEFAULT),
-                                       log_id, &rt->env);
-    if (st) {
-        rc = ortkit__ort_error(rt, st, ORTKIT_E_ORT, "cannot create the ONNX Runtime environment");
+    if ((rc = ortkit__runtime_env_create(rt, opts)) || (rc = load_providers(rt)))
         goto fail;
-    }
-    if ((rc = load_providers(rt)))
-        goto fail;
-    st = rt->api->CreateCpuMemoryInfo(OrtArenaAllocator, OrtMemTypeDefault, &rt->cpu_memory);
+    OrtStatus *st = rt->api->CreateCpuMemoryInfo(OrtArenaAllocator, OrtMemTypeDefault, &rt->cpu_memory);
     if (st) {
         rc = ortkit__ort_error(rt, st, ORTKIT_E_ORT, "cannot describe CPU memory to the runtime");
         goto fail;

@@ -21,6 +21,9 @@ struct ortkit_runtime {
     char version[64];
     char **providers;
     size_t provider_count;
+    int global_pools;          /* sessions share the environment's thread pools */
+    int shared_arena;          /* the environment holds a CPU arena for sessions to share */
+    char library_sha256[65];   /* "" until the session cache needs it */
 };
 
 /* Release a status we have no use for (from calls that cannot really fail). */
@@ -35,6 +38,10 @@ static inline void ortkit__ort_discard(const OrtApi *api, OrtStatus *status)
  * source says where the path came from ("bundle NAME", "ORTKIT_RUNTIME"). */
 int ortkit__runtime_load(ortkit_runtime **out, const char *path, const char *source,
                          const ortkit_runtime_options *opts);
+
+/* Create rt->env as the options say (log level, global thread pools, a
+ * shared CPU arena); rt->cpu_memory must exist. */
+int ortkit__runtime_env_create(ortkit_runtime *rt, const ortkit_runtime_options *opts);
 
 /* Keep a runtime alive while a session uses it. */
 void ortkit__runtime_ref(ortkit_runtime *rt);

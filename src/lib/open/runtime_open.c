@@ -7,11 +7,13 @@
 #include "abi.h"
 #include "runtime.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 ORTKIT__ABI_STRUCT(options_abi, ortkit_runtime_options, "runtime options",
                    "ORTKIT_RUNTIME_OPTIONS_INIT", ORTKIT_RUNTIME_OPTIONS_VERSION,
+                   offsetof(ortkit_runtime_options, global_thread_pools),
                    sizeof(ortkit_runtime_options));
 
 /* The caller's options in the current layout (fields its version lacks get

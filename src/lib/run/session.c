@@ -5,6 +5,7 @@
 #include "session.h"
 #include "abi.h"
 #include "model_scan.h"
+#include "session_cache.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -208,9 +209,39 @@ static int check(const ortkit_runtime *rt, OrtStatus *st, const char *what)
     return st ? ortkit__ort_error(rt, st, ORTKIT_E_INVALID_ARG, "session option %s", what) : 0;
 }
 
+/* How the model's format is given to ONNX Runtime: an ONNX model, an ONNX
+ * model whose optimised graph is saved in ORT format, or an ORT-format graph. */
+typedef enum model_format { FORMAT_ONNX, FORMAT_ONNX_SAVE_ORT, FORMAT_ORT } model_format;
+
+static int add_config(const ortkit_runtime *rt, OrtSessionOptions *so, const char *key,
+                      const char *value)
+{
+    OrtStatus *st = rt->api->AddSessionConfigEntry(so, key, value);
+    return st ? ortkit__ort_error(rt, st, ORTKIT_E_INVALID_ARG, "session config entry '%s'", key) : 0;
+}
+
+/* Threads, spinning and the shared arena, as the runtime was set up. */
+static int threading_options(const ortkit_runtime *rt, OrtSessionOptions *so,
+                             const ortkit_session_options *o)
+{
+    int rc = 0;
+    if ((unsigned)o->intra_op_spinning > ORTKIT_SWITCH_OFF || (unsigned)o->inter_op_spinning > ORTKIT_SWITCH_OFF)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "intra_op_spinning and inter_op_spinning take "
+                                 "an ortkit_switch");
+    if (rt->global_pools)
+        return check(rt, rt->api->DisablePerSessionThreads(so), "global thread pools");
+    if (o->intra_op_spinning)
+        rc = add_config(rt, so, "session.intra_op.allow_spinning",
+                        o->intra_op_spinning == ORTKIT_SWITCH_ON ? "1" : "0");
+    if (!rc && o->inter_op_spinning)
+        rc = add_config(rt, so, "session.inter_op.allow_spinning",
+                        o->inter_op_spinning == ORTKIT_SWITCH_ON ? "1" : "0");
+    return rc;
+}
+
 static int build_options(OrtSessionOptions **out, ortkit_session *s, const ortkit_session_options *o,
-                         const char *optimized_tmp, const unsigned char *exclude,
-                         const char *exclude_reason)
+                         const char *optimized_tmp, model_format format,
+                         const unsigned char *exclude, const char *exclude_reason)
 {
     const OrtApi *api = s->rt->api;
     OrtSessionOptions *so = NULL;
@@ -218,7 +249,20 @@ static int build_options(OrtSessionOptions **out, ortkit_session *s, const ortki
     if (st)
         return ortkit__ort_error(s->rt, st, ORTKIT_E_ORT, "cannot create session options");
     int rc = 0;
+    if (s->rt->shared_arena && (!o || o->cpu_arena != ORTKIT_SWITCH_OFF) &&
+        (rc = add_config(s->rt, so, "session.use_env_allocators", "1")))
+        goto done;
+    if (format == FORMAT_ONNX_SAVE_ORT && (rc = add_config(s->rt, so, "session.save_model_format", "ORT")))
+        goto done;
+    /* The entry stays mapped for the session's life, so ONNX Runtime uses
+     * its graph and initializers in place instead of copying them. */
+    if (format == FORMAT_ORT && ((rc = add_config(s->rt, so, "session.load_model_format", "ORT")) ||
+                                 (rc = add_config(s->rt, so, "session.use_ort_model_bytes_directly", "1")) ||
+                                 (rc = add_config(s->rt, so, "session.use_ort_model_bytes_for_initializers", "1"))))
+        goto done;
     if (o) {
+        if ((rc = threading_options(s->rt, so, o)))
+            goto done;
         if (o->intra_op_threads < 0 || o->inter_op_threads < 0) {
             rc = ortkit__error_set(ORTKIT_E_INVALID_ARG, "thread counts must not be negative");
             goto done;
@@ -330,6 +374,8 @@ void ortkit_session_free(ortkit_session *s)
         return;
     if (s->ort)
         s->rt->api->ReleaseSession(s->ort);
+    if (s->cache_map)
+        munmap(s->cache_map, s->cache_map_size);
     free_io(s->inputs, s->input_count);
     free_io(s->outputs, s->output_count);
     free(s->input_names);
@@ -337,6 +383,7 @@ void ortkit_session_free(ortkit_session *s)
     free_meta(&s->meta);
     free_providers(s);
     free(s->label);
+    free(s->cache_reason);
     ortkit_runtime_free(s->rt);
     free(s);
 }
@@ -628,7 +675,8 @@ static void find_unshaped(ortkit_session *s, const char *path, const void *data,
 }
 
 static int session_create(ortkit_session *s, const char *path, const void *data, size_t size,
-                          const ortkit_session_options *o, const char *optimized_tmp)
+                          const ortkit_session_options *o, const char *optimized_tmp,
+                          model_format format)
 {
     const OrtApi *api = s->rt->api;
     size_t n = o ? o->provider_count : 0;
@@ -636,7 +684,7 @@ static int session_create(ortkit_session *s, const char *path, const void *data,
     char exclude_reason[768] = "";
     for (;;) {
         OrtSessionOptions *so = NULL;
-        int rc = build_options(&so, s, o, optimized_tmp, exclude, exclude_reason);
+        int rc = build_options(&so, s, o, optimized_tmp, format, exclude, exclude_reason);
         if (rc) {
             free(exclude);
             return rc;
@@ -676,9 +724,49 @@ static int session_create(ortkit_session *s, const char *path, const void *data,
     }
 }
 
+/*
+ * Create the session through the cache's plan: from the cached graph on a
+ * hit, saving the optimised graph on a fill, as without a cache otherwise.
+ * A cached graph ONNX Runtime refuses is removed and made again; a fill that
+ * fails is tried once more without the cache, so that a failure is always
+ * the model's own.
+ */
+static int create_through_cache(ortkit_session *s, ortkit__cache_plan *c, const char *path,
+                                const void *data, size_t size, const ortkit_session_options *o,
+                                const char *optimized_tmp)
+{
+    int rc;
+    if (c->state == ORTKIT_CACHE_HIT) {
+        if (!(rc = session_create(s, NULL, c->graph, c->graph_size, o, NULL, FORMAT_ORT))) {
+            s->cache_map = c->map;
+            s->cache_map_size = c->map_size;
+            c->map = NULL; /* the session's now */
+            return rc;
+        }
+        if (rc == ORTKIT_E_NOMEM)
+            return rc;
+        free_providers(s);
+        ortkit__session_cache_reject(c, ortkit_error_last());
+    }
+    if (c->state == ORTKIT_CACHE_FILLED) {
+        if (!(rc = session_create(s, path, data, size, o, c->fill_tmp, FORMAT_ONNX_SAVE_ORT))) {
+            ortkit__session_cache_store(c);
+            return ORTKIT_OK;
+        }
+        if (rc == ORTKIT_E_NOMEM)
+            return rc;
+        free_providers(s);
+        ortkit__session_cache_end(c);
+        c->state = ORTKIT_CACHE_SKIPPED;
+        snprintf(c->reason, sizeof c->reason, "the session could not be made and saved: %s",
+                 ortkit_error_last());
+    }
+    return session_create(s, path, data, size, o, optimized_tmp, FORMAT_ONNX);
+}
+
 ORTKIT__ABI_STRUCT(options_abi, ortkit_session_options, "session options",
                    "ORTKIT_SESSION_OPTIONS_INIT", ORTKIT_SESSION_OPTIONS_VERSION,
-                   sizeof(ortkit_session_options));
+                   offsetof(ortkit_session_options, cache_dir), sizeof(ortkit_session_options));
 
 static int session_open(ortkit_session **out, ortkit_runtime *rt, const char *path,
                         const void *data, size_t size, const ortkit_session_options *o)
@@ -719,6 +807,7 @@ static int session_open(ortkit_session **out, ortkit_runtime *rt, const char *pa
     ortkit__runtime_ref(rt);
     s->rt = rt;
     char *optimized_tmp = NULL;
+    ortkit__cache_plan cache;
     int rc = ORTKIT_OK;
     if (!(s->label = ortkit__strdup(label))) {
         rc = ORTKIT_E_NOMEM;
@@ -734,7 +823,13 @@ static int session_open(ortkit_session **out, ortkit_runtime *rt, const char *pa
         }
         snprintf(optimized_tmp, len, "%s.tmp%ld", o->optimized_model_path, (long)getpid());
     }
-    if ((rc = session_create(s, path, data, size, o, optimized_tmp)))
+    ortkit__session_cache_begin(&cache, rt, path, data, size, o);
+    rc = create_through_cache(s, &cache, path, data, size, o, optimized_tmp);
+    s->cache_state = cache.state;
+    ortkit__session_cache_end(&cache);
+    if (!rc && !(s->cache_reason = ortkit__strdup(cache.reason)))
+        rc = ORTKIT_E_NOMEM;
+    if (rc)
         goto fail;
     if ((rc = load_io(s, 0)) || (rc = load_io(s, 1)) || (rc = load_metadata(s)))
         goto fail;
@@ -767,6 +862,13 @@ int ortkit_session_open_memory(ortkit_session **out, ortkit_runtime *rt, const v
                                size_t size, const ortkit_session_options *opts)
 {
     return session_open(out, rt, NULL, data, size, opts);
+}
+
+ortkit_cache_state ortkit_session_cache(const ortkit_session *s, const char **reason)
+{
+    if (reason)
+        *reason = s && s->cache_reason ? s->cache_reason : "";
+    return s ? s->cache_state : ORTKIT_CACHE_OFF;
 }
 
 size_t ortkit_session_provider_count(const ortkit_session *s) { return s ? s->provider_count : 0; }

@@ -14,6 +14,10 @@ struct ortkit_session {
     ortkit_model_metadata meta;
     ortkit_provider_status *providers;
     size_t provider_count;
+    ortkit_cache_state cache_state; /* what the session cache did */
+    char *cache_reason;             /* "" or why it was skipped or rebuilt */
+    void *cache_map;                /* the cache entry ONNX Runtime uses in place (a hit) */
+    size_t cache_map_size;
 };
 
 #endif
