@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define PUBKEY_BYTES (2 + 8 + 32)
 #define SECKEY_BYTES (2 + 2 + 2 + 32 + 8 + 8 + 8 + 64 + 32)
@@ -136,7 +137,8 @@ int ortkit__pubkey_load(ortkit__pubkey *out, const char *path_or_key)
         return ortkit__error_set(ORTKIT_E_INVALID_ARG, "no trusted public key: give the "
                                  "repository's minisign public key (a file or \"RW...\")");
     size_t n = strlen(path_or_key);
-    if (n == 56 && !strncmp(path_or_key, "RW", 2) && !strchr(path_or_key, '/'))
+    /* Base64 may hold '/': the key's text is a key unless a file has that name. */
+    if (n == 56 && !strncmp(path_or_key, "RW", 2) && access(path_or_key, F_OK) != 0)
         return ortkit__pubkey_parse(out, path_or_key, n);
     char *text = NULL;
     size_t size = 0;
@@ -224,11 +226,14 @@ int ortkit__seckey_parse(ortkit__seckey *out, const char *text, size_t size, con
     }
     memcpy(out->id, keynum, 8);
     memcpy(out->sk, keynum + 8, 64);
-    unsigned char chk[32];
+    /* minisign -W leaves an unencrypted key's checksum zero, and so does not check it. */
+    unsigned char chk[32], zero[32] = {0};
+    int encrypted = !memcmp(kdf, "Sc", 2);
     seckey_checksum(chk, bin, out);
-    if (sodium_memcmp(chk, keynum + 72, 32) != 0)
+    if ((encrypted || sodium_memcmp(zero, keynum + 72, 32) != 0) &&
+        sodium_memcmp(chk, keynum + 72, 32) != 0)
         rc = ortkit__error_set(ORTKIT_E_FORMAT, "secret key: its checksum does not match%s",
-                               memcmp(kdf, "Sc", 2) ? " (damaged)" : ": wrong password?");
+                               encrypted ? ": wrong password?" : " (damaged)");
 cleanup:
     sodium_memzero(bin, sizeof bin);
     if (rc)
