@@ -54,7 +54,7 @@ typedef struct stream {
     int fd;
     EVP_MD_CTX *sha;
     uint64_t have, want;
-    int restarted, too_big, write_errno;
+    int first_seen, too_big, write_errno;
     ortkit__fetch_job *job;
     CURL *curl;
 } stream;
@@ -68,7 +68,6 @@ static int stream_restart(stream *s)
     }
     s->job->resumed_from = 0;
     s->have = 0;
-    s->restarted = 1;
     return 0;
 }
 
@@ -115,13 +114,13 @@ static size_t on_data(char *p, size_t size, size_t nmemb, void *arg)
 {
     stream *s = arg;
     size_t n = size * nmemb;
-    if (s->sha && s->have > 0 && !s->restarted) {
-        /* Asked for the rest; a 200 is the whole file again. */
+    if (s->sha && !s->first_seen) {
+        /* Asked for the rest, a 200 is the whole file again. */
         long code = 0;
+        s->first_seen = 1;
         curl_easy_getinfo(s->curl, CURLINFO_RESPONSE_CODE, &code);
-        if (code == 200 && stream_restart(s))
+        if (s->have > 0 && code == 200 && stream_restart(s))
             return 0;
-        s->restarted = 1;
     }
     return stream_put(s, p, n) ? 0 : n;
 }
