@@ -8,6 +8,8 @@
 
 #include "opt.h"
 
+#include <stdint.h>
+
 /* `ortkit bundle`'s spec (cmd_bundle.c): every subcommand's --help is the whole command's. */
 extern const cli_opt_spec bundle_spec;
 
@@ -22,5 +24,8 @@ int cmd_bundle_install(int argc, char **argv);
 /* The first line of a password file, for an encrypted secret key; NULL
  * (after a message) when it cannot be read.  free() it. */
 char *bundle_read_password(const char *path);
+
+/* A time as "2025-11-23T10:00:00Z" (UTC), as index.json writes it. */
+void bundle_format_time(char out[32], int64_t t);
 
 #endif

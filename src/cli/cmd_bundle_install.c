@@ -32,7 +32,7 @@ typedef struct install_args {
     int list, json;
 } install_args;
 
-static void format_time(char out[32], int64_t t)
+void bundle_format_time(char out[32], int64_t t)
 {
     time_t tt = (time_t)t;
     struct tm tm;
@@ -105,7 +105,7 @@ static cJSON *repo_json(const ortkit_repo *repo, const ortkit_bundle_choice *cho
 {
     const ortkit_repo_info *info = ortkit_repo_info_get(repo);
     char expires[32];
-    format_time(expires, info->expires);
+    bundle_format_time(expires, info->expires);
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "repository", info->source);
     cJSON_AddNumberToObject(o, "serial", (double)info->serial);
@@ -127,7 +127,7 @@ static int print_list(const ortkit_repo *repo, const ortkit_bundle_choice *choic
 {
     const ortkit_repo_info *info = ortkit_repo_info_get(repo);
     char expires[32], size[32];
-    format_time(expires, info->expires);
+    bundle_format_time(expires, info->expires);
     printf("repository  %s\n", cli_esc(info->source));
     printf("serial      %" PRIu64 ", expires %s, signed by key %s\n", info->serial, expires,
            info->key_id);

@@ -44,14 +44,6 @@ static int parse_expiry(const char *s, int64_t *out)
     return 0;
 }
 
-static void format_time(char out[32], int64_t t)
-{
-    time_t tt = (time_t)t;
-    struct tm tm;
-    if (!gmtime_r(&tt, &tm) || !strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm))
-        snprintf(out, 32, "?");
-}
-
 /* A directory, else the name of a bundle 'ortkit bundle list' shows. */
 static char *bundle_dir(const char *what)
 {
@@ -72,7 +64,7 @@ static int print_result(const ortkit_repo *repo, int json)
 {
     const ortkit_repo_info *info = ortkit_repo_info_get(repo);
     char expires[32], size[32];
-    format_time(expires, info->expires);
+    bundle_format_time(expires, info->expires);
     if (json) {
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "repository", info->source);

@@ -316,8 +316,7 @@ int ortkit__fetch_file(const ortkit__source *src, ortkit__fetch_job *job)
     unsigned char md[32];
     char hex[65];
     EVP_DigestFinal_ex(s.sha, md, NULL);
-    for (int i = 0; i < 32; i++)
-        snprintf(hex + 2 * i, 3, "%02x", md[i]);
+    ortkit__digest_hex(hex, md);
     if (strcmp(hex, job->sha256)) {
         discard = 1;
         rc = ortkit__error_set(ORTKIT_E_FORMAT, "%s/%s has SHA-256 %.16s..., the signed index "

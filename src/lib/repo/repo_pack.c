@@ -127,12 +127,6 @@ cleanup:
     return rc;
 }
 
-static void hex_of(char out[65], const unsigned char *md)
-{
-    for (int i = 0; i < 32; i++)
-        snprintf(out + 2 * i, 3, "%02x", md[i]);
-}
-
 int ortkit__pack(char sha256[65], uint64_t *size, uint64_t *unpacked, const ortkit_bundle *bundle,
                  const char *dir)
 {
@@ -198,7 +192,7 @@ int ortkit__pack(char sha256[65], uint64_t *size, uint64_t *unpacked, const ortk
     opened = 0;
     unsigned char md[32];
     EVP_DigestFinal_ex(s.sha, md, NULL);
-    hex_of(sha256, md);
+    ortkit__digest_hex(sha256, md);
     *size = s.size;
     if (fsync(s.fd) != 0 || close(s.fd) != 0) {
         s.fd = -1;

@@ -23,6 +23,11 @@ void ortkit__sha256_hex(char out[65], const void *data, size_t size)
     unsigned char md[32];
     unsigned int n = 0;
     EVP_Digest(data, size, md, &n, EVP_sha256(), NULL);
+    ortkit__digest_hex(out, md);
+}
+
+void ortkit__digest_hex(char out[65], const unsigned char md[32])
+{
     for (int i = 0; i < 32; i++)
         snprintf(out + 2 * i, 3, "%02x", md[i]);
 }
