@@ -45,6 +45,7 @@ void bundle_format_time(char out[32], int64_t t)
 typedef struct bar {
     double start, last;
     uint64_t first; /* bytes held when this run started (a resumed download) */
+    int tty;        /* draw only on a terminal; Ctrl-C stops the download either way */
     int shown;
 } bar;
 
@@ -58,7 +59,7 @@ static int on_progress(void *arg, uint64_t done, uint64_t total)
     }
     if (cli_interrupt_poll(NULL))
         return 1;
-    if (done < total && now - b->last < 0.1)
+    if (!b->tty || (done < total && now - b->last < 0.1))
         return 0;
     b->last = now;
     char have[32], all[32], rate[32];
@@ -165,12 +166,10 @@ static int install(ortkit_repo *repo, const ortkit_bundle_choice *choice, const 
 {
     const ortkit_repo_entry *e = ortkit_repo_get(repo, choice->index);
     ortkit_repo_install_options o = ORTKIT_REPO_INSTALL_OPTIONS_INIT;
-    bar b = {0, 0, 0, 0};
+    bar b = {0, 0, 0, isatty(2), 0};
     o.into = a->into;
-    if (isatty(2)) {
-        o.progress = on_progress;
-        o.progress_arg = &b;
-    }
+    o.progress = on_progress;
+    o.progress_arg = &b;
     char size[32];
     ortkit__human_bytes(size, sizeof size, (double)e->size);
     fprintf(stderr, "ortkit: installing %s (%s): %s\n", cli_esc(e->name), size,
