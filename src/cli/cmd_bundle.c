@@ -1,5 +1,6 @@
 /* cmd_bundle.c - `ortkit bundle import|verify|list`: relocatable ONNX Runtime bundles. */
 #include "cli.h"
+#include "bundle_repo.h"
 #include "bundle_view.h"
 #include "interrupt.h"
 #include "opt.h"
@@ -46,13 +47,29 @@ static const cli_subcommand bundle_subs[] = {
      "$XDG_DATA_DIRS (/usr/local/share, /usr/share) + /ortkit/bundles, and in ortkit's default "
      "directory",
      json_opts, bundle_list},
+    {"keygen", NULL, "make a key pair in minisign's format for signing a repository",
+     bundle_keygen_opts, cmd_bundle_keygen},
+    {"publish", "BUNDLE...",
+     "verify each bundle (a directory or a name), pack it into archives/<sha256>.tar.zst and list "
+     "it in the repository's index.json, signed (index.json.minisig) with a higher serial and an "
+     "expiry; serve DIR from any static web server",
+     bundle_publish_opts, cmd_bundle_publish},
+    {"install", "SOURCE",
+     "from a repository (an http(s) URL or a directory), install the bundle that fits this host "
+     "best: the index's signature, expiry and serial (no rollback) are checked, the archive's "
+     "size and SHA-256 while it downloads (an interrupted download resumes), the bundle before "
+     "it is renamed into place",
+     bundle_install_opts, cmd_bundle_install},
     {NULL, NULL, NULL, NULL, NULL}};
 
-static const cli_opt_spec bundle_spec = {
+const cli_opt_spec bundle_spec = {
     "bundle",
     "usage: ortkit bundle import SRC [--name NAME] [--variant V] [--into DIR] [--force] [--json]\n"
     "       ortkit bundle verify BUNDLE [--json]\n"
-    "       ortkit bundle list [--json]\n",
+    "       ortkit bundle list [--json]\n"
+    "       ortkit bundle keygen [--key FILE] [--pubkey FILE] [--json]\n"
+    "       ortkit bundle publish BUNDLE... --repo DIR --key FILE [--expires WHEN] [--json]\n"
+    "       ortkit bundle install SOURCE --pubkey KEY [--list] [--into DIR] [--json]\n",
     "A bundle is a directory holding one ONNX Runtime build that works from\n"
     "wherever it lies: lib/ (RUNPATH $ORIGIN), include/, a pkg-config file, a\n"
     "CMake package, the licences and manifest.json (what it is, what it needs of\n"

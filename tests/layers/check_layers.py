@@ -22,6 +22,7 @@ ALLOWED = {
     "host": {"core", "util"},
     "bundle": {"host", "core", "util"},
     "select": {"bundle", "host", "core", "util"},
+    "repo": {"select", "bundle", "host", "core", "util"},
     "load": {"core", "util"},
     "run": {"load", "core", "util"},
     "validate": {"run", "load", "core", "util"},

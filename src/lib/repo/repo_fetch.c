@@ -1,0 +1,333 @@
+/*
+ * repo_fetch.c - a repository's files, from a directory or over http(s)
+ * with libcurl.
+ *
+ * An archive is fetched into a part file: what an interrupted attempt kept
+ * is hashed again and the transfer asks for the rest (a Range request; a
+ * server that answers with the whole file starts it over).  The size and
+ * the SHA-256 are checked while it streams: a byte past the size stops the
+ * transfer, and a part whose hash is wrong is removed, never reused.
+ */
+#include "repo.h"
+
+#include <curl/curl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <openssl/evp.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define BLOCK ((size_t)1 << 20)
+
+int ortkit__source_init(ortkit__source *src, char **base, const char *source, const char *ca_file)
+{
+    *base = NULL;
+    if (!source || !source[0])
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "no repository: give a URL or a directory");
+    src->remote = !strncmp(source, "http://", 7) || !strncmp(source, "https://", 8);
+    src->ca_file = ca_file;
+    if (!src->remote && strstr(source, "://"))
+        return ortkit__error_set(ORTKIT_E_UNSUPPORTED, "'%s': only http://, https:// and "
+                                 "directories are repositories", source);
+    if (!(*base = ortkit__strdup(source)))
+        return ortkit__error_nomem();
+    size_t n = strlen(*base);
+    while (n > 1 && (*base)[n - 1] == '/')
+        (*base)[--n] = '\0';
+    src->base = *base;
+    return ORTKIT_OK;
+}
+
+static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
+static int curl_ready;
+
+static void curl_start(void) { curl_ready = curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK; }
+
+/* Where the bytes go: memory (small files) or a part file (archives). */
+typedef struct stream {
+    char *mem;
+    size_t mem_size, max;
+    int fd;
+    EVP_MD_CTX *sha;
+    uint64_t have, want;
+    int first_seen, too_big, write_errno;
+    ortkit__fetch_job *job;
+    CURL *curl;
+} stream;
+
+static int stream_restart(stream *s)
+{
+    if (ftruncate(s->fd, 0) != 0 || lseek(s->fd, 0, SEEK_SET) < 0 ||
+        EVP_DigestInit_ex(s->sha, EVP_sha256(), NULL) != 1) {
+        s->write_errno = errno;
+        return -1;
+    }
+    s->job->resumed_from = 0;
+    s->have = 0;
+    return 0;
+}
+
+static int stream_put(stream *s, const char *p, size_t n)
+{
+    if (!s->sha) { /* memory */
+        if (n > s->max - s->mem_size) {
+            s->too_big = 1;
+            return -1;
+        }
+        char *m = realloc(s->mem, s->mem_size + n + 1);
+        if (!m)
+            return -1;
+        memcpy(m + s->mem_size, p, n);
+        s->mem = m;
+        s->mem_size += n;
+        m[s->mem_size] = '\0';
+        return 0;
+    }
+    if (n > s->want - s->have) {
+        s->too_big = 1;
+        return -1;
+    }
+    EVP_DigestUpdate(s->sha, p, n);
+    for (size_t left = n; left;) {
+        ssize_t w = write(s->fd, p, left);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0) {
+            s->write_errno = errno;
+            return -1;
+        }
+        p += w;
+        left -= (size_t)w;
+    }
+    s->have += n;
+    s->job->downloaded += n;
+    if (s->job->progress && s->job->progress(s->job->progress_arg, s->have, s->want))
+        return -1;
+    return 0;
+}
+
+static size_t on_data(char *p, size_t size, size_t nmemb, void *arg)
+{
+    stream *s = arg;
+    size_t n = size * nmemb;
+    if (s->sha && !s->first_seen) {
+        /* Asked for the rest, a 200 is the whole file again. */
+        long code = 0;
+        s->first_seen = 1;
+        curl_easy_getinfo(s->curl, CURLINFO_RESPONSE_CODE, &code);
+        if (s->have > 0 && code == 200 && stream_restart(s))
+            return 0;
+    }
+    return stream_put(s, p, n) ? 0 : n;
+}
+
+static int fetch_url(stream *s, const ortkit__source *src, const char *rel)
+{
+    pthread_once(&curl_once, curl_start);
+    if (!curl_ready)
+        return ortkit__error_set(ORTKIT_E_UNSUPPORTED, "libcurl cannot start");
+    char url[4096], errbuf[CURL_ERROR_SIZE] = "";
+    int rc = ortkit__pathf(url, sizeof url, "%s/%s", src->base, rel);
+    if (rc)
+        return rc;
+    CURL *c = s->curl = curl_easy_init();
+    if (!c)
+        return ortkit__error_nomem();
+    curl_easy_setopt(c, CURLOPT_URL, url);
+    curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
+    curl_easy_setopt(c, CURLOPT_MAXREDIRS, 5L);
+    curl_easy_setopt(c, CURLOPT_FAILONERROR, 1L);
+    curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
+    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_data);
+    curl_easy_setopt(c, CURLOPT_WRITEDATA, s);
+    curl_easy_setopt(c, CURLOPT_USERAGENT, "ortkit/" ORTKIT_VERSION_STRING);
+    /* A stalled server fails the transfer instead of hanging it. */
+    curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 30L);
+    curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
+    curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, 60L);
+    if (src->ca_file)
+        curl_easy_setopt(c, CURLOPT_CAINFO, src->ca_file);
+    if (s->sha && s->have)
+        curl_easy_setopt(c, CURLOPT_RESUME_FROM_LARGE, (curl_off_t)s->have);
+    CURLcode r = curl_easy_perform(c);
+    long code = 0;
+    curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
+    curl_easy_cleanup(c);
+    s->curl = NULL;
+    if (r == CURLE_OK)
+        return ORTKIT_OK;
+    if (s->too_big)
+        return ORTKIT_E_FORMAT; /* the caller says what */
+    if (s->write_errno)
+        return ortkit__error_set(ORTKIT_E_IO, "cannot write '%s': %s", s->job->part,
+                                 strerror(s->write_errno));
+    if (r == CURLE_WRITE_ERROR && s->job && s->job->progress)
+        return ortkit__error_set(ORTKIT_E_CANCELLED, "the download of '%s' was stopped", url);
+    if (r == CURLE_HTTP_RETURNED_ERROR)
+        return ortkit__error_set(ORTKIT_E_IO, "cannot fetch '%s': "
+                                 "the server answers %ld", url, code);
+    return ortkit__error_set(ORTKIT_E_IO, "cannot fetch '%s': %s", url,
+                             errbuf[0] ? errbuf : curl_easy_strerror(r));
+}
+
+/* A local repository's file, read like a download (from s->have on). */
+static int fetch_path(stream *s, const ortkit__source *src, const char *rel)
+{
+    char path[PATH_MAX];
+    int fd = -1, rc = ortkit__pathf(path, sizeof path, "%s/%s", src->base, rel);
+    char *buf = malloc(BLOCK);
+    if (!buf)
+        return ortkit__error_nomem();
+    if (rc || (rc = ortkit__file_open(&fd, path, 0, NULL)))
+        goto cleanup;
+    if (s->have && lseek(fd, (off_t)s->have, SEEK_SET) < 0) {
+        rc = ortkit__error_set(ORTKIT_E_IO, "cannot read '%s': %s", path, strerror(errno));
+        goto cleanup;
+    }
+    for (;;) {
+        ssize_t n = read(fd, buf, BLOCK);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            rc = ortkit__error_set(ORTKIT_E_IO, "cannot read '%s': %s", path, strerror(errno));
+            goto cleanup;
+        }
+        if (n == 0)
+            break;
+        if (stream_put(s, buf, (size_t)n)) {
+            if (s->too_big)
+                rc = ORTKIT_E_FORMAT;
+            else if (s->write_errno)
+                rc = ortkit__error_set(ORTKIT_E_IO, "cannot write '%s': %s",
+                                       s->job ? s->job->part : "memory", strerror(s->write_errno));
+            else if (s->sha)
+                rc = ortkit__error_set(ORTKIT_E_CANCELLED, "the copy of '%s' was stopped", path);
+            else
+                rc = ortkit__error_nomem();
+            goto cleanup;
+        }
+    }
+cleanup:
+    if (fd >= 0)
+        close(fd);
+    free(buf);
+    return rc;
+}
+
+int ortkit__fetch_small(char **out, size_t *size, const ortkit__source *src, const char *rel,
+                        size_t max)
+{
+    *out = NULL;
+    *size = 0;
+    stream s = {.max = max, .fd = -1};
+    int rc = src->remote ? fetch_url(&s, src, rel) : fetch_path(&s, src, rel);
+    if (rc == ORTKIT_E_FORMAT && s.too_big)
+        rc = ortkit__error_set(ORTKIT_E_FORMAT, "%s/%s is larger than %zu bytes", src->base, rel,
+                               max);
+    if (!rc && !s.mem && !(s.mem = calloc(1, 1)))
+        rc = ortkit__error_nomem();
+    if (rc) {
+        free(s.mem);
+        return rc;
+    }
+    *out = s.mem;
+    *size = s.mem_size;
+    return ORTKIT_OK;
+}
+
+/* Hash what an earlier attempt kept in the part file. */
+static int hash_part(stream *s, const char *part)
+{
+    char *buf = malloc(BLOCK);
+    if (!buf)
+        return ortkit__error_nomem();
+    int rc = ORTKIT_OK;
+    for (;;) {
+        ssize_t n = read(s->fd, buf, BLOCK);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            rc = ortkit__error_set(ORTKIT_E_IO, "cannot read '%s': %s", part, strerror(errno));
+            break;
+        }
+        if (n == 0)
+            break;
+        EVP_DigestUpdate(s->sha, buf, (size_t)n);
+        s->have += (uint64_t)n;
+    }
+    free(buf);
+    return rc;
+}
+
+int ortkit__fetch_file(const ortkit__source *src, ortkit__fetch_job *job)
+{
+    stream s = {.fd = -1, .want = job->size, .job = job};
+    job->resumed_from = job->downloaded = 0;
+    int rc = ORTKIT_OK, discard = 0;
+    struct stat st;
+    if (!(s.sha = EVP_MD_CTX_new()) || EVP_DigestInit_ex(s.sha, EVP_sha256(), NULL) != 1) {
+        rc = ortkit__error_nomem();
+        goto cleanup;
+    }
+    s.fd = open(job->part, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (s.fd < 0 || fstat(s.fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        rc = ortkit__error_set(ORTKIT_E_IO, "cannot open '%s': %s", job->part,
+                               s.fd < 0 ? strerror(errno) : "not a regular file");
+        goto cleanup;
+    }
+    if ((uint64_t)st.st_size > job->size) {
+        if (ftruncate(s.fd, 0) != 0) {
+            rc = ortkit__error_set(ORTKIT_E_IO, "cannot truncate '%s': %s", job->part, strerror(errno));
+            goto cleanup;
+        }
+    } else if ((rc = hash_part(&s, job->part))) {
+        goto cleanup;
+    }
+    job->resumed_from = s.have;
+    if (s.have < job->size) {
+        if (job->progress && job->progress(job->progress_arg, s.have, job->size)) {
+            rc = ortkit__error_set(ORTKIT_E_CANCELLED, "the download was stopped");
+            goto cleanup;
+        }
+        rc = src->remote ? fetch_url(&s, src, job->rel) : fetch_path(&s, src, job->rel);
+        if (rc == ORTKIT_E_FORMAT && s.too_big) {
+            discard = 1;
+            rc = ortkit__error_set(ORTKIT_E_FORMAT, "%s/%s is larger than the %llu bytes the "
+                                   "index says: refused", src->base, job->rel,
+                                   (unsigned long long)job->size);
+        }
+        if (rc)
+            goto cleanup;
+    }
+    if (s.have != job->size) {
+        /* The server's file ended early: what there is may be right so far. */
+        rc = ortkit__error_set(ORTKIT_E_IO, "%s/%s ended after %llu of the %llu bytes the index "
+                               "says", src->base, job->rel, (unsigned long long)s.have,
+                               (unsigned long long)job->size);
+        goto cleanup;
+    }
+    unsigned char md[32];
+    char hex[65];
+    EVP_DigestFinal_ex(s.sha, md, NULL);
+    ortkit__digest_hex(hex, md);
+    if (strcmp(hex, job->sha256)) {
+        discard = 1;
+        rc = ortkit__error_set(ORTKIT_E_FORMAT, "%s/%s has SHA-256 %.16s..., the signed index "
+                               "says %.16s...: the archive was changed or damaged; refused",
+                               src->base, job->rel, hex, job->sha256);
+    }
+cleanup:
+    if (s.fd >= 0)
+        close(s.fd);
+    EVP_MD_CTX_free(s.sha);
+    if (discard)
+        unlink(job->part);
+    return rc;
+}

@@ -1,0 +1,196 @@
+/*
+ * repo_install.c - install one entry of a verified index.
+ *
+ * Everything happens beside the destination, under a lock that makes
+ * installs into one directory take turns: the archive is downloaded into
+ * .ortkit-download-<sha256>.part (kept when a transfer breaks, so the next
+ * attempt resumes), checked, unpacked into a fresh .ortkit-unpack-*
+ * directory, verified as a bundle, compared with the manifest the signed
+ * index lists, and only then renamed into place (exchanged atomically with
+ * a bundle of the same name, which is removed after).  A failure at any
+ * step removes what the step made, and the destination stays as it was.
+ */
+#include "bundle.h"
+#include "repo.h"
+
+#include "abi.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+ORTKIT__ABI_STRUCT(install_abi, ortkit_repo_install_options, "install options",
+                   "ORTKIT_REPO_INSTALL_OPTIONS_INIT", ORTKIT_REPO_INSTALL_OPTIONS_VERSION,
+                   sizeof(ortkit_repo_install_options));
+
+typedef struct report_owned {
+    ortkit_repo_report pub;
+    char name[BUNDLE_NAME_MAX + 1];
+    char dir[PATH_MAX];
+} report_owned;
+
+void ortkit_repo_report_free(ortkit_repo_report *report) { free(report); }
+
+/* Do a and b describe the same bundle, whatever their directories' names? */
+static int same_manifest(int *same, const ortkit_bundle *a, const ortkit_bundle *b, const char *name)
+{
+    ortkit_manifest ma = *ortkit_bundle_manifest(a), mb = *ortkit_bundle_manifest(b);
+    ma.name = mb.name = name;
+    char *ta = NULL, *tb = NULL;
+    int rc = ortkit__bundle_to_json(&ta, &ma);
+    if (!rc)
+        rc = ortkit__bundle_to_json(&tb, &mb);
+    *same = !rc && !strcmp(ta, tb);
+    free(ta);
+    free(tb);
+    return rc;
+}
+
+/* The bundle at dir, if it opens and verifies and is entry's: *state 1.
+ * Not there: 0.  There but damaged or another: 2. */
+static int existing_state(int *state, const char *dir, const ortkit_repo_entry *e)
+{
+    struct stat st;
+    *state = 0;
+    if (lstat(dir, &st) != 0)
+        return errno == ENOENT ? ORTKIT_OK
+                               : ortkit__error_set(ORTKIT_E_IO, "cannot look at '%s': %s", dir,
+                                                   strerror(errno));
+    *state = 2;
+    if (!S_ISDIR(st.st_mode))
+        return ortkit__error_set(ORTKIT_E_IO, "'%s' is in the way: it is not a directory; remove "
+                                 "it to install '%s' there", dir, e->name);
+    ortkit_bundle *b = NULL;
+    int same = 0;
+    if (ortkit_bundle_open(&b, dir) == 0 && ortkit_bundle_verify(b) == 0 &&
+        same_manifest(&same, b, e->bundle, e->name) == 0 && same)
+        *state = 1;
+    ortkit_bundle_free(b);
+    return ORTKIT_OK;
+}
+
+/* Unpack and verify into a fresh directory beside the destination. */
+static int stage(char *tmp, size_t tmp_size, const char *into, const char *archive,
+                 const ortkit_repo_entry *e)
+{
+    int rc = ortkit__pathf(tmp, tmp_size, "%s/.ortkit-unpack-%s-XXXXXX", into, e->name);
+    if (rc)
+        return rc;
+    if (!mkdtemp(tmp)) {
+        rc = ortkit__error_set(ORTKIT_E_IO, "cannot create a directory in '%s': %s", into,
+                               strerror(errno));
+        tmp[0] = '\0';
+        return rc;
+    }
+    chmod(tmp, 0755);
+    /* The budget: the files the manifest lists, and the manifest itself. */
+    if ((rc = ortkit__unpack(archive, tmp, e->unpacked_size + BUNDLE_MANIFEST_MAX)))
+        return rc;
+    int fd = open(tmp, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+        if (syncfs(fd) != 0)
+            rc = ortkit__error_set(ORTKIT_E_IO, "cannot sync '%s': %s", tmp, strerror(errno));
+        close(fd);
+    }
+    ortkit_bundle *b = NULL;
+    int same = 0;
+    if (rc || (rc = ortkit_bundle_open(&b, tmp)))
+        goto cleanup;
+    if (ortkit_bundle_damage(b)[0]) {
+        rc = ortkit__error_set(ORTKIT_E_FORMAT, "the archive of '%s' holds a damaged bundle: %s",
+                               e->name, ortkit_bundle_damage(b));
+        goto cleanup;
+    }
+    if ((rc = ortkit_bundle_verify(b))) {
+        ortkit__error_wrap(rc, "the archive of '%s' does not verify as a bundle", e->name);
+        goto cleanup;
+    }
+    if ((rc = same_manifest(&same, b, e->bundle, e->name)))
+        goto cleanup;
+    if (!same)
+        rc = ortkit__error_set(ORTKIT_E_FORMAT, "the archive of '%s' holds another bundle than "
+                               "the one the signed index lists", e->name);
+cleanup:
+    ortkit_bundle_free(b);
+    return rc;
+}
+
+/* Put staged at dest: renamed there, or exchanged with what is there. */
+static int swap_in(const char *staged, const char *dest, int existing)
+{
+    if (!existing) {
+        if (rename(staged, dest) != 0)
+            return ortkit__error_set(ORTKIT_E_IO, "cannot rename '%s' to '%s': %s", staged, dest,
+                                     strerror(errno));
+        return ORTKIT_OK;
+    }
+    if (renameat2(AT_FDCWD, staged, AT_FDCWD, dest, RENAME_EXCHANGE) != 0)
+        return ortkit__error_set(ORTKIT_E_IO, "cannot exchange '%s' with '%s': %s", staged, dest,
+                                 strerror(errno));
+    ortkit__rmtree(staged); /* the old bundle, now at the staged name */
+    return ORTKIT_OK;
+}
+
+int ortkit_repo_install(ortkit_repo_report **out, ortkit_repo *repo, size_t i,
+                        const ortkit_repo_install_options *opts)
+{
+    if (out)
+        *out = NULL;
+    const ortkit_repo_entry *e = ortkit_repo_get(repo, i);
+    if (!e)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_repo_install: no entry %zu", i);
+    ortkit_repo_install_options o = ORTKIT_REPO_INSTALL_OPTIONS_INIT;
+    if (opts && ortkit__abi_read(&install_abi, &o, opts))
+        return ORTKIT_E_INVALID_ARG;
+    report_owned *r = calloc(1, sizeof *r);
+    if (!r)
+        return ortkit__error_nomem();
+    char into[PATH_MAX], dest[PATH_MAX], lock[PATH_MAX], part[PATH_MAX] = "", tmp[PATH_MAX] = "";
+    int fd = -1, existing = 0, keep_part = 1;
+    int rc = o.into ? ortkit__pathf(into, sizeof into, "%s", o.into)
+                    : ortkit__bundle_user_dir(into, sizeof into);
+    if (rc || (rc = ortkit__mkdirs(into)) ||
+        (rc = ortkit__pathf(dest, sizeof dest, "%s/%s", into, e->name)) ||
+        (rc = ortkit__pathf(lock, sizeof lock, "%s/.ortkit-install.lock", into)) ||
+        (rc = ortkit__pathf(part, sizeof part, "%s/.ortkit-download-%s.part", into, e->sha256)) ||
+        (rc = ortkit__lock(&fd, lock)))
+        goto cleanup;
+    snprintf(r->name, sizeof r->name, "%s", e->name);
+    snprintf(r->dir, sizeof r->dir, "%s", dest);
+    r->pub.name = r->name;
+    r->pub.dir = r->dir;
+    if ((rc = existing_state(&existing, dest, e)))
+        goto cleanup;
+    if (existing == 1) { /* another install, or an earlier one, put it there */
+        r->pub.outcome = ORTKIT_REPO_UNCHANGED;
+        keep_part = 0;
+        goto cleanup;
+    }
+    ortkit__fetch_job job = {e->archive, part, e->size, e->sha256, o.progress, o.progress_arg, 0, 0};
+    rc = ortkit__fetch_file(&repo->src, &job);
+    r->pub.downloaded = job.downloaded;
+    r->pub.resumed_from = job.resumed_from;
+    if (rc)
+        goto cleanup;
+    keep_part = 0; /* whole and right: whatever follows, it is not resumed */
+    if ((rc = stage(tmp, sizeof tmp, into, part, e)) || (rc = swap_in(tmp, dest, existing == 2)))
+        goto cleanup;
+    tmp[0] = '\0';
+    r->pub.outcome = existing == 2 ? ORTKIT_REPO_REPLACED : ORTKIT_REPO_INSTALLED;
+cleanup:
+    if (tmp[0])
+        ortkit__rmtree(tmp);
+    if (!keep_part && part[0])
+        unlink(part);
+    if (fd >= 0)
+        close(fd);
+    if (rc || !out)
+        free(r);
+    else
+        *out = &r->pub;
+    return rc;
+}
