@@ -94,5 +94,7 @@ int cli_json_print(cJSON *item);
 
 /* The runtime as the user asked for it: --runtime PATH, or the default search. */
 int cli_open_runtime(ortkit_runtime **out, const char *path);
+/* The EP devices a runtime discovers, one line each (cmd_version.c). */
+void ep_devices_print(const ortkit_ep_devices *eps);
 
 #endif

@@ -92,9 +92,9 @@ static void missing(text *t, const ortkit__probe_request *req, const char *sonam
 {
     const char *ld = getenv("LD_LIBRARY_PATH");
     char where[6144];
-    snprintf(where, sizeof where, "looked %s%s%s in LD_LIBRARY_PATH (%s), the ld cache and the "
+    snprintf(where, sizeof where, "looked %s%s%sin LD_LIBRARY_PATH (%s), the ld cache and the "
              "system library directories", req->origin ? "beside the provider in " : "",
-             req->origin ? req->provider_dir : "", req->origin ? "," : "",
+             req->origin ? req->provider_dir : "", req->origin ? ", " : "",
              ld && ld[0] ? ld : "unset");
     int major = req->cuda_major;
     if (!strcmp(soname, "libcuda.so.1")) {

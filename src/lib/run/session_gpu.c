@@ -61,7 +61,15 @@ void ortkit__gpu_decide(const ortkit_runtime *rt, const char *ort_name, int buil
     const struct gpu_provider *g = find(ort_name);
     ortkit__plugin_api p;
     char lib[PATH_MAX];
-    if (built_in && g) {
+    if (built_in && g && plugin_path(rt, g, lib, sizeof lib) != 0) {
+        /* npm's and PyPI's CPU packages list CUDA but ship no provider library. */
+        snprintf(v->method, sizeof v->method, "bridge");
+        snprintf(v->reason, sizeof v->reason,
+                 "ONNX Runtime %s at '%s' lists %s but %s is not beside it (a CPU package; a GPU "
+                 "build or bundle of ONNX Runtime provides it)", rt->version, rt->path, ort_name,
+                 g->library);
+        return;
+    } else if (built_in && g) {
         snprintf(v->method, sizeof v->method, "bridge");
     } else if (g && ortkit__plugin_api_get(&p, rt) && plugin_path(rt, g, lib, sizeof lib) == 0) {
         snprintf(v->method, sizeof v->method, "plugin");
