@@ -105,6 +105,21 @@ fail:
     return -1;
 }
 
+static int options_valid(const char *spec)
+{
+    char **keys, **values;
+    long n = split_options(spec, &keys, &values);
+    for (long k = 0; k < n; k++) {
+        free(keys[k]);
+        free(values[k]);
+    }
+    if (n >= 0) {
+        free(keys);
+        free(values);
+    }
+    return n >= 0;
+}
+
 /* Add one provider to the options; returns an OrtStatus (NULL on success). */
 static OrtStatus *append_provider(const ortkit_runtime *rt, OrtSessionOptions *so,
                                   const struct provider_name *p, char **keys, char **values,
@@ -171,6 +186,8 @@ static int add_providers(ortkit_session *s, OrtSessionOptions *so, const ortkit_
         char reason[1536] = "";
         char name[128];
         ortkit__probe_verdict gpu_verdict, *gpu = NULL;
+        if (p && req[len] && !options_valid(req + len + 1)) /* before any probe */
+            return ortkit__error_wrap(ORTKIT_E_INVALID_ARG, "execution provider '%s'", req);
         _Static_assert(sizeof reason == sizeof gpu_verdict.reason, "reasons of one size");
         snprintf(name, sizeof name, "%.*s", (int)len, req);
         if (!p) {
