@@ -121,6 +121,7 @@ int main(int argc, char **argv)
     ortkit_selftest *t = NULL;
     if (ortkit_selftest_run(&t, rt, provider) != 0) {
         line("fail", "provider", ortkit_error_last(), NULL);
+        ortkit_runtime_free(rt);
         return 1;
     }
     int ok = t->ok;

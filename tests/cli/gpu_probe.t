@@ -79,3 +79,9 @@ expect_exit 0 "$ORTKIT" run "$ADD" $INPUTS --ep cuda --runtime "$PWD/crash/libon
 expect_in err "the provider crashed while loading (signal 11, SIGSEGV, provider stage): the probe process died, this one did not"
 expect_in err "the session runs on the CPU only"
 expect_in out "sum     float32  [2,3]"
+
+# --- one that hangs: stopped at the time limit, named as such ---
+# shellcheck disable=SC2086
+XDG_CACHE_HOME="$PWD/cache2" STUB_PROVIDER_HANG=1 ORTKIT_GPU_PROBE_TIMEOUT=1 expect_exit 0 "$ORTKIT" run "$ADD" $INPUTS --ep cuda --runtime "$PWD/crash/libonnxruntime.so.1"
+expect_in err "the probe did not finish within 1 s (it hung while loading: provider stage)"
+[ ! -d cache2/ortkit/probe ] || [ "$(ls cache2/ortkit/probe | wc -l)" = 0 ]

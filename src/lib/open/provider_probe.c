@@ -307,7 +307,8 @@ static int probe(const ortkit_runtime *rt, const char *ort_name, const char *lib
         goto cleanup;
     } else {
         snprintf(v->probe, sizeof v->probe, "ran");
-        cache_write(file, output, status, timed_out);
+        if (!timed_out) /* a hang may be passing (a busy disk): asked again next time */
+            cache_write(file, output, status, timed_out);
     }
     ortkit__probe_diagnose(&req, output, status, timed_out, timeout_s, v);
 cleanup:

@@ -52,6 +52,12 @@ static const struct provider_name *provider_lookup(const char *name, size_t len)
     return NULL;
 }
 
+const char *ortkit__provider_ort_name(const char *name, size_t len)
+{
+    const struct provider_name *p = provider_lookup(name, len);
+    return p ? p->ort_name : NULL;
+}
+
 static int runtime_has(const ortkit_runtime *rt, const char *ort_name)
 {
     for (size_t i = 0; i < rt->provider_count; i++)

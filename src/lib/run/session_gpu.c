@@ -12,7 +12,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <unistd.h>
 
 static const struct gpu_provider {
@@ -217,15 +216,7 @@ int ortkit_runtime_provider_check(ortkit_provider_status **out, ortkit_runtime *
         return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_runtime_provider_check: NULL argument");
     /* The name as a session takes it: "cuda", "CUDAExecutionProvider", options after ':'. */
     size_t len = strcspn(provider, ":");
-    const char *ort_name = NULL;
-    static const char *const aliases[][2] = {{"cuda", "CUDAExecutionProvider"},
-                                             {"tensorrt", "TensorrtExecutionProvider"},
-                                             {"trt", "TensorrtExecutionProvider"},
-                                             {"cpu", "CPUExecutionProvider"}};
-    for (size_t i = 0; i < sizeof aliases / sizeof aliases[0] && !ort_name; i++)
-        if ((strlen(aliases[i][0]) == len && !strncasecmp(provider, aliases[i][0], len)) ||
-            (strlen(aliases[i][1]) == len && !strncasecmp(provider, aliases[i][1], len)))
-            ort_name = aliases[i][1];
+    const char *ort_name = ortkit__provider_ort_name(provider, len);
     char name[128];
     snprintf(name, sizeof name, "%.*s", (int)len, provider);
     ortkit__probe_verdict *v = calloc(1, sizeof *v);

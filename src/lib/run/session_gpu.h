@@ -20,6 +20,10 @@ int ortkit__gpu_append_plugin(const ortkit_runtime *rt, OrtSessionOptions *so, c
                               char *const *keys, char *const *values, size_t n,
                               ortkit__probe_verdict *v);
 
+/* ORT's name for a provider name users type ("cuda", len bytes); NULL when
+ * unknown (session.c's table). */
+const char *ortkit__provider_ort_name(const char *name, size_t len);
+
 /* "libonnxruntime_providers_cuda.so" for CUDA, ..._tensorrt.so; NULL else. */
 const char *ortkit__gpu_library(const char *ort_name);
 
