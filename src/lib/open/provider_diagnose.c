@@ -204,9 +204,15 @@ void ortkit__probe_diagnose(const ortkit__probe_request *req, const char *output
     if (timed_out) {
         add(&t, "the probe did not finish within %.0f s (it hung while loading: %s stage); "
             "ORTKIT_GPU_PROBE_TIMEOUT sets the limit", timeout_s, stage);
-    } else if (status > 128 && !ok) {
+    } else if (!ok && !fail[0] &&
+               (status > 128 || (strcmp(stage, "libraries") && strcmp(stage, "start")))) {
+        /* A probe that ends without an answer died on the way: killed by a
+         * signal, or by a handler of its own (a sanitizer's) with a status. */
         char sig[48];
-        signal_name(sig, sizeof sig, status - 128);
+        if (status > 128)
+            signal_name(sig, sizeof sig, status - 128);
+        else
+            snprintf(sig, sizeof sig, "exit status %d without an answer", status);
         add(&t, "the provider crashed while loading (%s, %s stage): the probe process died, this "
             "one did not", sig, stage);
         if (libcuda[0] && !driver[0])
