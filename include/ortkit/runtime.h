@@ -97,6 +97,28 @@ ORTKIT_API const char *ortkit_runtime_provider(const ortkit_runtime *rt, size_t 
 /* The places the search looks, in order, one per line (for diagnostics). */
 ORTKIT_API int ortkit_runtime_search_paths(char *buf, size_t size);
 
+/* A device an execution provider can run on, as ONNX Runtime 1.22 and newer
+ * discover them: its own CPU device, and the devices of the plugin provider
+ * libraries registered with it (the CUDA plugin once a session used it).
+ * Library-allocated, reached by pointer: later versions add fields at the end. */
+typedef struct ortkit_ep_device {
+    const char *ep_name;     /* "CPUExecutionProvider" */
+    const char *ep_vendor;   /* "Microsoft" */
+    const char *device_type; /* "cpu", "gpu", "npu" or "unknown" */
+    const char *vendor;      /* the hardware's vendor, "" when unknown */
+    unsigned vendor_id;      /* PCI vendor id, 0 when unknown */
+    unsigned device_id;
+} ortkit_ep_device;
+
+typedef struct ortkit_ep_devices ortkit_ep_devices;
+
+/* The EP devices rt's runtime knows now.  A runtime older than 1.22 has
+ * none: the list is empty, not an error. */
+ORTKIT_API int ortkit_runtime_ep_devices(ortkit_ep_devices **out, ortkit_runtime *rt);
+ORTKIT_API size_t ortkit_ep_devices_count(const ortkit_ep_devices *list);
+ORTKIT_API const ortkit_ep_device *ortkit_ep_devices_get(const ortkit_ep_devices *list, size_t i);
+ORTKIT_API void ortkit_ep_devices_free(ortkit_ep_devices *list);
+
 #ifdef __cplusplus
 }
 #endif

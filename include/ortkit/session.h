@@ -97,7 +97,18 @@ typedef struct ortkit_provider_status {
     const char *requested; /* as the caller wrote it */
     const char *name;      /* ORT's name: "CUDAExecutionProvider" */
     int active;            /* 1: added to the session; 0: skipped */
-    const char *reason;    /* why it was skipped ("" when active) */
+    const char *reason;    /* why it was skipped ("" when active): for CUDA and
+                            * TensorRT the cause in words (a missing library and
+                            * the CUDA major it must be, the driver against its
+                            * floor, no CUDA-capable device, a crash while loading) */
+    /* Added with the GPU providers. */
+    const char *detail;    /* ONNX Runtime's (or the loader's) own message, "" if none */
+    const char *method;    /* how a GPU provider is added: "bridge" (the provider
+                            * bridge built into the runtime), "plugin" (a plugin
+                            * EP library registered at run time), "" for others */
+    const char *probe;     /* "ran": decided by a probe process now; "cached": by an
+                            * earlier probe on this host; "off": not probed
+                            * (ORTKIT_GPU_PROBE=off); "" for providers not probed */
 } ortkit_provider_status;
 
 /* Requested providers first, in order, then the CPU provider. */
@@ -117,6 +128,15 @@ typedef enum ortkit_cache_state {
  * or to why it was skipped, or why an entry was discarded and rebuilt. */
 ORTKIT_API ortkit_cache_state ortkit_session_cache(const ortkit_session *session,
                                                    const char **reason);
+
+/* Whether provider ("cuda", "tensorrt", or any name --ep takes, with
+ * options after a colon) can be used with rt, without opening a model: for
+ * CUDA and TensorRT the probe a session runs (in a separate process, its
+ * answer cached per runtime and host).  Returns 0 when *out holds an
+ * answer, usable (active = 1) or not; free it with ortkit_provider_status_free. */
+ORTKIT_API int ortkit_runtime_provider_check(ortkit_provider_status **out, ortkit_runtime *rt,
+                                             const char *provider);
+ORTKIT_API void ortkit_provider_status_free(ortkit_provider_status *status);
 
 /* Introspection. */
 typedef enum ortkit_value_kind {

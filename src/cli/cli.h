@@ -97,4 +97,7 @@ int cli_open_runtime(ortkit_runtime **out, const char *path);
 /* The same with more runtime options (opts->path included). */
 int cli_open_runtime_with(ortkit_runtime **out, const ortkit_runtime_options *opts);
 
+/* The EP devices a runtime discovers, one line each (cmd_version.c). */
+void ep_devices_print(const ortkit_ep_devices *eps);
+
 #endif

@@ -322,6 +322,81 @@ static int print_search(const report *r)
 }
 
 /* 0, or -1 when the table could not be made. */
+/* CUDA and TensorRT as a session would get them: the probe's verdict, the
+ * way they are added, and the EP devices the runtime discovers. */
+static int print_gpu_providers(const report *r)
+{
+    static const char *const names[] = {"cuda", "tensorrt"};
+    static const char *const ch[] = {"PROVIDER", "USABLE", "METHOD", "PROBE", "CAUSE"};
+    printf("\nGPU providers: decided in a probe process, cached per runtime and host\n");
+    cli_table *t = cli_table_new(5, ch);
+    for (size_t i = 0; i < 2; i++) {
+        ortkit_provider_status *ps = NULL;
+        if (ortkit_runtime_provider_check(&ps, r->rt, names[i]) != 0) {
+            cli_table_add(t, (const char *[]){names[i], "no", "", "", ortkit_error_last()});
+            continue;
+        }
+        char cause[2048];
+        snprintf(cause, sizeof cause, "%s%s%s%s", ps->reason, ps->detail[0] ? " (ONNX Runtime: " : "",
+                 ps->detail, ps->detail[0] ? ")" : "");
+        cli_table_add(t, (const char *[]){ps->name, ps->active ? "yes" : "no", ps->method,
+                                          ps->probe, cause});
+        ortkit_provider_status_free(ps);
+    }
+    int rc = cli_table_print(t, stdout, "  ");
+    cli_table_free(t);
+    ortkit_ep_devices *eps = NULL;
+    if (!rc && ortkit_runtime_ep_devices(&eps, r->rt) == 0) {
+        printf("  ");
+        ep_devices_print(eps);
+        ortkit_ep_devices_free(eps);
+    }
+    return rc;
+}
+
+static cJSON *gpu_providers_json(const report *r)
+{
+    static const char *const names[] = {"cuda", "tensorrt"};
+    cJSON *a = cJSON_CreateArray();
+    for (size_t i = 0; i < 2; i++) {
+        ortkit_provider_status *ps = NULL;
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddItemToArray(a, o);
+        if (ortkit_runtime_provider_check(&ps, r->rt, names[i]) != 0) {
+            cJSON_AddStringToObject(o, "provider", names[i]);
+            cJSON_AddStringToObject(o, "error", ortkit_error_last());
+            continue;
+        }
+        cJSON_AddStringToObject(o, "provider", ps->name);
+        cJSON_AddBoolToObject(o, "usable", ps->active);
+        cJSON_AddStringToObject(o, "method", ps->method);
+        cJSON_AddStringToObject(o, "probe", ps->probe);
+        cJSON_AddStringToObject(o, "reason", ps->reason);
+        cJSON_AddStringToObject(o, "detail", ps->detail);
+        ortkit_provider_status_free(ps);
+    }
+    return a;
+}
+
+static cJSON *ep_devices_json(const report *r)
+{
+    cJSON *a = cJSON_CreateArray();
+    ortkit_ep_devices *eps = NULL;
+    if (ortkit_runtime_ep_devices(&eps, r->rt) != 0)
+        return a;
+    for (size_t i = 0; i < ortkit_ep_devices_count(eps); i++) {
+        const ortkit_ep_device *d = ortkit_ep_devices_get(eps, i);
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "ep", d->ep_name);
+        cJSON_AddStringToObject(o, "type", d->device_type);
+        cJSON_AddStringToObject(o, "vendor", d->vendor);
+        cJSON_AddNumberToObject(o, "vendor_id", d->vendor_id);
+        cJSON_AddItemToArray(a, o);
+    }
+    ortkit_ep_devices_free(eps);
+    return a;
+}
+
 static int print_runtime(const report *r)
 {
     printf("\nRuntime\n");
@@ -355,7 +430,7 @@ static int print_runtime(const report *r)
     }
     int rc = cli_table_print(t, stdout, "  ");
     cli_table_free(t);
-    return rc;
+    return rc ? rc : print_gpu_providers(r);
 }
 
 /* The variables that change what is found, for whoever reads the report. */
@@ -459,6 +534,8 @@ static cJSON *json_report(const report *r)
             cJSON_AddStringToObject(c, "detail", r->checks[i].detail);
             cJSON_AddItemToArray(checks, c);
         }
+        cJSON_AddItemToObject(root, "gpu_providers", gpu_providers_json(r));
+        cJSON_AddItemToObject(root, "ep_devices", ep_devices_json(r));
     } else {
         cJSON_AddNullToObject(root, "runtime");
         if (!r->host_file)

@@ -390,6 +390,19 @@ static cJSON *shape_json(const ortkit_tensor *t)
 }
 
 /* CLI_OK, or CLI_FAIL when the output could not be written. */
+
+/* The session fell back: a provider asked for was skipped and only the CPU is left. */
+static int runs_on_cpu_instead(const ortkit_session *s)
+{
+    int skipped = 0, other = 0;
+    for (size_t i = 0; i < ortkit_session_provider_count(s); i++) {
+        const ortkit_provider_status *p = ortkit_session_provider(s, i);
+        skipped |= !p->active;
+        other |= p->active && strcmp(p->name, "CPUExecutionProvider");
+    }
+    return skipped && !other;
+}
+
 static int report(const run_args *a, const ortkit_runtime *rt, const ortkit_session *s,
                    ortkit_tensor **outs, double create_s, double *lat, size_t runs)
 {
@@ -414,8 +427,15 @@ static int report(const run_args *a, const ortkit_runtime *rt, const ortkit_sess
             cJSON_AddBoolToObject(o, "active", p->active);
             if (!p->active)
                 cJSON_AddStringToObject(o, "reason", p->reason);
+            if (!p->active && p->detail[0])
+                cJSON_AddStringToObject(o, "detail", p->detail);
+            if (p->method[0])
+                cJSON_AddStringToObject(o, "method", p->method);
+            if (p->probe[0])
+                cJSON_AddStringToObject(o, "probe", p->probe);
             cJSON_AddItemToArray(eps, o);
         }
+        cJSON_AddBoolToObject(root, "cpu_fallback", runs_on_cpu_instead(s));
         cJSON_AddNumberToObject(root, "session_create_s", create_s);
         if (session_flags_cache_word(s))
             cJSON_AddStringToObject(root, "session_cache", session_flags_cache_word(s));
@@ -457,7 +477,10 @@ static int report(const run_args *a, const ortkit_runtime *rt, const ortkit_sess
         const ortkit_provider_status *p = ortkit_session_provider(s, i);
         printf(" %s%s", cli_esc(p->name), p->active ? "" : " (skipped)");
     }
-    printf("\n\n");
+    printf("\n");
+    if (runs_on_cpu_instead(s))
+        printf("runs on   the CPU only: the providers asked for were skipped (see above)\n");
+    printf("\n");
     static const char *const headers[] = {"output", "type", "shape", "min", "max", "mean", "first values"};
     cli_table *t = cli_table_new(7, headers);
     for (size_t c = 3; c < 6; c++)

@@ -13,8 +13,22 @@ static const cli_opt_spec version_spec = {
     "version",
     "usage: ortkit version [--runtime PATH] [--json]\n",
     "Show ortkit's version and the ONNX Runtime it loads: its path, where the\n"
-    "path came from, its version, the API level in use and its execution providers.\n",
+    "path came from, its version, the API level in use, its execution providers\n"
+    "and the EP devices it discovers (ONNX Runtime 1.22 and newer).\n",
     version_opts, NULL, NULL};
+
+/* "EP devices  CPUExecutionProvider on cpu (vendor, 0x1022)" lines; doctor shares it. */
+void ep_devices_print(const ortkit_ep_devices *eps)
+{
+    size_t n = ortkit_ep_devices_count(eps);
+    if (n == 0)
+        printf("EP devices none listed (ONNX Runtime lists them from 1.22 on)\n");
+    for (size_t i = 0; i < n; i++) {
+        const ortkit_ep_device *d = ortkit_ep_devices_get(eps, i);
+        printf("%-11s%s on %s (%s%s0x%04x)\n", i ? "" : "EP devices", cli_esc(d->ep_name),
+               d->device_type, cli_esc(d->vendor), d->vendor[0] ? ", " : "", d->vendor_id);
+    }
+}
 
 int cmd_version(int argc, char **argv)
 {
@@ -37,6 +51,9 @@ int cmd_version(int argc, char **argv)
 
     ortkit_runtime *rt = NULL;
     int rc = cli_open_runtime(&rt, runtime_path);
+    ortkit_ep_devices *eps = NULL;
+    if (!rc && ortkit_runtime_ep_devices(&eps, rt))
+        cli_warn("%s", ortkit_error_last());
     if (json) {
         cJSON *root = cJSON_CreateObject();
         cJSON_AddStringToObject(root, "ortkit", ortkit_version());
@@ -52,6 +69,18 @@ int cmd_version(int argc, char **argv)
             cJSON *providers = cJSON_AddArrayToObject(r, "providers");
             for (size_t i = 0; i < ortkit_runtime_provider_count(rt); i++)
                 cJSON_AddItemToArray(providers, cJSON_CreateString(ortkit_runtime_provider(rt, i)));
+            cJSON *devices = cJSON_AddArrayToObject(r, "ep_devices");
+            for (size_t i = 0; i < ortkit_ep_devices_count(eps); i++) {
+                const ortkit_ep_device *d = ortkit_ep_devices_get(eps, i);
+                cJSON *o = cJSON_CreateObject();
+                cJSON_AddStringToObject(o, "ep", d->ep_name);
+                cJSON_AddStringToObject(o, "ep_vendor", d->ep_vendor);
+                cJSON_AddStringToObject(o, "type", d->device_type);
+                cJSON_AddStringToObject(o, "vendor", d->vendor);
+                cJSON_AddNumberToObject(o, "vendor_id", d->vendor_id);
+                cJSON_AddNumberToObject(o, "device_id", d->device_id);
+                cJSON_AddItemToArray(devices, o);
+            }
         }
         cli_json_print(root);
     } else {
@@ -66,12 +95,14 @@ int cmd_version(int argc, char **argv)
             for (size_t i = 0; i < ortkit_runtime_provider_count(rt); i++)
                 printf(" %s", cli_esc(ortkit_runtime_provider(rt, i)));
             printf("\n");
+            ep_devices_print(eps);
         }
     }
     if (rc) {
         cli_fail_lib();
         return CLI_FAIL;
     }
+    ortkit_ep_devices_free(eps);
     ortkit_runtime_free(rt);
     return CLI_OK;
 }

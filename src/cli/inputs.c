@@ -65,11 +65,20 @@ int providers_split(const char *cmd, char *list, const char **out, size_t max, s
 
 void providers_warn_skipped(const ortkit_session *s)
 {
+    int skipped = 0, other = 0;
     for (size_t i = 0; i < ortkit_session_provider_count(s); i++) {
         const ortkit_provider_status *p = ortkit_session_provider(s, i);
-        if (!p->active)
+        if (!p->active) {
             cli_warn("provider '%s' skipped: %s", p->requested, p->reason);
+            if (p->detail[0])
+                cli_warn("provider '%s': ONNX Runtime said: %s", p->requested, p->detail);
+            skipped = 1;
+        } else if (strcmp(p->name, "CPUExecutionProvider")) {
+            other = 1;
+        }
     }
+    if (skipped && !other) /* never a silent fallback */
+        cli_warn("the session runs on the CPU only (--strict fails instead)");
 }
 
 /* "a, b, c": the model's input names, for a message about a name it lacks. */

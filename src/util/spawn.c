@@ -6,6 +6,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,11 +16,37 @@
 
 extern char **environ;
 
-int ortkit__spawn(const char *const *argv, int merge_stderr, char **output, int *status)
+/* Append n bytes to the growing output, up to the limit; past it (or after
+ * a failed allocation) they are dropped, so the child never blocks. */
+static void keep(char **buf, size_t *len, size_t *cap, const char *chunk, size_t n)
+{
+    if (!*buf || *len + 1 >= ORTKIT__SPAWN_OUTPUT_MAX)
+        return;
+    if (n > ORTKIT__SPAWN_OUTPUT_MAX - 1 - *len)
+        n = ORTKIT__SPAWN_OUTPUT_MAX - 1 - *len;
+    if (*len + n + 1 > *cap) {
+        while (*len + n + 1 > *cap)
+            *cap *= 2;
+        char *grown = realloc(*buf, *cap);
+        if (!grown) {
+            free(*buf);
+            *buf = NULL;
+            return;
+        }
+        *buf = grown;
+    }
+    memcpy(*buf + *len, chunk, n);
+    *len += n;
+}
+
+int ortkit__spawn_timed(const char *const *argv, char *const *envp, double timeout_s,
+                        int merge_stderr, char **output, int *status, int *timed_out)
 {
     if (output)
         *output = NULL;
     *status = -1;
+    if (timed_out)
+        *timed_out = 0;
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) != 0)
         return ortkit__error_set(ORTKIT_E_IO, "cannot run '%s': pipe: %s", argv[0], strerror(errno));
@@ -33,7 +61,7 @@ int ortkit__spawn(const char *const *argv, int merge_stderr, char **output, int 
     pid_t pid;
     /* glibc's posix_spawnp reports a program that cannot be run here, not
      * as an exit status 127 of the child. */
-    int err = posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv, environ);
+    int err = posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv, envp ? envp : environ);
     posix_spawn_file_actions_destroy(&fa);
     close(fds[1]);
     if (err) {
@@ -45,30 +73,27 @@ int ortkit__spawn(const char *const *argv, int merge_stderr, char **output, int 
     size_t len = 0, cap = 4096;
     char *buf = malloc(cap);
     char chunk[4096];
+    double deadline = timeout_s > 0 ? ortkit__clock_now() + timeout_s : 0;
     for (;;) {
+        if (deadline > 0) {
+            double left = deadline - ortkit__clock_now();
+            struct pollfd pfd = {fds[0], POLLIN, 0};
+            int ready = left > 0 ? poll(&pfd, 1, (int)(left * 1000) + 1) : 0;
+            if (ready < 0 && errno == EINTR)
+                continue;
+            if (ready == 0) { /* out of time: the child is ended, not waited for longer */
+                kill(pid, SIGKILL);
+                if (timed_out)
+                    *timed_out = 1;
+                break;
+            }
+        }
         ssize_t n = read(fds[0], chunk, sizeof chunk);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
             break;
-        /* Kept up to the limit; the rest is read and dropped. */
-        if (!buf || len + 1 >= ORTKIT__SPAWN_OUTPUT_MAX)
-            continue;
-        if ((size_t)n > ORTKIT__SPAWN_OUTPUT_MAX - 1 - len)
-            n = (ssize_t)(ORTKIT__SPAWN_OUTPUT_MAX - 1 - len);
-        if (len + (size_t)n + 1 > cap) {
-            while (len + (size_t)n + 1 > cap)
-                cap *= 2;
-            char *grown = realloc(buf, cap);
-            if (!grown) {
-                free(buf);
-                buf = NULL;
-                continue;
-            }
-            buf = grown;
-        }
-        memcpy(buf + len, chunk, (size_t)n);
-        len += (size_t)n;
+        keep(&buf, &len, &cap, chunk, (size_t)n);
     }
     close(fds[0]);
     int ws;
@@ -89,4 +114,9 @@ int ortkit__spawn(const char *const *argv, int merge_stderr, char **output, int 
     else
         free(buf);
     return rc;
+}
+
+int ortkit__spawn(const char *const *argv, int merge_stderr, char **output, int *status)
+{
+    return ortkit__spawn_timed(argv, NULL, 0, merge_stderr, output, status, NULL);
 }

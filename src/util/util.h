@@ -10,7 +10,8 @@
  *   error.c    the last-error message and code
  *   file.c     open and read regular files only, write one atomically, mkdir -p
  *   path.c     paths built without truncation, absolute paths, PATH lookup
- *   spawn.c    run a program without a shell, its output captured
+ *   spawn.c    run a program without a shell, its output captured, a time limit
+ *   cache.c    the per-user cache directories
  *   clock.c    the monotonic clock
  *   proc.c     memory (/proc/meminfo, resident set), CPUs
  *   human.c    sizes and durations for people, and sizes from people
@@ -105,6 +106,13 @@ int ortkit__path_absolute(char **out, const char *path);
  * '/'); malloc'd.  ORTKIT_E_IO when there is none. */
 int ortkit__path_which(char **out, const char *program);
 
+/* ---- the per-user cache (cache.c) ----------------------------------------- */
+
+/* $XDG_CACHE_HOME/ortkit/NAME (else ~/.cache/ortkit/NAME) into buf, made
+ * 0700; -1 when there is no home or the directory is not the user's alone
+ * (then nothing is cached). */
+int ortkit__cache_dir(char *buf, size_t size, const char *name);
+
 /* ---- running programs (spawn.c) ------------------------------------------- */
 
 /* Output beyond this is read and dropped, so the child never blocks on a full pipe. */
@@ -118,6 +126,11 @@ int ortkit__path_which(char **out, const char *program);
  * only when the program could not be run at all (not found, not executable).
  */
 int ortkit__spawn(const char *const *argv, int merge_stderr, char **output, int *status);
+/* The same with an environment (envp; NULL: this process's) and a time limit
+ * (timeout_s > 0): a child still running then is killed (SIGKILL) and
+ * *timed_out set; what it wrote before is kept. */
+int ortkit__spawn_timed(const char *const *argv, char *const *envp, double timeout_s,
+                        int merge_stderr, char **output, int *status, int *timed_out);
 
 /* ---- time, memory, CPUs (clock.c, proc.c) ---------------------------------- */
 

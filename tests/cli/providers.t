@@ -1,7 +1,8 @@
 # --ep: execution providers in order, with the fallback policy (default:
 # skip what cannot be added, say why) or --strict (fail).  The npm builds of
 # ONNX Runtime list the CUDA and TensorRT providers but ship without their
-# libraries, so here they can never be added, on any machine.
+# libraries, so here they can never be added, on any machine (and no probe
+# process is started for them).
 
 ADD="$MODELS/add.onnx"
 INPUTS="-i a=$MODELS/add_a.npy -i b=$MODELS/add_b.npy"
@@ -11,8 +12,9 @@ for rt in "$RT_NEW" "$RT_OLD"; do
     # shellcheck disable=SC2086
     expect_exit 0 "$ORTKIT" run "$ADD" $INPUTS --ep cuda --runtime "$rt" -o out-cuda
     expect_in err "ortkit: warning: provider 'cuda' skipped: "
-    expect_in err "Failed to load library"
-    expect_lines err 1
+    expect_in err "libonnxruntime_providers_cuda.so is not beside it"
+    expect_in err "ortkit: warning: the session runs on the CPU only"
+    expect_lines err 2
     expect_in out "providers CUDAExecutionProvider (skipped) CPUExecutionProvider"
     expect_in out "sum     float32  [2,3]"
     /usr/bin/python3 -c 'import sys, numpy as np
@@ -23,7 +25,7 @@ assert np.allclose(np.load("out-cuda/sum.npy"), np.load(sys.argv[1]), atol=1e-6)
     expect_exit 0 "$ORTKIT" run "$ADD" $INPUTS --ep tensorrt,cuda,cpu --runtime "$rt" --json
     expect_in err "provider 'tensorrt' skipped"
     expect_in err "provider 'cuda' skipped"
-    expect_lines err 2
+    expect_lines err 3
     /usr/bin/python3 -c 'import json
 p = json.load(open("out"))["providers"]
 assert [x["name"] for x in p] == ["TensorrtExecutionProvider", "CUDAExecutionProvider", "CPUExecutionProvider"], p
@@ -44,7 +46,7 @@ assert all(x["reason"] for x in p[:2]), p'
     # --- a provider ortkit does not know ---
     # shellcheck disable=SC2086
     expect_exit 0 "$ORTKIT" run "$ADD" $INPUTS --ep nosuch --runtime "$rt"
-    expect_lines err 1
+    expect_lines err 2
     expect_in err "ortkit: warning: provider 'nosuch' skipped: unknown execution provider 'nosuch'"
     expect_in out "providers nosuch (skipped) CPUExecutionProvider"
     # shellcheck disable=SC2086

@@ -31,8 +31,9 @@ ALLOWED = {
     # API (names without a double underscore) and, below it, the helpers.
     "builder": {"util"},
     "cli": {"builder", "util"},
+    "probe": set(),
 }
-ABOVE = {"builder", "cli"}
+ABOVE = {"builder", "cli", "probe"}
 
 
 def module_of(path):

@@ -23,31 +23,7 @@
 
 #define MANIFEST_MAX ((size_t)8 << 20)
 
-/* The cache directory, made 0700 and checked to be the user's alone. */
-static int cache_dir(char *buf, size_t size)
-{
-    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-    char base[PATH_MAX];
-    /* The XDG spec: a relative XDG_CACHE_HOME is invalid and ignored. */
-    if (xdg && xdg[0] == '/') {
-        if (ortkit__pathf(base, sizeof base, "%s/ortkit", xdg))
-            return -1;
-    } else if (home && home[0] == '/') {
-        if (ortkit__pathf(base, sizeof base, "%s/.cache/ortkit", home))
-            return -1;
-    } else {
-        return -1;
-    }
-    if (ortkit__pathf(buf, size, "%s/verified", base) || ortkit__mkdirs(base))
-        return -1;
-    if (mkdir(buf, 0700) != 0 && errno != EEXIST)
-        return -1;
-    struct stat st;
-    if (lstat(buf, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
-        (st.st_mode & 077))
-        return -1;
-    return 0;
-}
+static int cache_dir(char *buf, size_t size) { return ortkit__cache_dir(buf, size, "verified"); }
 
 static void hex_of(char out[65], const unsigned char md[32])
 {

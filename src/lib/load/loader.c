@@ -88,6 +88,7 @@ static int handshake(ortkit_runtime *rt, const char *name)
      * never call past it.  GetApi(N) on an older runtime returns NULL and
      * prints to stderr, so N is never more than the runtime's minor. */
     rt->api_level = minor < ORT_API_VERSION ? minor : ORT_API_VERSION;
+    rt->base = base;
     rt->api = base->GetApi((uint32_t)rt->api_level);
     if (!rt->api)
         return ortkit__error_set(ORTKIT_E_RUNTIME_INVALID,

@@ -5,6 +5,7 @@
  * the load acted on.
  */
 #include "abi.h"
+#include "provider_probe.h"
 #include "runtime.h"
 
 #include <stddef.h>
@@ -44,6 +45,8 @@ int ortkit_runtime_open_resolved(ortkit_runtime **out, const ortkit_resolution *
         return ortkit__error_set(rc, "%s", ortkit_resolution_error(res));
     const char *path = ortkit_resolution_path(res);
     rc = ortkit__runtime_load(out, path[0] ? path : NULL, ortkit_resolution_source(res), opts);
+    if (rc == ORTKIT_OK) /* GPU providers are added only after a probe process says they can be */
+        (*out)->prober = &ortkit__provider_prober;
     const ortkit_bundle *b = ortkit_resolution_bundle(res);
     if (rc == ORTKIT_OK && b && strcmp(ortkit_runtime_version(*out), ortkit_bundle_manifest(b)->ort_version)) {
         /* Verified files that still claim another version: refuse them. */

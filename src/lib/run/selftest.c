@@ -86,7 +86,7 @@ static uint8_t *build_model(size_t *size)
 typedef struct answer {
     ortkit_selftest pub;
     char provider[64];
-    char detail[256];
+    char detail[2048];
 } answer;
 
 void ortkit_selftest_free(ortkit_selftest *test)

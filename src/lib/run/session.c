@@ -3,6 +3,7 @@
  * what the model says about itself.  Running is in run.c.
  */
 #include "session.h"
+#include "session_gpu.h"
 #include "abi.h"
 #include "model_scan.h"
 #include "session_cache.h"
@@ -50,6 +51,12 @@ static const struct provider_name *provider_lookup(const char *name, size_t len)
             return p;
     }
     return NULL;
+}
+
+const char *ortkit__provider_ort_name(const char *name, size_t len)
+{
+    const struct provider_name *p = provider_lookup(name, len);
+    return p ? p->ort_name : NULL;
 }
 
 static int runtime_has(const ortkit_runtime *rt, const char *ort_name)
@@ -105,6 +112,21 @@ fail:
     return -1;
 }
 
+static int options_valid(const char *spec)
+{
+    char **keys, **values;
+    long n = split_options(spec, &keys, &values);
+    for (long k = 0; k < n; k++) {
+        free(keys[k]);
+        free(values[k]);
+    }
+    if (n >= 0) {
+        free(keys);
+        free(values);
+    }
+    return n >= 0;
+}
+
 /* Add one provider to the options; returns an OrtStatus (NULL on success). */
 static OrtStatus *append_provider(const ortkit_runtime *rt, OrtSessionOptions *so,
                                   const struct provider_name *p, char **keys, char **values,
@@ -135,14 +157,20 @@ static OrtStatus *append_provider(const ortkit_runtime *rt, OrtSessionOptions *s
     return st;
 }
 
+/* gpu: the probe's verdict for CUDA and TensorRT, NULL for others. */
 static int set_status(ortkit_provider_status *ps, const char *requested, const char *name,
-                      int active, const char *reason)
+                      int active, const char *reason, const ortkit__probe_verdict *gpu)
 {
     ps->requested = ortkit__strdup(requested);
     ps->name = ortkit__strdup(name);
     ps->reason = ortkit__strdup(reason);
+    ps->detail = ortkit__strdup(gpu && !active ? gpu->detail : "");
+    ps->method = ortkit__strdup(gpu ? gpu->method : "");
+    ps->probe = ortkit__strdup(gpu ? gpu->probe : "");
     ps->active = active;
-    return ps->requested && ps->name && ps->reason ? ORTKIT_OK : ORTKIT_E_NOMEM;
+    return ps->requested && ps->name && ps->reason && ps->detail && ps->method && ps->probe
+               ? ORTKIT_OK
+               : ORTKIT_E_NOMEM;
 }
 
 /*
@@ -162,31 +190,50 @@ static int add_providers(ortkit_session *s, OrtSessionOptions *so, const ortkit_
         size_t len = strcspn(req, ":");
         const struct provider_name *p = provider_lookup(req, len);
         ortkit_provider_status *ps = &s->providers[s->provider_count++];
-        char reason[768] = "";
+        char reason[1536] = "";
         char name[128];
+        ortkit__probe_verdict gpu_verdict, *gpu = NULL;
+        if (p && req[len] && !options_valid(req + len + 1)) /* before any probe */
+            return ortkit__error_wrap(ORTKIT_E_INVALID_ARG, "execution provider '%s'", req);
+        _Static_assert(sizeof reason == sizeof gpu_verdict.reason, "reasons of one size");
         snprintf(name, sizeof name, "%.*s", (int)len, req);
         if (!p) {
             snprintf(reason, sizeof reason, "unknown execution provider '%s'", name);
         } else if (!strcmp(p->ort_name, "CPUExecutionProvider")) {
             s->provider_count--; /* the CPU provider is always added last */
             continue;
-        } else if (!runtime_has(rt, p->ort_name)) {
-            snprintf(reason, sizeof reason, "ONNX Runtime %s at '%s' was built without %s",
-                     rt->version, rt->path, p->ort_name);
         } else if (exclude && exclude[i]) {
             snprintf(reason, sizeof reason, "%s", exclude_reason);
+        } else if (ortkit__gpu_provider(p->ort_name) &&
+                   (ortkit__gpu_decide(rt, p->ort_name, runtime_has(rt, p->ort_name),
+                                       req[len] ? req + len + 1 : "", gpu = &gpu_verdict),
+                    !gpu->usable)) {
+            memcpy(reason, gpu->reason, sizeof reason); /* the same size */
+        } else if (!gpu && !runtime_has(rt, p->ort_name)) {
+            snprintf(reason, sizeof reason, "ONNX Runtime %s at '%s' was built without %s",
+                     rt->version, rt->path, p->ort_name);
         } else {
             char **keys, **values;
             long nk = split_options(req[len] ? req + len + 1 : "", &keys, &values);
             if (nk < 0)
                 return ortkit__error_wrap(ORTKIT_E_INVALID_ARG, "execution provider '%s'", req);
-            OrtStatus *st = append_provider(rt, so, p, keys, values, (size_t)nk);
+            OrtStatus *st = NULL;
+            int plugin_rc = 0;
+            if (gpu && !strcmp(gpu->method, "plugin"))
+                plugin_rc = ortkit__gpu_append_plugin(rt, so, p->ort_name, keys, values,
+                                                      (size_t)nk, gpu);
+            else
+                st = append_provider(rt, so, p, keys, values, (size_t)nk);
+            if (plugin_rc > 0)
+                memcpy(reason, gpu->reason, sizeof reason);
             for (long k = 0; k < nk; k++) {
                 free(keys[k]);
                 free(values[k]);
             }
             free(keys);
             free(values);
+            if (plugin_rc < 0)
+                return plugin_rc;
             if (st) {
                 const char *msg = rt->api->GetErrorMessage(st);
                 snprintf(reason, sizeof reason, "%s", msg ? msg : "ONNX Runtime refused it");
@@ -195,13 +242,15 @@ static int add_providers(ortkit_session *s, OrtSessionOptions *so, const ortkit_
             }
         }
         int active = reason[0] == '\0';
-        if (set_status(ps, req, p ? p->ort_name : name, active, reason))
+        if (set_status(ps, req, p ? p->ort_name : name, active, reason, gpu))
             return ORTKIT_E_NOMEM;
         if (!active && o->ep_policy == ORTKIT_EP_STRICT)
-            return ortkit__error_set(ORTKIT_E_PROVIDER, "execution provider '%s' cannot be used: %s",
-                                     req, reason);
+            return ortkit__error_set(ORTKIT_E_PROVIDER,
+                                     "execution provider '%s' cannot be used: %s%s%s%s", req, reason,
+                                     ps->detail[0] ? " (ONNX Runtime: " : "", ps->detail,
+                                     ps->detail[0] ? ")" : "");
     }
-    return set_status(&s->providers[s->provider_count++], "cpu", "CPUExecutionProvider", 1, "");
+    return set_status(&s->providers[s->provider_count++], "cpu", "CPUExecutionProvider", 1, "", NULL);
 }
 
 static int check(const ortkit_runtime *rt, OrtStatus *st, const char *what)
@@ -336,6 +385,9 @@ static void free_providers(ortkit_session *s)
         free((char *)s->providers[i].requested);
         free((char *)s->providers[i].name);
         free((char *)s->providers[i].reason);
+        free((char *)s->providers[i].detail);
+        free((char *)s->providers[i].method);
+        free((char *)s->providers[i].probe);
     }
     free(s->providers);
     s->providers = NULL;

@@ -1,0 +1,43 @@
+#!/bin/sh
+# gpu_material.sh DEST - unpack the real NVIDIA material the GPU probe tests
+# use, from the download cache (scripts/fetch_cuda.sh fills it), into DEST:
+#   DEST/ort-1.29.0/   ONNX Runtime 1.29.0 core + CUDA 13 provider libraries (plugin EP)
+#   DEST/ort-1.19.2/   ONNX Runtime 1.19.2 core + CUDA 12 provider libraries (provider bridge)
+#   DEST/cuda-12.4/    Debian's CUDA 12.4 user-space libraries
+#   DEST/libcuda1/     Debian's libcuda1 550.163.01 (the driver's user-space library)
+# Once per DEST (a stamp file); exits 77 when the cache lacks the material.
+set -eu
+dest=$1
+cache="${ORTKIT_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/ortkit}/downloads"
+[ -f "$dest/.complete" ] && exit 0
+need="com.github.asus4.onnxruntime-0.4.9.tgz com.github.asus4.onnxruntime.linux-x64-gpu-0.4.9.tgz
+ com.github.asus4.onnxruntime.linux-x64-gpu-0.2.1.tgz onnxruntime-node-1.19.2.tgz"
+for f in $need; do
+    [ -s "$cache/$f" ] || { echo "gpu-material: $cache/$f missing (run scripts/fetch_cuda.sh)" >&2; exit 77; }
+done
+for p in libcudart12 libcublas12 libcublaslt12 libcurand10 libcufft11 libcuda1; do
+    ls "$cache/${p}_"*.deb >/dev/null 2>&1 || { echo "gpu-material: no $p .deb in $cache" >&2; exit 77; }
+done
+exec 9>"$dest.lock"
+flock 9
+[ -f "$dest/.complete" ] && exit 0
+rm -rf "$dest"
+mkdir -p "$dest/ort-1.29.0" "$dest/ort-1.19.2" "$dest/cuda-12.4" "$dest/libcuda1"
+plugins=package/Plugins/Linux/x64
+echo "gpu-material: unpacking ONNX Runtime 1.29.0 and 1.19.2 GPU builds (about 1 GB) into $dest" >&2
+tar xzf "$cache/com.github.asus4.onnxruntime-0.4.9.tgz" -C "$dest/ort-1.29.0" --strip-components=4 \
+    "$plugins/libonnxruntime.so"
+tar xzf "$cache/com.github.asus4.onnxruntime.linux-x64-gpu-0.4.9.tgz" -C "$dest/ort-1.29.0" \
+    --strip-components=4 "$plugins/libonnxruntime_providers_cuda.so" \
+    "$plugins/libonnxruntime_providers_shared.so" "$plugins/libonnxruntime_providers_tensorrt.so"
+tar xzf "$cache/com.github.asus4.onnxruntime.linux-x64-gpu-0.2.1.tgz" -C "$dest/ort-1.19.2" \
+    --strip-components=4 "$plugins/libonnxruntime_providers_cuda.so" \
+    "$plugins/libonnxruntime_providers_shared.so" "$plugins/libonnxruntime_providers_tensorrt.so"
+tar xzf "$cache/onnxruntime-node-1.19.2.tgz" -C "$dest/ort-1.19.2" --strip-components=5 \
+    package/bin/napi-v3/linux/x64/libonnxruntime.so.1.19.2
+ln -sf libonnxruntime.so.1.19.2 "$dest/ort-1.19.2/libonnxruntime.so.1"
+for p in libcudart12 libcublas12 libcublaslt12 libcurand10 libcufft11; do
+    dpkg-deb -x "$cache/${p}_"*.deb "$dest/cuda-12.4"
+done
+dpkg-deb -x "$cache/libcuda1_"*.deb "$dest/libcuda1"
+touch "$dest/.complete"

@@ -1,0 +1,135 @@
+/*
+ * ortkit-probe - decides, in a process of its own, whether a GPU execution
+ * provider can be added to a runtime.  libortkit runs it (posix_spawn) before
+ * it trusts CUDA or TensorRT in the caller's process: a driver library or a
+ * provider that crashes or hangs while loading takes only this process down.
+ *
+ *   ortkit-probe RUNTIME PROVIDER[:OPTIONS] [--origin DIR] [--cudnn] [-- SONAME...]
+ *
+ * Each SONAME (the provider's own dependencies) is loaded as the provider
+ * would find it (first from DIR when its RUNPATH names $ORIGIN); --cudnn
+ * also loads libcudnn.so.9 and asks which CUDA it was built for; then the
+ * runtime is loaded and a one-node model run on PROVIDER.  The answer is
+ * lines on stdout, fields separated by tabs, flushed one by one so that the
+ * parent knows how far a crashed probe got:
+ *   need SONAME ok PATH | need SONAME missing ERROR
+ *   cudnn PATH CUDART_VERSION CUDNN_VERSION | cudnn - missing ERROR
+ *   stage NAME
+ *   ok METHOD | fail STAGE MESSAGE
+ */
+#include <ortkit.h>
+#include <ortkit/sys/selftest.h>
+
+#include <dlfcn.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One field: tabs and line ends would break the line protocol. */
+static void field(const char *text)
+{
+    for (const char *c = text ? text : ""; *c; c++)
+        putchar(*c == '\t' || *c == '\n' || *c == '\r' ? ' ' : *c);
+}
+
+static void line(const char *kind, const char *a, const char *b, const char *c)
+{
+    field(kind);
+    const char *rest[] = {a, b, c};
+    for (int i = 0; i < 3 && rest[i]; i++) {
+        putchar('\t');
+        field(rest[i]);
+    }
+    putchar('\n');
+    fflush(stdout);
+}
+
+/* The file a handle was loaded from. */
+static const char *loaded_path(void *handle)
+{
+    struct link_map *map = NULL;
+    return handle && dlinfo(handle, RTLD_DI_LINKMAP, &map) == 0 && map && map->l_name[0]
+               ? map->l_name
+               : "?";
+}
+
+static void *load(const char *origin, const char *soname, const char **why)
+{
+    char path[4096];
+    void *h = NULL;
+    if (origin && snprintf(path, sizeof path, "%s/%s", origin, soname) < (int)sizeof path)
+        h = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
+    if (!h)
+        h = dlopen(soname, RTLD_LAZY | RTLD_LOCAL);
+    *why = h ? "" : dlerror();
+    return h;
+}
+
+static void check_cudnn(const char *origin)
+{
+    const char *why;
+    void *h = load(origin, "libcudnn.so.9", &why);
+    if (!h) {
+        line("cudnn", "-", "missing", why);
+        return;
+    }
+    size_t (*cudart)(void), (*version)(void);
+    *(void **)&cudart = dlsym(h, "cudnnGetCudartVersion");
+    *(void **)&version = dlsym(h, "cudnnGetVersion");
+    char a[32], b[32];
+    snprintf(a, sizeof a, "%zu", cudart ? cudart() : 0);
+    snprintf(b, sizeof b, "%zu", version ? version() : 0);
+    line("cudnn", loaded_path(h), a, b);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: ortkit-probe RUNTIME PROVIDER[:OPTIONS] [--origin DIR] [--cudnn] "
+                        "[-- SONAME...]\n");
+        return 2;
+    }
+    const char *runtime = argv[1], *provider = argv[2], *origin = NULL;
+    int cudnn = 0, i = 3;
+    for (; i < argc && strcmp(argv[i], "--"); i++) {
+        if (!strcmp(argv[i], "--origin") && i + 1 < argc)
+            origin = argv[++i];
+        else if (!strcmp(argv[i], "--cudnn"))
+            cudnn = 1;
+    }
+    line("stage", "libraries", NULL, NULL);
+    for (i++; i < argc; i++) {
+        const char *why;
+        void *h = load(origin, argv[i], &why);
+        line("need", argv[i], h ? "ok" : "missing", h ? loaded_path(h) : why);
+    }
+    if (cudnn)
+        check_cudnn(origin);
+
+    line("stage", "runtime", NULL, NULL);
+    ortkit_runtime_options ro = ORTKIT_RUNTIME_OPTIONS_INIT;
+    ro.path = runtime;
+    ortkit_runtime *rt = NULL;
+    if (ortkit_runtime_open(&rt, &ro) != 0) {
+        line("fail", "runtime", ortkit_error_last(), NULL);
+        return 1;
+    }
+    /* Registering or appending the provider, creating a session with it and
+     * one run: where drivers crash. */
+    line("stage", "provider", NULL, NULL);
+    ortkit_selftest *t = NULL;
+    if (ortkit_selftest_run(&t, rt, provider) != 0) {
+        line("fail", "provider", ortkit_error_last(), NULL);
+        ortkit_runtime_free(rt);
+        return 1;
+    }
+    int ok = t->ok;
+    if (ok)
+        line("ok", provider, NULL, NULL);
+    else
+        line("fail", "provider", t->detail, NULL);
+    ortkit_selftest_free(t);
+    ortkit_runtime_free(rt);
+    return ok ? 0 : 1;
+}
