@@ -77,6 +77,14 @@ typedef struct ortkit_manifest {
     size_t needs_library_count;
     const char *const *needs_libraries;
     int needs_known;
+    /* 1 when the library has been loaded: at import, or since by `ortkit
+     * bundle verify` on a host that could (added in 0.1, like needs_*).
+     * 0: imported without loading (for another architecture, a newer glibc,
+     * a GPU the importing host lacks): "not yet verified by loading". */
+    int verified_by_loading;
+    /* How the import learnt ort_version: "its file name and its read-only
+     * data", "--version, found in its read-only data", "loading it"; "". */
+    const char *version_from;
 } ortkit_manifest;
 
 /* Open the bundle in dir: its manifest is read and checked strictly (unknown
@@ -110,11 +118,21 @@ typedef struct ortkit_bundle_import_options {
      * NULL: never cancelled. */
     int (*cancel)(void *arg);
     void *cancel_arg;     /* handed to cancel */
+    /* Version 3.  The ONNX Runtime version, read from the library itself
+     * (file name, SONAME, the version string in its read-only data); this is
+     * taken only where those say nothing against it, and needed only where
+     * they disagree or are silent.  NULL: none given. */
+    const char *ort_version;
+    /* 1: never load the library.  0: load it (to cross-check the version and
+     * read its providers) only when this host can: same architecture, the
+     * C and C++ libraries and every library it needs present.  A bundle not
+     * loaded is marked "not yet verified by loading" (see verify). */
+    int no_load;
 } ortkit_bundle_import_options;
 
-#define ORTKIT_BUNDLE_IMPORT_OPTIONS_VERSION 2
+#define ORTKIT_BUNDLE_IMPORT_OPTIONS_VERSION 3
 #define ORTKIT_BUNDLE_IMPORT_OPTIONS_INIT \
-    {ORTKIT_BUNDLE_IMPORT_OPTIONS_VERSION, NULL, NULL, NULL, 0, NULL, NULL}
+    {ORTKIT_BUNDLE_IMPORT_OPTIONS_VERSION, NULL, NULL, NULL, 0, NULL, NULL, NULL, 0}
 
 /*
  * Make a bundle from src: a libonnxruntime.so* file, a directory holding
