@@ -159,6 +159,15 @@ ORTKIT_API int ortkit_bundle_import(ortkit_bundle **out, const char *src,
  */
 ORTKIT_API int ortkit_bundle_verify(ortkit_bundle *bundle);
 ORTKIT_API size_t ortkit_bundle_problem_count(const ortkit_bundle *bundle);
+/*
+ * Record that the bundle's library was loaded and reported version (which
+ * must be the manifest's) and these providers (count 0: keep the list): the
+ * manifest is rewritten atomically with verified_by_loading set, and the
+ * bundle verified again from its files.  What `ortkit bundle verify` does
+ * after loading a bundle imported without loading, in a child process.
+ */
+ORTKIT_API int ortkit_bundle_record_load(ortkit_bundle *bundle, const char *version,
+                                         const char *const *providers, size_t count);
 /* "lib/libonnxruntime.so.1.30.0: SHA-256 differs from the manifest ..." */
 ORTKIT_API const char *ortkit_bundle_problem(const ortkit_bundle *bundle, size_t i);
 

@@ -56,7 +56,7 @@ expect_exit 0 "$ORTKIT" bundle import "$RT_NEW" --name new --into "$PWD/path" --
 [ "$(ls -A path)" = new ] || { echo "FAIL: path holds $(ls -A path)" >&2; exit 1; }
 
 # --- failed imports leave nothing: no bundle, no temporary directory ---
-expect_exit 1 "$ORTKIT" bundle import "$STUBS/libstub_too_old.so" --name bad --into "$PWD/path"
+expect_exit 1 "$ORTKIT" bundle import "$STUBS/libstub_too_old.so" --version 1.16.3 --name bad --into "$PWD/path"
 expect_lines err 1
 expect_in err "1.16.3"
 echo "not a library" >fake.so

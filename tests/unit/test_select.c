@@ -87,7 +87,7 @@ static const row table[] = {
     {"graviton3.json", 11, "the highest CPU level this host supports: armv8.2 (a-cpu: any CPU)",
      "nnnnnnnnnnnynynn", {{12, "SVE2"}, {0, "built for x86_64"}, {14, "Jetson"}}},
     {"jetson-orin.json", 14, "a GPU build (cuda12.6-sm87-armv8.2)", "nnnnnnnnnnnynyyn",
-     {{15, "SVE"}, {12, "SVE2"}}},
+     {{15, "discrete NVIDIA GPUs"}, {12, "SVE2"}}},
     {"laptop-avx2.json", 2, "the highest CPU level this host supports: avx2 (ort-1.30.0-cpu: any CPU)",
      "yyynnnnnnnnnnnnn", {{3, "AVX-512"}, {7, "needs an NVIDIA GPU with SM 8.6; none found"}}},
     {"old-driver-3090.json", 7, "a GPU build (cuda12.4-sm86-avx2)", "yyynnnnynnnnnnnn",
@@ -201,14 +201,18 @@ static void test_newest_ort_and_search_order(void **state)
     assert_int_equal(choose("laptop-avx2.json", two, 2, NULL, &rc, reason, NULL), 1);
     assert_int_equal(rc, 0);
     assert_non_null(strstr(reason, "the newest ONNX Runtime: 1.30.0 (ort-1.17.3-cpu: 1.17.3)"));
-    /* Equal in every way: the first in the search order. */
+    /* Equal in every way but the name: the name decides. */
     ortkit_bundle *twin = make("twin", "1.30.0", "cpu", "x86_64");
     ortkit_host *h = load_host("laptop-avx2.json");
     const ortkit_bundle *list[] = {twin, bundles[0]};
     ortkit_bundle_choice *c = NULL;
     assert_int_equal(ortkit_bundle_select(&c, h, list, 2, NULL), 0);
-    assert_int_equal(c->index, 0);
-    assert_non_null(strstr(c->reason, "comes first in the search order"));
+    assert_int_equal(c->index, 1);
+    assert_non_null(strstr(c->reason, "ranks the same as twin and its name comes first"));
+    assert_int_equal(verdict(c, 1)->rank, 1);
+    assert_string_equal(verdict(c, 1)->step, "name");
+    assert_int_equal(verdict(c, 0)->rank, 2);
+    assert_string_equal(verdict(c, 0)->step, "");
     ortkit_bundle_choice_free(c);
     /* The same name again, later in the order: shadowed, never chosen. */
     ortkit_bundle *again = make("twin", "1.31.0", "cpu", "x86_64");
@@ -219,7 +223,8 @@ static void test_newest_ort_and_search_order(void **state)
     assert_non_null(strstr(verdict(c, 1)->why, "shadowed"));
     ortkit_bundle_choice_free(c);
     /* One bundle only. */
-    assert_int_equal(ortkit_bundle_select(&c, h, list, 1, NULL), 0);
+    const ortkit_bundle *one[] = {twin};
+    assert_int_equal(ortkit_bundle_select(&c, h, one, 1, NULL), 0);
     assert_non_null(strstr(c->reason, "the only bundle found"));
     ortkit_bundle_choice_free(c);
     ortkit_bundle_free(twin);
