@@ -54,6 +54,8 @@ int choice_view_print(FILE *out, const choice_row *rows, size_t n, const ortkit_
 {
     static const char *const h[] = {"RANK", "NAME", "ORT", "VARIANT", "ARCH", "FROM", "FITS",
                                     "STEP", "WHY"};
+    if (!c)
+        return 0;
     size_t *o = display_order(n, c);
     cli_table *t = cli_table_new(9, h);
     if (!o || !t) {
@@ -87,6 +89,8 @@ int choice_view_print(FILE *out, const choice_row *rows, size_t n, const ortkit_
 cJSON *choice_view_json(const choice_row *rows, size_t n, const ortkit_bundle_choice *c)
 {
     cJSON *arr = cJSON_CreateArray();
+    if (!c)
+        return arr;
     size_t *o = display_order(n, c);
     for (size_t k = 0; arr && o && k < n; k++) {
         const choice_row *r = &rows[o[k]];

@@ -8,7 +8,8 @@ unset ORTKIT_BUNDLE
 
 # --- help and usage ---
 expect_exit 0 "$ORTKIT" bundle --help
-expect_in out "usage: ortkit bundle import SRC [--name NAME] [--variant V] [--into DIR] [--force] [--json]"
+expect_in out "usage: ortkit bundle import SRC [--name NAME] [--variant V] [--into DIR] [--force]"
+expect_in out "ortkit bundle choose [--host FILE] [--json] [DIR...]"
 expect_exit 0 "$ORTKIT" bundle import --help
 expect_in out "usage: ortkit bundle import"
 expect_exit 2 "$ORTKIT" bundle

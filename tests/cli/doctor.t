@@ -31,11 +31,11 @@ expect_in out "  ORTKIT_PATH  ok             2  $PWD/path"
 expect_in out "  user         missing        0  $PWD/xdg/ortkit/bundles"
 expect_in out "  system       missing        0  $PWD/sys/ortkit/bundles"
 expect_in out "  default      "
-expect_in out "     NAME            ORT     VARIANT  FROM         FITS  WHY"
-expect_in out "     ort-1.17.3-cpu  1.17.3  cpu      ORTKIT_PATH  yes"
-expect_in out "  *  ort-1.30.0-cpu  1.30.0  cpu      ORTKIT_PATH  yes"
+expect_in out "  RANK  NAME            ORT     VARIANT  ARCH    FROM         FITS  STEP"
+expect_in out "  1     ort-1.30.0-cpu  1.30.0  cpu      x86_64  ORTKIT_PATH  yes   onnxruntime  the newest ONNX Runtime: 1.30.0 (ort-1.17.3-cpu: 1.17.3)"
+expect_in out "  2     ort-1.17.3-cpu  1.17.3  cpu      x86_64  ORTKIT_PATH  yes"
 if [ -e "$default_bundles/ort-1.30.0-cpu/manifest.json" ]; then
-    expect_in out "ort-1.30.0-cpu  1.30.0  cpu      default      no    shadowed by the bundle of the same name in '$PWD/path/ort-1.30.0-cpu'"
+    expect_in out "ort-1.30.0-cpu  1.30.0  cpu      x86_64  default      no    shadowed     shadowed by the bundle of the same name in '$PWD/path/ort-1.30.0-cpu'"
 fi
 expect_in out "  bundle     ort-1.30.0-cpu ($PWD/path/ort-1.30.0-cpu)"
 expect_in out "  why        the newest ONNX Runtime: 1.30.0 (ort-1.17.3-cpu: 1.17.3)"
@@ -69,8 +69,8 @@ d = json.load(open("out"))
 assert d["ok"] is True and d["ortkit"] == "0.1.0", d
 assert d["host"]["arch"] == "x86_64", d["host"]
 mine = [b for b in d["bundles"] if b["source"] == "ORTKIT_PATH"]
-assert [(b["name"], b["fits"], b["chosen"]) for b in mine] == [
-    ("ort-1.17.3-cpu", True, False), ("ort-1.30.0-cpu", True, True)], mine
+assert [(b["name"], b["fits"], b["chosen"], b["rank"], b["step"]) for b in mine] == [
+    ("ort-1.30.0-cpu", True, True, 1, "onnxruntime"), ("ort-1.17.3-cpu", True, False, 2, "")], mine
 assert d["choice"]["bundle"] == "ort-1.30.0-cpu" and d["choice"]["integrity_ok"] is True, d["choice"]
 assert d["runtime"]["source"] == "bundle ort-1.30.0-cpu", d["runtime"]
 places = [(p["source"], p["result"]) for p in d["search"]]
