@@ -27,7 +27,7 @@ int bundle_probe(int argc, char **argv)
         return cli_usage("bundle", "probe needs one LIBRARY");
     ortkit_runtime *rt = NULL;
     if (cli_open_runtime(&rt, p.args[0]))
-        return CLI_FAIL;
+        return cli_fail_lib();
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "version", ortkit_runtime_version(rt));
     cJSON *list = cJSON_AddArrayToObject(o, "providers");
