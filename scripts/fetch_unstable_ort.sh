@@ -6,7 +6,6 @@
 # idempotent: a .deb already in the cache is kept.
 set -eu
 
-here=$(cd "$(dirname "$0")/.." && pwd)
 cache="${ORTKIT_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/ortkit}/downloads"
 PACKAGE="libonnxruntime1.23"
 VERSION="${ORT_UNSTABLE_VERSION:-1.23.2+dfsg-6.1}"
