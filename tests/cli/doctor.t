@@ -102,11 +102,12 @@ expect_in out "no bundle is named 'nosuch'"
 # Described machines: the choice for them; nothing is loaded.
 expect_exit 0 "$ORTKIT" doctor --host "$H/laptop-avx2.json"
 expect_in out "Host described in $H/laptop-avx2.json"
-expect_in out "  *  ort-1.30.0-cpu  1.30.0  cpu      ORTKIT_PATH  yes"
+expect_in out "  1     ort-1.30.0-cpu  1.30.0  cpu      x86_64  ORTKIT_PATH  yes"
 expect_in out "  not loaded: the host is a described one, not this machine"
 expect_in out "Verdict: a bundle fits the described host"
 expect_exit 1 "$ORTKIT" doctor --host "$H/graviton3.json"
-expect_in out "ort-1.30.0-cpu  1.30.0  cpu      ORTKIT_PATH  no    built for x86_64; this host is aarch64"
+expect_in out "ort-1.30.0-cpu  1.30.0  cpu      x86_64  ORTKIT_PATH  no"
+expect_in out "built for x86_64; this host is aarch64"
 expect_in err "ortkit: none of the "
 expect_exit 1 "$ORTKIT" doctor --host "$H/nosuch.json"
 expect_lines err 1
@@ -126,32 +127,37 @@ expect_in_file() { grep -qF -- "$2" "$1" || { echo "FAIL: $1 lacks '$2'" >&2; ex
 expect_in_file "$m" '"needs":'
 sed -i 's/\("glibc":[[:space:]]*\)"2.28"/\1"2.43"/' "$m"
 expect_exit 0 "$ORTKIT" doctor --host "$H/laptop-avx2.json"
-expect_in out "ort-1.30.0-cpu  1.30.0  cpu      ORTKIT_PATH  no    needs glibc 2.43, this host has 2.39"
-expect_in out "  *  ort-1.17.3-cpu"
+expect_in out "ort-1.30.0-cpu  1.30.0  cpu      x86_64  ORTKIT_PATH  no"
+expect_in out "needs glibc 2.43, this host has 2.39"
+expect_in out "  1     ort-1.17.3-cpu"
 here=$(getconf GNU_LIBC_VERSION | sed 's/^glibc //')
 expect_exit 0 "$ORTKIT" doctor
-expect_in out "ort-1.30.0-cpu  1.30.0  cpu      ORTKIT_PATH  no    needs glibc 2.43, this host has $here"
+expect_in out "ort-1.30.0-cpu  1.30.0  cpu      x86_64  ORTKIT_PATH  no"
+expect_in out "needs glibc 2.43, this host has $here"
 expect_in out "  found by   bundle ort-1.17.3-cpu"
 sed -i 's/\("glibc":[[:space:]]*\)"2.43"/\1"2.28"/; s/\("glibcxx":[[:space:]]*\)"3.4.22"/\1"3.4.99"/' "$m"
 expect_exit 0 "$ORTKIT" doctor --host "$H/laptop-avx2.json"
-expect_in out "ort-1.30.0-cpu  1.30.0  cpu      ORTKIT_PATH  no    needs GLIBCXX_3.4.99 (libstdc++), this host has 3.4.33"
+expect_in out "ort-1.30.0-cpu  1.30.0  cpu      x86_64  ORTKIT_PATH  no"
+expect_in out "needs GLIBCXX_3.4.99 (libstdc++), this host has 3.4.33"
 # A described host that does not say which libstdc++ it has is not refused for it.
 expect_exit 0 "$ORTKIT" doctor --host "$H/sapphire-rapids.json"
-expect_in out "  *  ort-1.30.0-cpu  1.30.0  cpu      ORTKIT_PATH  yes"
+expect_in out "  1     ort-1.30.0-cpu  1.30.0  cpu      x86_64  ORTKIT_PATH  yes"
 sed -i 's/\("glibcxx":[[:space:]]*\)"3.4.99"/\1"3.4.22"/' "$m"
 
 # A truncated library is never chosen nor loaded: the other bundle is, and
 # doctor says why the first does not fit.
 truncate -s 100 path/ort-1.30.0-cpu/lib/libonnxruntime.so.1.30.0
 expect_exit 0 "$ORTKIT" doctor
-expect_in out "ort-1.30.0-cpu  1.30.0  cpu      ORTKIT_PATH  no    damaged: lib/libonnxruntime.so.1.30.0 is 100 bytes, the manifest says 45828512 (truncated)"
-expect_in out "  *  ort-1.17.3-cpu"
+expect_in out "ort-1.30.0-cpu  1.30.0  cpu      x86_64  ORTKIT_PATH  no"
+expect_in out "damaged: lib/libonnxruntime.so.1.30.0 is 100 bytes, the manifest says 45828512 (truncated)"
+expect_in out "  1     ort-1.17.3-cpu"
 expect_in out "  found by   bundle ort-1.17.3-cpu"
 # A changed byte in the best bundle left: it fails verification, so it is
 # never loaded; the search goes on, and doctor exits 1 saying so.
 printf X | dd of=path/ort-1.17.3-cpu/include/onnxruntime_c_api.h bs=1 seek=10 conv=notrunc 2>/dev/null
 expect_exit 1 "$ORTKIT" doctor
-expect_in out "ort-1.17.3-cpu  1.17.3  cpu      ORTKIT_PATH  no    damaged: failed verification: include/onnxruntime_c_api.h: SHA-256"
+expect_in out "ort-1.17.3-cpu  1.17.3  cpu      x86_64  ORTKIT_PATH  no"
+expect_in out "damaged: failed verification: include/onnxruntime_c_api.h: SHA-256"
 expect_not_in out "found by   bundle ort-1.17.3-cpu"
 expect_in err "ortkit: bundle 'ort-1.17.3-cpu' failed verification and was passed over; see the report"
 # Pinned, it is refused outright: nothing else is loaded instead.
