@@ -110,7 +110,11 @@ static int accelerator_fits(const ortkit_manifest *m, const ortkit_variant *var,
 {
     if (!m->cuda || !var)
         return 1;
-    return ortkit_variant_fits(var, h, why, why_size) == 1;
+    /* The CPU is judged at its own, later step: here it is taken to have
+     * what the build needs, so the answer is the GPU's and the driver's. */
+    ortkit_host gpu_only = *h;
+    gpu_only.cpu_features |= var->cpu_features;
+    return ortkit_variant_fits(var, &gpu_only, why, why_size) == 1;
 }
 
 /* Does one bundle fit the host?  why says why not (or a caveat); *step the
@@ -309,7 +313,7 @@ static int choose(choice_data *out, const ortkit_host *host, const ortkit_bundle
     for (size_t i = 0; i < count; i++) {
         int step;
         v[i].pub.fits = fits(bundles[i], host, forced, v[i].why, sizeof v[i].why, &step);
-        v[i].pub.step = step_names[v[i].pub.fits ? STEP_NAME : step];
+        v[i].pub.step = v[i].pub.fits ? "" : step_names[step];
         for (size_t j = 0; bundles[i] && j < i; j++) {
             if (bundles[j] && !strcmp(bundles[j]->m.name, bundles[i]->m.name)) {
                 v[i].pub.fits = 0;
@@ -342,6 +346,9 @@ static int choose(choice_data *out, const ortkit_host *host, const ortkit_bundle
     }
     if (!pin)
         memset(wanted, 1, count);
+    for (size_t i = 0; pin && i < count; i++)
+        if (v[i].pub.fits && !wanted[i])
+            snprintf(v[i].order, sizeof v[i].order, "passed over: pinned to %.64s", pin);
 
     size_t best = ORTKIT_BUNDLE_NONE, fitting = 0, considered = 0;
     rank rb = {0}, r;
