@@ -136,8 +136,10 @@ typedef struct ortkit_bundle_import_options {
 
 /*
  * Make a bundle from src: a libonnxruntime.so* file, a directory holding
- * one, or an unpacked release (lib/ and include/).  The library is loaded
- * to read its version and providers.  Nothing is taken from outside src:
+ * one, or an unpacked release (lib/ and include/).  Its version and what it
+ * needs are read from its ELF file; it is loaded (to cross-check the version
+ * and read its providers) only as opts->no_load says, and only when this
+ * host can load it.  Nothing is taken from outside src:
  * a symbolic link in it that leads out (or loops), or a file that is not
  * regular, is an error naming it (ORTKIT_E_FORMAT), found before anything
  * is loaded; only a library file given as src is taken wherever its link
@@ -150,12 +152,15 @@ ORTKIT_API int ortkit_bundle_import(ortkit_bundle **out, const char *src,
                                     const ortkit_bundle_import_options *opts);
 
 /*
- * Check a bundle against its manifest: every file's size and SHA-256, no
- * missing or extra files, links as listed, each ELF file in lib/ built for
- * the manifest's architecture with RUNPATH $ORIGIN, and the library loads
- * and reports the manifest's version (it is loaded only when its own checks
- * passed).  Every problem found is kept; ORTKIT_OK when there are none, else
- * ORTKIT_E_FORMAT.
+ * Check a bundle against its manifest, without loading anything: every
+ * file's size and SHA-256, no missing or extra files, links as listed, each
+ * ELF file in lib/ built for the manifest's architecture with RUNPATH
+ * $ORIGIN, and the library's read-only data holding the manifest's version
+ * string (looked for only when its own checks passed).  Every problem found
+ * is kept; ORTKIT_OK when there are none, else ORTKIT_E_FORMAT.  Loading the
+ * library is the caller's to do, in a process it can lose (`ortkit bundle
+ * verify` runs `ortkit bundle probe` as a child), and to record with
+ * ortkit_bundle_record_load.
  */
 ORTKIT_API int ortkit_bundle_verify(ortkit_bundle *bundle);
 ORTKIT_API size_t ortkit_bundle_problem_count(const ortkit_bundle *bundle);
