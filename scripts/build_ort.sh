@@ -20,7 +20,8 @@
 #   --check        stop after ortkit's pre-flight inside the chroot
 #   --patch-check  stop after checking that the patch set applies
 #   --compare      only step 5: the built bundle against the npm runtime
-# Environment: VARIANT (cpu-avx2), ORTKIT_BUILD_FLAGS (extra `ortkit build` options).
+# Environment: VARIANT (cpu-avx2; cpu-x86-64 for the generic build, any name of
+# `ortkit variants`), ORTKIT_BUILD_FLAGS (extra `ortkit build` options).
 set -eu
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -129,8 +130,9 @@ build | --compare) ;;
 esac
 
 # ---- 5. the built bundle against the generic npm runtime ------------------------
-# Both as bundles in /bundles: doctor must prefer the AVX2 build on an AVX2
-# host; bench runs both side by side on the real model.
+# Both as bundles in /bundles: doctor must prefer an AVX2 build on an AVX2
+# host (a generic cpu-x86-64 build ranks with the npm ones, below 1.30.0);
+# bench runs both side by side on the real model.
 compare() {
     mkdir -p "$root/data"
     cp "$deps/models/silero_vad.onnx" "$root/data/"

@@ -77,6 +77,14 @@ typedef struct ortkit_manifest {
     size_t needs_library_count;
     const char *const *needs_libraries;
     int needs_known;
+    /* 1 when the library has been loaded: at import, or since by `ortkit
+     * bundle verify` on a host that could (added in 0.1, like needs_*).
+     * 0: imported without loading (for another architecture, a newer glibc,
+     * a GPU the importing host lacks): "not yet verified by loading". */
+    int verified_by_loading;
+    /* How the import learnt ort_version: "its file name and its read-only
+     * data", "--version, found in its read-only data", "loading it"; "". */
+    const char *version_from;
 } ortkit_manifest;
 
 /* Open the bundle in dir: its manifest is read and checked strictly (unknown
@@ -110,16 +118,28 @@ typedef struct ortkit_bundle_import_options {
      * NULL: never cancelled. */
     int (*cancel)(void *arg);
     void *cancel_arg;     /* handed to cancel */
+    /* Version 3.  The ONNX Runtime version, read from the library itself
+     * (file name, SONAME, the version string in its read-only data); this is
+     * taken only where those say nothing against it, and needed only where
+     * they disagree or are silent.  NULL: none given. */
+    const char *ort_version;
+    /* 1: never load the library.  0: load it (to cross-check the version and
+     * read its providers) only when this host can: same architecture, the
+     * C and C++ libraries and every library it needs present.  A bundle not
+     * loaded is marked "not yet verified by loading" (see verify). */
+    int no_load;
 } ortkit_bundle_import_options;
 
-#define ORTKIT_BUNDLE_IMPORT_OPTIONS_VERSION 2
+#define ORTKIT_BUNDLE_IMPORT_OPTIONS_VERSION 3
 #define ORTKIT_BUNDLE_IMPORT_OPTIONS_INIT \
-    {ORTKIT_BUNDLE_IMPORT_OPTIONS_VERSION, NULL, NULL, NULL, 0, NULL, NULL}
+    {ORTKIT_BUNDLE_IMPORT_OPTIONS_VERSION, NULL, NULL, NULL, 0, NULL, NULL, NULL, 0}
 
 /*
  * Make a bundle from src: a libonnxruntime.so* file, a directory holding
- * one, or an unpacked release (lib/ and include/).  The library is loaded
- * to read its version and providers.  Nothing is taken from outside src:
+ * one, or an unpacked release (lib/ and include/).  Its version and what it
+ * needs are read from its ELF file; it is loaded (to cross-check the version
+ * and read its providers) only as opts->no_load says, and only when this
+ * host can load it.  Nothing is taken from outside src:
  * a symbolic link in it that leads out (or loops), or a file that is not
  * regular, is an error naming it (ORTKIT_E_FORMAT), found before anything
  * is loaded; only a library file given as src is taken wherever its link
@@ -132,15 +152,27 @@ ORTKIT_API int ortkit_bundle_import(ortkit_bundle **out, const char *src,
                                     const ortkit_bundle_import_options *opts);
 
 /*
- * Check a bundle against its manifest: every file's size and SHA-256, no
- * missing or extra files, links as listed, each ELF file in lib/ built for
- * the manifest's architecture with RUNPATH $ORIGIN, and the library loads
- * and reports the manifest's version (it is loaded only when its own checks
- * passed).  Every problem found is kept; ORTKIT_OK when there are none, else
- * ORTKIT_E_FORMAT.
+ * Check a bundle against its manifest, without loading anything: every
+ * file's size and SHA-256, no missing or extra files, links as listed, each
+ * ELF file in lib/ built for the manifest's architecture with RUNPATH
+ * $ORIGIN, and the library's read-only data holding the manifest's version
+ * string (looked for only when its own checks passed).  Every problem found
+ * is kept; ORTKIT_OK when there are none, else ORTKIT_E_FORMAT.  Loading the
+ * library is the caller's to do, in a process it can lose (`ortkit bundle
+ * verify` runs `ortkit bundle probe` as a child), and to record with
+ * ortkit_bundle_record_load.
  */
 ORTKIT_API int ortkit_bundle_verify(ortkit_bundle *bundle);
 ORTKIT_API size_t ortkit_bundle_problem_count(const ortkit_bundle *bundle);
+/*
+ * Record that the bundle's library was loaded and reported version (which
+ * must be the manifest's) and these providers (count 0: keep the list): the
+ * manifest is rewritten atomically with verified_by_loading set, and the
+ * bundle verified again from its files.  What `ortkit bundle verify` does
+ * after loading a bundle imported without loading, in a child process.
+ */
+ORTKIT_API int ortkit_bundle_record_load(ortkit_bundle *bundle, const char *version,
+                                         const char *const *providers, size_t count);
 /* "lib/libonnxruntime.so.1.30.0: SHA-256 differs from the manifest ..." */
 ORTKIT_API const char *ortkit_bundle_problem(const ortkit_bundle *bundle, size_t i);
 

@@ -130,7 +130,18 @@ typedef struct ortkit_host {
     /* C++ library (added in 0.1: read it only when the library's version is known to have it) */
     const char *glibcxx;        /* "3.4.30": the highest GLIBCXX_ version the system's
                                  * libstdc++.so.6 defines; "" without one */
+    /* Shared libraries (added in 0.1, like glibcxx): the file names the
+     * dynamic loader finds (LD_LIBRARY_PATH, the ld.so cache, the default
+     * directories), sorted.  libraries_known 0: the host does not say (a
+     * description without os.libraries), and nothing is judged by them. */
+    size_t library_count;
+    const char *const *libraries;
+    int libraries_known;
 } ortkit_host;
+
+/* Does the host's dynamic loader find a library of this file name?  1 yes,
+ * 0 no, -1 when the host does not say (libraries_known 0). */
+ORTKIT_API int ortkit_host_has_library(const ortkit_host *host, const char *name);
 
 /* Detect this machine.  Missing information is left zero or ""; no NVIDIA
  * driver is a normal answer (gpu_count 0, gpu_note says why). */

@@ -19,6 +19,19 @@ extern "C" {
 typedef struct ortkit_bundle_verdict {
     int fits;        /* 1: it can run on the host */
     const char *why; /* unfit: exactly why; fit: a caveat or "" */
+    /* Added in 0.1: the order (docs/BUNDLES.md).  rank: 1 for the bundle
+     * chosen, 2 for the next...; 0 when it does not fit or the pin passed
+     * it over. */
+    size_t rank;
+    /* The step of the order that decided: for one that does not fit, the
+     * step it failed ("damaged", "architecture", "loadable", "accelerator",
+     * "cpu level", "onnxruntime", "variant", "shadowed"); for one that
+     * fits, the step that puts it above the next ("accelerator", "cpu
+     * level", "onnxruntime", "name"), "" for the last. */
+    const char *step;
+    /* Fits: why it comes before the next one ("the newest ONNX Runtime:
+     * 1.30.0 (ort-1.17.3-cpu: 1.17.3)"); "" otherwise. */
+    const char *order;
 } ortkit_bundle_verdict;
 
 #define ORTKIT_BUNDLE_NONE SIZE_MAX
@@ -33,11 +46,13 @@ typedef struct ortkit_bundle_choice {
 } ortkit_bundle_choice;
 
 /*
- * Choose the bundle to load on a host, without touching any file.  Among
- * the bundles that fit: a GPU build first (it fits only when a GPU can run
- * its cubins and the driver is new enough), then the highest GPU target,
- * the highest CPU level, the newest ONNX Runtime, the newest CUDA, and the
- * first in the list (search order).  A bundle of the same name as an
+ * Choose the bundle to load on a host, without touching any file, by one
+ * order (docs/BUNDLES.md): architecture, loadable here (C library, C++
+ * library, needed libraries), accelerator (a GPU build that runs here
+ * first, then the higher GPU target, the newer CUDA), CPU level (a target
+ * descending from another first), ONNX Runtime (the newest), name.  The
+ * environment's overrides ORTKIT_FORCE_ISA and ORTKIT_IGNORE_NEEDS apply and
+ * are named in the verdicts they change.  A bundle of the same name as an
  * earlier one is shadowed.  pin (NULL: none) restricts the choice to the
  * bundle of that name or to that ONNX Runtime version ("1.17.3", "1.17").
  * bundles[i] may be NULL (an unusable manifest).

@@ -1,6 +1,8 @@
 /* cmd_bundle.c - `ortkit bundle import|verify|list`: relocatable ONNX Runtime bundles. */
 #include "cli.h"
 #include "bundle_repo.h"
+
+#include "bundle_cmds.h"
 #include "bundle_view.h"
 #include "interrupt.h"
 #include "opt.h"
@@ -9,7 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-enum { OPT_NAME = 1, OPT_VARIANT, OPT_INTO, OPT_FORCE, OPT_JSON };
+enum { OPT_NAME = 1, OPT_VARIANT, OPT_INTO, OPT_FORCE, OPT_JSON, OPT_VERSION, OPT_NO_LOAD };
 
 #define JSON_ROW {OPT_JSON, "json", 'j', NULL, 0, "print JSON"}
 
@@ -21,10 +23,23 @@ static const cli_opt import_opts[] = {
     {OPT_INTO, "into", 'i', "DIR", 0,
      "where to put it (default: $XDG_DATA_HOME/ortkit/bundles, ~/.local/share/ortkit/bundles)"},
     {OPT_FORCE, "force", 'f', NULL, 0, "replace a bundle of the same name"},
+    {OPT_VERSION, "version", 'V', "X.Y.Z", 0,
+     "the ONNX Runtime version, when the library's file name, SONAME and read-only data "
+     "disagree or say nothing (one that contradicts them is refused)"},
+    {OPT_NO_LOAD, "no-load", 'N', NULL, 0,
+     "never load the library (by default it is loaded only when this host can): the bundle is "
+     "marked not yet verified by loading"},
     JSON_ROW,
     CLI_OPT_END};
 
 static const cli_opt json_opts[] = {JSON_ROW, CLI_OPT_END};
+
+enum { OPT_NO_LOAD_CHECK = 1 + OPT_NO_LOAD };
+static const cli_opt verify_opts[] = {
+    {OPT_NO_LOAD_CHECK, "no-load", 'N', NULL, 0,
+     "check the files only: do not load a bundle not yet verified by loading, even where this "
+     "host can"},
+    JSON_ROW, CLI_OPT_END};
 
 static int bundle_import(int argc, char **argv);
 static int bundle_verify(int argc, char **argv);
@@ -40,8 +55,10 @@ static const cli_subcommand bundle_subs[] = {
      "check, from the files alone (nothing is loaded), every file's size and SHA-256, that "
      "nothing is missing or extra, owners and modes (writable by the owner only), RUNPATH "
      "$ORIGIN, and the manifest's version in the library's own data; BUNDLE is a directory or "
-     "the name of a bundle 'ortkit bundle list' shows",
-     json_opts, bundle_verify},
+     "the name of a bundle 'ortkit bundle list' shows; a bundle not yet verified by loading is "
+     "then loaded, in a child process, when this host can load it, and the result recorded in "
+     "its manifest",
+     verify_opts, bundle_verify},
     {"list", NULL,
      "the bundles found on ORTKIT_PATH (colon-separated), in $XDG_DATA_HOME/ortkit/bundles, in "
      "$XDG_DATA_DIRS (/usr/local/share, /usr/share) + /ortkit/bundles, and in ortkit's default "
@@ -60,16 +77,29 @@ static const cli_subcommand bundle_subs[] = {
      "size and SHA-256 while it downloads (an interrupted download resumes), the bundle before "
      "it is renamed into place",
      bundle_install_opts, cmd_bundle_install},
+
+    {"choose", "[DIR...]",
+     "every candidate's verdict under the one selection order (architecture, loadable here, "
+     "accelerator, CPU level, ONNX Runtime, name) and what put each above the next; DIR is a "
+     "bundle or a directory of bundles (default: the bundles the search finds)",
+     bundle_choose_opts, bundle_choose},
+    {"probe", "LIBRARY",
+     "load LIBRARY in this process and print its version and providers as JSON (what verify "
+     "runs in a child process)",
+     bundle_probe_opts, bundle_probe},
     {NULL, NULL, NULL, NULL, NULL}};
 
 const cli_opt_spec bundle_spec = {
     "bundle",
-    "usage: ortkit bundle import SRC [--name NAME] [--variant V] [--into DIR] [--force] [--json]\n"
+    "usage: ortkit bundle import SRC [--name NAME] [--variant V] [--into DIR] [--force]\n"
+    "                           [--version X.Y.Z] [--no-load] [--json]\n"
     "       ortkit bundle verify BUNDLE [--json]\n"
     "       ortkit bundle list [--json]\n"
     "       ortkit bundle keygen [--key FILE] [--pubkey FILE] [--json]\n"
     "       ortkit bundle publish BUNDLE... --repo DIR --key FILE [--expires WHEN] [--json]\n"
-    "       ortkit bundle install SOURCE --pubkey KEY [--list] [--into DIR] [--json]\n",
+    "       ortkit bundle install SOURCE --pubkey KEY [--list] [--into DIR] [--json]\n"
+    "       ortkit bundle choose [--host FILE] [--json] [DIR...]\n"
+    "       ortkit bundle probe LIBRARY\n",
     "A bundle is a directory holding one ONNX Runtime build that works from\n"
     "wherever it lies: lib/ (RUNPATH $ORIGIN), include/, a pkg-config file, a\n"
     "CMake package, the licences and manifest.json (what it is, what it needs of\n"
@@ -81,6 +111,7 @@ const cli_opt_spec bundle_spec = {
 typedef struct bundle_args {
     ortkit_bundle_import_options import;
     int json;
+    int no_load_check;
 } bundle_args;
 
 /*
@@ -99,6 +130,9 @@ static int read_options(cli_opt_parser *p, const cli_opt *opts, int argc, char *
         case OPT_INTO: a->import.into = p->value; break;
         case OPT_FORCE: a->import.force = 1; break;
         case OPT_JSON: a->json = 1; break;
+        case OPT_VERSION: a->import.ort_version = p->value; break;
+        case OPT_NO_LOAD: a->import.no_load = 1; break;
+        case OPT_NO_LOAD_CHECK: a->no_load_check = 1; break;
         }
     }
     return c == CLI_OPT_HELP ? -1 : c == CLI_OPT_BAD ? CLI_USAGE : 0;
@@ -127,6 +161,8 @@ static cJSON *manifest_json(const ortkit_manifest *m)
     for (size_t i = 0; p && i < m->provider_count; i++)
         cJSON_AddItemToArray(p, cJSON_CreateString(m->providers[i]));
     cJSON_AddNumberToObject(o, "files", (double)m->file_count);
+    cJSON_AddBoolToObject(o, "verified_by_loading", m->verified_by_loading);
+    cJSON_AddStringToObject(o, "version_from", m->version_from ? m->version_from : "");
     return o;
 }
 
@@ -134,7 +170,7 @@ static cJSON *manifest_json(const ortkit_manifest *m)
 
 static int bundle_import(int argc, char **argv)
 {
-    bundle_args a = {ORTKIT_BUNDLE_IMPORT_OPTIONS_INIT, 0};
+    bundle_args a = {ORTKIT_BUNDLE_IMPORT_OPTIONS_INIT, 0, 0};
     cli_opt_parser p;
     int rc = read_options(&p, import_opts, argc, argv, &a);
     if (rc)
@@ -169,13 +205,68 @@ static int bundle_import(int argc, char **argv)
         printf("providers ");
         for (size_t i = 0; i < m->provider_count; i++)
             printf(" %s", cli_esc(m->providers[i]));
-        printf("\nfiles      %zu, %s\n", m->file_count, size);
+        printf("\nversion    from %s\n", m->version_from && m->version_from[0] ? cli_esc(m->version_from) : "-");
+        printf("files      %zu, %s\n", m->file_count, size);
+        if (!m->verified_by_loading)
+            printf("loaded     no: not yet verified by loading; 'ortkit bundle verify %s' on a "
+                   "host that can load it does\n", cli_esc(m->name));
     }
     ortkit_bundle_free(b);
     return rc;
 }
 
 /* ---- verify ------------------------------------------------------------------ */
+
+/*
+ * The load check of a bundle not yet verified by loading: only where this
+ * host can load it (the bundle fits here), in a child process, and recorded
+ * in its manifest.  text says what happened; 1 when loading failed.
+ */
+static int load_check(ortkit_bundle *b, int skip, char *text, size_t size)
+{
+    const ortkit_manifest *m = ortkit_bundle_manifest(b);
+    if (m->verified_by_loading)
+        return 0;
+    if (skip) {
+        snprintf(text, size, "not yet verified by loading (--no-load)");
+        return 0;
+    }
+    ortkit_host *h = NULL;
+    ortkit_bundle_choice *c = NULL;
+    const ortkit_bundle *one[] = {b};
+    if (ortkit_host_detect(&h) != 0 || !h) {
+        snprintf(text, size, "not yet verified by loading: %s", ortkit_error_last());
+        return 0;
+    }
+    ortkit_bundle_select(&c, h, one, 1, NULL);
+    const ortkit_bundle_verdict *v = ortkit_bundle_choice_verdict(c, 0);
+    int failed = 0;
+    if (!v || !v->fits) {
+        snprintf(text, size, "not yet verified by loading: this host cannot load it (%s)",
+                 v ? v->why : ortkit_error_last());
+        goto cleanup;
+    }
+    char lib[4096], why[512], *version = NULL, **providers = NULL;
+    size_t count = 0;
+    snprintf(lib, sizeof lib, "%s/%s", m->dir, m->library);
+    if (load_check_run(lib, &version, &providers, &count, why, sizeof why)) {
+        snprintf(text, size, "failed, in a child process: %s", why);
+        failed = 1;
+        goto cleanup;
+    }
+    if (ortkit_bundle_record_load(b, version, (const char *const *)providers, count))
+        snprintf(text, size, "loaded in a child process (ONNX Runtime %s, %zu providers), but "
+                 "not recorded: %s", version, count, ortkit_error_last());
+    else
+        snprintf(text, size, "loaded in a child process: ONNX Runtime %s, %zu providers; "
+                 "recorded in its manifest", version, count);
+    failed = strcmp(version, m->ort_version) != 0;
+    load_check_free(version, providers, count);
+cleanup:
+    ortkit_bundle_choice_free(c);
+    ortkit_host_free(h);
+    return failed;
+}
 
 /* A directory, else the name of a bundle the search finds. */
 static int open_named(ortkit_bundle **out, const char *what)
@@ -201,9 +292,9 @@ static int open_named(ortkit_bundle **out, const char *what)
 
 static int bundle_verify(int argc, char **argv)
 {
-    bundle_args a = {ORTKIT_BUNDLE_IMPORT_OPTIONS_INIT, 0};
+    bundle_args a = {ORTKIT_BUNDLE_IMPORT_OPTIONS_INIT, 0, 0};
     cli_opt_parser p;
-    int rc = read_options(&p, json_opts, argc, argv, &a);
+    int rc = read_options(&p, verify_opts, argc, argv, &a);
     if (rc)
         return rc < 0 ? CLI_OK : rc;
     if (p.n_args < 1)
@@ -221,9 +312,15 @@ static int bundle_verify(int argc, char **argv)
         rc = cli_fail_lib();
         goto cleanup;
     }
+    char load[600] = "";
+    int load_failed = 0;
+    if (!bad)
+        load_failed = load_check(b, a.no_load_check, load, sizeof load);
+    m = ortkit_bundle_manifest(b);
     if (a.json) {
         cJSON *o = manifest_json(m);
-        cJSON_AddBoolToObject(o, "ok", !bad);
+        cJSON_AddBoolToObject(o, "ok", !bad && !load_failed);
+        cJSON_AddStringToObject(o, "load_check", load);
         cJSON *problems = cJSON_AddArrayToObject(o, "problems");
         for (size_t i = 0; problems && i < n; i++)
             cJSON_AddItemToArray(problems, cJSON_CreateString(ortkit_bundle_problem(b, i)));
@@ -239,7 +336,11 @@ static int bundle_verify(int argc, char **argv)
                "           owners and modes, ELF machine and RUNPATH $ORIGIN in lib/, the\n"
                "           version in the library's data; nothing was loaded\n",
                m->file_count, size);
-        if (!bad)
+        if (load[0])
+            printf("loading    %s\n", cli_esc(load));
+        if (!bad && load_failed)
+            printf("result     the files are intact; loading failed\n");
+        else if (!bad)
             printf("result     ok\n");
         else
             printf("result     %zu problem%s\n", n, n == 1 ? "" : "s");
@@ -249,6 +350,8 @@ static int bundle_verify(int argc, char **argv)
     if (bad && rc == CLI_OK)
         rc = cli_fail("bundle '%s' failed verification: %zu problem%s", m->name, n,
                       n == 1 ? "" : "s");
+    else if (load_failed && rc == CLI_OK)
+        rc = cli_fail("bundle '%s' does not load: %s", m->name, load);
 cleanup:
     ortkit_bundle_free(b);
     return rc;
@@ -258,7 +361,7 @@ cleanup:
 
 static int bundle_list(int argc, char **argv)
 {
-    bundle_args a = {ORTKIT_BUNDLE_IMPORT_OPTIONS_INIT, 0};
+    bundle_args a = {ORTKIT_BUNDLE_IMPORT_OPTIONS_INIT, 0, 0};
     cli_opt_parser p;
     int rc = read_options(&p, json_opts, argc, argv, &a);
     if (rc)
@@ -315,6 +418,8 @@ static int bundle_list(int argc, char **argv)
                 snprintf(note, sizeof note, "unusable: %s", e->error);
             else if (ortkit_bundle_damage(e->bundle)[0])
                 snprintf(note, sizeof note, "damaged: %s", ortkit_bundle_damage(e->bundle));
+            else if (!m->verified_by_loading)
+                snprintf(note, sizeof note, "not yet verified by loading");
             cli_table_add(t, (const char *[]){e->name, m ? m->ort_version : "-",
                                               m ? m->variant : "-",
                                               m ? ortkit_arch_name(m->arch) : "-", e->source,

@@ -5,6 +5,7 @@
  */
 #include "cli.h"
 #include "bundle_view.h"
+#include "choice_view.h"
 #include "ortkit/sys/selftest.h"
 #include "opt.h"
 
@@ -247,19 +248,14 @@ static int print_bundles(const report *r)
         printf("  none found; make one with 'ortkit bundle import'\n");
         return 0;
     }
-    static const char *const bh[] = {"", "NAME", "ORT", "VARIANT", "FROM", "FITS", "WHY"};
-    t = cli_table_new(7, bh);
-    for (size_t i = 0; i < r->count; i++) {
-        const ortkit_bundle_entry *e = ortkit_bundle_list_get(r->list, i);
-        const ortkit_manifest *m = e->bundle ? ortkit_bundle_manifest(e->bundle) : NULL;
-        char why[1100];
-        snprintf(why, sizeof why, "%s", m ? verdict(r, i)->why : e->error);
-        cli_table_add(t, (const char *[]){r->chosen_ok && r->choice->index == i ? "*" : "", e->name,
-                                          m ? m->ort_version : "-", m ? m->variant : "-", e->source,
-                                          verdict(r, i)->fits ? "yes" : "no", why});
-    }
-    rc = cli_table_print(t, stdout, "  ");
-    cli_table_free(t);
+    /* The same account as `ortkit bundle choose`. */
+    size_t n = 0;
+    choice_row *rows = choice_rows_of_list(r->list, &n);
+    if (!rows)
+        return -1;
+    choice_view_preamble(stdout, "  ");
+    rc = choice_view_print(stdout, rows, n, r->choice, "  ");
+    free(rows);
     return rc;
 }
 
@@ -483,21 +479,14 @@ static cJSON *json_report(const report *r)
         cJSON_AddItemToObject(env, env_vars[i], v ? cJSON_CreateString(v) : cJSON_CreateNull());
     }
     cJSON_AddItemToObject(root, "dirs", bundle_dirs_json(r->list));
-    cJSON *arr = cJSON_AddArrayToObject(root, "bundles");
-    for (size_t i = 0; i < r->count; i++) {
-        const ortkit_bundle_entry *e = ortkit_bundle_list_get(r->list, i);
-        const ortkit_manifest *m = e->bundle ? ortkit_bundle_manifest(e->bundle) : NULL;
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "name", e->name);
-        cJSON_AddStringToObject(o, "dir", e->dir);
-        cJSON_AddStringToObject(o, "source", e->source);
-        cJSON_AddItemToObject(o, "ort_version", m ? cJSON_CreateString(m->ort_version) : cJSON_CreateNull());
-        cJSON_AddItemToObject(o, "variant", m ? cJSON_CreateString(m->variant) : cJSON_CreateNull());
-        cJSON_AddBoolToObject(o, "fits", verdict(r, i)->fits);
-        cJSON_AddStringToObject(o, "why", m ? verdict(r, i)->why : e->error);
-        cJSON_AddBoolToObject(o, "chosen", r->chosen_ok && r->choice->index == i);
-        cJSON_AddItemToArray(arr, o);
-    }
+    size_t n_rows = 0;
+    choice_row *rows = choice_rows_of_list(r->list, &n_rows);
+    if (rows && r->choice)
+        cJSON_AddItemToObject(root, "bundles", choice_view_json(rows, n_rows, r->choice));
+    else
+        cJSON_AddArrayToObject(root, "bundles");
+    free(rows);
+    cJSON_AddItemToObject(root, "overrides", choice_view_overrides_json());
     cJSON *search = cJSON_AddArrayToObject(root, "search");
     for (size_t i = 0; i < ortkit_resolution_step_count(r->res); i++) {
         const ortkit_resolve_step *st = ortkit_resolution_step(r->res, i);

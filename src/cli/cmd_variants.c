@@ -20,7 +20,8 @@ static const cli_opt_spec variants_spec = {
     "variants",
     "usage: ortkit variants [--fits] [--host FILE.json] [--flox] [--json] [NAME...]\n",
     "List the ONNX Runtime build variants ortkit knows: the 66 of the Flox matrix,\n"
-    "CUDA 13.0 and Jetson Orin, with what each is built for and needs.  Names are\n"
+    "CUDA 13.0, Jetson Orin and the generic x86-64 build (cpu-x86-64, which fits\n"
+    "every x86-64 host), with what each is built for and needs.  Names are\n"
     "cpu-<isa> or cuda<M>.<m>-sm<NN>-<isa> (cuda12.9-sm90-avx512); the Flox form\n"
     "(onnxruntime-python313-cuda12_9-sm90-avx512) is accepted too.\n",
     variants_opts, NULL, NULL};

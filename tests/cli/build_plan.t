@@ -27,7 +27,7 @@ expect_exit 1 "$ORTKIT" build --source ort --variant cuda12.4-sm120-avx2 --dry-r
 expect_in err "cannot be built: nvcc 12.4 cannot compile for Blackwell"
 
 # The dry run prints the golden plan (paths aside) and how it would build.
-for v in cpu-avx2 cuda12.9-sm90-avx512 cpu-armv9; do
+for v in cpu-avx2 cuda12.9-sm90-avx512 cpu-armv9 cpu-x86-64; do
     expect_exit 0 env CUDA_HOME=/usr/local/cuda-12.9 CUDNN_HOME=/usr "$ORTKIT" build --source ort \
         --variant "$v" --build-dir "/build/$v" --eigen /usr/include/eigen3 --dry-run
     expect_in out "ninja -C /build/$v under the compile gate"

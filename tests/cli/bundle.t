@@ -8,7 +8,8 @@ unset ORTKIT_BUNDLE
 
 # --- help and usage ---
 expect_exit 0 "$ORTKIT" bundle --help
-expect_in out "usage: ortkit bundle import SRC [--name NAME] [--variant V] [--into DIR] [--force] [--json]"
+expect_in out "usage: ortkit bundle import SRC [--name NAME] [--variant V] [--into DIR] [--force]"
+expect_in out "ortkit bundle choose [--host FILE] [--json] [DIR...]"
 expect_exit 0 "$ORTKIT" bundle import --help
 expect_in out "usage: ortkit bundle import"
 expect_exit 2 "$ORTKIT" bundle
@@ -56,7 +57,7 @@ expect_exit 0 "$ORTKIT" bundle import "$RT_NEW" --name new --into "$PWD/path" --
 [ "$(ls -A path)" = new ] || { echo "FAIL: path holds $(ls -A path)" >&2; exit 1; }
 
 # --- failed imports leave nothing: no bundle, no temporary directory ---
-expect_exit 1 "$ORTKIT" bundle import "$STUBS/libstub_too_old.so" --name bad --into "$PWD/path"
+expect_exit 1 "$ORTKIT" bundle import "$STUBS/libstub_too_old.so" --version 1.16.3 --name bad --into "$PWD/path"
 expect_lines err 1
 expect_in err "1.16.3"
 echo "not a library" >fake.so

@@ -31,11 +31,11 @@ expect_in out "  ORTKIT_PATH  ok             2  $PWD/path"
 expect_in out "  user         missing        0  $PWD/xdg/ortkit/bundles"
 expect_in out "  system       missing        0  $PWD/sys/ortkit/bundles"
 expect_in out "  default      "
-expect_in out "     NAME            ORT     VARIANT  FROM         FITS  WHY"
-expect_in out "     ort-1.17.3-cpu  1.17.3  cpu      ORTKIT_PATH  yes"
-expect_in out "  *  ort-1.30.0-cpu  1.30.0  cpu      ORTKIT_PATH  yes"
+expect_in out "  RANK  NAME            ORT     VARIANT  ARCH    FROM         FITS  STEP"
+expect_in out "  1     ort-1.30.0-cpu  1.30.0  cpu      x86_64  ORTKIT_PATH  yes   onnxruntime  the newest ONNX Runtime: 1.30.0 (ort-1.17.3-cpu: 1.17.3)"
+expect_in out "  2     ort-1.17.3-cpu  1.17.3  cpu      x86_64  ORTKIT_PATH  yes"
 if [ -e "$default_bundles/ort-1.30.0-cpu/manifest.json" ]; then
-    expect_in out "ort-1.30.0-cpu  1.30.0  cpu      default      no    shadowed by the bundle of the same name in '$PWD/path/ort-1.30.0-cpu'"
+    expect_in out "ort-1.30.0-cpu  1.30.0  cpu      x86_64  default      no    shadowed     shadowed by the bundle of the same name in '$PWD/path/ort-1.30.0-cpu'"
 fi
 expect_in out "  bundle     ort-1.30.0-cpu ($PWD/path/ort-1.30.0-cpu)"
 expect_in out "  why        the newest ONNX Runtime: 1.30.0 (ort-1.17.3-cpu: 1.17.3)"
@@ -69,8 +69,8 @@ d = json.load(open("out"))
 assert d["ok"] is True and d["ortkit"] == "0.1.0", d
 assert d["host"]["arch"] == "x86_64", d["host"]
 mine = [b for b in d["bundles"] if b["source"] == "ORTKIT_PATH"]
-assert [(b["name"], b["fits"], b["chosen"]) for b in mine] == [
-    ("ort-1.17.3-cpu", True, False), ("ort-1.30.0-cpu", True, True)], mine
+assert [(b["name"], b["fits"], b["chosen"], b["rank"], b["step"]) for b in mine] == [
+    ("ort-1.30.0-cpu", True, True, 1, "onnxruntime"), ("ort-1.17.3-cpu", True, False, 2, "")], mine
 assert d["choice"]["bundle"] == "ort-1.30.0-cpu" and d["choice"]["integrity_ok"] is True, d["choice"]
 assert d["runtime"]["source"] == "bundle ort-1.30.0-cpu", d["runtime"]
 places = [(p["source"], p["result"]) for p in d["search"]]
@@ -102,11 +102,12 @@ expect_in out "no bundle is named 'nosuch'"
 # Described machines: the choice for them; nothing is loaded.
 expect_exit 0 "$ORTKIT" doctor --host "$H/laptop-avx2.json"
 expect_in out "Host described in $H/laptop-avx2.json"
-expect_in out "  *  ort-1.30.0-cpu  1.30.0  cpu      ORTKIT_PATH  yes"
+expect_in out "  1     ort-1.30.0-cpu  1.30.0  cpu      x86_64  ORTKIT_PATH  yes"
 expect_in out "  not loaded: the host is a described one, not this machine"
 expect_in out "Verdict: a bundle fits the described host"
 expect_exit 1 "$ORTKIT" doctor --host "$H/graviton3.json"
-expect_in out "ort-1.30.0-cpu  1.30.0  cpu      ORTKIT_PATH  no    built for x86_64; this host is aarch64"
+expect_in out "ort-1.30.0-cpu  1.30.0  cpu      x86_64  ORTKIT_PATH  no"
+expect_in out "built for x86_64; this host is aarch64"
 expect_in err "ortkit: none of the "
 expect_exit 1 "$ORTKIT" doctor --host "$H/nosuch.json"
 expect_lines err 1
@@ -126,32 +127,37 @@ expect_in_file() { grep -qF -- "$2" "$1" || { echo "FAIL: $1 lacks '$2'" >&2; ex
 expect_in_file "$m" '"needs":'
 sed -i 's/\("glibc":[[:space:]]*\)"2.28"/\1"2.43"/' "$m"
 expect_exit 0 "$ORTKIT" doctor --host "$H/laptop-avx2.json"
-expect_in out "ort-1.30.0-cpu  1.30.0  cpu      ORTKIT_PATH  no    needs glibc 2.43, this host has 2.39"
-expect_in out "  *  ort-1.17.3-cpu"
+expect_in out "ort-1.30.0-cpu  1.30.0  cpu      x86_64  ORTKIT_PATH  no"
+expect_in out "needs glibc 2.43, this host has 2.39"
+expect_in out "  1     ort-1.17.3-cpu"
 here=$(getconf GNU_LIBC_VERSION | sed 's/^glibc //')
 expect_exit 0 "$ORTKIT" doctor
-expect_in out "ort-1.30.0-cpu  1.30.0  cpu      ORTKIT_PATH  no    needs glibc 2.43, this host has $here"
+expect_in out "ort-1.30.0-cpu  1.30.0  cpu      x86_64  ORTKIT_PATH  no"
+expect_in out "needs glibc 2.43, this host has $here"
 expect_in out "  found by   bundle ort-1.17.3-cpu"
 sed -i 's/\("glibc":[[:space:]]*\)"2.43"/\1"2.28"/; s/\("glibcxx":[[:space:]]*\)"3.4.22"/\1"3.4.99"/' "$m"
 expect_exit 0 "$ORTKIT" doctor --host "$H/laptop-avx2.json"
-expect_in out "ort-1.30.0-cpu  1.30.0  cpu      ORTKIT_PATH  no    needs GLIBCXX_3.4.99 (libstdc++), this host has 3.4.33"
+expect_in out "ort-1.30.0-cpu  1.30.0  cpu      x86_64  ORTKIT_PATH  no"
+expect_in out "needs GLIBCXX_3.4.99 (libstdc++), this host has 3.4.33"
 # A described host that does not say which libstdc++ it has is not refused for it.
 expect_exit 0 "$ORTKIT" doctor --host "$H/sapphire-rapids.json"
-expect_in out "  *  ort-1.30.0-cpu  1.30.0  cpu      ORTKIT_PATH  yes"
+expect_in out "  1     ort-1.30.0-cpu  1.30.0  cpu      x86_64  ORTKIT_PATH  yes"
 sed -i 's/\("glibcxx":[[:space:]]*\)"3.4.99"/\1"3.4.22"/' "$m"
 
 # A truncated library is never chosen nor loaded: the other bundle is, and
 # doctor says why the first does not fit.
 truncate -s 100 path/ort-1.30.0-cpu/lib/libonnxruntime.so.1.30.0
 expect_exit 0 "$ORTKIT" doctor
-expect_in out "ort-1.30.0-cpu  1.30.0  cpu      ORTKIT_PATH  no    damaged: lib/libonnxruntime.so.1.30.0 is 100 bytes, the manifest says 45828512 (truncated)"
-expect_in out "  *  ort-1.17.3-cpu"
+expect_in out "ort-1.30.0-cpu  1.30.0  cpu      x86_64  ORTKIT_PATH  no"
+expect_in out "damaged: lib/libonnxruntime.so.1.30.0 is 100 bytes, the manifest says 45828512 (truncated)"
+expect_in out "  1     ort-1.17.3-cpu"
 expect_in out "  found by   bundle ort-1.17.3-cpu"
 # A changed byte in the best bundle left: it fails verification, so it is
 # never loaded; the search goes on, and doctor exits 1 saying so.
 printf X | dd of=path/ort-1.17.3-cpu/include/onnxruntime_c_api.h bs=1 seek=10 conv=notrunc 2>/dev/null
 expect_exit 1 "$ORTKIT" doctor
-expect_in out "ort-1.17.3-cpu  1.17.3  cpu      ORTKIT_PATH  no    damaged: failed verification: include/onnxruntime_c_api.h: SHA-256"
+expect_in out "ort-1.17.3-cpu  1.17.3  cpu      x86_64  ORTKIT_PATH  no"
+expect_in out "damaged: failed verification: include/onnxruntime_c_api.h: SHA-256"
 expect_not_in out "found by   bundle ort-1.17.3-cpu"
 expect_in err "ortkit: bundle 'ort-1.17.3-cpu' failed verification and was passed over; see the report"
 # Pinned, it is refused outright: nothing else is loaded instead.

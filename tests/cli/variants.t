@@ -6,16 +6,16 @@ expect_exit 0 "$ORTKIT" variants --help
 expect_in out "usage: ortkit variants [--fits] [--host FILE.json] [--flox] [--json] [NAME...]"
 expect_exit 2 "$ORTKIT" variants --bogus
 
-# All of them: a header and 97 rows (66 Flox + 30 CUDA 13.0 + Jetson Orin).
+# All of them: a header and 98 rows (66 Flox + 30 CUDA 13.0 + Jetson Orin + generic x86-64).
 expect_exit 0 "$ORTKIT" variants
-expect_lines out 98
+expect_lines out 99
 
 # The Flox matrix, name for name, as its README states it.
 expect_exit 0 "$ORTKIT" variants --json
 /usr/bin/python3 - out <<'PY'
 import json, sys
 vs = json.load(open(sys.argv[1]))["variants"]
-assert len(vs) == 97, len(vs)
+assert len(vs) == 98, len(vs)
 want = {"onnxruntime-python313-cpu-" + i for i in
         ("avx2", "avx512", "avx512bf16", "avx512vnni", "armv8_2", "armv9")}
 for py, cu in (("312", "12_4"), ("313", "12_9")):
@@ -27,7 +27,10 @@ for py, cu in (("312", "12_4"), ("313", "12_9")):
 assert len(want) == 66
 got = {v["flox_name"] for v in vs if v["in_flox_matrix"]}
 assert got == want, (sorted(got - want), sorted(want - got))
-assert len({v["name"] for v in vs}) == 97
+assert len({v["name"] for v in vs}) == 98
+generic, = [v for v in vs if v["isa"] == "x86-64"]
+assert generic["name"] == "cpu-x86-64" and not generic["in_flox_matrix"], generic
+assert generic["cpu_features"] == [] and generic["cuda"] is None, generic
 for v in vs:
     if v["cuda"] is not None:
         assert v["cuda_architectures"] == str(int(float(v["compute_capability"]) * 10)), v
@@ -38,12 +41,13 @@ assert bad == sorted("cuda12.4-sm%s-%s" % (sm, i) for sm in ("100", "120")
 PY
 
 # A few rows, named either way.
-expect_exit 0 "$ORTKIT" variants cuda12.9-sm90-avx512 onnxruntime-python313-cpu-avx2 cuda12.6-sm87-armv8.2
+expect_exit 0 "$ORTKIT" variants cuda12.9-sm90-avx512 onnxruntime-python313-cpu-avx2 cuda12.6-sm87-armv8.2 CPU-X86-64
 expect_same out <<'OUT'
 VARIANT                ARCH     CUBIN   MIN DRIVER  CPU FLAGS
 cuda12.9-sm90-avx512   x86_64   sm_90a  525.60.13   -mavx512f -mavx512dq -mavx512vl -mavx512bw -mfma
 cpu-avx2               x86_64   -       -           -mavx2 -mfma
 cuda12.6-sm87-armv8.2  aarch64  sm_87   L4T R36.4   -march=armv8.2-a+fp16+dotprod
+cpu-x86-64             x86_64   -       -           -march=x86-64 -mtune=generic
 OUT
 
 expect_exit 0 "$ORTKIT" variants --flox ONNXRUNTIME-PYTHON312-CUDA12_4-SM120-AVX2 cpu-armv9
@@ -84,11 +88,11 @@ check_fitting() {
     fi
 }
 check_fitting graviton3 "cpu-armv8.2"
-check_fitting laptop-avx2 "cpu-avx2"
+check_fitting laptop-avx2 "cpu-avx2 cpu-x86-64"
 check_fitting jetson-orin "cpu-armv8.2 cuda12.6-sm87-armv8.2"
-check_fitting sapphire-rapids "cpu-avx2 cpu-avx512 cpu-avx512bf16 cpu-avx512vnni"
-check_fitting old-driver-3090 "cpu-avx2 cuda12.4-sm80-avx2 cuda12.4-sm86-avx2 cuda12.9-sm80-avx2 cuda12.9-sm86-avx2"
-check_fitting h100-server "cpu-avx2 cpu-avx512 cpu-avx512vnni cuda12.4-sm90-avx2 cuda12.4-sm90-avx512 cuda12.4-sm90-avx512vnni cuda12.9-sm90-avx2 cuda12.9-sm90-avx512 cuda12.9-sm90-avx512vnni"
+check_fitting sapphire-rapids "cpu-avx2 cpu-avx512 cpu-avx512bf16 cpu-avx512vnni cpu-x86-64"
+check_fitting old-driver-3090 "cpu-avx2 cuda12.4-sm80-avx2 cuda12.4-sm86-avx2 cuda12.9-sm80-avx2 cuda12.9-sm86-avx2 cpu-x86-64"
+check_fitting h100-server "cpu-avx2 cpu-avx512 cpu-avx512vnni cuda12.4-sm90-avx2 cuda12.4-sm90-avx512 cuda12.4-sm90-avx512vnni cuda12.9-sm90-avx2 cuda12.9-sm90-avx512 cuda12.9-sm90-avx512vnni cpu-x86-64"
 
 expect_exit 0 "$ORTKIT" variants --host "$H/graviton3.json" cpu-armv9 --json
 /usr/bin/python3 - out <<'PY'
@@ -100,7 +104,8 @@ PY
 
 # This machine: every variant gets an answer.
 expect_exit 0 "$ORTKIT" variants --fits
-expect_lines out 100
+expect_lines out 101
+expect_in out "cpu-x86-64                 yes"
 expect_in out "variants fit this host"
 
 # Names that are not variants, and hosts that cannot be read.

@@ -28,6 +28,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();
         return 0;
     }
+    /* Each library it lists is found by name; one that lists none says nothing. */
+    for (size_t i = 0; i < host->library_count; i++)
+        if (ortkit_host_has_library(host, host->libraries[i]) != 1)
+            abort();
+    if (!host->libraries_known &&
+        (host->library_count || ortkit_host_has_library(host, "libc.so.6") != -1))
+        abort();
     char *json = NULL, *json2 = NULL;
     if (ortkit_host_to_json(host, &json) || ortkit_host_from_json(&again, json) ||
         ortkit_host_to_json(again, &json2) || strcmp(json, json2))

@@ -32,6 +32,10 @@ BASE = {
                "gpus": [{"name": "NVIDIA L4", "compute_capability": "8.9", "memory": 24152899584}]},
 }
 
+# What a Debian 12 machine's dynamic loader finds, of what ONNX Runtime needs.
+LIBRARIES = ["ld-linux-x86-64.so.2", "libc.so.6", "libdl.so.2", "libgcc_s.so.1", "libm.so.6",
+             "libpthread.so.0", "librt.so.1", "libstdc++.so.6"]
+
 
 def edited(fn):
     h = copy.deepcopy(BASE)
@@ -79,6 +83,10 @@ def main(out):
         "longest": edited(setter("cpu", "model", "m" * 95)),
         "cuda_odd": edited(setter("nvidia", "cuda", "12.99")),
         "memory_max": edited(setter("memory", "total", 2 ** 53)),
+        # What the dynamic loader finds (os.libraries), with the C++ library's level.
+        "libraries": edited(lambda h: h["os"].update(glibcxx="3.4.30", libraries=LIBRARIES)),
+        "libraries_empty": edited(setter("os", "libraries", [])),
+        "libraries_longest": edited(setter("os", "libraries", ["lib" + "x" * 249 + ".so"])),
     }
     for name, h in valid.items():
         seeds[f"valid_{name}.json"] = text(h)
@@ -112,6 +120,15 @@ def main(out):
         "gpus_17": setter("nvidia", "gpus", [gpu] * 17),
         "gpu_string": setter("nvidia", "gpus", ["NVIDIA L4"]),
         "jetson_l4t": lambda h: h.update(jetson={"l4t": "R36", "board": "Orin"}),
+        "libraries_string": setter("os", "libraries", "libc.so.6"),
+        "libraries_object": setter("os", "libraries", {"libc.so.6": True}),
+        "libraries_number": setter("os", "libraries", ["libc.so.6", 6]),
+        "libraries_path": setter("os", "libraries", ["/lib/x86_64-linux-gnu/libc.so.6"]),
+        "libraries_empty_name": setter("os", "libraries", [""]),
+        "libraries_space": setter("os", "libraries", ["lib c.so.6"]),
+        "libraries_newline": setter("os", "libraries", ["libc.so.6\nlibm.so.6"]),
+        "libraries_utf8": setter("os", "libraries", ["libc\u00e9.so.6"]),
+        "libraries_long": setter("os", "libraries", ["lib" + "x" * 250 + ".so"]),
     }
     for name, fn in broken.items():
         seeds[f"bad_{name}.json"] = compact(edited(fn))

@@ -4,6 +4,7 @@
  * pins; what never fits; hosts and manifests that are refused.
  */
 #include "testutil.h"
+#include "manifest_maker.h"
 
 #include <stdint.h>
 
@@ -13,37 +14,7 @@
 static ortkit_bundle *make(const char *name, const char *version, const char *variant,
                            const char *arch)
 {
-    char feats[512] = "", cuda[16] = "null", cc[16] = "null", driver[32] = "null", json[2048];
-    int exact = 0, jetson = 0, minor = atoi(strchr(version, '.') + 1);
-    const ortkit_variant *v = NULL;
-    if (strcmp(variant, "cpu") && ortkit_variant_parse(&v, variant) == 0) {
-        arch = ortkit_arch_name(v->arch);
-        for (int f = 0; f < ORTKIT_CPU_FEATURE_COUNT; f++)
-            if (v->cpu_features & ORTKIT_CPU_BIT(f))
-                snprintf(feats + strlen(feats), sizeof feats - strlen(feats), "%s\"%s\"",
-                         feats[0] ? "," : "", ortkit_cpu_feature_name((ortkit_cpu_feature)f));
-        if (v->cuda) {
-            snprintf(cuda, sizeof cuda, "\"%d.%d\"", v->cuda / 1000, (v->cuda % 1000) / 10);
-            snprintf(cc, sizeof cc, "\"%d.%d\"", v->sm / 10, v->sm % 10);
-            snprintf(driver, sizeof driver, "\"%s\"", v->min_driver);
-        }
-        exact = v->sm_exact;
-        jetson = v->tegra;
-    }
-    snprintf(json, sizeof json,
-             "{\"schema\": 1, \"name\": \"%s\", \"onnxruntime\": {\"version\": \"%s\", "
-             "\"api_level\": %d}, \"variant\": \"%s\", \"requires\": {\"arch\": \"%s\", "
-             "\"cpu_features\": [%s], \"cuda\": %s, \"compute_capability\": %s, "
-             "\"exact_sm_only\": %s, \"jetson\": %s, \"min_driver\": %s}, "
-             "\"library\": \"lib/libonnxruntime.so.%s\", \"providers\": [\"CPUExecutionProvider\"], "
-             "\"files\": [{\"path\": \"lib/libonnxruntime.so.%s\", \"size\": 1, \"sha256\": "
-             "\"%064d\"}]}",
-             name, version, minor, variant, arch, feats, cuda, cc, exact ? "true" : "false",
-             jetson ? "true" : "false", driver, version, version, 0);
-    ortkit_bundle *b = NULL;
-    if (ortkit_bundle_parse(&b, json, strlen(json)) != 0)
-        fail_msg("manifest for %s: %s", name, ortkit_error_last());
-    return b;
+    return make_manifest(name, version, variant, arch, NULL, 1);
 }
 
 /* The set every described host chooses from. */
@@ -87,7 +58,7 @@ static const row table[] = {
     {"graviton3.json", 11, "the highest CPU level this host supports: armv8.2 (a-cpu: any CPU)",
      "nnnnnnnnnnnynynn", {{12, "SVE2"}, {0, "built for x86_64"}, {14, "Jetson"}}},
     {"jetson-orin.json", 14, "a GPU build (cuda12.6-sm87-armv8.2)", "nnnnnnnnnnnynyyn",
-     {{15, "SVE"}, {12, "SVE2"}}},
+     {{15, "discrete NVIDIA GPUs"}, {12, "SVE2"}}},
     {"laptop-avx2.json", 2, "the highest CPU level this host supports: avx2 (ort-1.30.0-cpu: any CPU)",
      "yyynnnnnnnnnnnnn", {{3, "AVX-512"}, {7, "needs an NVIDIA GPU with SM 8.6; none found"}}},
     {"old-driver-3090.json", 7, "a GPU build (cuda12.4-sm86-avx2)", "yyynnnnynnnnnnnn",
@@ -201,14 +172,18 @@ static void test_newest_ort_and_search_order(void **state)
     assert_int_equal(choose("laptop-avx2.json", two, 2, NULL, &rc, reason, NULL), 1);
     assert_int_equal(rc, 0);
     assert_non_null(strstr(reason, "the newest ONNX Runtime: 1.30.0 (ort-1.17.3-cpu: 1.17.3)"));
-    /* Equal in every way: the first in the search order. */
+    /* Equal in every way but the name: the name decides. */
     ortkit_bundle *twin = make("twin", "1.30.0", "cpu", "x86_64");
     ortkit_host *h = load_host("laptop-avx2.json");
     const ortkit_bundle *list[] = {twin, bundles[0]};
     ortkit_bundle_choice *c = NULL;
     assert_int_equal(ortkit_bundle_select(&c, h, list, 2, NULL), 0);
-    assert_int_equal(c->index, 0);
-    assert_non_null(strstr(c->reason, "comes first in the search order"));
+    assert_int_equal(c->index, 1);
+    assert_non_null(strstr(c->reason, "ranks the same as twin and its name comes first"));
+    assert_int_equal(verdict(c, 1)->rank, 1);
+    assert_string_equal(verdict(c, 1)->step, "name");
+    assert_int_equal(verdict(c, 0)->rank, 2);
+    assert_string_equal(verdict(c, 0)->step, "");
     ortkit_bundle_choice_free(c);
     /* The same name again, later in the order: shadowed, never chosen. */
     ortkit_bundle *again = make("twin", "1.31.0", "cpu", "x86_64");
@@ -219,7 +194,8 @@ static void test_newest_ort_and_search_order(void **state)
     assert_non_null(strstr(verdict(c, 1)->why, "shadowed"));
     ortkit_bundle_choice_free(c);
     /* One bundle only. */
-    assert_int_equal(ortkit_bundle_select(&c, h, list, 1, NULL), 0);
+    const ortkit_bundle *one[] = {twin};
+    assert_int_equal(ortkit_bundle_select(&c, h, one, 1, NULL), 0);
     assert_non_null(strstr(c->reason, "the only bundle found"));
     ortkit_bundle_choice_free(c);
     ortkit_bundle_free(twin);

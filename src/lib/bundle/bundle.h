@@ -140,6 +140,39 @@ int ortkit__write_manifest(const char *dir, const ortkit_manifest *fields, const
 /* ---- ELF ------------------------------------------------------------------ */
 
 
+/* ---- what a library is, read without loading it (ort_version.c) -------------- */
+
+typedef struct ortkit__ort_version {
+    char version[64];  /* "1.30.0" */
+    char from[160];    /* how it was learnt: "its file name and its read-only data" */
+} ortkit__ort_version;
+
+/* The ONNX Runtime version of the library at path (resolved: its file name
+ * counts), from its file name, its SONAME and the version string in its
+ * read-only data, which must agree.  given (NULL: none) is the caller's
+ * word, taken when the binary says nothing against it and refused
+ * (ORTKIT_E_INVALID_ARG) when it does.  ORTKIT_E_FORMAT, asking for the
+ * version, when the witnesses disagree or are silent. */
+int ortkit__ort_version_read(ortkit__ort_version *out, const char *path, const char *soname,
+                             const char *given);
+
+/* ---- what loading needs of a host (bundle_needs.c) ---------------------------- */
+
+/* Overrides of the judgement, from ORTKIT_IGNORE_NEEDS (a comma-separated
+ * list of glibc, glibcxx, libraries, all): bits of these. */
+enum { ORTKIT__IGNORE_GLIBC = 1, ORTKIT__IGNORE_GLIBCXX = 2, ORTKIT__IGNORE_LIBRARIES = 4 };
+unsigned ortkit__needs_ignored(void);
+
+/*
+ * Can the host load files that need these (the manifest's needs, or one
+ * library's)?  1 yes (why: "" or what was not judged, and overrides used),
+ * 0 no (why: "needs glibc 2.43, this host has 2.36"; "needs libX.so.0, not
+ * in the bundle, not on this host").  A host that does not say (no glibc,
+ * no library list) is not refused for it.
+ */
+int ortkit__needs_met(const ortkit_host *host, const char *glibc, const char *glibcxx,
+                      const char *const *libraries, size_t library_count, char *why, size_t size);
+
 /* ---- CUDA dependencies ---------------------------------------------------------- */
 
 typedef struct ortkit__dep {

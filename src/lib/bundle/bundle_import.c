@@ -49,6 +49,8 @@ typedef struct import {
     ortkit__probe_fn probe;
     const ortkit_variant *variant; /* NULL: any CPU */
     char version[64];
+    char version_from[200];
+    int loaded;              /* the library was loaded to check it */
     int api_level;
     char **providers;
     size_t provider_count;
@@ -238,7 +240,42 @@ static int check_source(import *im)
     return ORTKIT_OK;
 }
 
-/* What the library is: its machine, then what it says when loaded. */
+/* Is a DT_NEEDED name one of the files the bundle carries beside the library? */
+static int carried(const import *im, const char *name)
+{
+    for (size_t i = 0; i < im->prov_count; i++)
+        if (!strcmp(im->prov_names[i], name))
+            return 1;
+    return !strncmp(name, "libonnxruntime.so", 17);
+}
+
+/* May the library be loaded here to check it: this machine's architecture,
+ * and the C and C++ libraries and every library it needs present? */
+static int loadable_here(const import *im, ortkit_arch arch)
+{
+    if (im->opts->no_load || arch != ortkit__host_arch())
+        return 0;
+    ortkit_host *h = NULL;
+    if (ortkit_host_detect(&h) != 0)
+        return 0;
+    const char **libs = calloc(im->elf.needed_count + 1, sizeof *libs);
+    size_t n = 0;
+    for (size_t i = 0; libs && i < im->elf.needed_count; i++)
+        if (!carried(im, im->elf.needed[i]))
+            libs[n++] = im->elf.needed[i];
+    char why[512];
+    /* An override of the needs may let selection take a bundle, never let
+     * import load a library the loader would refuse. */
+    int ok = libs && ortkit__needs_met(h, im->elf.need_glibc, im->elf.need_glibcxx, libs, n, why,
+                                       sizeof why) == 1 &&
+             !strstr(why, "ignored");
+    free(libs);
+    ortkit_host_free(h);
+    return ok;
+}
+
+/* What the library is, from its ELF file; then, where this host can load
+ * it, what it says when loaded, which must agree. */
 static int inspect_library(import *im)
 {
     char mach[32], kind[48];
@@ -260,24 +297,31 @@ static int inspect_library(import *im)
                                  "cannot import '%s': it is built for %s, variant %s is for %s",
                                  im->lib, ortkit_arch_name(arch), im->variant->name,
                                  ortkit_arch_name(im->variant->arch));
-    if (arch != ortkit__host_arch())
-        return ortkit__error_set(ORTKIT_E_UNSUPPORTED,
-                                 "cannot import '%s': it is built for %s and this machine is %s; "
-                                 "ortkit reads the version by loading the library, so import it on "
-                                 "an %s machine", im->lib, ortkit_arch_name(arch),
-                                 ortkit_arch_name(ortkit__host_arch()), ortkit_arch_name(arch));
-    ortkit__probe p;
-    memset(&p, 0, sizeof p);
-    if ((rc = im->probe(&p, im->lib)))
+    snprintf(im->soname, sizeof im->soname, "%s", im->elf.soname ? im->elf.soname : "");
+    ortkit__ort_version ov;
+    if ((rc = ortkit__ort_version_read(&ov, im->lib, im->soname, im->opts->ort_version)))
         return ortkit__error_wrap(rc, "cannot import '%s'", im->src);
-    snprintf(im->version, sizeof im->version, "%s", p.version);
+    snprintf(im->version, sizeof im->version, "%s", ov.version);
+    snprintf(im->version_from, sizeof im->version_from, "%s", ov.from);
+    if (loadable_here(im, arch) && im->probe) {
+        ortkit__probe p;
+        memset(&p, 0, sizeof p);
+        if ((rc = im->probe(&p, im->lib)))
+            return ortkit__error_wrap(rc, "cannot import '%s'", im->src);
+        im->providers = p.providers;
+        im->provider_count = p.provider_count;
+        if (strcmp(p.version, im->version))
+            return ortkit__error_set(ORTKIT_E_FORMAT,
+                                     "cannot import '%s': loaded, it reports ONNX Runtime %s, but %s "
+                                     "says %s", im->src, p.version, ov.from, im->version);
+        im->loaded = 1;
+        snprintf(im->version_from + strlen(im->version_from),
+                 sizeof im->version_from - strlen(im->version_from), ", confirmed by loading it");
+    }
     /* ORT's C API level is its minor version. */
     ortkit__version v;
     const char *rest;
     im->api_level = ortkit__version_parse(&v, im->version, &rest) == 0 && v.n >= 2 ? (int)v.part[1] : 0;
-    im->providers = p.providers;
-    im->provider_count = p.provider_count;
-    snprintf(im->soname, sizeof im->soname, "%s", im->elf.soname ? im->elf.soname : "");
     snprintf(im->real_name, sizeof im->real_name, "libonnxruntime.so.%s", im->version);
     return ORTKIT_OK;
 }
@@ -497,6 +541,8 @@ static int build_stage(import *im, const char *variant)
     m.library = lib;
     m.provider_count = im->provider_count;
     m.providers = (const char *const *)im->providers;
+    m.verified_by_loading = im->loaded;
+    m.version_from = im->version_from;
     return ortkit__write_manifest(im->stage, &m, &im->cancel);
 }
 
@@ -515,6 +561,7 @@ static void import_free(import *im)
 ORTKIT__ABI_STRUCT(options_abi, ortkit_bundle_import_options, "import options",
                    "ORTKIT_BUNDLE_IMPORT_OPTIONS_INIT", ORTKIT_BUNDLE_IMPORT_OPTIONS_VERSION,
                    offsetof(ortkit_bundle_import_options, cancel),
+                   offsetof(ortkit_bundle_import_options, ort_version),
                    sizeof(ortkit_bundle_import_options));
 
 int ortkit__bundle_import_with(ortkit_bundle **out, const char *src,
@@ -561,8 +608,12 @@ int ortkit__bundle_import_with(ortkit_bundle **out, const char *src,
         (rc = ortkit__cancelled(&im->cancel)) || (rc = inspect_library(im)))
         goto cleanup;
     snprintf(im->name, sizeof im->name, "%s", im->opts->name ? im->opts->name : "");
-    if (!im->name[0] && ((size_t)snprintf(im->name, sizeof im->name, "ort-%s-%s", im->version,
-                                          variant) >= sizeof im->name ||
+    /* A generic arm64 build says so in its name: "cpu" alone reads as this
+     * fleet's usual x86-64. */
+    const char *arch_suffix =
+        !strcmp(variant, "cpu") && ortkit__elf_arch(im->elf.machine) == ORTKIT_ARCH_AARCH64 ? "-aarch64" : "";
+    if (!im->name[0] && ((size_t)snprintf(im->name, sizeof im->name, "ort-%s-%s%s", im->version,
+                                          variant, arch_suffix) >= sizeof im->name ||
                          !ortkit__bundle_name_ok(im->name))) {
         rc = ortkit__error_set(ORTKIT_E_INVALID_ARG, "cannot make a bundle name from version '%s' "
                                "and variant %s; give one with --name", im->version, variant);

@@ -347,7 +347,7 @@ static int read_manifest(const reader *r, const cJSON *root)
     ortkit_manifest *m = &r->b->m;
     static const char *const keys[] = {"schema", "name", "created_by", "onnxruntime", "headers",
                                        "variant", "requires", "library", "providers", "files",
-                                       "needs", NULL};
+                                       "needs", "verified_by_loading", NULL};
     if (!cJSON_IsObject(root))
         return FAIL(r, "not a JSON object");
     int64_t schema, level;
@@ -369,7 +369,7 @@ static int read_manifest(const reader *r, const cJSON *root)
                     m->name);
 
     const cJSON *ort = member(root, "onnxruntime");
-    static const char *const ort_keys[] = {"version", "api_level", NULL};
+    static const char *const ort_keys[] = {"version", "api_level", "version_from", NULL};
     if (!ort)
         return FAIL(r, "missing 'onnxruntime'");
     if (!cJSON_IsObject(ort))
@@ -377,7 +377,8 @@ static int read_manifest(const reader *r, const cJSON *root)
     int major, minor;
     if ((rc = check_keys(r, ort, "onnxruntime", ort_keys)) ||
         (rc = get_str(r, ort, "version", "onnxruntime", 32, 1, 0, &m->ort_version)) ||
-        (rc = get_int(r, ort, "api_level", "onnxruntime", 1, 1000, &level)))
+        (rc = get_int(r, ort, "api_level", "onnxruntime", 1, 1000, &level)) ||
+        (rc = get_str(r, ort, "version_from", "onnxruntime", 160, 0, 0, &m->version_from)))
         return rc;
     if (parse_version(m->ort_version, &major, &minor))
         return FAIL(r, "onnxruntime.version '%s' is not a version like \"1.30.0\"", m->ort_version);
@@ -424,6 +425,12 @@ static int read_manifest(const reader *r, const cJSON *root)
     m->needs_glibc = m->needs_glibcxx = m->needs_cxxabi = "";
     const cJSON *needs = member(root, "needs");
     if (needs && (rc = read_needs(r, needs)))
+        return rc;
+
+    /* Absent in manifests written before it: those were all made by loading. */
+    m->verified_by_loading = 1;
+    if (member(root, "verified_by_loading") &&
+        (rc = get_bool(r, root, "verified_by_loading", "", &m->verified_by_loading)))
         return rc;
 
     const cJSON *files = member(root, "files");
@@ -522,6 +529,8 @@ int ortkit__bundle_to_json(char **out, const ortkit_manifest *m)
     if ((o = cJSON_AddObjectToObject(root, "onnxruntime"))) {
         cJSON_AddStringToObject(o, "version", m->ort_version);
         cJSON_AddNumberToObject(o, "api_level", m->api_level);
+        if (m->version_from && m->version_from[0])
+            cJSON_AddStringToObject(o, "version_from", m->version_from);
     }
     if (m->headers_api_level && (o = cJSON_AddObjectToObject(root, "headers")))
         cJSON_AddNumberToObject(o, "api_level", m->headers_api_level);
@@ -552,6 +561,7 @@ int ortkit__bundle_to_json(char **out, const ortkit_manifest *m)
         for (size_t i = 0; libs && i < m->needs_library_count; i++)
             cJSON_AddItemToArray(libs, cJSON_CreateString(m->needs_libraries[i]));
     }
+    cJSON_AddBoolToObject(root, "verified_by_loading", m->verified_by_loading);
     cJSON *files = cJSON_AddArrayToObject(root, "files");
     for (size_t i = 0; files && i < m->file_count; i++) {
         const ortkit_bundle_file *f = &m->files[i];

@@ -502,3 +502,63 @@ cleanup:
     close(fd);
     return rc;
 }
+
+int ortkit__elf_section(const char *path, const char *name, uint64_t *offset, uint64_t *size)
+{
+    *offset = *size = 0;
+    int fd;
+    int rc = ortkit__file_open(&fd, path, 0, NULL);
+    if (rc)
+        return rc;
+    struct stat st;
+    Elf64_Ehdr eh;
+    Elf64_Shdr *sh = NULL;
+    char *names = NULL;
+    rc = ORTKIT_OK;
+    if (fstat(fd, &st) != 0 || read_at(fd, &eh, sizeof eh, 0) || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+        eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_ident[EI_DATA] != ELFDATA2LSB)
+        goto cleanup; /* not a file whose sections ortkit reads: none found */
+    uint64_t file_size = (uint64_t)st.st_size;
+    if (eh.e_shnum == 0 || eh.e_shnum > 65000 || eh.e_shentsize != sizeof(Elf64_Shdr) ||
+        eh.e_shstrndx >= eh.e_shnum || eh.e_shoff > file_size ||
+        (uint64_t)eh.e_shnum * sizeof(Elf64_Shdr) > file_size - eh.e_shoff)
+        goto cleanup; /* no section headers (stripped of them), or not where they say */
+    if (!(sh = malloc((size_t)eh.e_shnum * sizeof *sh))) {
+        rc = ortkit__error_nomem();
+        goto cleanup;
+    }
+    if (read_at(fd, sh, (size_t)eh.e_shnum * sizeof *sh, eh.e_shoff)) {
+        rc = bad(path, "section headers cannot be read");
+        goto cleanup;
+    }
+    const Elf64_Shdr *ns = &sh[eh.e_shstrndx];
+    if (ns->sh_offset > file_size || ns->sh_size > file_size - ns->sh_offset ||
+        ns->sh_size > MAX_STRTAB || ns->sh_size == 0)
+        goto cleanup;
+    if (!(names = malloc(ns->sh_size + 1))) {
+        rc = ortkit__error_nomem();
+        goto cleanup;
+    }
+    if (read_at(fd, names, ns->sh_size, ns->sh_offset)) {
+        rc = bad(path, "section names cannot be read");
+        goto cleanup;
+    }
+    names[ns->sh_size] = '\0';
+    for (size_t i = 0; i < eh.e_shnum; i++) {
+        if (sh[i].sh_name >= ns->sh_size || strcmp(names + sh[i].sh_name, name) ||
+            sh[i].sh_type == SHT_NOBITS)
+            continue;
+        if (sh[i].sh_offset > file_size || sh[i].sh_size > file_size - sh[i].sh_offset) {
+            rc = bad(path, "a section lies outside the file");
+            goto cleanup;
+        }
+        *offset = sh[i].sh_offset;
+        *size = sh[i].sh_size;
+        break;
+    }
+cleanup:
+    free(sh);
+    free(names);
+    close(fd);
+    return rc;
+}

@@ -9,6 +9,7 @@
 #include "internal.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Room for a symbol version's number: "3.4.33"; longer ones are passed over. */
 #define ORTKIT__ELF_VERSION_MAX 24
@@ -67,6 +68,10 @@ int ortkit__elf_origin(const char *path_list);
  * How a library's version is confirmed without running it: ONNX Runtime
  * keeps its version string in its read-only data. */
 int ortkit__elf_has_string(const char *path, const char *text, int *found);
+/* Where section name (".rodata") lies in the file: *offset and *size, both 0
+ * when the file has no such section (or no section headers: a stripped
+ * file may drop them).  ORTKIT_E_FORMAT when a header points outside it. */
+int ortkit__elf_section(const char *path, const char *name, uint64_t *offset, uint64_t *size);
 /* The architecture this process runs on. */
 ortkit_arch ortkit__host_arch(void);
 

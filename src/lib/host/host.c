@@ -316,12 +316,17 @@ ortkit_host *ortkit__host_publish(ortkit__host_data *d)
     h->l4t_release = d->l4t_release;
     h->board = d->board;
     h->glibcxx = d->glibcxx;
+    h->library_count = d->library_count;
+    h->libraries = (const char *const *)d->libraries;
+    h->libraries_known = d->libraries_known;
     return h;
 }
 
 void ortkit_host_free(ortkit_host *host)
 {
     /* Every ortkit_host is the first member of a box. */
+    if (host)
+        ortkit__host_libraries_free(&((host_box *)(void *)host)->d);
     free(host);
 }
 
@@ -338,6 +343,20 @@ int ortkit_host_detect(ortkit_host **out)
     ortkit__host_detect_nvidia(d);
     ortkit__host_detect_tegra(d);
     detect_libstdcxx(d);
+    ortkit__host_detect_libraries(d);
     *out = ortkit__host_publish(d);
     return ORTKIT_OK;
+}
+
+static int cmp_name(const void *key, const void *item)
+{
+    return strcmp((const char *)key, *(const char *const *)item);
+}
+
+int ortkit_host_has_library(const ortkit_host *host, const char *name)
+{
+    if (!host || !name || !host->libraries_known)
+        return -1;
+    return host->library_count &&
+           bsearch(name, host->libraries, host->library_count, sizeof *host->libraries, cmp_name);
 }

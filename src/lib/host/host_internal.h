@@ -51,6 +51,11 @@ typedef struct ortkit__host_data {
     char l4t_release[32];
     char board[96];
     char glibcxx[24];
+    /* The libraries the dynamic loader finds, by file name, sorted and
+     * unique (malloc'd, freed with the host); libraries_known 0: not said. */
+    char **libraries;
+    size_t library_count;
+    int libraries_known;
 } ortkit__host_data;
 
 /* Zeroed data for a new host; NULL (ORTKIT_E_NOMEM recorded) when memory runs out. */
@@ -72,6 +77,11 @@ int ortkit__host_root_moved(void);
 int ortkit__host_x86_level(uint64_t features);
 
 void ortkit__host_detect_cpu(ortkit__host_data *h);
+/* host_libs.c: what LD_LIBRARY_PATH, the ld.so cache and the default
+ * directories hold; the list (taken over: sorted, duplicates dropped). */
+void ortkit__host_detect_libraries(ortkit__host_data *h);
+int ortkit__host_set_libraries(ortkit__host_data *h, char **list, size_t n);
+void ortkit__host_libraries_free(ortkit__host_data *h);
 void ortkit__host_detect_nvidia(ortkit__host_data *h);
 void ortkit__host_detect_tegra(ortkit__host_data *h);
 

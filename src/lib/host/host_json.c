@@ -72,6 +72,18 @@ int ortkit_host_to_json(const ortkit_host *h, char **json_out)
     /* Only when known: a description written without it reads back the same. */
     if (h->glibcxx && h->glibcxx[0])
         ADD(cJSON_AddStringToObject(os, "glibcxx", h->glibcxx));
+    if (h->libraries_known) {
+        cJSON *libs = cJSON_AddArrayToObject(os, "libraries");
+        if (!libs)
+            goto nomem;
+        for (size_t i = 0; i < h->library_count; i++) {
+            cJSON *s = cJSON_CreateString(h->libraries[i]);
+            if (!s || !cJSON_AddItemToArray(libs, s)) {
+                cJSON_Delete(s);
+                goto nomem;
+            }
+        }
+    }
 
     char cuda[16];
     format_cuda(cuda, sizeof cuda, h->cuda_driver);
@@ -293,12 +305,54 @@ static int read_nvidia(ortkit__host_data *h, const cJSON *nv)
     return 0;
 }
 
+/* os.libraries: file names, as the dynamic loader looks them up. */
+static int read_libraries(ortkit__host_data *h, const cJSON *os)
+{
+    const cJSON *libs = cJSON_GetObjectItemCaseSensitive(os, "libraries");
+    if (!libs)
+        return ORTKIT_OK;
+    int n = cJSON_IsArray(libs) ? cJSON_GetArraySize(libs) : -1;
+    if (n < 0 || n > 100000)
+        return ortkit__error_set(ORTKIT_E_FORMAT, "host JSON: 'os.libraries' must be an array of "
+                                 "at most 100000 library file names");
+    char **list = calloc((size_t)n + 1, sizeof *list);
+    if (!list)
+        return ortkit__error_nomem();
+    size_t k = 0;
+    int rc = ORTKIT_OK;
+    for (const cJSON *l = libs->child; l; l = l->next) {
+        const char *s = cJSON_IsString(l) ? l->valuestring : NULL;
+        size_t len = s ? strlen(s) : 0;
+        int ok = len > 0 && len <= 255 && !strchr(s, '/');
+        for (size_t i = 0; ok && i < len; i++)
+            ok = (unsigned char)s[i] > 0x20 && (unsigned char)s[i] < 0x7f;
+        if (!ok) {
+            rc = ortkit__error_set(ORTKIT_E_FORMAT, "host JSON: 'os.libraries' must hold library "
+                                   "file names like \"libm.so.6\"");
+            break;
+        }
+        if (!(list[k] = strdup(s))) {
+            rc = ortkit__error_nomem();
+            break;
+        }
+        k++;
+    }
+    if (rc) {
+        for (size_t i = 0; i < k; i++)
+            free(list[i]);
+        free(list);
+        return rc;
+    }
+    return ortkit__host_set_libraries(h, list, k);
+}
+
 int ortkit_host_from_json(ortkit_host **out, const char *json)
 {
     static const char *const keys[] = {"schema", "arch", "cpu", "memory", "os",
                                        "nvidia", "jetson", NULL};
     static const char *const mem_keys[] = {"total", "available", NULL};
-    static const char *const os_keys[] = {"name", "release", "distro", "glibc", "glibcxx", NULL};
+    static const char *const os_keys[] = {"name", "release", "distro", "glibc", "glibcxx",
+                                          "libraries", NULL};
     static const char *const jetson_keys[] = {"l4t", "board", NULL};
     const double max_mem = 9007199254740992.0; /* 2^53: exact in JSON numbers */
     if (!out || !json)
@@ -368,7 +422,8 @@ int ortkit_host_from_json(ortkit_host **out, const char *json)
                (rc = get_string(os, "release", "os", h.os_release, sizeof h.os_release)) ||
                (rc = get_string(os, "distro", "os", h.os_distro, sizeof h.os_distro)) ||
                (rc = get_string(os, "glibc", "os", h.glibc, sizeof h.glibc)) ||
-               (rc = get_string(os, "glibcxx", "os", h.glibcxx, sizeof h.glibcxx))))
+               (rc = get_string(os, "glibcxx", "os", h.glibcxx, sizeof h.glibcxx)) ||
+               (rc = read_libraries(&h, os))))
         goto cleanup;
     if (nv && (rc = read_nvidia(&h, nv)))
         goto cleanup;
@@ -391,8 +446,11 @@ int ortkit_host_from_json(ortkit_host **out, const char *json)
         goto cleanup;
     }
     *d = h;
+    h.libraries = NULL; /* the new host's now */
+    h.library_count = 0;
     *out = ortkit__host_publish(d);
 cleanup:
+    ortkit__host_libraries_free(&h);
     cJSON_Delete(root);
     return rc;
 }

@@ -3,9 +3,9 @@
  * table gives each its names, its build flags and what it needs of a host.
  *
  * Canonical names:
- *     cpu-<isa>                      cpu-avx2, cpu-armv9
+ *     cpu-<isa>                      cpu-avx2, cpu-armv9, cpu-x86-64
  *     cuda<M>.<m>-sm<NN>-<isa>       cuda12.9-sm90-avx512, cuda12.6-sm87-armv8.2
- *     isa: avx2 avx512 avx512bf16 avx512vnni armv8.2 armv9
+ *     isa: avx2 avx512 avx512bf16 avx512vnni armv8.2 armv9; x86-64 (CPU only)
  * Flox names (the form of the Flox build matrix):
  *     onnxruntime-python<py>-cpu-<isa_>
  *     onnxruntime-python<py>-cuda<M>_<m>-sm<NN>-<isa_>   (isa_ writes armv8_2)
@@ -72,6 +72,16 @@
                     FEATURE(AVX512VL) | FEATURE(AVX512BW))
 #define ARM_V82 (FEATURE(ASIMD) | FEATURE(FP16) | FEATURE(DOTPROD))
 
+/* The generic build: the x86-64 baseline and nothing more (-march makes it
+ * so where a compiler defaults higher); ORT picks its AVX2/AVX-512 kernels
+ * at run time.  It needs no feature, so it fits every x86-64 host. */
+#define X86_ID ORTKIT_ISA_X86_64
+#define X86_C "x86-64"
+#define X86_F "x86-64"
+#define X86_ARCH ORTKIT_ARCH_X86_64
+#define X86_FLAGS "-march=x86-64 -mtune=generic"
+#define X86_FEAT 0
+
 #define AVX2_ID ORTKIT_ISA_AVX2
 #define AVX2_C "avx2"
 #define AVX2_F "avx2"
@@ -137,10 +147,10 @@
     X86_ROWS(cu, 86, 0, "", flox, ""), X86_ROWS(cu, 89, 0, "", flox, ""),                   \
     X86_ROWS(cu, 90, 1, "a", flox, ""), ARM_ROWS(cu, 90, 1, "a", flox),                     \
     X86_ROWS(cu, 100, 1, "a", flox, cu##_BW), X86_ROWS(cu, 120, 1, "a", flox, cu##_BW)
-#define CPU_ROW(isa)                                                                         \
+#define CPU_ROW(isa, flox)                                                                   \
     {{"cpu-" isa##_C, isa##_ARCH, isa##_ID, 0, 0, 0, 0, "", "", isa##_FLAGS, isa##_FEAT, "",  \
       "", ""},                                                                               \
-     "onnxruntime-python313-cpu-" isa##_F, 1}
+     "onnxruntime-python313-cpu-" isa##_F, flox}
 
 /* A row: what callers see, then what only naming needs. */
 typedef struct row {
@@ -151,18 +161,21 @@ typedef struct row {
 
 static const row table[] = {
     /* The 66 of the Flox matrix: 6 CPU-only + 30 for CUDA 12.4 + 30 for 12.9. */
-    CPU_ROW(AVX2), CPU_ROW(AVX512), CPU_ROW(BF16), CPU_ROW(VNNI), CPU_ROW(V82), CPU_ROW(V9),
+    CPU_ROW(AVX2, 1), CPU_ROW(AVX512, 1), CPU_ROW(BF16, 1), CPU_ROW(VNNI, 1), CPU_ROW(V82, 1),
+    CPU_ROW(V9, 1),
     CUDA_ROWS(CU124, 1),
     CUDA_ROWS(CU129, 1),
-    /* Beyond it: CUDA 13.0 (which drops SM < 75, so the same SMs) and Jetson Orin. */
+    /* Beyond it: CUDA 13.0 (which drops SM < 75, so the same SMs), Jetson Orin
+     * and the generic x86-64 build, the always-fitting fallback. */
     CUDA_ROWS(CU130, 0),
     ROW(CU126, 87, 0, "", V82, 1, 0, ""),
+    CPU_ROW(X86, 0),
 };
 
 #define TABLE_SIZE (sizeof table / sizeof table[0])
 
 static const char *const isa_names[] = {"avx2", "avx512", "avx512bf16", "avx512vnni",
-                                        "armv8.2", "armv9"};
+                                        "armv8.2", "armv9", "x86-64"};
 
 const char *ortkit_isa_name(ortkit_isa isa)
 {
@@ -256,7 +269,8 @@ static int explain_unknown(const char *name, const char *canon)
     if (!known_isa)
         return ortkit__error_set(ORTKIT_E_INVALID_ARG,
                                  "unknown variant '%s': no instruction set '%s' (known: avx2, "
-                                 "avx512, avx512bf16, avx512vnni, armv8.2, armv9)", name, isa);
+                                 "avx512, avx512bf16, avx512vnni, armv8.2, armv9, and x86-64 "
+                                 "for CPU only)", name, isa);
     if (cpu)
         return ortkit__error_set(ORTKIT_E_UNSUPPORTED, "unknown variant '%s'", name);
 

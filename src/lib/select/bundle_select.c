@@ -2,9 +2,20 @@
  * bundle_select.c - which bundle to load on a host, and why.
  *
  * Selection is a pure function of the host and the manifests (plus what
- * ortkit_bundle_open found wrong with a library), so tests can run it for
- * described machines.  An unfit bundle is never chosen, and the reason it
- * does not fit is kept for `ortkit doctor`.
+ * ortkit_bundle_open found wrong with a library, and the overrides of the
+ * environment, which say so wherever they apply), so tests can run it for
+ * described machines.  One order, declared in docs/BUNDLES.md, decides both
+ * whether a bundle fits (the first step it fails says why not) and which of
+ * those that fit comes first (the first step that tells two apart):
+ *
+ *   1. architecture
+ *   2. loadable here: C library, C++ library, needed libraries
+ *   3. accelerator: a GPU build that runs here before a CPU build, then the
+ *      higher GPU target, then the newer CUDA
+ *   4. CPU level: the CPU must have every feature; a target that descends
+ *      from another (its features a superset) comes first
+ *   5. ONNX Runtime: supported by ortkit; the newest first (unless pinned)
+ *   6. name
  */
 #include "bundle.h"
 
@@ -14,32 +25,65 @@
 
 #define SAY(...) ((void)snprintf(why, why_size, __VA_ARGS__))
 
+/* The steps, as verdicts and the docs name them. */
+static const char *const step_names[] = {"damaged", "architecture", "loadable", "accelerator",
+                                         "cpu level", "onnxruntime", "variant", "shadowed", "name"};
+enum { STEP_DAMAGED, STEP_ARCH, STEP_LOADABLE, STEP_ACCEL, STEP_CPU, STEP_ORT, STEP_VARIANT,
+       STEP_SHADOWED, STEP_NAME };
+
 /* What orders fitting bundles, most important first. */
 typedef struct rank {
     int gpu;        /* a CUDA build */
     int sm;         /* its GPU target */
-    int level;      /* CPU level: 0 any CPU, then the ISA's rank */
+    int cuda;
+    uint64_t features; /* the CPU features it was built to use */
+    int level;         /* of two unrelated targets with as many features: the newer ISA */
     const char *level_label;
     const char *ort; /* ONNX Runtime's version */
-    int cuda;
+    const char *name;
 } rank;
 
-enum { KEY_GPU, KEY_SM, KEY_LEVEL, KEY_ORT, KEY_CUDA, KEY_NONE };
+enum { KEY_GPU, KEY_SM, KEY_CUDA, KEY_LEVEL, KEY_ORT, KEY_NAME, KEY_NONE };
+
+static int popcount64(uint64_t x)
+{
+    int n = 0;
+    for (; x; x &= x - 1)
+        n++;
+    return n;
+}
 
 static void rank_of(const ortkit_manifest *m, rank *r)
 {
     r->gpu = m->cuda != 0;
     r->sm = m->sm;
+    r->cuda = m->cuda;
+    r->features = m->cpu_features;
     r->level = ortkit__bundle_cpu_level(m, &r->level_label);
     r->ort = m->ort_version;
-    r->cuda = m->cuda;
+    r->name = m->name;
+}
+
+/* CPU targets, archspec-style: one whose features are a strict superset of
+ * another's descends from it and comes first; of two unrelated ones, the
+ * one with more features (then the newer instruction set). */
+static long level_compare(const rank *a, const rank *b)
+{
+    if (a->features == b->features)
+        return 0;
+    if ((a->features & b->features) == b->features)
+        return 1;
+    if ((a->features & b->features) == a->features)
+        return -1;
+    int d = popcount64(a->features) - popcount64(b->features);
+    return d ? d : a->level - b->level;
 }
 
 /* The first key on which a and b differ: > 0 when a is better, < 0 when b is. */
 static int compare(const rank *a, const rank *b, int *key)
 {
-    long d[KEY_NONE] = {a->gpu - b->gpu, a->sm - b->sm, a->level - b->level,
-                        ortkit__version_compare(a->ort, b->ort), a->cuda - b->cuda};
+    long d[KEY_NONE] = {a->gpu - b->gpu, a->sm - b->sm, a->cuda - b->cuda, level_compare(a, b),
+                        ortkit__version_compare(a->ort, b->ort), -strcmp(a->name, b->name)};
     for (int k = 0; k < KEY_NONE; k++) {
         if (d[k]) {
             *key = k;
@@ -59,20 +103,27 @@ static void feature_labels(char *buf, size_t size, uint64_t set)
                      ortkit_cpu_feature_label((ortkit_cpu_feature)f));
 }
 
-/* s when it is a whole dotted version ("2.36", "3.4.30"), else "". */
-static const char *clean_version(const char *s)
+/* The accelerator step: one call into the GPU checks (compute capability,
+ * arch-specific cubins, driver floor, Jetson). */
+static int accelerator_fits(const ortkit_manifest *m, const ortkit_variant *var, const ortkit_host *h,
+                            char *why, size_t why_size)
 {
-    ortkit__version v;
-    const char *rest = NULL;
-    if (!s || ortkit__version_parse(&v, s, &rest) != 0 || v.n < 2 || (rest && *rest))
-        return "";
-    return s;
+    if (!m->cuda || !var)
+        return 1;
+    /* The CPU is judged at its own, later step: here it is taken to have
+     * what the build needs, so the answer is the GPU's and the driver's. */
+    ortkit_host gpu_only = *h;
+    gpu_only.cpu_features |= var->cpu_features;
+    return ortkit_variant_fits(var, &gpu_only, why, why_size) == 1;
 }
 
-/* Does one bundle fit the host?  why says why not (or a caveat). */
-static int fits(const ortkit_bundle *b, const ortkit_host *h, char *why, size_t why_size)
+/* Does one bundle fit the host?  why says why not (or a caveat); *step the
+ * step that decided. */
+static int fits(const ortkit_bundle *b, const ortkit_host *h, const char *forced, char *why,
+                size_t why_size, int *step)
 {
     why[0] = '\0';
+    *step = STEP_DAMAGED;
     if (!b) {
         SAY("its manifest cannot be used");
         return 0;
@@ -82,32 +133,47 @@ static int fits(const ortkit_bundle *b, const ortkit_host *h, char *why, size_t 
         SAY("damaged: %.230s", b->damage);
         return 0;
     }
+    *step = STEP_ARCH;
     if (m->arch != h->arch) {
         SAY("built for %s; this host is %s", ortkit_arch_name(m->arch),
             h->arch ? ortkit_arch_name(h->arch) : "of unknown architecture");
         return 0;
     }
+    /* What its ELF files need of the C and C++ libraries and of the
+     * system's libraries, where both the manifest and the host say. */
+    *step = STEP_LOADABLE;
+    char caveat[256] = "";
+    if (!ortkit__needs_met(h, m->needs_glibc, m->needs_glibcxx, m->needs_libraries,
+                           m->needs_library_count, why, why_size))
+        return 0;
+    snprintf(caveat, sizeof caveat, "%s", why);
+    why[0] = '\0';
+    const ortkit_variant *var = NULL;
+    if (strcmp(m->variant, "cpu") && ortkit_variant_parse(&var, m->variant) != 0) {
+        *step = STEP_VARIANT;
+        SAY("unknown variant '%s': this ortkit cannot tell what it needs", m->variant);
+        return 0;
+    }
+    *step = STEP_ACCEL;
+    if (!accelerator_fits(m, var, h, why, why_size))
+        return 0;
+    if (why[0])
+        snprintf(caveat + strlen(caveat), sizeof caveat - strlen(caveat), "%s%s",
+                 caveat[0] ? "; " : "", why);
+    *step = STEP_CPU;
     uint64_t missing = m->cpu_features & ~h->cpu_features;
     if (missing) {
         char list[200];
         feature_labels(list, sizeof list, missing);
-        SAY("needs %s, which this CPU lacks", list);
+        SAY("needs %s, which this CPU lacks%s%s%s", list, forced ? " (ORTKIT_FORCE_ISA=" : "",
+            forced ? forced : "", forced ? ")" : "");
         return 0;
     }
-    /* What its ELF files need of the C and C++ libraries, where both the
-     * manifest and the host say (a host that does not tell, or tells
-     * something that is no version, is not refused). */
-    const char *glibc = clean_version(h->glibc), *glibcxx = clean_version(h->glibcxx);
-    if (m->needs_glibc && m->needs_glibc[0] && glibc[0] &&
-        ortkit__version_compare(m->needs_glibc, glibc) > 0) {
-        SAY("needs glibc %.24s, this host has %.24s", m->needs_glibc, glibc);
+    if (var && var->defect && var->defect[0]) {
+        SAY("no such build can exist: %s", var->defect);
         return 0;
     }
-    if (m->needs_glibcxx && m->needs_glibcxx[0] && glibcxx[0] &&
-        ortkit__version_compare(m->needs_glibcxx, glibcxx) > 0) {
-        SAY("needs GLIBCXX_%.24s (libstdc++), this host has %.24s", m->needs_glibcxx, glibcxx);
-        return 0;
-    }
+    *step = STEP_ORT;
     ortkit__version v;
     const char *rest; /* the manifest's reader has checked the version */
     if (ortkit__version_parse(&v, m->ort_version, &rest) != 0 || v.part[0] != 1 ||
@@ -116,16 +182,14 @@ static int fits(const ortkit_bundle *b, const ortkit_host *h, char *why, size_t 
             ORTKIT_MIN_ORT_API);
         return 0;
     }
-    if (!strcmp(m->variant, "cpu"))
-        return 1;
-    const ortkit_variant *var;
-    if (ortkit_variant_parse(&var, m->variant) != 0) {
-        SAY("unknown variant '%s': this ortkit cannot tell what it needs", m->variant);
-        return 0;
-    }
-    return ortkit_variant_fits(var, h, why, why_size) == 1;
+    if (!m->verified_by_loading)
+        snprintf(caveat + strlen(caveat), sizeof caveat - strlen(caveat), "%snot yet verified by "
+                 "loading ('ortkit bundle verify' on this host loads it)", caveat[0] ? "; " : "");
+    snprintf(why, why_size, "%s", caveat);
+    return 1;
 }
 
+/* Why a comes before b, by the key that told them apart. */
 static void reason_for(char *out, size_t size, const ortkit_bundle *best, const rank *rb,
                        const ortkit_bundle *next, const rank *rn, int key)
 {
@@ -139,21 +203,55 @@ static void reason_for(char *out, size_t size, const ortkit_bundle *best, const 
         snprintf(out, size, "built for SM %d.%d, the newest GPU target among those that run here "
                  "(%s: SM %d.%d)", rb->sm / 10, rb->sm % 10, nn, rn->sm / 10, rn->sm % 10);
         break;
+    case KEY_CUDA:
+        snprintf(out, size, "the newest CUDA: %d.%d (%s: CUDA %d.%d)", rb->cuda / 1000,
+                 (rb->cuda % 1000) / 10, nn, rn->cuda / 1000, (rn->cuda % 1000) / 10);
+        break;
     case KEY_LEVEL:
-        snprintf(out, size, "the highest CPU level this host supports: %s (%s: %s)",
-                 rb->level_label, nn, rn->level_label);
+        if ((rb->features & rn->features) == rn->features)
+            snprintf(out, size, "the highest CPU level this host supports: %s (%s: %s), which it "
+                     "descends from", rb->level_label, nn, rn->level_label);
+        else
+            snprintf(out, size, "the highest CPU level this host supports: %s (%s: %s), a target "
+                     "it does not descend from, with fewer features or an older ISA",
+                     rb->level_label, nn, rn->level_label);
         break;
     case KEY_ORT:
         snprintf(out, size, "the newest ONNX Runtime: %s (%s: %s)", best->m.ort_version, nn,
                  next->m.ort_version);
         break;
-    case KEY_CUDA:
-        snprintf(out, size, "the newest CUDA: %d.%d (%s: CUDA %d.%d)", rb->cuda / 1000,
-                 (rb->cuda % 1000) / 10, nn, rn->cuda / 1000, (rn->cuda % 1000) / 10);
+    case KEY_NAME:
+        snprintf(out, size, "ranks the same as %s and its name comes first", nn);
         break;
     default:
         snprintf(out, size, "ranks the same as %s and comes first in the search order", nn);
     }
+}
+
+static int key_step(int key)
+{
+    return key == KEY_GPU || key == KEY_SM || key == KEY_CUDA ? STEP_ACCEL
+           : key == KEY_LEVEL                                  ? STEP_CPU
+           : key == KEY_ORT                                    ? STEP_ORT
+                                                               : STEP_NAME;
+}
+
+/* ORTKIT_FORCE_ISA: the host taken to have exactly the CPU features of an
+ * instruction set's variant ("avx2", "avx512", "armv9", "x86-64"), for
+ * testing and for hosts whose CPU reports less or more than it runs.
+ * Returns the value when it applies, else NULL. */
+static const char *force_isa(ortkit_host *h)
+{
+    const char *isa = getenv("ORTKIT_FORCE_ISA");
+    if (!isa || !isa[0] || strlen(isa) > 32)
+        return NULL;
+    char name[48];
+    snprintf(name, sizeof name, "cpu-%s", isa);
+    const ortkit_variant *v = NULL;
+    if (ortkit_variant_parse(&v, name) != 0 || v->arch != h->arch)
+        return NULL;
+    h->cpu_features = v->cpu_features;
+    return isa;
 }
 
 /* Does pin name this bundle (kind 0) or its ONNX Runtime version (kind 1)? */
@@ -172,6 +270,7 @@ static int pin_matches(const ortkit_bundle *b, const char *pin, int kind)
 typedef struct verdict_data {
     ortkit_bundle_verdict pub;
     char why[256];
+    char order[320];
 } verdict_data;
 
 /* The choice: the caller's view first (the caller's pointer is this one's). */
@@ -202,13 +301,23 @@ static int choose(choice_data *out, const ortkit_host *host, const ortkit_bundle
     int rc = ORTKIT_OK;
     verdict_data *v = out->v;
     unsigned char *wanted = calloc(count ? count : 1, 1);
-    if (!wanted)
+    size_t *order = calloc(count ? count : 1, sizeof *order);
+    if (!wanted || !order) {
+        free(wanted);
+        free(order);
         return ortkit__error_nomem();
+    }
+    ortkit_host forced_host = *host;
+    const char *forced = force_isa(&forced_host);
+    host = &forced_host;
     for (size_t i = 0; i < count; i++) {
-        v[i].pub.fits = fits(bundles[i], host, v[i].why, sizeof v[i].why);
+        int step;
+        v[i].pub.fits = fits(bundles[i], host, forced, v[i].why, sizeof v[i].why, &step);
+        v[i].pub.step = v[i].pub.fits ? "" : step_names[step];
         for (size_t j = 0; bundles[i] && j < i; j++) {
             if (bundles[j] && !strcmp(bundles[j]->m.name, bundles[i]->m.name)) {
                 v[i].pub.fits = 0;
+                v[i].pub.step = step_names[STEP_SHADOWED];
                 snprintf(v[i].why, sizeof v[i].why, "shadowed by the bundle of the same name in "
                          "'%s', earlier in the search order", bundles[j]->m.dir);
                 break;
@@ -237,6 +346,9 @@ static int choose(choice_data *out, const ortkit_host *host, const ortkit_bundle
     }
     if (!pin)
         memset(wanted, 1, count);
+    for (size_t i = 0; pin && i < count; i++)
+        if (v[i].pub.fits && !wanted[i])
+            snprintf(v[i].order, sizeof v[i].order, "passed over: pinned to %.64s", pin);
 
     size_t best = ORTKIT_BUNDLE_NONE, fitting = 0, considered = 0;
     rank rb = {0}, r;
@@ -274,20 +386,47 @@ static int choose(choice_data *out, const ortkit_host *host, const ortkit_bundle
         goto cleanup;
     }
 
-    /* Why this one: what sets it apart from the next best. */
-    char because[256];
-    size_t next = ORTKIT_BUNDLE_NONE;
-    rank rn = {0};
+    /* The order of every candidate that fits, and what puts each above the next. */
+    size_t n_order = 0;
     for (size_t i = 0; i < count; i++) {
-        if (i == best || !wanted[i] || !v[i].pub.fits)
+        if (!wanted[i] || !v[i].pub.fits)
             continue;
         rank_of(&bundles[i]->m, &r);
-        if (next == ORTKIT_BUNDLE_NONE || compare(&r, &rn, &key) > 0) {
-            next = i;
-            rn = r;
+        size_t at = n_order;
+        for (; at > 0; at--) {
+            rank ra;
+            rank_of(&bundles[order[at - 1]]->m, &ra);
+            if (compare(&r, &ra, &key) <= 0)
+                break;
+            order[at] = order[at - 1];
         }
+        order[at] = i;
+        n_order++;
     }
-    if (next == ORTKIT_BUNDLE_NONE) {
+    for (size_t k = 0; k < n_order; k++) {
+        verdict_data *d = &v[order[k]];
+        d->pub.rank = k + 1;
+        if (k + 1 == n_order) {
+            d->pub.step = "";
+            snprintf(d->order, sizeof d->order, "%s", n_order > 1 ? "last of those that fit" : "");
+            continue;
+        }
+        rank ra, rn;
+        rank_of(&bundles[order[k]]->m, &ra);
+        rank_of(&bundles[order[k + 1]]->m, &rn);
+        compare(&ra, &rn, &key);
+        d->pub.step = step_names[key_step(key)];
+        reason_for(d->order, sizeof d->order, bundles[order[k]], &ra, bundles[order[k + 1]], &rn, key);
+    }
+    if (forced)
+        for (size_t k = 0; k < n_order; k++)
+            snprintf(v[order[k]].order + strlen(v[order[k]].order),
+                     sizeof v[order[k]].order - strlen(v[order[k]].order),
+                     "%sCPU taken as %s (ORTKIT_FORCE_ISA)", v[order[k]].order[0] ? "; " : "", forced);
+
+    /* Why this one: what sets it apart from the next best. */
+    char because[320];
+    if (n_order < 2) {
         if (considered == 1)
             snprintf(because, sizeof because, "the only %s, and it fits this host",
                      pin ? "match" : "bundle found");
@@ -295,8 +434,7 @@ static int choose(choice_data *out, const ortkit_host *host, const ortkit_bundle
             snprintf(because, sizeof because, "the only one of %zu %s that fits this host",
                      considered, pin ? "matches" : "bundles");
     } else {
-        compare(&rb, &rn, &key);
-        reason_for(because, sizeof because, bundles[best], &rb, bundles[next], &rn, key);
+        snprintf(because, sizeof because, "%s", v[best].order);
     }
     if (pin_kind == 0)
         snprintf(out->reason, sizeof out->reason, "pinned by name; %.250s", because);
@@ -307,6 +445,7 @@ static int choose(choice_data *out, const ortkit_host *host, const ortkit_bundle
     out->pub.index = best;
 cleanup:
     free(wanted);
+    free(order);
     return rc;
 }
 
@@ -324,8 +463,11 @@ int ortkit_bundle_select(ortkit_bundle_choice **out, const ortkit_host *host,
     c->pub.index = ORTKIT_BUNDLE_NONE;
     c->pub.reason = c->reason;
     c->pub.count = count;
-    for (size_t i = 0; i < count; i++)
+    for (size_t i = 0; i < count; i++) {
         c->v[i].pub.why = c->v[i].why;
+        c->v[i].pub.order = c->v[i].order;
+        c->v[i].pub.step = "";
+    }
     int rc = choose(c, host, bundles, count, pin);
     /* An answer, even when it is "none": the reason and verdicts say why. */
     if (rc == ORTKIT_OK || rc == ORTKIT_E_RUNTIME_NOT_FOUND || rc == ORTKIT_E_UNSUPPORTED)

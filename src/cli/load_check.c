@@ -1,0 +1,95 @@
+/*
+ * load_check.c - load a library in a child process: a library that crashes
+ * while it loads (or that hangs its constructors) takes the child down, not
+ * the command that asked.  The child is this program run as `ortkit bundle
+ * probe LIBRARY`, which loads it the way a runtime open does and prints its
+ * version and providers as JSON.
+ */
+#include "bundle_cmds.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const cli_opt bundle_probe_opts[] = {CLI_OPT_END};
+
+int bundle_probe(int argc, char **argv)
+{
+    cli_opt_parser p;
+    int c;
+    cli_opt_init(&p, &bundle_spec, bundle_probe_opts, argc, argv);
+    while ((c = cli_opt_next(&p)) > 0)
+        ;
+    if (c == CLI_OPT_HELP)
+        return CLI_OK;
+    if (c == CLI_OPT_BAD)
+        return CLI_USAGE;
+    if (p.n_args != 1)
+        return cli_usage("bundle", "probe needs one LIBRARY");
+    ortkit_runtime *rt = NULL;
+    if (cli_open_runtime(&rt, p.args[0]))
+        return cli_fail_lib();
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "version", ortkit_runtime_version(rt));
+    cJSON *list = cJSON_AddArrayToObject(o, "providers");
+    for (size_t i = 0; list && i < ortkit_runtime_provider_count(rt); i++)
+        cJSON_AddItemToArray(list, cJSON_CreateString(ortkit_runtime_provider(rt, i)));
+    ortkit_runtime_free(rt);
+    return cli_json_print(o);
+}
+
+void load_check_free(char *version, char **providers, size_t count)
+{
+    free(version);
+    for (size_t i = 0; providers && i < count; i++)
+        free(providers[i]);
+    free(providers);
+}
+
+int load_check_run(const char *library, char **version, char ***providers, size_t *count,
+                   char *why, size_t why_size)
+{
+    *version = NULL;
+    *providers = NULL;
+    *count = 0;
+    const char *const argv[] = {"/proc/self/exe", "bundle", "probe", library, NULL};
+    char *out = NULL;
+    int status = -1;
+    if (ortkit__spawn(argv, 1, &out, &status) != 0) {
+        snprintf(why, why_size, "cannot run ortkit again to load it: %s", ortkit__error_message());
+        free(out);
+        return -1;
+    }
+    cJSON *o = status == 0 && out ? cJSON_Parse(out) : NULL;
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "version");
+    const cJSON *list = cJSON_GetObjectItemCaseSensitive(o, "providers");
+    if (!cJSON_IsString(v) || !cJSON_IsArray(list)) {
+        /* The child's last line is its message; a signal is how it died. */
+        char *text = out ? out : "";
+        size_t len = strlen(text);
+        while (len && text[len - 1] == '\n')
+            text[--len] = '\0';
+        const char *last = strrchr(text, '\n') ? strrchr(text, '\n') + 1 : text;
+        if (status > 128)
+            snprintf(why, why_size, "loading it killed the process that tried (signal %d)%s%.300s",
+                     status - 128, last[0] ? ": " : "", last);
+        else
+            snprintf(why, why_size, "%.400s", last[0] ? last : "loading it failed");
+        cJSON_Delete(o);
+        free(out);
+        return -1;
+    }
+    size_t n = (size_t)cJSON_GetArraySize(list);
+    *version = strdup(v->valuestring);
+    *providers = calloc(n + 1, sizeof **providers);
+    for (const cJSON *p = list->child; *providers && p; p = p->next)
+        if (cJSON_IsString(p) && ((*providers)[*count] = strdup(p->valuestring)))
+            (*count)++;
+    cJSON_Delete(o);
+    free(out);
+    if (!*version || !*providers) {
+        load_check_free(*version, *providers, *count);
+        snprintf(why, why_size, "out of memory");
+        return -1;
+    }
+    return 0;
+}
