@@ -1,6 +1,7 @@
-/* cmd_bundle.c - `ortkit bundle import|verify|list`: relocatable ONNX Runtime bundles. */
+/* cmd_bundle.c - `ortkit bundle import|verify|list|complete`: relocatable ONNX Runtime bundles. */
 #include "cli.h"
 #include "bundle_view.h"
+#include "bundle_gpu_view.h"
 #include "interrupt.h"
 #include "opt.h"
 
@@ -8,7 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-enum { OPT_NAME = 1, OPT_VARIANT, OPT_INTO, OPT_FORCE, OPT_JSON };
+enum { OPT_NAME = 1, OPT_VARIANT, OPT_INTO, OPT_FORCE, OPT_JSON, OPT_PROVIDERS };
 
 #define JSON_ROW {OPT_JSON, "json", 'j', NULL, 0, "print JSON"}
 
@@ -20,6 +21,9 @@ static const cli_opt import_opts[] = {
     {OPT_INTO, "into", 'i', "DIR", 0,
      "where to put it (default: $XDG_DATA_HOME/ortkit/bundles, ~/.local/share/ortkit/bundles)"},
     {OPT_FORCE, "force", 'f', NULL, 0, "replace a bundle of the same name"},
+    {OPT_PROVIDERS, "providers", 'p', "DIR", 0,
+     "a GPU release's provider libraries, of the core's release (checked): the manifest records "
+     "the CUDA, cuDNN and driver they need and the GPU targets of their fat binaries"},
     JSON_ROW,
     CLI_OPT_END};
 
@@ -46,13 +50,20 @@ static const cli_subcommand bundle_subs[] = {
      "$XDG_DATA_DIRS (/usr/local/share, /usr/share) + /ortkit/bundles, and in ortkit's default "
      "directory",
      json_opts, bundle_list},
+    {"complete", "BUNDLE",
+     "make a GPU bundle self-contained: copy in every CUDA library its providers need (and "
+     "cuDNN's parts, cuFFT), never the driver's; a library built for another CUDA major is "
+     "refused by name; exit 1 when something is still missing, which it names",
+     bundle_complete_opts, bundle_complete},
     {NULL, NULL, NULL, NULL, NULL}};
 
 static const cli_opt_spec bundle_spec = {
     "bundle",
     "usage: ortkit bundle import SRC [--name NAME] [--variant V] [--into DIR] [--force] [--json]\n"
+    "       ortkit bundle import CORE --providers DIR [--name NAME] [--into DIR] [--force] [--json]\n"
     "       ortkit bundle verify BUNDLE [--json]\n"
-    "       ortkit bundle list [--json]\n",
+    "       ortkit bundle list [--json]\n"
+    "       ortkit bundle complete BUNDLE [--from DIR]... [--json]\n",
     "A bundle is a directory holding one ONNX Runtime build that works from\n"
     "wherever it lies: lib/ (RUNPATH $ORIGIN), include/, a pkg-config file, a\n"
     "CMake package, the licences and manifest.json (what it is, what it needs of\n"
@@ -81,6 +92,7 @@ static int read_options(cli_opt_parser *p, const cli_opt *opts, int argc, char *
         case OPT_VARIANT: a->import.variant = p->value; break;
         case OPT_INTO: a->import.into = p->value; break;
         case OPT_FORCE: a->import.force = 1; break;
+        case OPT_PROVIDERS: a->import.providers = p->value; break;
         case OPT_JSON: a->json = 1; break;
         }
     }
@@ -110,6 +122,8 @@ static cJSON *manifest_json(const ortkit_manifest *m)
     for (size_t i = 0; p && i < m->provider_count; i++)
         cJSON_AddItemToArray(p, cJSON_CreateString(m->providers[i]));
     cJSON_AddNumberToObject(o, "files", (double)m->file_count);
+    if (m->gpu_known)
+        cJSON_AddItemToObject(o, "gpu", bundle_gpu_json(m));
     return o;
 }
 
@@ -153,6 +167,7 @@ static int bundle_import(int argc, char **argv)
         for (size_t i = 0; i < m->provider_count; i++)
             printf(" %s", cli_esc(m->providers[i]));
         printf("\nfiles      %zu, %s\n", m->file_count, size);
+        bundle_gpu_print(m);
     }
     ortkit_bundle_free(b);
     return rc;
@@ -312,3 +327,5 @@ static int bundle_list(int argc, char **argv)
 }
 
 int cmd_bundle(int argc, char **argv) { return cli_opt_run_subcommand(&bundle_spec, argc, argv); }
+
+int bundle_open_named(ortkit_bundle **out, const char *what) { return open_named(out, what); }

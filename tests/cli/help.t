@@ -84,7 +84,7 @@ expect_exit 2 "$ORTKIT" run --r m
 expect_in err "option '--r' is unknown" # --random, --repeat or --runtime
 # Bundle's subcommands come from its table.
 expect_exit 2 "$ORTKIT" bundle
-expect_in err "a subcommand is needed: import, verify or list"
+expect_in err "a subcommand is needed: import, verify, list or complete"
 # build --help shows every option it takes, the tuning ones too.
 expect_exit 0 "$ORTKIT" build --help
 for opt in "tuning and tests:" "--lang-mem LANG=SIZE" "--ninja-jobs N" "--min-disk SIZE" \

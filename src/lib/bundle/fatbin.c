@@ -174,10 +174,11 @@ static int file_read(void *ctx, uint64_t offset, void *buf, size_t size)
     return ORTKIT_OK;
 }
 
-/* Find .nv_fatbin in a 64-bit little-endian ELF file: *offset, *size. */
-static int find_section(const file *f, uint64_t *offset, uint64_t *size, int *found)
+/* Find a section by name in a 64-bit little-endian ELF file: *offset, *size. */
+static int find_section(const file *f, const char *want, uint64_t *offset, uint64_t *size, int *found)
 {
-    unsigned char eh[64], sh[64], name[16];
+    size_t want_len = strlen(want) + 1;
+    unsigned char eh[64], sh[64], name[32];
     int rc;
     *found = 0;
     if ((rc = file_read((void *)f, 0, eh, sizeof eh)))
@@ -197,22 +198,37 @@ static int find_section(const file *f, uint64_t *offset, uint64_t *size, int *fo
         if ((rc = file_read((void *)f, shoff + (uint64_t)i * shentsize, sh, sizeof sh)))
             return rc;
         uint32_t n = le32(sh);
-        if (n >= strsize || strsize - n < 11)
+        if (want_len > sizeof name || n >= strsize || strsize - n < want_len)
             continue;
-        if ((rc = file_read((void *)f, strtab + n, name, 11)))
+        if ((rc = file_read((void *)f, strtab + n, name, want_len)))
             return rc;
-        if (memcmp(name, ".nv_fatbin", 11))
+        if (memcmp(name, want, want_len))
             continue;
         if (le32(sh + 4) == 8 /* SHT_NOBITS */)
             return ORTKIT_OK;
         *offset = le64(sh + 24);
         *size = le64(sh + 32);
         if (*offset > f->size || *size > f->size - *offset)
-            return ortkit__error_set(ORTKIT_E_FORMAT, "'%s': its .nv_fatbin section leaves the file",
-                                     f->path);
+            return ortkit__error_set(ORTKIT_E_FORMAT, "'%s': its %s section leaves the file",
+                                     f->path, want);
         *found = 1;
         return ORTKIT_OK;
     }
+    return ORTKIT_OK;
+}
+
+static int file_open(file *f, const char *path)
+{
+    struct stat st;
+    f->path = path;
+    f->size = 0;
+    if ((f->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0)
+        return ortkit__error_set(ORTKIT_E_IO, "cannot open '%s': %s", path, strerror(errno));
+    if (fstat(f->fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(f->fd);
+        return ortkit__error_set(ORTKIT_E_IO, "'%s' is not a regular file", path);
+    }
+    f->size = (uint64_t)st.st_size;
     return ORTKIT_OK;
 }
 
@@ -220,21 +236,47 @@ int ortkit__fatbin_read(ortkit__fatbin *out, int *found, const char *path)
 {
     memset(out, 0, sizeof *out);
     *found = 0;
-    struct stat st;
-    file f = {open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), path, 0};
-    if (f.fd < 0)
-        return ortkit__error_set(ORTKIT_E_IO, "cannot open '%s': %s", path, strerror(errno));
-    int rc = ORTKIT_OK;
-    if (fstat(f.fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        rc = ortkit__error_set(ORTKIT_E_IO, "'%s' is not a regular file", path);
-        goto cleanup;
-    }
-    f.size = (uint64_t)st.st_size;
+    file f;
+    int rc = file_open(&f, path);
+    if (rc)
+        return rc;
     uint64_t offset = 0, size = 0;
-    if ((rc = find_section(&f, &offset, &size, found)) || !*found)
+    if ((rc = find_section(&f, ".nv_fatbin", &offset, &size, found)) || !*found)
         goto cleanup;
     if ((rc = ortkit__fatbin_walk(out, file_read, &f, offset, size)))
         rc = ortkit__error_wrap(rc, "'%s': .nv_fatbin", path);
+cleanup:
+    close(f.fd);
+    return rc;
+}
+
+int ortkit__elf_section_read(unsigned char **out, size_t *size, const char *path, const char *name,
+                             size_t max)
+{
+    *out = NULL;
+    *size = 0;
+    file f;
+    int rc = file_open(&f, path), found = 0;
+    if (rc)
+        return rc;
+    uint64_t offset = 0, n = 0;
+    if ((rc = find_section(&f, name, &offset, &n, &found)) || !found || !n)
+        goto cleanup;
+    if (n > max) {
+        rc = ortkit__error_set(ORTKIT_E_FORMAT, "'%s': its %s section is larger than %zu bytes",
+                               path, name, max);
+        goto cleanup;
+    }
+    if (!(*out = malloc((size_t)n))) {
+        rc = ortkit__error_nomem();
+        goto cleanup;
+    }
+    if ((rc = file_read(&f, offset, *out, (size_t)n))) {
+        free(*out);
+        *out = NULL;
+        goto cleanup;
+    }
+    *size = (size_t)n;
 cleanup:
     close(f.fd);
     return rc;

@@ -40,6 +40,11 @@ int ortkit__fatbin_walk(ortkit__fatbin *out, ortkit__read_at_fn read, void *ctx,
 int ortkit__fatbin_parse(ortkit__fatbin *out, const unsigned char *data, size_t size);
 /* The GPU code of an ELF file's .nv_fatbin section; *found 0 when it has none. */
 int ortkit__fatbin_read(ortkit__fatbin *out, int *found, const char *path);
+/* An ELF file's section by name (".rodata"), read whole into *out (free()
+ * it); *out NULL and *size 0 when the file has none.  Larger than max:
+ * ORTKIT_E_FORMAT. */
+int ortkit__elf_section_read(unsigned char **out, size_t *size, const char *path, const char *name,
+                             size_t max);
 /* "sm_90a" / "compute_80" into buf. */
 const char *ortkit__gpu_target_name(const ortkit__gpu_target *t, int ptx, char *buf, size_t size);
 /* Parse "sm_90a" or "compute_80" (ptx tells which); 0 ok, -1 not one. */
