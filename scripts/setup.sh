@@ -102,4 +102,6 @@ mkdir -p "$cache" "$deps"
 fetch_headers
 for v in $ORT_VERSIONS; do fetch_runtime "$v"; done
 fetch_models
+# The real NVIDIA builds and CUDA libraries the GPU tests use (cached, about 1 GB).
+ORTKIT_DEPS="$deps" sh "$here/scripts/fetch_cuda.sh"
 say "ready: $deps"

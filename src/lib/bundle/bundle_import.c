@@ -318,9 +318,6 @@ static int gpu_release(import *im, const char **variant)
 {
     if (!im->opts->providers)
         return ORTKIT_OK;
-    if (im->variant)
-        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "cannot import '%s': --providers reads the "
-                                 "GPU targets from the binaries; give no --variant", im->src);
     if (!(im->gpu = calloc(1, sizeof *im->gpu)))
         return ortkit__error_nomem();
     int rc = ortkit__gpu_release_read(im->gpu, im->opts->providers, im->version);
@@ -575,6 +572,11 @@ int ortkit__bundle_import_with(ortkit_bundle **out, const char *src,
         goto cleanup;
     }
     if (im->opts->variant && strcmp(im->opts->variant, "cpu")) {
+        if (im->opts->providers) {
+            rc = ortkit__error_set(ORTKIT_E_INVALID_ARG, "cannot import '%s': --providers reads the "
+                                   "GPU targets from the binaries; give no --variant", src);
+            goto cleanup;
+        }
         if ((rc = ortkit_variant_parse(&im->variant, im->opts->variant)))
             goto cleanup;
         if (im->variant->defect[0]) {

@@ -7,6 +7,7 @@
  * does not fit is kept for `ortkit doctor`.
  */
 #include "bundle.h"
+#include "bundle_gpu.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,6 +117,8 @@ static int fits(const ortkit_bundle *b, const ortkit_host *h, char *why, size_t 
             ORTKIT_MIN_ORT_API);
         return 0;
     }
+    if (m->gpu_known)
+        return ortkit__gpu_fits(m, h, why, why_size);
     if (!strcmp(m->variant, "cpu"))
         return 1;
     const ortkit_variant *var;
