@@ -78,6 +78,17 @@ assert [l["soname"] for l in g["libraries"]] == ["libcublas.so.12", "libcublasLt
 assert not g["complete"] and g["missing"][0].startswith("libcudnn.so.9: cuDNN 9 for CUDA 12"), g
 PY
 
+# A bundle changed since it was made is refused (its files are checked while
+# the new manifest hashes them) and left as it was.  The file is replaced,
+# not written through its hard link.
+sed 's/ORT_API_VERSION/ORT_API_VERSION_/' c/include/onnxruntime_c_api.h >changed.h
+chmod 644 changed.h
+mv changed.h c/include/onnxruntime_c_api.h
+expect_exit 1 "$ORTKIT" bundle complete "$PWD/c" --from "$CUDA124"
+expect_in err "ortkit: bundle 'c': include/onnxruntime_c_api.h differs from its manifest (modified or damaged)"
+grep -q 'ORT_API_VERSION_' c/include/onnxruntime_c_api.h
+ls -a | grep -q '^\.c\.tmp-' && exit 1
+
 # What complete refuses.
 "$ORTKIT" bundle import "$RT_NEW" --name cpu --into "$PWD/cpu" >/dev/null
 expect_exit 1 "$ORTKIT" bundle complete "$PWD/cpu/cpu"

@@ -5,6 +5,7 @@
  * The completed bundle is built beside the old one (".NAME.tmp-PID-N", so a
  * killed run is cleaned up like a killed import): the old files are hard
  * links there, the new libraries copies with RUNPATH $ORIGIN, then a new
+ * manifest, whose hashing also checks the old files against the old
  * manifest; the two directories are swapped in one step.  A failure or a
  * cancel leaves the bundle as it was.
  */
@@ -163,6 +164,40 @@ static int gather(completion *c, const ortkit_bundle_complete_options *o, const 
     return ORTKIT_OK;
 }
 
+/*
+ * The old files, hashed while the new manifest was written, must be what
+ * the old manifest says: verification in the same pass, so each file is
+ * read once.  Anything else in the tree (an extra file, a changed one) is
+ * refused rather than listed in the new manifest.
+ */
+static int unchanged(const completion *c)
+{
+    const ortkit_manifest *old = &c->b->m;
+    ortkit_bundle *nb = NULL;
+    int rc = ortkit_bundle_open(&nb, c->stage);
+    if (rc)
+        return rc;
+    const ortkit_manifest *m = ortkit_bundle_manifest(nb);
+    for (size_t i = 0; !rc && i < m->file_count; i++) {
+        const ortkit_bundle_file *f = &m->files[i], *was = ortkit__bundle_file(old, f->path);
+        int added = 0;
+        for (size_t k = 0; k < c->lib_count; k++)
+            added |= !strcmp(c->libs[k].path, f->path);
+        if (was ? strcmp(was->sha256, f->sha256) || strcmp(was->link, f->link) || was->size != f->size
+                : !added)
+            rc = ortkit__error_set(ORTKIT_E_FORMAT, "bundle '%s': %s %s; run 'ortkit bundle verify %s' "
+                                   "and import it again", old->name, f->path,
+                                   was ? "differs from its manifest (modified or damaged)"
+                                       : "is not in its manifest (an extra file)", old->dir);
+    }
+    for (size_t i = 0; !rc && i < old->file_count; i++)
+        if (!ortkit__bundle_file(m, old->files[i].path))
+            rc = ortkit__error_set(ORTKIT_E_FORMAT, "bundle '%s': %s is missing; import it again",
+                                   old->name, old->files[i].path);
+    ortkit_bundle_free(nb);
+    return rc;
+}
+
 ORTKIT__ABI_STRUCT(complete_abi, ortkit_bundle_complete_options, "complete options",
                    "ORTKIT_BUNDLE_COMPLETE_OPTIONS_INIT", ORTKIT_BUNDLE_COMPLETE_OPTIONS_VERSION,
                    sizeof(ortkit_bundle_complete_options));
@@ -180,7 +215,7 @@ int ortkit_bundle_complete(ortkit_bundle **out, const char *dir, const ortkit_bu
     if (!c)
         return ortkit__error_nomem();
     ortkit__cancel cancel = {o.cancel, o.cancel_arg};
-    int rc, staged = 0, from_cache = 0;
+    int rc, staged = 0;
     if ((rc = ortkit_bundle_open(&c->b, dir)))
         goto cleanup;
     const ortkit_manifest *m = &c->b->m;
@@ -189,10 +224,9 @@ int ortkit_bundle_complete(ortkit_bundle **out, const char *dir, const ortkit_bu
                                "GPU release with --providers to make one", m->name);
         goto cleanup;
     }
-    if ((rc = ortkit__bundle_check(c->b, 1, &from_cache)) || c->b->problem_count) {
-        rc = ortkit__error_set(ORTKIT_E_FORMAT, "bundle '%s' failed verification (%s); run 'ortkit "
-                               "bundle verify %s' and import it again", m->name,
-                               c->b->problem_count ? c->b->problems[0] : ortkit_error_last(), m->dir);
+    if (c->b->damage[0]) {
+        rc = ortkit__error_set(ORTKIT_E_FORMAT, "bundle '%s' is damaged (%s); import it again",
+                               m->name, c->b->damage);
         goto cleanup;
     }
     const char *slash = strrchr(m->dir, '/');
@@ -218,7 +252,8 @@ int ortkit_bundle_complete(ortkit_bundle **out, const char *dir, const ortkit_bu
     nm.gpu_missing_count = c->missing_count;
     nm.gpu_complete = c->missing_count == 0;
     nm.cuda = 0; /* written from gpu.cuda */
-    if ((rc = ortkit__write_manifest(c->stage, &nm, &cancel)) || (rc = ortkit__cancelled(&cancel)))
+    if ((rc = ortkit__write_manifest(c->stage, &nm, &cancel)) || (rc = ortkit__cancelled(&cancel)) ||
+        (rc = unchanged(c)))
         goto cleanup;
     if (renameat2(AT_FDCWD, c->stage, AT_FDCWD, c->final, RENAME_EXCHANGE) != 0) {
         rc = ortkit__error_set(ORTKIT_E_IO, "cannot replace '%s': %s", c->final, strerror(errno));
