@@ -9,7 +9,9 @@
 #   - CUDA 12.4 user-space libraries and the driver's user-space library
 #     (libcuda1) from Debian unstable's non-free section, downloaded, never
 #     installed.
-# About 1 GB in all. Idempotent: what is in the cache is kept.
+# About 1 GB in all, and the libraries the tests use unpacked beside it
+# (unpacked/, about 1.5 GB: once per machine, not per build tree).
+# Idempotent: what is in the cache is kept.
 set -eu
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -52,5 +54,33 @@ if [ -n "$need" ]; then
     apt-get $opts update -qq
     # shellcheck disable=SC2086
     (cd "$cache" && apt-get $opts download $need >/dev/null)
+fi
+# The libraries the GPU tests import, unpacked once (tar and dpkg-deb -x
+# into a temporary directory, renamed into place when whole).
+unpacked="$cache/unpacked"
+x64=package/Plugins/Linux/x64
+unpack() { # name tgz member...
+    name=$1 tgz=$2
+    shift 2
+    [ -d "$unpacked/$name" ] && return 0
+    say "unpacking $name"
+    tmp=$(mktemp -d "$unpacked/.$name.XXXXXX")
+    tar xzf "$cache/$tgz" -C "$tmp" --wildcards "$@"
+    # A run beside this one may have finished first: keep its copy.
+    mv -T "$tmp" "$unpacked/$name" 2>/dev/null || rm -rf "$tmp"
+}
+mkdir -p "$unpacked"
+unpack core-1.29.0 com.github.asus4.onnxruntime-0.4.9.tgz "$x64/libonnxruntime.so" \
+    "$x64/libonnxruntime_providers_shared.so"
+unpack gpu-1.29.0 com.github.asus4.onnxruntime.linux-x64-gpu-0.4.9.tgz "$x64/*.so"
+unpack gpu-1.19.2 com.github.asus4.onnxruntime.linux-x64-gpu-0.2.1.tgz "$x64/*.so"
+unpack core-1.19.2 onnxruntime-node-1.19.2.tgz 'package/bin/napi-v3/linux/x64/*.so*'
+if [ ! -d "$unpacked/cuda-12.4" ]; then
+    say "unpacking CUDA 12.4 and libcuda1 (dpkg-deb -x)"
+    tmp=$(mktemp -d "$unpacked/.cuda-12.4.XXXXXX")
+    for p in $DEBS; do
+        dpkg-deb -x "$(ls "$cache/${p}_"*.deb | head -n 1)" "$tmp"
+    done
+    mv -T "$tmp" "$unpacked/cuda-12.4" 2>/dev/null || rm -rf "$tmp"
 fi
 say "ready: $cache"

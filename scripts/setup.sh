@@ -111,4 +111,7 @@ for v in $ORT_VERSIONS; do fetch_runtime "$v"; done
 fetch_models
 # Debian unstable's 1.23, for the tests of bundles made for other hosts (a failure only skips them).
 "$here/scripts/fetch_unstable_ort.sh" || say "libonnxruntime1.23 not fetched: bundle_foreign.t will be skipped"
+
+# The real NVIDIA builds and CUDA libraries the GPU tests use (cached, about 1 GB).
+ORTKIT_DEPS="$deps" sh "$here/scripts/fetch_cuda.sh"
 say "ready: $deps"

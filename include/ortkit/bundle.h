@@ -38,6 +38,14 @@ typedef struct ortkit_bundle_file {
     const char *link;   /* a symbolic link's target, a name in the same directory; "" */
 } ortkit_bundle_file;
 
+/* A CUDA library a GPU bundle carries (an element of an array: fixed layout). */
+typedef struct ortkit_bundle_gpu_library {
+    const char *soname;  /* "libcudart.so.12" */
+    const char *version; /* "12.4.127"; the soname's version when nothing more is known */
+    const char *path;    /* "lib/libcudart.so.12", also in files */
+    const char *sha256;
+} ortkit_bundle_gpu_library;
+
 /* The bundle's, reached by pointer: later versions may add fields at the end. */
 typedef struct ortkit_manifest {
     int schema;               /* ORTKIT_BUNDLE_SCHEMA */
@@ -85,6 +93,26 @@ typedef struct ortkit_manifest {
     /* How the import learnt ort_version: "its file name and its read-only
      * data", "--version, found in its read-only data", "loading it"; "". */
     const char *version_from;
+    /* A GPU release's providers, read from their binaries at import
+     * (docs/BUNDLES.md, "gpu"; added in 0.2).  gpu_known is 0 when the
+     * manifest has none; then every gpu_ field is 0, "" or empty.  Such a
+     * bundle's cuda is gpu_cuda (for ranking) and its sm 0. */
+    int gpu_known;
+    int gpu_cuda;                 /* CUDA it was built with, 1000*major + 10*minor: 12020 */
+    int gpu_cudnn;                /* the cuDNN major it loads; 0: none */
+    const char *gpu_min_driver;   /* the driver floor for its SASS: "525.60.13" */
+    const char *gpu_ptx_driver;   /* the driver its PTX needs to JIT; "" without PTX */
+    size_t gpu_sass_count;        /* "sm_80", "sm_90a" (that SM only), "sm_100f" (that family) */
+    const char *const *gpu_sass;
+    size_t gpu_ptx_count;         /* "compute_80" */
+    const char *const *gpu_ptx;
+    size_t gpu_need_count;        /* every CUDA user-space library its providers need, sorted */
+    const char *const *gpu_needs;
+    size_t gpu_library_count;     /* those the bundle carries */
+    const ortkit_bundle_gpu_library *gpu_libraries;
+    size_t gpu_missing_count;     /* those it lacks: "libcudnn.so.9: cuDNN 9 for CUDA 12" */
+    const char *const *gpu_missing;
+    int gpu_complete;             /* 1: gpu_missing is empty */
 } ortkit_manifest;
 
 /* Open the bundle in dir: its manifest is read and checked strictly (unknown
@@ -128,11 +156,17 @@ typedef struct ortkit_bundle_import_options {
      * C and C++ libraries and every library it needs present.  A bundle not
      * loaded is marked "not yet verified by loading" (see verify). */
     int no_load;
+    /* Version 3 too.  A directory of provider libraries of the same release
+     * (libonnxruntime_providers_*.so), imported with the core: their ONNX
+     * Runtime version must be the core's, and what the CUDA provider needs
+     * (CUDA, cuDNN, driver, GPU targets) is read from its binaries into the
+     * manifest's gpu fields.  NULL: the providers beside the library only. */
+    const char *providers;
 } ortkit_bundle_import_options;
 
 #define ORTKIT_BUNDLE_IMPORT_OPTIONS_VERSION 3
 #define ORTKIT_BUNDLE_IMPORT_OPTIONS_INIT \
-    {ORTKIT_BUNDLE_IMPORT_OPTIONS_VERSION, NULL, NULL, NULL, 0, NULL, NULL, NULL, 0}
+    {ORTKIT_BUNDLE_IMPORT_OPTIONS_VERSION, NULL, NULL, NULL, 0, NULL, NULL, NULL, 0, NULL}
 
 /*
  * Make a bundle from src: a libonnxruntime.so* file, a directory holding
@@ -150,6 +184,33 @@ typedef struct ortkit_bundle_import_options {
  */
 ORTKIT_API int ortkit_bundle_import(ortkit_bundle **out, const char *src,
                                     const ortkit_bundle_import_options *opts);
+
+/* Options of ortkit_bundle_complete: initialise with ORTKIT_BUNDLE_COMPLETE_OPTIONS_INIT. */
+typedef struct ortkit_bundle_complete_options {
+    unsigned version;               /* ORTKIT_BUNDLE_COMPLETE_OPTIONS_VERSION */
+    /* Directories searched first, in order (each also for pip's layout
+     * site-packages/nvidia/ * /lib below it); then CUDA_HOME, the ld cache. */
+    const char *const *from;
+    size_t from_count;
+    int (*cancel)(void *arg);       /* as in the import options; NULL: never */
+    void *cancel_arg;
+} ortkit_bundle_complete_options;
+
+#define ORTKIT_BUNDLE_COMPLETE_OPTIONS_VERSION 1
+#define ORTKIT_BUNDLE_COMPLETE_OPTIONS_INIT {ORTKIT_BUNDLE_COMPLETE_OPTIONS_VERSION, NULL, 0, NULL, NULL}
+
+/*
+ * Make a GPU bundle self-contained: copy in every CUDA user-space library
+ * its providers need (gpu_needs) and it does not carry, with RUNPATH
+ * $ORIGIN, never the driver's or the C/C++ runtime's.  A library built for
+ * another CUDA major is passed over and named.  What cannot be found stays
+ * in gpu_missing (gpu_complete 0): that is not an error, the bundle says
+ * what it lacks.  The bundle is rebuilt beside itself and swapped in; a
+ * failure or a cancel leaves it as it was.  *out (may be NULL) receives the
+ * bundle as it now is.  ORTKIT_E_INVALID_ARG for a bundle without GPU fields.
+ */
+ORTKIT_API int ortkit_bundle_complete(ortkit_bundle **out, const char *dir,
+                                      const ortkit_bundle_complete_options *opts);
 
 /*
  * Check a bundle against its manifest, without loading anything: every

@@ -1,9 +1,10 @@
-/* cmd_bundle.c - `ortkit bundle import|verify|list`: relocatable ONNX Runtime bundles. */
+/* cmd_bundle.c - `ortkit bundle import|verify|list|complete`: relocatable ONNX Runtime bundles. */
 #include "cli.h"
 #include "bundle_repo.h"
 
 #include "bundle_cmds.h"
 #include "bundle_view.h"
+#include "bundle_gpu_view.h"
 #include "interrupt.h"
 #include "opt.h"
 
@@ -11,7 +12,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-enum { OPT_NAME = 1, OPT_VARIANT, OPT_INTO, OPT_FORCE, OPT_JSON, OPT_VERSION, OPT_NO_LOAD };
+enum { OPT_NAME = 1, OPT_VARIANT, OPT_INTO, OPT_FORCE, OPT_JSON, OPT_VERSION, OPT_NO_LOAD,
+       OPT_PROVIDERS };
 
 #define JSON_ROW {OPT_JSON, "json", 'j', NULL, 0, "print JSON"}
 
@@ -29,12 +31,15 @@ static const cli_opt import_opts[] = {
     {OPT_NO_LOAD, "no-load", 'N', NULL, 0,
      "never load the library (by default it is loaded only when this host can): the bundle is "
      "marked not yet verified by loading"},
+    {OPT_PROVIDERS, "providers", 'p', "DIR", 0,
+     "a GPU release's provider libraries, of the core's release (checked): the manifest records "
+     "the CUDA, cuDNN and driver they need and the GPU targets of their fat binaries"},
     JSON_ROW,
     CLI_OPT_END};
 
 static const cli_opt json_opts[] = {JSON_ROW, CLI_OPT_END};
 
-enum { OPT_NO_LOAD_CHECK = 1 + OPT_NO_LOAD };
+enum { OPT_NO_LOAD_CHECK = 1 + OPT_PROVIDERS };
 static const cli_opt verify_opts[] = {
     {OPT_NO_LOAD_CHECK, "no-load", 'N', NULL, 0,
      "check the files only: do not load a bundle not yet verified by loading, even where this "
@@ -64,6 +69,11 @@ static const cli_subcommand bundle_subs[] = {
      "$XDG_DATA_DIRS (/usr/local/share, /usr/share) + /ortkit/bundles, and in ortkit's default "
      "directory",
      json_opts, bundle_list},
+    {"complete", "BUNDLE",
+     "make a GPU bundle self-contained: copy in every CUDA library its providers need (and "
+     "cuDNN's parts, cuFFT), never the driver's; a library built for another CUDA major is "
+     "refused by name; exit 1 when something is still missing, which it names",
+     bundle_complete_opts, bundle_complete},
     {"keygen", NULL, "make a key pair in minisign's format for signing a repository",
      bundle_keygen_opts, cmd_bundle_keygen},
     {"publish", "BUNDLE...",
@@ -77,7 +87,6 @@ static const cli_subcommand bundle_subs[] = {
      "size and SHA-256 while it downloads (an interrupted download resumes), the bundle before "
      "it is renamed into place",
      bundle_install_opts, cmd_bundle_install},
-
     {"choose", "[DIR...]",
      "every candidate's verdict under the one selection order (architecture, loadable here, "
      "accelerator, CPU level, ONNX Runtime, name) and what put each above the next; DIR is a "
@@ -93,8 +102,10 @@ const cli_opt_spec bundle_spec = {
     "bundle",
     "usage: ortkit bundle import SRC [--name NAME] [--variant V] [--into DIR] [--force]\n"
     "                           [--version X.Y.Z] [--no-load] [--json]\n"
+    "       ortkit bundle import CORE --providers DIR [--name NAME] [--into DIR] [--force] [--json]\n"
     "       ortkit bundle verify BUNDLE [--json]\n"
     "       ortkit bundle list [--json]\n"
+    "       ortkit bundle complete BUNDLE [--from DIR]... [--json]\n"
     "       ortkit bundle keygen [--key FILE] [--pubkey FILE] [--json]\n"
     "       ortkit bundle publish BUNDLE... --repo DIR --key FILE [--expires WHEN] [--json]\n"
     "       ortkit bundle install SOURCE --pubkey KEY [--list] [--into DIR] [--json]\n"
@@ -129,6 +140,7 @@ static int read_options(cli_opt_parser *p, const cli_opt *opts, int argc, char *
         case OPT_VARIANT: a->import.variant = p->value; break;
         case OPT_INTO: a->import.into = p->value; break;
         case OPT_FORCE: a->import.force = 1; break;
+        case OPT_PROVIDERS: a->import.providers = p->value; break;
         case OPT_JSON: a->json = 1; break;
         case OPT_VERSION: a->import.ort_version = p->value; break;
         case OPT_NO_LOAD: a->import.no_load = 1; break;
@@ -163,6 +175,8 @@ static cJSON *manifest_json(const ortkit_manifest *m)
     cJSON_AddNumberToObject(o, "files", (double)m->file_count);
     cJSON_AddBoolToObject(o, "verified_by_loading", m->verified_by_loading);
     cJSON_AddStringToObject(o, "version_from", m->version_from ? m->version_from : "");
+    if (m->gpu_known)
+        cJSON_AddItemToObject(o, "gpu", bundle_gpu_json(m));
     return o;
 }
 
@@ -210,6 +224,7 @@ static int bundle_import(int argc, char **argv)
         if (!m->verified_by_loading)
             printf("loaded     no: not yet verified by loading; 'ortkit bundle verify %s' on a "
                    "host that can load it does\n", cli_esc(m->name));
+        bundle_gpu_print(m);
     }
     ortkit_bundle_free(b);
     return rc;
@@ -434,3 +449,5 @@ static int bundle_list(int argc, char **argv)
 }
 
 int cmd_bundle(int argc, char **argv) { return cli_opt_run_subcommand(&bundle_spec, argc, argv); }
+
+int bundle_open_named(ortkit_bundle **out, const char *what) { return open_named(out, what); }

@@ -432,7 +432,8 @@ static int print_runtime(const report *r)
 /* The variables that change what is found, for whoever reads the report. */
 static const char *const env_vars[] = {"ORTKIT_RUNTIME", "ORTKIT_BUNDLE", "ORTKIT_PATH",
                                        "XDG_DATA_HOME", "XDG_DATA_DIRS", "ONNXRUNTIME_DIR",
-                                       "LD_LIBRARY_PATH", "CUDA_HOME"};
+                                       "LD_LIBRARY_PATH", "CUDA_HOME", "CUDA_VISIBLE_DEVICES",
+                                       "ORTKIT_FORCE_CUDA", "ORTKIT_FORCE_SM"};
 
 /* 0, or -1 when a table could not be made (the report stops there). */
 static int print_text(const report *r)
@@ -442,7 +443,7 @@ static int print_text(const report *r)
     printf("\nEnvironment\n");
     for (size_t i = 0; i < sizeof env_vars / sizeof env_vars[0]; i++) {
         const char *v = getenv(env_vars[i]);
-        printf("  %-16s %s\n", env_vars[i], v ? cli_esc(v) : "(unset)");
+        printf("  %-20s %s\n", env_vars[i], v ? cli_esc(v) : "(unset)");
     }
     if (print_bundles(r))
         return -1;

@@ -13,7 +13,7 @@ static const cli_command commands[] = {
     {"host", cmd_host, "show this machine: CPU features, memory, NVIDIA GPUs and driver"},
     {"build", cmd_build, "build ONNX Runtime from source for a variant, under a memory budget"},
     {"variants", cmd_variants, "list the ORT build variants and which fit this host"},
-    {"bundle", cmd_bundle, "relocatable ONNX Runtime bundles: import, verify, choose, publish, install"},
+    {"bundle", cmd_bundle, "relocatable ONNX Runtime bundles: import, complete, verify, choose, publish, install"},
     {"doctor", cmd_doctor, "explain which runtime is loaded here, and check that it works"},
 };
 

@@ -27,6 +27,19 @@ const char *ortkit__bundle_keep(ortkit_bundle *b, const char *s)
     return copy;
 }
 
+void *ortkit__bundle_keep_zeroed(ortkit_bundle *b, size_t count, size_t size)
+{
+    /* Kept with the strings: each is one block freed with the bundle. */
+    char *block = calloc(count ? count : 1, size);
+    if (!block || !ortkit__bundle_keep(b, "")) {
+        free(block);
+        return NULL;
+    }
+    free(b->strings[b->string_count - 1]);
+    b->strings[b->string_count - 1] = block;
+    return block;
+}
+
 void ortkit_bundle_free(ortkit_bundle *b)
 {
     if (!b)

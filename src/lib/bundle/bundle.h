@@ -44,6 +44,8 @@ const ortkit_bundle_file *ortkit__bundle_file(const ortkit_manifest *m, const ch
 int ortkit__bundle_to_json(char **out, const ortkit_manifest *m);
 /* A copy of s kept with the bundle (freed with it); NULL when out of memory. */
 const char *ortkit__bundle_keep(ortkit_bundle *b, const char *s);
+/* A zeroed array of count elements kept with the bundle; NULL when out of memory. */
+void *ortkit__bundle_keep_zeroed(ortkit_bundle *b, size_t count, size_t size);
 /* Names allowed for bundles: [A-Za-z0-9][A-Za-z0-9._+-]*, at most 64 bytes. */
 int ortkit__bundle_name_ok(const char *name);
 /* The ISA a CPU level stands for: 0 for "cpu" (any CPU), else 1 + a rank. */
@@ -188,7 +190,39 @@ typedef struct ortkit__dep {
 int ortkit__cuda_deps(ortkit__dep **out, size_t *count, const char *const *elf_paths, size_t n,
                       const char *srcdir, int cuda, ortkit_arch arch);
 void ortkit__cuda_deps_free(ortkit__dep *deps, size_t count);
+
+/* Where and what to look for: the CUDA-family DT_NEEDED of elf_paths and
+ * the names, in dirs (in order; with pip, also their
+ * site-packages/nvidia/ * /lib and the system Python's), LD_LIBRARY_PATH,
+ * CUDA_HOME/CUDA_PATH, the ld cache; each found library's own needs too. */
+typedef struct ortkit__cuda_query {
+    const char *const *elf_paths;
+    size_t elf_count;
+    const char *const *names;
+    size_t name_count;
+    const char *const *dirs;
+    size_t dir_count;
+    int cuda;        /* the release, 1000*major + 10*minor */
+    ortkit_arch arch;
+    int check_major; /* pass over libraries built for another CUDA major, saying why */
+    int pip;
+} ortkit__cuda_query;
+
+typedef struct ortkit__cuda_found {
+    ortkit__dep *deps;   /* sorted by name */
+    size_t count;
+    char **missing;      /* "libcudnn.so.9", with "; passed over: PATH: built for CUDA 13 (...)" */
+    size_t missing_count;
+} ortkit__cuda_found;
+
+int ortkit__cuda_find(ortkit__cuda_found *res, const ortkit__cuda_query *q);
+void ortkit__cuda_found_free(ortkit__cuda_found *res);
 /* Libraries never bundled: the C and C++ runtimes and the NVIDIA driver's. */
 int ortkit__cuda_never_bundle(const char *name);
+/* A CUDA user-space library by its name (cuDNN, cuBLAS, TensorRT...), never the driver's. */
+int ortkit__cuda_family(const char *name);
+/* The libraries the CUDA provider of a CUDA release (1000*major + ...) opens
+ * by name, lazily or not: *count entries. */
+const char *const *ortkit__cuda_lazy(int cuda, size_t *count);
 
 #endif

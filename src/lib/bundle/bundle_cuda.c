@@ -10,8 +10,10 @@
  * runtimes to the system: they are never bundled.
  */
 #include "bundle.h"
+#include "bundle_gpu.h"
 
 #include <dirent.h>
+#include <glob.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
@@ -46,7 +48,7 @@ int ortkit__cuda_never_bundle(const char *name)
     return has_prefix(name, never_prefixes, sizeof never_prefixes / sizeof never_prefixes[0]);
 }
 
-static int cuda_family(const char *name)
+int ortkit__cuda_family(const char *name)
 {
     return !ortkit__cuda_never_bundle(name) &&
            has_prefix(name, cuda_prefixes, sizeof cuda_prefixes / sizeof cuda_prefixes[0]);
@@ -62,7 +64,8 @@ typedef struct finder {
     size_t count;
     char *queue[MAX_DEPS];
     size_t queued;
-    char missing[512];
+    int cuda_major;  /* refuse libraries built for another CUDA major; 0: take any */
+    char *rejected[MAX_DEPS]; /* per queue entry: why copies found were passed over */
 } finder;
 
 static void add_dir(finder *f, const char *dir, const char *sub)
@@ -87,7 +90,31 @@ static int usable(const finder *f, const char *path)
     return ok;
 }
 
-static char *ldcache_lookup(finder *f, const char *name)
+/* A library of another CUDA major is passed over, and why is kept. */
+static int right_major(finder *f, const char *name, const char *path, size_t q)
+{
+    int cuda, cudnn;
+    char evidence[160];
+    if (!f->cuda_major)
+        return 1;
+    ortkit__gpu_library_majors(path, name, &cuda, &cudnn, evidence, sizeof evidence);
+    if (!cuda || cuda == f->cuda_major)
+        return 1;
+    /* Named once, by where it really is (lib64 and lib are often one). */
+    char real[PATH_MAX], *old = f->rejected[q], *now = NULL;
+    if (!realpath(path, real))
+        snprintf(real, sizeof real, "%s", path);
+    if (old && strstr(old, real))
+        return 0;
+    if (asprintf(&now, "%s%s%s: built for CUDA %d (%s)", old ? old : "", old ? "; " : "", real, cuda,
+                 evidence) >= 0) {
+        free(old);
+        f->rejected[q] = now;
+    }
+    return 0;
+}
+
+static char *ldcache_lookup(finder *f, const char *name, size_t q)
 {
     if (!f->ldcache_read) {
         f->ldcache_read = 1;
@@ -113,7 +140,7 @@ static char *ldcache_lookup(finder *f, const char *name)
         if (arrow && !strncmp(p, name, n) && p[n] == ' ') {
             char path[PATH_MAX];
             snprintf(path, sizeof path, "%.*s", (int)(line + len - arrow - 4), arrow + 4);
-            if (usable(f, path))
+            if (usable(f, path) && right_major(f, name, path, q))
                 return strdup(path);
         }
         line = end ? end + 1 : line + len;
@@ -121,20 +148,20 @@ static char *ldcache_lookup(finder *f, const char *name)
     return NULL;
 }
 
-static char *locate(finder *f, const char *name)
+static char *locate(finder *f, const char *name, size_t q)
 {
     char path[PATH_MAX];
     for (size_t i = 0; i < f->dir_count; i++) {
         snprintf(path, sizeof path, "%s/%s", f->dirs[i], name);
-        if (usable(f, path))
+        if (usable(f, path) && right_major(f, name, path, q))
             return strdup(path);
     }
-    return ldcache_lookup(f, name);
+    return ldcache_lookup(f, name, q);
 }
 
 static void enqueue(finder *f, const char *name)
 {
-    if (!cuda_family(name) || f->queued == MAX_DEPS)
+    if (!ortkit__cuda_family(name) || f->queued == MAX_DEPS)
         return;
     for (size_t i = 0; i < f->queued; i++)
         if (!strcmp(f->queue[i], name))
@@ -175,86 +202,180 @@ static int cmp_deps(const void *a, const void *b)
     return strcmp(((const ortkit__dep *)a)->name, ((const ortkit__dep *)b)->name);
 }
 
-int ortkit__cuda_deps(ortkit__dep **out, size_t *count, const char *const *elf_paths, size_t n,
-                      const char *srcdir, int cuda, ortkit_arch arch)
+const char *const *ortkit__cuda_lazy(int cuda, size_t *count)
 {
-    *out = NULL;
-    *count = 0;
-    finder f;
-    memset(&f, 0, sizeof f);
-    f.arch = arch;
-    int rc = ORTKIT_OK;
-    if (!(f.deps = calloc(MAX_DEPS, sizeof *f.deps)))
-        return ortkit__error_nomem();
+    /* What the CUDA provider opens lazily, by the CUDA major release. */
+    static const char *const lazy12[] = {"libcudart.so.12", "libcublas.so.12", "libcublasLt.so.12",
+                                         "libcufft.so.11", "libcurand.so.10", "libcudnn.so.9"};
+    static const char *const lazy13[] = {"libcudart.so.13", "libcublas.so.13", "libcublasLt.so.13",
+                                         "libcufft.so.12", "libcurand.so.10", "libcudnn.so.9"};
+    *count = 6;
+    return cuda >= 13000 ? lazy13 : lazy12;
+}
 
-    add_dir(&f, srcdir, "");
+static void finder_free(finder *f)
+{
+    ortkit__cuda_deps_free(f->deps, f->count);
+    for (size_t i = 0; i < f->dir_count; i++)
+        free(f->dirs[i]);
+    for (size_t i = 0; i < f->queued; i++) {
+        free(f->queue[i]);
+        free(f->rejected[i]);
+    }
+    free(f->ldcache);
+}
+
+/* Find what the queue names, following each library's own needs. */
+static int resolve(finder *f, ortkit__cuda_found *res)
+{
+    for (size_t q = 0; q < f->queued; q++) {
+        const char *name = f->queue[q];
+        char *path = locate(f, name, q);
+        if (!path) {
+            char *text = NULL;
+            if (asprintf(&text, "%s%s%s", name, f->rejected[q] ? "; passed over: " : "",
+                         f->rejected[q] ? f->rejected[q] : "") < 0)
+                return ortkit__error_nomem();
+            res->missing[res->missing_count++] = text;
+            continue;
+        }
+        f->deps[f->count].name = strdup(name);
+        f->deps[f->count].path = path;
+        if (!f->deps[f->count].name) {
+            free(path);
+            return ortkit__error_nomem();
+        }
+        f->count++;
+        enqueue_needed(f, path);
+        if (!strncmp(name, "libcudnn.so.", 12))
+            enqueue_cudnn_parts(f, path);
+    }
+    qsort(f->deps, f->count, sizeof *f->deps, cmp_deps);
+    res->deps = f->deps;
+    res->count = f->count;
+    f->deps = NULL;
+    f->count = 0;
+    return ORTKIT_OK;
+}
+
+static void add_env_dirs(finder *f)
+{
     const char *ld = getenv("LD_LIBRARY_PATH");
     for (const char *p = ld ? ld : ""; *p;) {
         size_t len = strcspn(p, ":");
         char dir[PATH_MAX];
         snprintf(dir, sizeof dir, "%.*s", (int)len, p);
         if (len)
-            add_dir(&f, dir, "");
+            add_dir(f, dir, "");
         p += len + (p[len] == ':');
     }
     const char *home = getenv("CUDA_HOME"), *cpath = getenv("CUDA_PATH");
     if (!home && !cpath)
         home = "/usr/local/cuda";
-    add_dir(&f, home, "/lib64");
-    add_dir(&f, home, "/lib");
-    add_dir(&f, cpath, "/lib64");
-    add_dir(&f, cpath, "/lib");
+    add_dir(f, home, "/lib64");
+    add_dir(f, home, "/lib");
+    add_dir(f, cpath, "/lib64");
+    add_dir(f, cpath, "/lib");
+}
 
-    for (size_t i = 0; i < n; i++)
-        enqueue_needed(&f, elf_paths[i]);
-    /* What the CUDA provider opens lazily, by the CUDA major release. */
-    static const char *const lazy12[] = {"libcudart.so.12", "libcublas.so.12", "libcublasLt.so.12",
-                                         "libcufft.so.11", "libcurand.so.10", "libcudnn.so.9"};
-    static const char *const lazy13[] = {"libcudart.so.13", "libcublas.so.13", "libcublasLt.so.13",
-                                         "libcufft.so.12", "libcurand.so.10", "libcudnn.so.9"};
-    const char *const *lazy = cuda >= 13000 ? lazy13 : lazy12;
-    for (size_t i = 0; i < 6; i++)
-        enqueue(&f, lazy[i]);
-
-    for (size_t q = 0; q < f.queued; q++) {
-        const char *name = f.queue[q];
-        char *path = locate(&f, name);
-        if (!path) {
-            snprintf(f.missing + strlen(f.missing), sizeof f.missing - strlen(f.missing), "%s%s",
-                     f.missing[0] ? ", " : "", name);
+/* pip's layout: site-packages/nvidia/<package>/lib, below dir. */
+static void add_pip_dirs(finder *f, const char *dir)
+{
+    static const char *const patterns[] = {"/nvidia/*/lib", "/site-packages/nvidia/*/lib",
+                                           "/lib/python3*/site-packages/nvidia/*/lib",
+                                           "/dist-packages/nvidia/*/lib",
+                                           "/lib/python3*/dist-packages/nvidia/*/lib"};
+    for (size_t i = 0; i < sizeof patterns / sizeof patterns[0]; i++) {
+        char pattern[PATH_MAX];
+        glob_t g;
+        snprintf(pattern, sizeof pattern, "%s%s", dir, patterns[i]);
+        if (glob(pattern, 0, NULL, &g) != 0)
             continue;
-        }
-        f.deps[f.count].name = strdup(name);
-        f.deps[f.count].path = path;
-        if (!f.deps[f.count].name) {
-            free(path);
-            rc = ortkit__error_nomem();
-            goto cleanup;
-        }
-        f.count++;
-        enqueue_needed(&f, path);
-        if (!strncmp(name, "libcudnn.so.", 12))
-            enqueue_cudnn_parts(&f, path);
+        for (size_t k = 0; k < g.gl_pathc; k++)
+            add_dir(f, g.gl_pathv[k], "");
+        globfree(&g);
     }
-    if (f.missing[0]) {
+}
+
+int ortkit__cuda_find(ortkit__cuda_found *res, const ortkit__cuda_query *q)
+{
+    memset(res, 0, sizeof *res);
+    finder f;
+    memset(&f, 0, sizeof f);
+    f.arch = q->arch;
+    f.cuda_major = q->check_major ? q->cuda / 1000 : 0;
+    if (!(f.deps = calloc(MAX_DEPS, sizeof *f.deps)) ||
+        !(res->missing = calloc(MAX_DEPS, sizeof *res->missing))) {
+        free(f.deps);
+        return ortkit__error_nomem();
+    }
+    for (size_t i = 0; i < q->dir_count; i++) {
+        add_dir(&f, q->dirs[i], "");
+        if (q->pip)
+            add_pip_dirs(&f, q->dirs[i]);
+    }
+    add_env_dirs(&f);
+    if (q->pip) {
+        /* The Python installations' own packages. */
+        const char *home = getenv("HOME");
+        add_pip_dirs(&f, "/usr/local");
+        add_pip_dirs(&f, "/usr");
+        if (home && home[0]) {
+            char local[PATH_MAX];
+            snprintf(local, sizeof local, "%s/.local", home);
+            add_pip_dirs(&f, local);
+        }
+    }
+    for (size_t i = 0; i < q->elf_count; i++)
+        enqueue_needed(&f, q->elf_paths[i]);
+    for (size_t i = 0; i < q->name_count; i++)
+        enqueue(&f, q->names[i]);
+    int rc = resolve(&f, res);
+    finder_free(&f);
+    if (rc)
+        ortkit__cuda_found_free(res);
+    return rc;
+}
+
+void ortkit__cuda_found_free(ortkit__cuda_found *res)
+{
+    ortkit__cuda_deps_free(res->deps, res->count);
+    for (size_t i = 0; i < res->missing_count; i++)
+        free(res->missing[i]);
+    free(res->missing);
+    memset(res, 0, sizeof *res);
+}
+
+int ortkit__cuda_deps(ortkit__dep **out, size_t *count, const char *const *elf_paths, size_t n,
+                      const char *srcdir, int cuda, ortkit_arch arch)
+{
+    *out = NULL;
+    *count = 0;
+    size_t n_lazy;
+    const char *const *lazy = ortkit__cuda_lazy(cuda, &n_lazy);
+    ortkit__cuda_query q = {elf_paths, n, lazy, n_lazy, &srcdir, srcdir ? 1 : 0, cuda, arch, 0, 0};
+    ortkit__cuda_found res;
+    int rc = ortkit__cuda_find(&res, &q);
+    if (rc)
+        return rc;
+    if (res.missing_count) {
+        char missing[512] = "";
+        for (size_t i = 0; i < res.missing_count; i++)
+            snprintf(missing + strlen(missing), sizeof missing - strlen(missing), "%s%s",
+                     i ? ", " : "", res.missing[i]);
         rc = ortkit__error_set(ORTKIT_E_IO,
                                "a CUDA build needs %s beside it, not found in the source directory, "
                                "LD_LIBRARY_PATH, CUDA_HOME/CUDA_PATH or ldconfig's cache; point "
-                               "LD_LIBRARY_PATH at the CUDA and cuDNN libraries", f.missing);
-        goto cleanup;
+                               "LD_LIBRARY_PATH at the CUDA and cuDNN libraries", missing);
+        ortkit__cuda_found_free(&res);
+        return rc;
     }
-    qsort(f.deps, f.count, sizeof *f.deps, cmp_deps);
-    *out = f.deps;
-    *count = f.count;
-    f.deps = NULL;
-cleanup:
-    ortkit__cuda_deps_free(f.deps, f.count);
-    for (size_t i = 0; i < f.dir_count; i++)
-        free(f.dirs[i]);
-    for (size_t i = 0; i < f.queued; i++)
-        free(f.queue[i]);
-    free(f.ldcache);
-    return rc;
+    *out = res.deps;
+    *count = res.count;
+    res.deps = NULL;
+    res.count = 0;
+    ortkit__cuda_found_free(&res);
+    return ORTKIT_OK;
 }
 
 void ortkit__cuda_deps_free(ortkit__dep *deps, size_t count)

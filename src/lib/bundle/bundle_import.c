@@ -16,6 +16,7 @@
  * to one) is taken wherever its link points.
  */
 #include "bundle.h"
+#include "bundle_gpu.h"
 #include "abi.h"
 
 #include <dirent.h>
@@ -65,6 +66,7 @@ typedef struct import {
     const char *licence_names[8];
     size_t licence_count;
     ortkit__cancel cancel;
+    ortkit__gpu_release *gpu; /* --providers: a GPU release's providers; NULL */
 } import;
 
 /* The library in dir: libonnxruntime.so, .so.1, else any libonnxruntime.so.*;
@@ -355,6 +357,20 @@ static int find_providers(import *im)
     return ORTKIT_OK;
 }
 
+/* A GPU release's providers from their own directory (--providers). */
+static int gpu_release(import *im, const char **variant)
+{
+    if (!im->opts->providers)
+        return ORTKIT_OK;
+    if (!(im->gpu = calloc(1, sizeof *im->gpu)))
+        return ortkit__error_nomem();
+    int rc = ortkit__gpu_release_read(im->gpu, im->opts->providers, im->version);
+    if (rc)
+        return ortkit__error_wrap(rc, "cannot import '%s'", im->src);
+    *variant = im->gpu->variant;
+    return ORTKIT_OK;
+}
+
 static int add_link(const import *im, const char *name, const char *target)
 {
     char path[PATH_MAX];
@@ -520,6 +536,11 @@ static int build_stage(import *im, const char *variant)
     snprintf(lib, sizeof lib, "lib/%s", im->real_name);
     snprintf(created, sizeof created, "ortkit %s", ortkit_version());
     ortkit_manifest m = {0};
+    const char *gpu_names[2 * ORTKIT__FATBIN_MAX_TARGETS + 1];
+    char gpu_bufs[2 * ORTKIT__FATBIN_MAX_TARGETS][24];
+    if (im->gpu && (rc = ortkit__gpu_release_stage(im->gpu, im->stage, &m, gpu_names, gpu_bufs,
+                                                   &im->cancel)))
+        return rc;
     m.schema = ORTKIT_BUNDLE_SCHEMA;
     m.name = im->name;
     m.dir = "";
@@ -548,6 +569,9 @@ static int build_stage(import *im, const char *variant)
 
 static void import_free(import *im)
 {
+    if (im->gpu)
+        ortkit__gpu_release_free(im->gpu);
+    free(im->gpu);
     ortkit__elf_free(&im->elf);
     for (size_t i = 0; i < im->provider_count; i++)
         free(im->providers[i]);
@@ -594,6 +618,11 @@ int ortkit__bundle_import_with(ortkit_bundle **out, const char *src,
         goto cleanup;
     }
     if (im->opts->variant && strcmp(im->opts->variant, "cpu")) {
+        if (im->opts->providers) {
+            rc = ortkit__error_set(ORTKIT_E_INVALID_ARG, "cannot import '%s': --providers reads the "
+                                   "GPU targets from the binaries; give no --variant", src);
+            goto cleanup;
+        }
         if ((rc = ortkit_variant_parse(&im->variant, im->opts->variant)))
             goto cleanup;
         if (im->variant->defect[0]) {
@@ -605,7 +634,8 @@ int ortkit__bundle_import_with(ortkit_bundle **out, const char *src,
     }
     /* The source is checked whole before its library is loaded. */
     if ((rc = resolve_source(im)) || (rc = find_providers(im)) || (rc = check_source(im)) ||
-        (rc = ortkit__cancelled(&im->cancel)) || (rc = inspect_library(im)))
+        (rc = ortkit__cancelled(&im->cancel)) || (rc = inspect_library(im)) ||
+        (rc = gpu_release(im, &variant)))
         goto cleanup;
     snprintf(im->name, sizeof im->name, "%s", im->opts->name ? im->opts->name : "");
     /* A generic arm64 build says so in its name: "cpu" alone reads as this

@@ -7,6 +7,7 @@
  * all refused with a message naming the key.
  */
 #include "bundle.h"
+#include "bundle_gpu.h"
 
 #include <cjson/cJSON.h>
 #include <stdio.h>
@@ -347,7 +348,7 @@ static int read_manifest(const reader *r, const cJSON *root)
     ortkit_manifest *m = &r->b->m;
     static const char *const keys[] = {"schema", "name", "created_by", "onnxruntime", "headers",
                                        "variant", "requires", "library", "providers", "files",
-                                       "needs", "verified_by_loading", NULL};
+                                       "needs", "verified_by_loading", "gpu", NULL};
     if (!cJSON_IsObject(root))
         return FAIL(r, "not a JSON object");
     int64_t schema, level;
@@ -445,6 +446,9 @@ static int read_manifest(const reader *r, const cJSON *root)
         return FAIL(r, "library '%.200s' is not lib/libonnxruntime.so*", m->library);
     if (lib->link[0])
         return FAIL(r, "library '%.200s' must be a file, not a link", m->library);
+    const cJSON *gpu = member(root, "gpu");
+    if (gpu && (rc = ortkit__manifest_gpu_read(&r->json, r->b, gpu)))
+        return rc;
     return ORTKIT_OK;
 }
 
@@ -542,7 +546,8 @@ int ortkit__bundle_to_json(char **out, const ortkit_manifest *m)
             if (m->cpu_features & ORTKIT_CPU_BIT(f))
                 cJSON_AddItemToArray(feats, cJSON_CreateString(ortkit_cpu_feature_name((ortkit_cpu_feature)f)));
         snprintf(text, sizeof text, "%d.%d", m->cuda / 1000, (m->cuda % 1000) / 10);
-        cJSON_AddItemToObject(o, "cuda", string_or_null(m->cuda ? text : NULL));
+        /* A GPU release's CUDA is in "gpu", with its many targets. */
+        cJSON_AddItemToObject(o, "cuda", string_or_null(m->cuda && !m->gpu_known ? text : NULL));
         snprintf(text, sizeof text, "%d.%d", m->sm / 10, m->sm % 10);
         cJSON_AddItemToObject(o, "compute_capability", string_or_null(m->sm ? text : NULL));
         cJSON_AddBoolToObject(o, "exact_sm_only", m->sm_exact);
@@ -562,6 +567,10 @@ int ortkit__bundle_to_json(char **out, const ortkit_manifest *m)
             cJSON_AddItemToArray(libs, cJSON_CreateString(m->needs_libraries[i]));
     }
     cJSON_AddBoolToObject(root, "verified_by_loading", m->verified_by_loading);
+    if (ortkit__manifest_gpu_write(root, m)) {
+        cJSON_Delete(root);
+        return ortkit__error_nomem();
+    }
     cJSON *files = cJSON_AddArrayToObject(root, "files");
     for (size_t i = 0; files && i < m->file_count; i++) {
         const ortkit_bundle_file *f = &m->files[i];

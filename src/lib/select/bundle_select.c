@@ -18,6 +18,7 @@
  *   6. name
  */
 #include "bundle.h"
+#include "bundle_gpu.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,6 +109,10 @@ static void feature_labels(char *buf, size_t size, uint64_t set)
 static int accelerator_fits(const ortkit_manifest *m, const ortkit_variant *var, const ortkit_host *h,
                             char *why, size_t why_size)
 {
+    /* A GPU release imported with its providers: judged on what its
+     * binaries contain (bundle_gpu_fit.c), not on a variant name. */
+    if (m->gpu_known)
+        return ortkit__gpu_fits(m, h, why, why_size);
     if (!m->cuda || !var)
         return 1;
     /* The CPU is judged at its own, later step: here it is taken to have
@@ -149,7 +154,7 @@ static int fits(const ortkit_bundle *b, const ortkit_host *h, const char *forced
     snprintf(caveat, sizeof caveat, "%s", why);
     why[0] = '\0';
     const ortkit_variant *var = NULL;
-    if (strcmp(m->variant, "cpu") && ortkit_variant_parse(&var, m->variant) != 0) {
+    if (strcmp(m->variant, "cpu") && !m->gpu_known && ortkit_variant_parse(&var, m->variant) != 0) {
         *step = STEP_VARIANT;
         SAY("unknown variant '%s': this ortkit cannot tell what it needs", m->variant);
         return 0;

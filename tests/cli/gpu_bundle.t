@@ -1,0 +1,98 @@
+# gpu_bundle.t - real NVIDIA builds as bundles: ONNX Runtime 1.19.2 for CUDA
+# 12 and 1.29.0 for CUDA 13 imported with their providers (made once per
+# build tree by scripts/gpu_fixture.sh, the gpu.fixture test), the GPU
+# targets read from their fat binaries, a provider of another release
+# refused, completion from Debian's CUDA 12.4 libraries (incomplete: no
+# cuDNN for CUDA 12 is to be had), and what `bundle complete` refuses.
+set -eu
+G="$(dirname "$ORTKIT")/gpu-fixture"
+U="${ORTKIT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ortkit}/downloads/unpacked"
+if [ ! -f "$G/stamp" ]; then
+    echo "skipped: no GPU fixture (scripts/fetch_cuda.sh fetches the material)"
+    exit 77
+fi
+B="$G/bundles"
+X64=package/Plugins/Linux/x64
+CUDA124="$U/cuda-12.4/usr/lib/x86_64-linux-gnu"
+
+# What import writes is what tests/bundles/gpu holds (the unit tests judge
+# those): the gpu key, without hashes and without what was passed over here.
+for b in ort-1.19.2-cuda12 ort-1.29.0-cuda13; do
+    /usr/bin/python3 - "$B/$b/manifest.json" "$SRC/tests/bundles/gpu/$b.json" <<'PY'
+import json, sys
+def gpu(path):
+    g = json.load(open(path))["gpu"]
+    g["missing"] = [m.split(";")[0] for m in g["missing"]]
+    for lib in g["libraries"]:
+        del lib["sha256"]
+    return g
+a, b = gpu(sys.argv[1]), gpu(sys.argv[2])
+if a != b:
+    sys.exit("gpu key differs:\n%s\n%s" % (a, b))
+PY
+done
+
+# A provider of another release is refused by name, and nothing is left.
+mkdir into
+expect_exit 1 "$ORTKIT" bundle import "$U/core-1.19.2/package/bin/napi-v3/linux/x64" \
+    --providers "$U/gpu-1.29.0/$X64" --into "$PWD/into"
+expect_in err "'libonnxruntime_providers_cuda.so' is ONNX Runtime 1.29.0, the core is 1.19.2; take the providers of the core's release"
+[ -z "$(ls -A into)" ]
+expect_exit 1 "$ORTKIT" bundle import "$U/core-1.29.0/$X64" --providers "$U/core-1.19.2/package/bin/napi-v3/linux/x64" \
+    --into "$PWD/into"
+expect_in err "hold no libonnxruntime_providers_cuda.so: not a CUDA release's providers"
+expect_exit 1 "$ORTKIT" bundle import "$U/core-1.29.0/$X64" --providers "$U/gpu-1.29.0/$X64" \
+    --variant cuda13.0-sm90-avx2 --into "$PWD/into"
+expect_in err "--providers reads the GPU targets from the binaries; give no --variant"
+
+# Completion, on a copy (hard links: complete never writes into a file it
+# did not make).  Debian's CUDA 12.4 gives all but cuDNN.
+cp -al "$B/ort-1.19.2-cuda12" c
+chmod -R go-w c
+expect_exit 1 "$ORTKIT" bundle complete "$PWD/c" --from "$CUDA124"
+expect_in out "cuda       12.2 (cuDNN 9), driver >= 525.60.13 (PTX JIT: >= 535.54.03)"
+expect_in out "sass       sm_60 sm_61 sm_70 sm_75 sm_80"
+expect_in out "carries    5 CUDA libraries"
+expect_in out "  libcudart.so.12    12.4.127"
+expect_in out "  libcublasLt.so.12  12.4.5.8"
+expect_in out "complete   no: 1 of 6 CUDA libraries missing"
+expect_in out "  libcudnn.so.9: cuDNN 9 for CUDA 12"
+expect_in err "ortkit: bundle 'c' is incomplete: 1 CUDA library is missing (listed above); give the directory holding it with --from"
+expect_not_in out "libcuda.so.1"
+[ ! -e c/lib/libcuda.so.1 ]
+expect_exit 0 "$ORTKIT" bundle verify "$PWD/c"
+for f in c/lib/libcudart.so.12 c/lib/libcublas.so.12; do
+    readelf -d "$f" | grep -q 'RUNPATH.*\$ORIGIN'
+done
+ls -a | grep -q '^\.c\.tmp-' && exit 1
+# Again, for machines: the same answer, nothing copied twice.
+expect_exit 1 "$ORTKIT" bundle complete "$PWD/c" --from "$CUDA124" --json
+/usr/bin/python3 - out <<'PY'
+import json, sys
+g = json.load(open(sys.argv[1]))["gpu"]
+assert g["sass"] == ["sm_60", "sm_61", "sm_70", "sm_75", "sm_80"], g["sass"]
+assert g["ptx"] == ["compute_60", "compute_61", "compute_70", "compute_75", "compute_80"], g["ptx"]
+assert g["cuda"] == "12.2" and g["cudnn"] == 9 and g["ptx_driver"] == "535.54.03", g
+assert [l["soname"] for l in g["libraries"]] == ["libcublas.so.12", "libcublasLt.so.12",
+        "libcudart.so.12", "libcufft.so.11", "libcurand.so.10"], g["libraries"]
+assert not g["complete"] and g["missing"][0].startswith("libcudnn.so.9: cuDNN 9 for CUDA 12"), g
+PY
+
+# A bundle changed since it was made is refused (its files are checked while
+# the new manifest hashes them) and left as it was.  The file is replaced,
+# not written through its hard link.
+sed 's/ORT_API_VERSION/ORT_API_VERSION_/' c/include/onnxruntime_c_api.h >changed.h
+chmod 644 changed.h
+mv changed.h c/include/onnxruntime_c_api.h
+expect_exit 1 "$ORTKIT" bundle complete "$PWD/c" --from "$CUDA124"
+expect_in err "ortkit: bundle 'c': include/onnxruntime_c_api.h differs from its manifest (modified or damaged)"
+grep -q 'ORT_API_VERSION_' c/include/onnxruntime_c_api.h
+ls -a | grep -q '^\.c\.tmp-' && exit 1
+
+# What complete refuses.
+"$ORTKIT" bundle import "$RT_NEW" --name cpu --into "$PWD/cpu" >/dev/null
+expect_exit 1 "$ORTKIT" bundle complete "$PWD/cpu/cpu"
+expect_in err "bundle 'cpu' records no GPU providers: import a GPU release with --providers to make one"
+expect_exit 1 "$ORTKIT" bundle complete "$PWD/nowhere"
+expect_exit 2 "$ORTKIT" bundle complete
+expect_in err "complete needs BUNDLE"

@@ -1,0 +1,320 @@
+/*
+ * test_bundle_gpu.c - GPU release bundles: the fat-binary reader on nvcc's
+ * layouts, the manifest's gpu key read strictly, and whether the described
+ * hosts can run the real releases (tests/bundles/gpu/: the manifests that
+ * importing ONNX Runtime 1.19.2 for CUDA 12 and 1.29.0 for CUDA 13 writes;
+ * cli/gpu_bundle.t checks they are still what import writes).
+ */
+#include "testutil.h"
+#include "bundle_gpu.h"
+
+#include <unistd.h>
+
+#define SRC ORTKIT_TEST_SOURCE_DIR
+#define HOSTS SRC "/tests/hosts/"
+#define R1192 SRC "/tests/bundles/gpu/ort-1.19.2-cuda12.json"
+#define R129 SRC "/tests/bundles/gpu/ort-1.29.0-cuda13.json"
+#define SEEDS SRC "/tests/fuzz/corpus/fuzz_fatbin/"
+
+static char *slurp(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        fail_msg("cannot open %s", path);
+    char *buf = malloc(1 << 20);
+    assert_non_null(buf);
+    *size = fread(buf, 1, (1 << 20) - 1, f);
+    buf[*size] = '\0';
+    fclose(f);
+    return buf;
+}
+
+/* The release's manifest; complete: as if `bundle complete` had found everything. */
+static ortkit_bundle *release(const char *path, int complete)
+{
+    size_t size;
+    char *json = slurp(path, &size), *out = NULL;
+    if (complete) {
+        char *missing = strstr(json, "\"missing\":"), *done = strstr(json, "\"complete\":");
+        assert_non_null(missing);
+        assert_non_null(done);
+        char *after = strstr(done, "false");
+        assert_non_null(after);
+        assert_true(asprintf(&out, "%.*s\"missing\": [], \"complete\": true%s", (int)(missing - json),
+                             json, after + 5) > 0);
+        free(json);
+        json = out;
+    }
+    ortkit_bundle *b = NULL;
+    if (ortkit_bundle_parse(&b, json, strlen(json)) != 0)
+        fail_msg("%s: %s", path, ortkit_error_last());
+    free(json);
+    return b;
+}
+
+static ortkit_host *host(const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s%s.json", HOSTS, name);
+    ortkit_host *h = NULL;
+    if (ortkit_host_load(&h, path) != 0)
+        fail_msg("%s: %s", path, ortkit_error_last());
+    return h;
+}
+
+/* Fits (1/0), and why contains want ("" : no caveat). */
+static void judge(ortkit_bundle *b, const char *host_name, int fits, const char *want)
+{
+    ortkit_host *h = host(host_name);
+    char why[256];
+    int got = ortkit__gpu_fits(ortkit_bundle_manifest(b), h, why, sizeof why);
+    if (got != fits || (want[0] ? !strstr(why, want) : why[0] != '\0'))
+        fail_msg("%s on %s: fits %d, why '%s'; expected %d with '%s'", ortkit_bundle_manifest(b)->name,
+                 host_name, got, why, fits, want);
+    ortkit_host_free(h);
+}
+
+static void test_fatbin_layouts(void **state)
+{
+    (void)state;
+    size_t size;
+    char *data = slurp(SEEDS "valid_cuda12_sass_ptx.bin", &size);
+    ortkit__fatbin f;
+    char name[32];
+    assert_int_equal(ortkit__fatbin_parse(&f, (const unsigned char *)data, size), 0);
+    assert_int_equal(f.sass_count, 3);
+    assert_string_equal(ortkit__gpu_target_name(&f.sass[2], 0, name, sizeof name), "sm_80");
+    assert_int_equal(f.ptx_count, 3);
+    assert_string_equal(ortkit__gpu_target_name(&f.ptx[0], 1, name, sizeof name), "compute_60");
+    assert_int_equal(f.ptx_isa, 82);
+    assert_int_equal(f.compressed, 3);
+    free(data);
+
+    int found = 0;
+    assert_int_equal(ortkit__fatbin_read(&f, &found, SEEDS "elf_file_cuda13.bin"), 0);
+    assert_true(found);
+    assert_int_equal(f.sass_count, 3);
+    assert_string_equal(ortkit__gpu_target_name(&f.sass[1], 0, name, sizeof name), "sm_90a");
+    assert_string_equal(ortkit__gpu_target_name(&f.sass[2], 0, name, sizeof name), "sm_120a");
+    assert_int_equal(f.ptx_count, 0);
+
+    data = slurp(SEEDS "bad_entry_payload.bin", &size);
+    assert_int_equal(ortkit__fatbin_parse(&f, (const unsigned char *)data, size), ORTKIT_E_FORMAT);
+    assert_non_null(strstr(ortkit_error_last(), "leave its fat binary"));
+    free(data);
+
+    /* A library without CUDA code: found 0, no error. */
+    assert_int_equal(ortkit__fatbin_read(&f, &found, "/proc/self/exe"), 0);
+    assert_false(found);
+}
+
+static void test_target_names(void **state)
+{
+    (void)state;
+    ortkit__gpu_target t;
+    assert_int_equal(ortkit__gpu_target_parse(&t, "sm_100f", 0), 0);
+    assert_int_equal(t.sm, 100);
+    assert_int_equal(t.suffix, 'f');
+    assert_int_equal(ortkit__gpu_target_parse(&t, "compute_80", 1), 0);
+    static const char *const bad[] = {"sm_9", "sm_090", "sm_90x", "compute_90a", "sm_", "sm_1000", "sm90"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        assert_int_equal(ortkit__gpu_target_parse(&t, bad[i], strncmp(bad[i], "compute", 7) == 0), -1);
+}
+
+static void test_real_manifests(void **state)
+{
+    (void)state;
+    ortkit_bundle *b = release(R1192, 0);
+    const ortkit_manifest *m = ortkit_bundle_manifest(b);
+    assert_true(m->gpu_known);
+    assert_int_equal(m->gpu_cuda, 12020);
+    assert_int_equal(m->cuda, 12020);
+    assert_int_equal(m->gpu_cudnn, 9);
+    assert_string_equal(m->gpu_min_driver, "525.60.13");
+    assert_string_equal(m->gpu_ptx_driver, "535.54.03");
+    assert_int_equal(m->gpu_sass_count, 5);
+    assert_string_equal(m->gpu_sass[4], "sm_80");
+    assert_int_equal(m->gpu_ptx_count, 5);
+    assert_int_equal(m->gpu_library_count, 5);
+    assert_string_equal(m->gpu_libraries[2].soname, "libcudart.so.12");
+    assert_string_equal(m->gpu_libraries[2].version, "12.4.127");
+    assert_false(m->gpu_complete);
+    assert_int_equal(m->gpu_missing_count, 1);
+    assert_string_equal(m->gpu_missing[0], "libcudnn.so.9: cuDNN 9 for CUDA 12");
+    ortkit_bundle_free(b);
+
+    b = release(R129, 0);
+    m = ortkit_bundle_manifest(b);
+    assert_int_equal(m->gpu_cuda, 13000);
+    assert_string_equal(m->gpu_ptx_driver, "");
+    assert_int_equal(m->gpu_sass_count, 6);
+    assert_string_equal(m->gpu_sass[4], "sm_90a");
+    assert_string_equal(m->gpu_sass[5], "sm_120a");
+    assert_int_equal(m->gpu_ptx_count, 0);
+    assert_int_equal(m->gpu_missing_count, 6);
+    ortkit_bundle_free(b);
+}
+
+/* A manifest whose gpu key is text: refused with msg in the error. */
+static void refused(const char *gpu, const char *msg)
+{
+    char json[2048];
+    snprintf(json, sizeof json,
+             "{\"schema\": 1, \"name\": \"g\", \"onnxruntime\": {\"version\": \"1.19.2\", "
+             "\"api_level\": 19}, \"variant\": \"cuda12\", \"requires\": {\"arch\": \"x86_64\", "
+             "\"cpu_features\": [], \"cuda\": null, \"compute_capability\": null, \"exact_sm_only\": "
+             "false, \"jetson\": false, \"min_driver\": null}, \"library\": \"lib/libonnxruntime.so.1\", "
+             "\"files\": [{\"path\": \"lib/libonnxruntime.so.1\", \"size\": 1, \"sha256\": \"%064d\"}], "
+             "\"gpu\": %s}", 0, gpu);
+    ortkit_bundle *b = NULL;
+    int rc = ortkit_bundle_parse(&b, json, strlen(json));
+    if (rc != ORTKIT_E_FORMAT || !strstr(ortkit_error_last(), msg))
+        fail_msg("gpu %s: rc %d, '%s'; expected '%s'", gpu, rc, ortkit_error_last(), msg);
+    ortkit_bundle_free(b);
+}
+
+#define GPU_OK_HEAD "\"cuda\": \"12.2\", \"cudnn\": 9, \"min_driver\": \"525.60.13\", \"ptx_driver\": null, "
+
+static void test_manifest_strict(void **state)
+{
+    (void)state;
+    refused("[]", "'gpu' must be an object");
+    refused("{\"cuda\": \"12\", \"cudnn\": 9, \"min_driver\": \"525.60.13\", \"complete\": true}",
+            "gpu.cuda '12' is not a CUDA version");
+    refused("{" GPU_OK_HEAD "\"sass\": [\"sm_8\"], \"complete\": true}", "'gpu.sass' must hold GPU targets");
+    refused("{" GPU_OK_HEAD "\"sass\": [\"sm_80\", \"sm_80\"], \"complete\": true}", "names 'sm_80' twice");
+    refused("{" GPU_OK_HEAD "\"missing\": [\"libcudnn.so.9: x\"], \"complete\": true}",
+            "gpu.complete is true and gpu.missing has 1 entries");
+    refused("{" GPU_OK_HEAD "\"complete\": true, \"extra\": 1}", "extra");
+    refused("{" GPU_OK_HEAD "\"libraries\": [{\"soname\": \"libcudart.so.12\", \"version\": \"12.4\", "
+            "\"path\": \"lib/libcudart.so.12\", \"sha256\": \"%064d\"}], \"complete\": true}",
+            "sha256 must be 64 lowercase hex digits");
+    refused("{" GPU_OK_HEAD "\"libraries\": [{\"soname\": \"libcudart.so.12\", \"version\": \"12.4\", "
+            "\"path\": \"lib/../x\", \"sha256\": \"" "0000000000000000000000000000000000000000000000000000000000000000"
+            "\"}], \"complete\": true}", "must be lib/ and its soname");
+    refused("{\"cuda\": \"12.2\", \"cudnn\": 9, \"min_driver\": \"new\", \"complete\": true}",
+            "is not a driver version");
+}
+
+static void test_fit_cuda13_release(void **state)
+{
+    (void)state;
+    ortkit_bundle *b = release(R129, 1);
+    judge(b, "h100-580", 1, "");
+    judge(b, "t4-535", 0, "needs a driver for CUDA 13 (>= 580.65.06); the driver runs CUDA 12.2, driver 535.183.01");
+    judge(b, "rtx5090-570", 0, "needs a driver for CUDA 13 (>= 580.65.06); the driver runs CUDA 12.8");
+    judge(b, "rtx5090", 1, ""); /* driver 580: sm_120a is exactly SM 12.0 */
+    judge(b, "h100-server", 0, "driver runs CUDA 12.8");
+    judge(b, "sapphire-rapids", 0, "this host has no NVIDIA GPU");
+    /* The overrides stand in for detection. */
+    setenv("ORTKIT_FORCE_CUDA", "13.0", 1);
+    judge(b, "rtx5090-570", 1, "");
+    judge(b, "t4-535", 1, ""); /* sm_75 */
+    setenv("ORTKIT_FORCE_SM", "87", 1);
+    judge(b, "sapphire-rapids", 1, ""); /* sm_86 SASS runs on 8.7 */
+    setenv("ORTKIT_FORCE_SM", "100", 1);
+    judge(b, "t4-535", 0, "SM 10.0) runs none of its code: sm_75 sm_80 sm_86 sm_89 sm_90a sm_120a");
+    setenv("ORTKIT_FORCE_SM", "121", 1); /* sm_120a is for 12.0 only */
+    judge(b, "t4-535", 0, "SM 12.1) runs none of its code");
+    setenv("ORTKIT_FORCE_SM", "75,90", 1);
+    judge(b, "t4-535", 1, "");
+    setenv("ORTKIT_FORCE_SM", "9.0", 1);
+    judge(b, "t4-535", 0, "ORTKIT_FORCE_SM='9.0' is not a list");
+    unsetenv("ORTKIT_FORCE_SM");
+    unsetenv("ORTKIT_FORCE_CUDA");
+    ortkit_bundle_free(b);
+
+    /* Not completed: the libraries it lacks, once the GPU would run it. */
+    b = release(R129, 0);
+    judge(b, "h100-580", 0, "lacks 6 CUDA libraries (libcublas.so.13: cuBLAS of CUDA 13, ...); add them "
+                            "with 'ortkit bundle complete'");
+    ortkit_bundle_free(b);
+}
+
+static void test_fit_cuda12_release(void **state)
+{
+    (void)state;
+    ortkit_bundle *b = release(R1192, 1);
+    judge(b, "t4-535", 1, "");           /* sm_75 SASS */
+    judge(b, "old-driver-3090", 1, "");  /* sm_80 SASS runs on 8.6; 525 is the 12.x floor */
+    judge(b, "h100-580", 1, "GPU 0 (NVIDIA H100 80GB HBM3, SM 9.0) has no SASS in it and runs its "
+                            "PTX (compute_80) through JIT compilation: it costs start-up");
+    judge(b, "rtx5090-570", 1, "runs its PTX (compute_80) through JIT");
+    /* PTX 8.2 needs CUDA 12.2's driver to JIT. */
+    setenv("ORTKIT_FORCE_SM", "90", 1);
+    judge(b, "old-driver-3090", 0, "has no SASS here and its PTX (compute_80) needs driver >= 535.54.03 to JIT");
+    unsetenv("ORTKIT_FORCE_SM");
+    ortkit_bundle_free(b);
+
+    b = release(R1192, 0); /* the real one: no cuDNN for CUDA 12 to be had */
+    judge(b, "t4-535", 0, "lacks 1 CUDA library (libcudnn.so.9: cuDNN 9 for CUDA 12); add it with");
+    ortkit_bundle_free(b);
+}
+
+/* Every visible GPU must run the bundle; CUDA_VISIBLE_DEVICES narrows them. */
+static void test_multi_gpu_policy(void **state)
+{
+    (void)state;
+    static const char json[] =
+        "{\"schema\": 1, \"arch\": \"x86_64\", \"nvidia\": {\"driver\": \"580.65.06\", \"cuda\": "
+        "\"13.0\", \"gpus\": [{\"name\": \"Tesla T4\", \"compute_capability\": \"7.5\"}, "
+        "{\"name\": \"Tesla P100\", \"compute_capability\": \"6.0\"}]}}";
+    ortkit_host *h = NULL;
+    assert_int_equal(ortkit_host_from_json(&h, json), 0);
+    ortkit_bundle *b = release(R129, 1);
+    char why[256];
+    assert_int_equal(ortkit__gpu_fits(ortkit_bundle_manifest(b), h, why, sizeof why), 0);
+    assert_non_null(strstr(why, "GPU 1 (Tesla P100, SM 6.0) runs none of its code"));
+    assert_non_null(strstr(why, "every visible GPU must run it"));
+    setenv("CUDA_VISIBLE_DEVICES", "0", 1);
+    assert_int_equal(ortkit__gpu_fits(ortkit_bundle_manifest(b), h, why, sizeof why), 1);
+    setenv("CUDA_VISIBLE_DEVICES", "", 1);
+    assert_int_equal(ortkit__gpu_fits(ortkit_bundle_manifest(b), h, why, sizeof why), 0);
+    assert_string_equal(why, "CUDA_VISIBLE_DEVICES hides every GPU");
+    unsetenv("CUDA_VISIBLE_DEVICES");
+    ortkit_bundle_free(b);
+    ortkit_host_free(h);
+}
+
+/* Selection ranks the releases that fit: a GPU build first, then the newest. */
+static void test_select_releases(void **state)
+{
+    (void)state;
+    ortkit_bundle *b[2] = {release(R1192, 1), release(R129, 1)};
+    static const struct {
+        const char *host;
+        size_t index;
+    } cases[] = {{"h100-580", 1}, {"t4-535", 0}, {"rtx5090-570", 0}, {"rtx5090", 1}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ortkit_host *h = host(cases[i].host);
+        ortkit_bundle_choice *c = NULL;
+        assert_int_equal(ortkit_bundle_select(&c, h, (const ortkit_bundle *const *)b, 2, NULL), 0);
+        if (c->index != cases[i].index)
+            fail_msg("%s chose %zu: %s", cases[i].host, c->index, c->reason);
+        ortkit_bundle_choice_free(c);
+        ortkit_host_free(h);
+    }
+    ortkit_host *h = host("jetson-orin");
+    ortkit_bundle_choice *c = NULL;
+    assert_int_equal(ortkit_bundle_select(&c, h, (const ortkit_bundle *const *)b, 2, NULL),
+                     ORTKIT_E_RUNTIME_NOT_FOUND);
+    assert_non_null(strstr(ortkit_bundle_choice_verdict(c, 1)->why, "built for x86_64; this host is aarch64"));
+    ortkit_bundle_choice_free(c);
+    ortkit_host_free(h);
+    ortkit_bundle_free(b[0]);
+    ortkit_bundle_free(b[1]);
+}
+
+int main(void)
+{
+    unsetenv("ORTKIT_FORCE_SM");
+    unsetenv("ORTKIT_FORCE_CUDA");
+    unsetenv("CUDA_VISIBLE_DEVICES");
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fatbin_layouts),  cmocka_unit_test(test_target_names),
+        cmocka_unit_test(test_real_manifests),  cmocka_unit_test(test_manifest_strict),
+        cmocka_unit_test(test_fit_cuda13_release), cmocka_unit_test(test_fit_cuda12_release),
+        cmocka_unit_test(test_multi_gpu_policy), cmocka_unit_test(test_select_releases),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
