@@ -4,7 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const overrides[] = {"ORTKIT_FORCE_ISA", "ORTKIT_IGNORE_NEEDS"};
+/* Every variable that changes what selection sees of the host. */
+static const char *const overrides[] = {"ORTKIT_FORCE_ISA", "ORTKIT_IGNORE_NEEDS", "ORTKIT_FORCE_CUDA",
+                                        "ORTKIT_FORCE_SM"};
 #define N_OVERRIDES (sizeof overrides / sizeof overrides[0])
 
 choice_row *choice_rows_of_list(const ortkit_bundle_list *list, size_t *count)
@@ -31,8 +33,12 @@ void choice_view_preamble(FILE *out, const char *indent)
         fprintf(out, "%s%-10s %s=%s\n", indent, any ? "" : "overrides", overrides[i], cli_esc(v));
         any = 1;
     }
-    if (!any)
-        fprintf(out, "%soverrides  none (ORTKIT_FORCE_ISA, ORTKIT_IGNORE_NEEDS unset)\n", indent);
+    if (!any) {
+        fprintf(out, "%soverrides  none (", indent);
+        for (size_t i = 0; i < N_OVERRIDES; i++)
+            fprintf(out, "%s%s", i ? ", " : "", overrides[i]);
+        fprintf(out, " unset)\n");
+    }
 }
 
 /* Display order: rank 1, 2, ... then those that do not fit, as found. */

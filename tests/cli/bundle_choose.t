@@ -13,7 +13,7 @@ expect_exit 0 "$ORTKIT" bundle choose --host "$hosts/laptop-avx2.json" "$PWD/b"
 cat >want <<EOF2
 host       x86_64 (x86-64-v3), glibc 2.39, GLIBCXX 3.4.33, libraries not listed (needed libraries are not judged), 0 GPUs; described in $hosts/laptop-avx2.json
 order      architecture > loadable here (glibc, libstdc++, libraries) > accelerator > CPU level > ONNX Runtime > name
-overrides  none (ORTKIT_FORCE_ISA, ORTKIT_IGNORE_NEEDS unset)
+overrides  none (ORTKIT_FORCE_ISA, ORTKIT_IGNORE_NEEDS, ORTKIT_FORCE_CUDA, ORTKIT_FORCE_SM unset)
 
   RANK  NAME                   ORT     VARIANT     ARCH    FROM      FITS  STEP         WHY
   1     ort-1.30.0-cpu-avx2    1.30.0  cpu-avx2    x86_64  argument  yes   cpu level    the highest CPU level this host supports: avx2 (ort-1.30.0-cpu: any CPU), which it descends from; its 8 needed libraries are not judged: the host does not list its libraries
@@ -35,7 +35,8 @@ got = [(c["name"], c["fits"], c["rank"], c["step"]) for c in d["candidates"]]
 assert got == [("ort-1.30.0-cpu-avx512", True, 1, "cpu level"), ("ort-1.30.0-cpu-avx2", True, 2, "cpu level"),
                ("ort-1.30.0-cpu", True, 3, "onnxruntime"), ("ort-1.17.3-cpu", True, 4, "")], got
 assert d["chosen"] == "ort-1.30.0-cpu-avx512" and "descends from" in d["reason"], d
-assert d["overrides"] == {"ORTKIT_FORCE_ISA": None, "ORTKIT_IGNORE_NEEDS": None}, d["overrides"]
+assert d["overrides"] == {"ORTKIT_FORCE_ISA": None, "ORTKIT_IGNORE_NEEDS": None, "ORTKIT_FORCE_CUDA": None,
+                          "ORTKIT_FORCE_SM": None}, d["overrides"]
 PY
 
 # Overrides: a CPU taken as AVX2 only; shown in the order and the header.

@@ -41,5 +41,5 @@ mkdir path
 mv c13 path/ort-1.29.0-cuda13
 export ORTKIT_PATH="$PWD/path" XDG_DATA_HOME="$PWD/xdg" XDG_DATA_DIRS="$PWD/sys"
 expect_exit 0 "$ORTKIT" doctor --host "$H/h100-580.json"
-expect_in out "  *  ort-1.29.0-cuda13  1.29.0  cuda13   ORTKIT_PATH  yes"
+expect_in out "  1     ort-1.29.0-cuda13  1.29.0  cuda13   x86_64  ORTKIT_PATH  yes   accelerator"
 expect_in out "a GPU build (cuda13) that this host's GPU and driver can run"
