@@ -177,19 +177,8 @@ int ortkit__file_write_atomic(const char *path, const void *data, size_t size)
         free(tmp);
         return rc;
     }
-    const char *p = data;
-    size_t left = size;
-    while (left > 0) {
-        ssize_t n = write(fd, p, left);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
-            rc = ortkit__error_set(ORTKIT_E_IO, "cannot write '%s': %s", path, strerror(errno));
-            goto fail;
-        }
-        p += n;
-        left -= (size_t)n;
-    }
+    if ((rc = ortkit__file_write_all(fd, data, size, path)))
+        goto fail;
     int synced = fsync(fd) == 0;
     int saved = errno;
     int closed = close(fd) == 0;
@@ -230,6 +219,35 @@ int ortkit__mkdirs(const char *path)
         *p = c;
         if (!c)
             break;
+    }
+    return ORTKIT_OK;
+}
+
+int ortkit__file_read_block(int fd, void *buf, size_t cap, size_t *got, const char *path)
+{
+    *got = 0;
+    for (;;) {
+        ssize_t n = read(fd, buf, cap);
+        if (n >= 0) {
+            *got = (size_t)n;
+            return ORTKIT_OK;
+        }
+        if (errno != EINTR)
+            return ortkit__error_set(ORTKIT_E_IO, "cannot read '%s': %s", path, strerror(errno));
+    }
+}
+
+int ortkit__file_write_all(int fd, const void *data, size_t size, const char *path)
+{
+    const char *p = data;
+    while (size > 0) {
+        ssize_t n = write(fd, p, size);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return ortkit__error_set(ORTKIT_E_IO, "cannot write '%s': %s", path, strerror(errno));
+        p += n;
+        size -= (size_t)n;
     }
     return ORTKIT_OK;
 }

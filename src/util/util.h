@@ -90,6 +90,12 @@ int ortkit__file_read(char **out, size_t *size, const char *path, size_t max_siz
  * renamed over path: readers see the old file or the new one, never a part,
  * and a failure leaves no temporary file behind. */
 int ortkit__file_write_atomic(const char *path, const void *data, size_t size);
+/* One read(2) of up to cap bytes from fd, retried when a signal cuts it
+ * short: *got is 0 at the end; a failure is set naming path. */
+int ortkit__file_read_block(int fd, void *buf, size_t cap, size_t *got, const char *path);
+/* Write all of data to fd, retried when a signal cuts it short; a failure
+ * is set naming path. */
+int ortkit__file_write_all(int fd, const void *data, size_t size, const char *path);
 /* mkdir -p (mode 0777 less the umask). */
 int ortkit__mkdirs(const char *path);
 

@@ -64,27 +64,11 @@ int ortkit__copy_file(const char *from, const char *to, unsigned mode, const ort
     for (;;) {
         if ((rc = ortkit__cancelled(cancel)))
             break;
-        ssize_t n = read(in, buf, sizeof buf);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
-            rc = ortkit__error_set(ORTKIT_E_IO, "cannot read '%s': %s", from, strerror(errno));
+        size_t n;
+        if ((rc = ortkit__file_read_block(in, buf, sizeof buf, &n, from)) || n == 0 ||
+            (rc = ortkit__file_write_all(out, buf, n, to)))
             break;
-        }
-        if (n == 0)
-            break;
-        for (ssize_t done = 0; done < n;) {
-            ssize_t w = write(out, buf + done, (size_t)(n - done));
-            if (w < 0 && errno == EINTR)
-                continue;
-            if (w < 0) {
-                rc = ortkit__error_set(ORTKIT_E_IO, "cannot write '%s': %s", to, strerror(errno));
-                goto done;
-            }
-            done += w;
-        }
     }
-done:
     if (!rc && fsync(out) != 0)
         rc = ortkit__error_set(ORTKIT_E_IO, "cannot write '%s': %s", to, strerror(errno));
     if (close(out) != 0 && !rc)

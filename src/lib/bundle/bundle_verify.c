@@ -34,16 +34,12 @@ int ortkit__sha256_file(char hex[65], uint64_t *size, const char *path)
         goto cleanup;
     }
     for (;;) {
-        ssize_t n = read(fd, buf, cap);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
-            rc = ortkit__error_set(ORTKIT_E_IO, "cannot read '%s': %s", path, strerror(errno));
+        size_t n;
+        if ((rc = ortkit__file_read_block(fd, buf, cap, &n, path)))
             goto cleanup;
-        }
         if (n == 0)
             break;
-        if (EVP_DigestUpdate(ctx, buf, (size_t)n) != 1) {
+        if (EVP_DigestUpdate(ctx, buf, n) != 1) {
             rc = ortkit__error_set(ORTKIT_E_IO, "cannot hash '%s'", path);
             goto cleanup;
         }

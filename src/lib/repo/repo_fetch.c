@@ -192,16 +192,12 @@ static int fetch_path(stream *s, const ortkit__source *src, const char *rel)
         goto cleanup;
     }
     for (;;) {
-        ssize_t n = read(fd, buf, BLOCK);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
-            rc = ortkit__error_set(ORTKIT_E_IO, "cannot read '%s': %s", path, strerror(errno));
+        size_t n;
+        if ((rc = ortkit__file_read_block(fd, buf, BLOCK, &n, path)))
             goto cleanup;
-        }
         if (n == 0)
             break;
-        if (stream_put(s, buf, (size_t)n)) {
+        if (stream_put(s, buf, n)) {
             if (s->too_big)
                 rc = ORTKIT_E_FORMAT;
             else if (s->write_errno)
@@ -250,16 +246,10 @@ static int hash_part(stream *s, const char *part)
         return ortkit__error_nomem();
     int rc = ORTKIT_OK;
     for (;;) {
-        ssize_t n = read(s->fd, buf, BLOCK);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
-            rc = ortkit__error_set(ORTKIT_E_IO, "cannot read '%s': %s", part, strerror(errno));
+        size_t n;
+        if ((rc = ortkit__file_read_block(s->fd, buf, BLOCK, &n, part)) || n == 0)
             break;
-        }
-        if (n == 0)
-            break;
-        EVP_DigestUpdate(s->sha, buf, (size_t)n);
+        EVP_DigestUpdate(s->sha, buf, n);
         s->have += (uint64_t)n;
     }
     free(buf);

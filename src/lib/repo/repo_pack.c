@@ -107,16 +107,12 @@ static int pack_file(struct archive *a, struct archive_entry *e, const char *roo
     if ((rc = entry_header(a, e, rel, AE_IFREG, st.st_mode, st.st_size, NULL)))
         goto cleanup;
     for (;;) {
-        ssize_t n = read(fd, buf, BLOCK);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
-            rc = ortkit__error_set(ORTKIT_E_IO, "cannot read '%s': %s", path, strerror(errno));
+        size_t n;
+        if ((rc = ortkit__file_read_block(fd, buf, BLOCK, &n, path)))
             goto cleanup;
-        }
         if (n == 0)
             break;
-        if (archive_write_data(a, buf, (size_t)n) != n) {
+        if (archive_write_data(a, buf, n) != (la_ssize_t)n) {
             rc = ortkit__error_set(ORTKIT_E_IO, "cannot pack '%s': %s", rel, archive_error_string(a));
             goto cleanup;
         }
