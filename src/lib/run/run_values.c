@@ -173,6 +173,103 @@ cleanup:
     return rc;
 }
 
+/* ---- empty sequences -------------------------------------------------- */
+
+/* A protobuf writer for the few bytes of the model below: every length fits
+ * one byte. */
+typedef struct pb {
+    unsigned char buf[256];
+    size_t n;
+} pb;
+
+static void pb_raw(pb *b, uint64_t v)
+{
+    do {
+        b->buf[b->n++] = (unsigned char)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+        v >>= 7;
+    } while (v);
+}
+
+static void pb_varint(pb *b, unsigned field, uint64_t v)
+{
+    pb_raw(b, field << 3);
+    pb_raw(b, v);
+}
+
+static void pb_bytes(pb *b, unsigned field, const void *data, size_t len)
+{
+    pb_raw(b, field << 3 | 2);
+    pb_raw(b, len);
+    memcpy(b->buf + b->n, data, len);
+    b->n += len;
+}
+
+static void pb_str(pb *b, unsigned field, const char *s) { pb_bytes(b, field, s, strlen(s)); }
+static void pb_msg(pb *b, unsigned field, const pb *m) { pb_bytes(b, field, m->buf, m->n); }
+
+/* A model whose one node, SequenceEmpty, makes an empty sequence of elem. */
+static void empty_sequence_model(pb *model, ortkit_type elem)
+{
+    pb attr = {0}, node = {0}, tensor = {0}, tensor_type = {0}, seq = {0}, type = {0}, out = {0},
+       graph = {0}, opset = {0};
+    pb_str(&attr, 1, "dtype");            /* AttributeProto.name */
+    pb_varint(&attr, 3, (uint64_t)elem);  /* .i */
+    pb_varint(&attr, 20, 2);              /* .type = INT */
+    pb_str(&node, 2, "s");                /* NodeProto.output */
+    pb_str(&node, 4, "SequenceEmpty");    /* .op_type */
+    pb_msg(&node, 5, &attr);              /* .attribute */
+    pb_varint(&tensor, 1, (uint64_t)elem); /* TypeProto.Tensor.elem_type */
+    pb_msg(&tensor_type, 1, &tensor);     /* TypeProto.tensor_type */
+    pb_msg(&seq, 1, &tensor_type);        /* TypeProto.Sequence.elem_type */
+    pb_msg(&type, 4, &seq);               /* TypeProto.sequence_type */
+    pb_str(&out, 1, "s");                 /* ValueInfoProto.name */
+    pb_msg(&out, 2, &type);               /* .type */
+    pb_msg(&graph, 1, &node);             /* GraphProto.node */
+    pb_str(&graph, 2, "empty_sequence");  /* .name */
+    pb_msg(&graph, 12, &out);             /* .output */
+    pb_varint(&opset, 2, 17);             /* OperatorSetIdProto.version */
+    pb_varint(model, 1, 8);               /* ModelProto.ir_version */
+    pb_msg(model, 8, &opset);             /* .opset_import */
+    pb_msg(model, 7, &graph);             /* .graph */
+}
+
+/*
+ * ORT's CreateValue cannot make a sequence of no elements, but a model can:
+ * the runtime itself runs SequenceEmpty once, and the value it gives back is
+ * the input (kept like any sequence's).
+ */
+static int empty_sequence(const ortkit_session *s, const char *name, const ortkit_value *v,
+                          OrtValue **out)
+{
+    const ortkit_value_type *inner = v->type.inner;
+    if (!inner) {
+        long idx = ortkit_session_input_index(s, name);
+        const ortkit_value_type *declared = idx >= 0 ? s->inputs[idx].value_type : NULL;
+        while (declared && declared->kind == ORTKIT_KIND_OPTIONAL)
+            declared = declared->inner;
+        inner = declared && declared->kind == ORTKIT_KIND_SEQUENCE ? declared->inner : NULL;
+    }
+    if (!inner || inner->kind != ORTKIT_KIND_TENSOR || !inner->elem)
+        return ortkit__error_set(ORTKIT_E_UNSUPPORTED, "input '%s': an empty sequence of anything "
+                                 "but tensors of a known type cannot be made", name);
+    pb model = {0};
+    empty_sequence_model(&model, inner->elem);
+    ortkit_session *maker = NULL;
+    ortkit_session_options o = ORTKIT_SESSION_OPTIONS_INIT;
+    o.intra_op_threads = 1;
+    int rc = ortkit_session_open_memory(&maker, s->rt, model.buf, model.n, &o);
+    if (rc)
+        return ortkit__error_wrap(rc, "input '%s': cannot make an empty sequence", name);
+    const char *outs[] = {maker->output_names[0]};
+    *out = NULL; /* ORT fills only the outputs given as NULL */
+    OrtStatus *st = s->rt->api->Run(maker->ort, NULL, NULL, NULL, 0, outs, 1, out);
+    if (st)
+        rc = ortkit__ort_error(s->rt, st, ORTKIT_E_RUN, "input '%s': cannot make an empty "
+                               "sequence", name);
+    ortkit_session_free(maker);
+    return rc;
+}
+
 /* Whether the runtime's sequence shares all its elements' memory, so the
  * sequence can be made once and kept. */
 static int shares_elements(const ortkit_value *v)
@@ -206,17 +303,13 @@ static int value_in(const ortkit_session *s, const char *name, const ortkit_valu
         return ortkit__error_set(ORTKIT_E_UNSUPPORTED, "input '%s': values of this kind are not "
                                  "supported", name);
     }
-    if (!v->count)
-        return ortkit__error_set(ORTKIT_E_UNSUPPORTED, "input '%s': ONNX Runtime's C API cannot "
-                                 "make an empty sequence (CreateValue needs one element or more)",
-                                 name);
     ortkit__value_cache *cache = atomic_load_explicit(&((ortkit_value *)v)->cache,
                                                       memory_order_acquire);
     if (cache && cache->owner == api) {
         *out = cache->value;
         return ORTKIT_OK;
     }
-    int rc = container_in(s, name, v, out);
+    int rc = v->count ? container_in(s, name, v, out) : empty_sequence(s, name, v, out);
     *temp = 1;
     if (rc || cache || !shares_elements(v))
         return rc;
