@@ -80,9 +80,10 @@ ORTKIT_API const ortkit_value *ortkit_value_item(const ortkit_value *value, size
 /* MAP: the 1-D key and value tensors, entry i at index i; else NULL. */
 ORTKIT_API const ortkit_tensor *ortkit_value_map_keys(const ortkit_value *value);
 ORTKIT_API const ortkit_tensor *ortkit_value_map_values(const ortkit_value *value);
-/* Write "float32[2,3]", "sequence<float32>[4]", "map<int64,float32>[3]",
+/* Write "float32[2,3]", "sequence<float32>(4)", "map<int64,float32>{3}",
  * "optional<float32[2]>" or "optional<none>" into buf (always
- * NUL-terminated): a sequence's and a map's length in brackets. */
+ * NUL-terminated): a tensor's shape in brackets, a sequence's length in
+ * parentheses, a map's entries in braces. */
 ORTKIT_API void ortkit_value_describe(const ortkit_value *value, char *buf, size_t size);
 
 #ifdef __cplusplus

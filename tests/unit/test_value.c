@@ -32,10 +32,10 @@ static void test_build_and_describe(void **state)
     assert_ptr_equal(ortkit_value_item(seq, 1), items[1]);
     assert_null(ortkit_value_item(seq, 2));
     ortkit_value_describe(seq, buf, sizeof buf);
-    assert_string_equal(buf, "sequence<float32>[2]");
+    assert_string_equal(buf, "sequence<float32>(2)");
     assert_int_equal(ortkit_value_new_optional(&opt, seq), 0);
     ortkit_value_describe(opt, buf, sizeof buf);
-    assert_string_equal(buf, "optional<sequence<float32>[2]>");
+    assert_string_equal(buf, "optional<sequence<float32>(2)>");
     ortkit_value_type_describe(ortkit_value_type_of(opt), buf, sizeof buf);
     assert_string_equal(buf, "optional<sequence<float32>>");
     assert_int_equal(ortkit_value_new_optional(&none, NULL), 0);
@@ -75,7 +75,7 @@ static void test_bad_values(void **state)
     assert_int_equal(ortkit_value_new_map(&m, k, v), 0);
     char buf[64];
     ortkit_value_describe(m, buf, sizeof buf);
-    assert_string_equal(buf, "map<int64,float32>[2]");
+    assert_string_equal(buf, "map<int64,float32>{2}");
     ortkit_value_free(m);
 }
 
@@ -107,7 +107,7 @@ static void test_sequences_run(void **state)
             assert_int_equal(ortkit_tensor_rank(row1), 1);
             assert_true(((float *)ortkit_tensor_data(row1))[0] == 9.0f);
             ortkit_value_describe(out[3], buf, sizeof buf);
-            assert_string_equal(buf, "sequence<float32>[2]");
+            assert_string_equal(buf, "sequence<float32>(2)");
             for (int i = 0; i < 4; i++) {
                 ortkit_value_free(out[i]);
                 out[i] = NULL;
@@ -223,7 +223,7 @@ static void test_maps_run(void **state)
         in[0] = m;
         assert_int_equal(ortkit_session_run_values(s, NULL, names, in, 1, NULL, 0, &out),
                          ORTKIT_E_SHAPE);
-        assert_error_has("input 'm' expects map<int64,float32>, got map<string,float32>[1]");
+        assert_error_has("input 'm' expects map<int64,float32>, got map<string,float32>{1}");
         assert_null(out);
         ortkit_value_free(m);
         ortkit_session_free(s);

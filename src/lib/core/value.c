@@ -341,7 +341,7 @@ static void value_text(const ortkit_value *v, char *buf, size_t size, size_t *n,
         return;
     default:
         type_text(&v->type, buf, size, n, 0);
-        snprintf(part, sizeof part, "[%zu]", v->count);
+        snprintf(part, sizeof part, v->type.kind == ORTKIT_KIND_MAP ? "{%zu}" : "(%zu)", v->count);
         put(buf, size, n, part);
     }
 }
