@@ -101,6 +101,8 @@ expect_in out "result: FAIL: 0 passed, 4 failed, 0 expected failures, 0 unexpect
 # --- values that are not tensors: a sequence, the classifier's sequence of maps ----
 expect_exit 0 $V cases/seq
 expect_in out "result: OK: 2 passed, 0 failed, 0 expected failures, 0 unexpected passes, 0 unsupported"
+expect_exit 1 $V cases/seq_wrong
+expect_in out "seq_wrong/test_classifier_wrong: compare: test_data_set_0: output 'probabilities': (3){}: 1 of 3 values differ; worst at [1]: expected 0.522291183, got 0.512291193 (|diff| 0.01 > 0.000532)"
 
 # --- a crash in the runtime (the test hook) costs that test only -------------------
 export ORTKIT_VALIDATE_CRASH_TEST=test_add_ok

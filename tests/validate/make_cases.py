@@ -15,6 +15,7 @@ Each group below is its own root, so that a test can run exactly one:
   seq/    values that are not tensors: a sequence output, and the classifier
           whose probabilities are a sequence of maps (the reference is what
           numpy computed, classifier_expected.json)
+  seq_wrong/  the classifier with one probability off by 0.01
   hang/   slow.onnx asked for 10^9 iterations: runs until killed
 
 Uses Debian's python3-onnx (numpy_helper writes raw_data, helper.make_tensor
@@ -154,6 +155,16 @@ def main(models, root):
          [numpy_helper.from_array(x, "x")],
          [numpy_helper.from_array(np.array(want["label"], np.int64), "label"),
           helper.make_sequence("probabilities", 4, maps)])
+    # The same with one probability off by 0.01: row 3, class 1.
+    off_maps = list(maps)
+    row = list(want["probabilities"][3])
+    row[1] += 0.01
+    off_maps[3] = helper.make_map("", TensorProto.INT64, [0, 1, 2], helper.make_sequence(
+        "", 1, [numpy_helper.from_array(np.array(p, np.float32)) for p in row]))
+    case(os.path.join(root, "seq_wrong"), "test_classifier_wrong", os.path.join(models, "classifier.onnx"),
+         [numpy_helper.from_array(x, "x")],
+         [numpy_helper.from_array(np.array(want["label"], np.int64), "label"),
+          helper.make_sequence("probabilities", 4, off_maps)])
 
     x = np.full((1, 256), 0.01, np.float32)
     case(os.path.join(root, "hang"), "test_slow", os.path.join(models, "slow.onnx"),
