@@ -24,36 +24,21 @@
 
 #include <onnxruntime_c_api.h>
 
+#include "bench_common.h"
+
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 enum { SIDES = 3, MAX_IN = 64, MAX_ITEMS = 256 };
 static const char *const labels[SIDES] = {"raw", "raw+read", "ortkit"};
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 static const OrtApi *api;
 
 static void check(OrtStatus *st, const char *what)
 {
-    if (!st)
-        return;
-    fprintf(stderr, "bench_overhead_values: %s: %s\n", what, api->GetErrorMessage(st));
-    exit(1);
+    bench_check("bench_overhead_values", api, st, what);
 }
 
 static void die(const char *what)
@@ -247,7 +232,7 @@ int main(int argc, char **argv)
             int side = (j + (r < 0 ? 0 : r)) % SIDES; /* each side goes first in turn */
             if (only && r >= 0 && strcmp(only, labels[side]))
                 continue;
-            double start = now();
+            double start = bench_now();
             for (int b = 0; b < block; b++) {
                 if (side == 2) {
                     if (ortkit_session_run_values(s, NULL, names, (const ortkit_value *const *)inputs,
@@ -267,7 +252,7 @@ int main(int argc, char **argv)
                 }
             }
             if (r >= 0)
-                t[side][r] = (now() - start) / block;
+                t[side][r] = (bench_now() - start) / block;
         }
     }
     double med[SIDES], mean[SIDES];
@@ -275,7 +260,7 @@ int main(int argc, char **argv)
         mean[k] = 0;
         for (int r = 0; r < rounds; r++)
             mean[k] += t[k][r] / rounds;
-        qsort(t[k], (size_t)rounds, sizeof *t[k], cmp);
+        qsort(t[k], (size_t)rounds, sizeof *t[k], bench_cmp_double);
         med[k] = t[k][rounds / 2];
     }
     printf("model      %s\n", model);

@@ -24,7 +24,7 @@ typedef struct data_set {
     size_t n_in, n_out;
     ortkit_value **inputs;    /* in model order */
     const char **in_names;
-    ortkit_proto_value **expected; /* in model order */
+    ortkit_value **expected;  /* in model order */
 } data_set;
 
 typedef struct run_ctx {
@@ -57,7 +57,7 @@ static void data_set_free(data_set *d)
     for (size_t i = 0; i < d->n_in && d->inputs; i++)
         ortkit_value_free(d->inputs[i]);
     for (size_t i = 0; i < d->n_out && d->expected; i++)
-        ortkit_proto_value_free(d->expected[i]);
+        ortkit_value_free(d->expected[i]);
     free(d->inputs);
     free(d->in_names);
     free(d->expected);
@@ -177,19 +177,17 @@ static int load_data_set(run_ctx *c, const char *dir, data_set *d)
                                input ? ortkit_session_input(s, at)->name
                                      : ortkit_session_output(s, at)->name);
             }
-            if (input) {
-                int rc = ortkit__validate_value_from_proto(&d->inputs[at], v);
-                ortkit_proto_value_free(v);
-                if (rc)
-                    return verdict(r, rc == ORTKIT_E_UNSUPPORTED ? ORTKIT_CONFORMANCE_UNSUPPORTED
-                                                                 : ORTKIT_CONFORMANCE_FAIL,
-                                   "data", "%s: input '%s': %s", d->name,
-                                   ortkit_session_input(s, at)->name, ortkit_error_last());
-            } else {
-                d->expected[at] = v;
-            }
+            int rc = ortkit__validate_value_from_proto(input ? &d->inputs[at] : &d->expected[at], v);
+            ortkit_proto_value_free(v);
+            const char *name = input ? ortkit_session_input(s, at)->name
+                                     : ortkit_session_output(s, at)->name;
+            if (rc)
+                return verdict(r, rc == ORTKIT_E_UNSUPPORTED ? ORTKIT_CONFORMANCE_UNSUPPORTED
+                                                             : ORTKIT_CONFORMANCE_FAIL,
+                               "data", "%s: %s '%s': %s", d->name, input ? "input" : "output",
+                               name, ortkit_error_last());
             if (input)
-                d->in_names[at] = ortkit_session_input(s, at)->name;
+                d->in_names[at] = name;
         }
     }
     return 0;

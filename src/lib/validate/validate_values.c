@@ -1,7 +1,8 @@
 /*
  * validate_values.c - backend-test values that are not plain tensors:
- * sequences, maps and optionals read from .pb files turned into run inputs,
- * and outputs compared with the reference as ONNX Runtime's runner does
+ * sequences, maps and optionals read from .pb files turned into values (run
+ * inputs and references), and outputs compared with the reference as ONNX
+ * Runtime's runner does
  * (element by element with the tensor rules; lengths, keys and presence
  * exactly).
  */
@@ -94,36 +95,23 @@ static void leaf(walk *w, const ortkit_tensor *e, const ortkit_tensor *a, const 
     }
 }
 
-static void kinds(char *buf, size_t size, const ortkit_value *v)
-{
-    ortkit_value_describe(v, buf, size);
-}
-
-static void walk_proto(walk *w, const ortkit_proto_value *e, const ortkit_value *a, const char *path,
-                       int depth);
-
 static void walk_values(walk *w, const ortkit_value *e, const ortkit_value *a, const char *path,
                         int depth)
 {
     char pe[160], pa[160], sub[64];
     ortkit_value_kind k = ortkit_value_kind_of(e);
+    size_t n = ortkit_value_count(e);
     if (depth > 64)
         return;
-    if (k != ortkit_value_kind_of(a)) {
-        kinds(pe, sizeof pe, e);
-        kinds(pa, sizeof pa, a);
+    /* Another kind, another length, or none against a value. */
+    if (k != ortkit_value_kind_of(a) || (k != ORTKIT_KIND_TENSOR && n != ortkit_value_count(a))) {
+        ortkit_value_describe(e, pe, sizeof pe);
+        ortkit_value_describe(a, pa, sizeof pa);
         differ(w, path, "expected %s, got %s", pe, pa);
         return;
     }
     if (k == ORTKIT_KIND_TENSOR) {
         leaf(w, ortkit_value_tensor(e), ortkit_value_tensor(a), path);
-        return;
-    }
-    size_t n = ortkit_value_count(e);
-    if (n != ortkit_value_count(a)) {
-        kinds(pe, sizeof pe, e);
-        kinds(pa, sizeof pa, a);
-        differ(w, path, "expected %s, got %s", pe, pa);
         return;
     }
     if (k == ORTKIT_KIND_MAP) {
@@ -146,60 +134,14 @@ static void walk_values(walk *w, const ortkit_value *e, const ortkit_value *a, c
     }
 }
 
-/* The reference is a proto value: the same walk over its fields. */
-static void walk_proto(walk *w, const ortkit_proto_value *e, const ortkit_value *a, const char *path,
-                       int depth)
-{
-    static const char *const words[] = {"?", "a tensor", "a sequence", "a map", "an optional",
-                                        "a sparse tensor"};
-    char pa[160], sub[64];
-    if (depth > 64)
-        return;
-    if (e->kind != ortkit_value_kind_of(a)) {
-        kinds(pa, sizeof pa, a);
-        differ(w, path, "expected %s, got %s", words[e->kind <= 5 ? e->kind : 0], pa);
-        return;
-    }
-    if (e->kind == ORTKIT_KIND_TENSOR) {
-        leaf(w, e->tensor, ortkit_value_tensor(a), path);
-        return;
-    }
-    if (e->count != ortkit_value_count(a)) {
-        char ne[32];
-        snprintf(ne, sizeof ne, "%zu", e->count);
-        kinds(pa, sizeof pa, a);
-        differ(w, path, e->kind == ORTKIT_KIND_OPTIONAL ? "expected %s value(s), got %s"
-                                                        : "expected length %s, got %s", ne, pa);
-        return;
-    }
-    if (e->kind == ORTKIT_KIND_MAP) {
-        ortkit_compare keys = ORTKIT_COMPARE_INIT;
-        ortkit_tensor_identical(&keys, e->keys, ortkit_value_map_keys(a));
-        if (!keys.equal) {
-            differ(w, path, "map keys differ: %s%s", keys.message, "");
-            return;
-        }
-        snprintf(sub, sizeof sub, "%.40s{}", path);
-        leaf(w, e->values, ortkit_value_map_values(a), sub);
-        return;
-    }
-    for (size_t i = 0; i < e->count; i++) {
-        if (e->kind == ORTKIT_KIND_SEQUENCE)
-            snprintf(sub, sizeof sub, "%.40s(%zu)", path, i);
-        else
-            snprintf(sub, sizeof sub, "%.40s", path);
-        walk_proto(w, e->items[i], ortkit_value_item(a, i), sub, depth + 1);
-    }
-}
-
-void ortkit__validate_compare(ortkit_compare *out, const ortkit_proto_value *expected,
+void ortkit__validate_compare(ortkit_compare *out, const ortkit_value *expected,
                               const ortkit_value *actual, double rtol, double atol)
 {
     ortkit_compare init = ORTKIT_COMPARE_INIT;
     *out = init;
     out->equal = 1;
     walk w = {out, rtol, atol, 0};
-    walk_proto(&w, expected, actual, "", 0);
+    walk_values(&w, expected, actual, "", 0);
 }
 
 void ortkit__validate_identical(ortkit_compare *out, const ortkit_value *first,
