@@ -176,14 +176,16 @@ static int map_from_json(ortkit_value **out, const cJSON *o, const ortkit_value_
         pick_type(o, "value_type", inner ? inner->elem : ORTKIT_TYPE_UNDEFINED, values, &vt, what))
         return CLI_FAIL;
     ortkit_tensor *k = NULL, *v = NULL;
-    if (tensor_from_items(&k, keys, kt, what, "keys") || tensor_from_items(&v, values, vt, what, "values") ||
-        ortkit_value_new_map(out, k, v)) {
-        int rc = *out ? CLI_FAIL : k && v ? cli_fail("%s: %s", what, ortkit_error_last()) : CLI_FAIL;
+    int rc = tensor_from_items(&k, keys, kt, what, "keys");
+    if (!rc)
+        rc = tensor_from_items(&v, values, vt, what, "values");
+    if (!rc && ortkit_value_new_map(out, k, v))
+        rc = cli_fail("%s: %s", what, ortkit_error_last());
+    if (rc) {
         ortkit_tensor_free(k);
         ortkit_tensor_free(v);
-        return rc;
     }
-    return 0;
+    return rc;
 }
 
 static int read_json(ortkit_value **out, const char *path, const ortkit_value_type *declared,

@@ -86,6 +86,12 @@ mkdir keep && echo old >keep/cat.npy && snap keep >before
 printf '{"keys": ["a", "b"], "values": [1, 2]}\n' >strkeys.json
 expect_exit 1 "$ORTKIT" run "$MODELS/map_in.onnx" -i m=strkeys.json -o keep
 expect_in err "ortkit: input 'm' expects map<int64,float32>, got map<string,float32>{2}"
+printf '{"keys": [8, 8], "values": [0.5, 2.5]}\n' >dup.json
+expect_exit 1 "$ORTKIT" run "$MODELS/map_in.onnx" -i m=dup.json -o keep
+expect_in err "ortkit: input 'm': map key 8 is given twice"
+printf '{"keys": [8, 2], "values": [0.5]}\n' >short.json
+expect_exit 1 "$ORTKIT" run "$MODELS/map_in.onnx" -i m=short.json -o keep
+expect_in err "ortkit: input 'm': map keys int64[2] and values float32[1]: both must be 1-D and of the same length"
 mkdir mixed && cp seqs/rows/0.npy mixed/0.npy && cp seqs/len.npy mixed/1.npy
 expect_exit 1 "$ORTKIT" run "$MODELS/seq_ops.onnx" -i seq=mixed -i x=seqs/pair/0.npy -o keep
 expect_in err "ortkit: input 'seq': 'mixed': sequence element 1 is int64, element 0 is float32: the elements of a sequence have one type"
