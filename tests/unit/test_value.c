@@ -3,6 +3,7 @@
 #include "testutil.h"
 
 #include <math.h>
+#include <pthread.h>
 
 static ortkit_value *tensor_value(ortkit_type type, const int64_t *shape, size_t rank,
                                   const void *data)
@@ -282,6 +283,55 @@ static void test_classifier(void **state)
     ortkit_value_free(xv);
 }
 
+/* Threads running one session on one shared sequence value: the first runs
+ * race to keep its runtime value; every run must see the same result. */
+typedef struct seq_job {
+    ortkit_session *s;
+    const ortkit_value *const *in;
+    int bad;
+} seq_job;
+
+static void *seq_worker(void *arg)
+{
+    seq_job *j = arg;
+    const char *names[] = {"seq", "x"};
+    for (int k = 0; k < 200 && !j->bad; k++) {
+        ortkit_value *out[4] = {0};
+        if (ortkit_session_run_values(j->s, NULL, names, j->in, 2, NULL, 0, out) ||
+            *(int64_t *)ortkit_tensor_data(ortkit_value_tensor(out[1])) != 2 ||
+            ((float *)ortkit_tensor_data(ortkit_value_tensor(out[0])))[4] != 5.0f)
+            j->bad = 1;
+        for (int i = 0; i < 4; i++)
+            ortkit_value_free(out[i]);
+    }
+    return NULL;
+}
+
+static void test_sequences_threads(void **state)
+{
+    (void)state;
+    ortkit_session *s = open_model(runtimes[0], "seq_ops.onnx");
+    float a[] = {1, 2, 3, 4}, b[] = {5, 6, 7, 8};
+    ortkit_value *items[2] = {tensor_value(ORTKIT_TYPE_FLOAT32, (int64_t[]){1, 4}, 2, a),
+                              tensor_value(ORTKIT_TYPE_FLOAT32, (int64_t[]){1, 4}, 2, b)};
+    ortkit_value *seq = NULL, *x = tensor_value(ORTKIT_TYPE_FLOAT32, (int64_t[]){1, 4}, 2, a);
+    assert_int_equal(ortkit_value_new_sequence(&seq, items, 2), 0);
+    const ortkit_value *in[] = {seq, x};
+    seq_job jobs[4];
+    pthread_t th[4];
+    for (int i = 0; i < 4; i++) {
+        jobs[i] = (seq_job){s, in, 0};
+        assert_int_equal(pthread_create(&th[i], NULL, seq_worker, &jobs[i]), 0);
+    }
+    for (int i = 0; i < 4; i++) {
+        pthread_join(th[i], NULL);
+        assert_false(jobs[i].bad);
+    }
+    ortkit_value_free(seq);
+    ortkit_value_free(x);
+    ortkit_session_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -291,6 +341,7 @@ int main(void)
         cmocka_unit_test(test_optionals_run),
         cmocka_unit_test(test_maps_run),
         cmocka_unit_test(test_classifier),
+        cmocka_unit_test(test_sequences_threads),
     };
     return cmocka_run_group_tests(tests, open_runtimes, free_runtimes);
 }
