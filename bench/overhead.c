@@ -18,6 +18,8 @@
 
 #include <onnxruntime_c_api.h>
 
+#include "bench_common.h"
+
 #include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
@@ -25,25 +27,9 @@
 #include <string.h>
 #include <time.h>
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static void die_ort(const OrtApi *api, OrtStatus *st, const char *what)
 {
-    if (!st)
-        return;
-    fprintf(stderr, "bench_overhead: %s: %s\n", what, api->GetErrorMessage(st));
-    exit(1);
+    bench_check("bench_overhead", api, st, what);
 }
 
 static void die(const char *what)
@@ -184,7 +170,7 @@ int main(int argc, char **argv)
             int kit = (side == 0) == (r % 2 == 0);
             if (only && strcmp(only, kit ? "kit" : "raw"))
                 continue;
-            double start = now();
+            double start = bench_now();
             for (int b = 0; b < block; b++) {
                 if (kit) {
                     if (ortkit_session_run(s, NULL, names, (const ortkit_tensor *const *)inputs, n_in,
@@ -201,7 +187,7 @@ int main(int argc, char **argv)
                     }
                 }
             }
-            (kit ? t_kit : t_raw)[r] = (now() - start) / block;
+            (kit ? t_kit : t_raw)[r] = (bench_now() - start) / block;
         }
     }
     double mean_kit = 0, mean_raw = 0;
@@ -209,8 +195,8 @@ int main(int argc, char **argv)
         mean_kit += t_kit[r] / rounds;
         mean_raw += t_raw[r] / rounds;
     }
-    qsort(t_kit, (size_t)rounds, sizeof *t_kit, cmp);
-    qsort(t_raw, (size_t)rounds, sizeof *t_raw, cmp);
+    qsort(t_kit, (size_t)rounds, sizeof *t_kit, bench_cmp_double);
+    qsort(t_raw, (size_t)rounds, sizeof *t_raw, bench_cmp_double);
     double med_kit = t_kit[rounds / 2], med_raw = t_raw[rounds / 2];
     printf("model      %s\n", model);
     printf("runtime    ONNX Runtime %s, %d intra-op thread(s)\n", ortkit_runtime_version(rt), threads);

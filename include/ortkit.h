@@ -32,6 +32,7 @@
 
 #include "ortkit/common.h"
 #include "ortkit/tensor.h"
+#include "ortkit/value.h"
 #include "ortkit/runtime.h"
 #include "ortkit/session.h"
 #include "ortkit/run.h"

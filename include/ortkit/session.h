@@ -9,6 +9,7 @@
 
 #include "ortkit/common.h"
 #include "ortkit/runtime.h"
+#include "ortkit/value.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -138,15 +139,8 @@ ORTKIT_API int ortkit_runtime_provider_check(ortkit_provider_status **out, ortki
                                              const char *provider);
 ORTKIT_API void ortkit_provider_status_free(ortkit_provider_status *status);
 
-/* Introspection. */
-typedef enum ortkit_value_kind {
-    ORTKIT_KIND_UNKNOWN = 0,
-    ORTKIT_KIND_TENSOR = 1,
-    ORTKIT_KIND_SEQUENCE = 2,
-    ORTKIT_KIND_MAP = 3,
-    ORTKIT_KIND_OPTIONAL = 4,
-    ORTKIT_KIND_SPARSE_TENSOR = 5
-} ortkit_value_kind;
+/* Introspection.  The kinds of values (ortkit_value_kind) and full value
+ * types (ortkit_value_type) are in ortkit/value.h. */
 
 /* One dimension.  An element of an array the caller indexes, so its layout
  * is fixed: it never grows. */
@@ -161,6 +155,8 @@ typedef struct ortkit_io_info {
     ortkit_type type;       /* element type (of the tensor inside, for sequences/optionals) */
     size_t rank;            /* SIZE_MAX when the rank is unknown (the model gives no shape) */
     const ortkit_dim *dims; /* rank entries; NULL when the rank is unknown */
+    /* The whole type, nested kinds included: "sequence<map<int64,float32>>". */
+    const ortkit_value_type *value_type;
 } ortkit_io_info;
 
 ORTKIT_API size_t ortkit_session_input_count(const ortkit_session *session);
@@ -171,7 +167,8 @@ ORTKIT_API const ortkit_io_info *ortkit_session_output(const ortkit_session *ses
 ORTKIT_API long ortkit_session_input_index(const ortkit_session *session, const char *name);
 ORTKIT_API long ortkit_session_output_index(const ortkit_session *session, const char *name);
 /* Write "float32[N,3,224,224]" into buf (always NUL-terminated); a tensor
- * of unknown rank (a type without a shape) is "float32[?...]". */
+ * of unknown rank (a type without a shape) is "float32[?...]"; other kinds
+ * as ortkit_value_type_describe writes them: "sequence<float32>". */
 ORTKIT_API void ortkit_io_describe(const ortkit_io_info *info, char *buf, size_t size);
 
 typedef struct ortkit_model_metadata {

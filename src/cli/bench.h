@@ -31,7 +31,7 @@ typedef struct bench_side {
     int shared_rt;            /* B on the very library A loaded: rt is A's */
     ortkit_session *cold;     /* the runtime's first session, kept open to the end */
     ortkit_session *session;  /* the session measured */
-    ortkit_tensor **inputs;   /* this side's own copies: each caches its runtime's value */
+    ortkit_value **inputs;    /* this side's own copies: each caches its runtime's value */
 
     /* Results.  "Cold" is the first session a runtime opens, which also
      * pays the runtime's one-time start-up; the measured session comes
@@ -78,7 +78,7 @@ typedef struct bench_config {
 
 /* One run of session on inputs, outputs freed; *seconds inside the run call.
  * 0 or the library's code. */
-int bench_run_once(const bench_config *cfg, ortkit_session *session, ortkit_tensor *const *inputs,
+int bench_run_once(const bench_config *cfg, ortkit_session *session, ortkit_value *const *inputs,
                    double *seconds);
 
 /* First run, warm-up and the timed blocks; CLI_OK or CLI_FAIL (message printed). */

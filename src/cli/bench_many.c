@@ -25,7 +25,7 @@
 
 typedef struct many_model {
     const char *path;
-    ortkit_tensor *inputs[INPUTS_MAX];
+    ortkit_value *inputs[INPUTS_MAX];
     const char *names[INPUTS_MAX];
     size_t n_in;
 } many_model;
@@ -60,14 +60,14 @@ static void *caller(void *arg)
             break;
         size_t i = (size_t)r % m->n;
         many_model *mm = m->of[i];
-        ortkit_tensor *outs[INPUTS_MAX] = {0};
+        ortkit_value *outs[INPUTS_MAX] = {0};
         size_t n_out = ortkit_session_output_count(m->sessions[i]);
         double t0 = ortkit__clock_now();
-        int rc = ortkit_session_run(m->sessions[i], NULL, mm->names, (const ortkit_tensor *const *)mm->inputs,
+        int rc = ortkit_session_run_values(m->sessions[i], NULL, mm->names, (const ortkit_value *const *)mm->inputs,
                                     mm->n_in, NULL, 0, outs);
         m->lat[r] = ortkit__clock_now() - t0;
         for (size_t o = 0; o < n_out && o < INPUTS_MAX; o++)
-            ortkit_tensor_free(outs[o]);
+            ortkit_value_free(outs[o]);
         if (rc && !atomic_exchange(&m->failed, 1))
             cli_fail_lib();
     }
@@ -148,14 +148,14 @@ static int many_once(const bench_mode_args *a, long n, int global, int spin)
     }
     /* One untimed run per session: first runs allocate and plan memory. */
     for (size_t i = 0; i < m.n; i++) {
-        ortkit_tensor *outs[INPUTS_MAX] = {0};
-        if (ortkit_session_run(m.sessions[i], NULL, m.of[i]->names,
-                               (const ortkit_tensor *const *)m.of[i]->inputs, m.of[i]->n_in, NULL, 0, outs)) {
+        ortkit_value *outs[INPUTS_MAX] = {0};
+        if (ortkit_session_run_values(m.sessions[i], NULL, m.of[i]->names,
+                               (const ortkit_value *const *)m.of[i]->inputs, m.of[i]->n_in, NULL, 0, outs)) {
             cli_fail_lib();
             goto cleanup;
         }
         for (size_t o = 0; o < ortkit_session_output_count(m.sessions[i]) && o < INPUTS_MAX; o++)
-            ortkit_tensor_free(outs[o]);
+            ortkit_value_free(outs[o]);
     }
     double cpu0 = cpu_seconds(), t0 = ortkit__clock_now();
     m.deadline = a->duration > 0 ? t0 + a->duration : 0;
@@ -185,7 +185,7 @@ static int many_once(const bench_mode_args *a, long n, int global, int spin)
 cleanup:
     for (size_t i = 0; i < BENCH_MAX_MODELS; i++)
         for (size_t k = 0; k < models[i].n_in; k++)
-            ortkit_tensor_free(models[i].inputs[k]);
+            ortkit_value_free(models[i].inputs[k]);
     for (size_t i = 0; i < m.n; i++)
         ortkit_session_free(m.sessions[i]);
     free(m.lat);

@@ -122,7 +122,7 @@ static int print_table(const bench_config *cfg)
     printf("inputs    ");
     for (size_t i = 0; i < cfg->n_in; i++) {
         char shape[256];
-        ortkit_tensor_describe(cfg->side[0].inputs[i], shape, sizeof shape);
+        ortkit_value_describe(cfg->side[0].inputs[i], shape, sizeof shape);
         printf("%s %s %s (%s)", i ? ";" : "", cli_esc(cfg->names[i]), cli_esc(shape),
                cli_esc(input_source(cfg, i)));
     }
@@ -233,13 +233,20 @@ static int print_json(const bench_config *cfg)
     cJSON_AddStringToObject(root, "model", cfg->model);
     cJSON *ins = cJSON_AddArrayToObject(root, "inputs");
     for (size_t i = 0; i < cfg->n_in; i++) {
-        const ortkit_tensor *t = cfg->side[0].inputs[i];
+        const ortkit_value *v = cfg->side[0].inputs[i];
+        const ortkit_tensor *t = ortkit_value_tensor(v);
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "name", cfg->names[i]);
-        cJSON_AddStringToObject(o, "type", ortkit_type_name(ortkit_tensor_type(t)));
-        cJSON *shape = cJSON_AddArrayToObject(o, "shape");
-        for (size_t d = 0; d < ortkit_tensor_rank(t); d++)
-            cJSON_AddItemToArray(shape, cJSON_CreateNumber((double)ortkit_tensor_shape(t)[d]));
+        if (t) {
+            cJSON_AddStringToObject(o, "type", ortkit_type_name(ortkit_tensor_type(t)));
+            cJSON *shape = cJSON_AddArrayToObject(o, "shape");
+            for (size_t d = 0; d < ortkit_tensor_rank(t); d++)
+                cJSON_AddItemToArray(shape, cJSON_CreateNumber((double)ortkit_tensor_shape(t)[d]));
+        } else {
+            char type[256];
+            ortkit_value_describe(v, type, sizeof type);
+            cJSON_AddStringToObject(o, "type", type);
+        }
         cJSON_AddStringToObject(o, "source", input_source(cfg, i));
         cJSON_AddItemToArray(ins, o);
     }

@@ -5,7 +5,7 @@
  * runs, alternating A B, B A, A B ... so that drift in clock speed, cache or
  * machine load hits both alike.  Within a block, `callers` threads share one
  * session and claim runs from a common counter until the block is done.
- * Only ortkit_session_run is inside the timed interval; freeing its outputs
+ * Only ortkit_session_run_values is inside the timed interval; freeing its outputs
  * is not, as in onnxruntime_perf_test.
  */
 #include "bench.h"
@@ -34,26 +34,26 @@ static void cpu_seconds(double *user, double *sys)
 }
 
 /* One run, its outputs freed afterwards; *seconds is the time inside the run call. */
-static int run_once(const bench_config *cfg, ortkit_session *session, ortkit_tensor *const *inputs,
-                    ortkit_tensor **outs, double *seconds)
+static int run_once(const bench_config *cfg, ortkit_session *session, ortkit_value *const *inputs,
+                    ortkit_value **outs, double *seconds)
 {
     double t0 = ortkit__clock_now();
-    int rc = ortkit_session_run(session, NULL, cfg->names, (const ortkit_tensor *const *)inputs, cfg->n_in,
-                                NULL, 0, outs);
+    int rc = ortkit_session_run_values(session, NULL, cfg->names, (const ortkit_value *const *)inputs,
+                                       cfg->n_in, NULL, 0, outs);
     *seconds = ortkit__clock_now() - t0;
     if (rc)
         return rc;
     for (size_t i = 0; i < cfg->n_out; i++) {
-        ortkit_tensor_free(outs[i]);
+        ortkit_value_free(outs[i]);
         outs[i] = NULL;
     }
     return 0;
 }
 
-int bench_run_once(const bench_config *cfg, ortkit_session *session, ortkit_tensor *const *inputs,
+int bench_run_once(const bench_config *cfg, ortkit_session *session, ortkit_value *const *inputs,
                    double *seconds)
 {
-    ortkit_tensor **outs = calloc(cfg->n_out + 1, sizeof *outs);
+    ortkit_value **outs = calloc(cfg->n_out + 1, sizeof *outs);
     if (!outs)
         return ORTKIT_E_NOMEM;
     int rc = run_once(cfg, session, inputs, outs, seconds);
@@ -83,7 +83,7 @@ static void job_fail(block_job *job, const char *msg)
 static void *caller_main(void *arg)
 {
     block_job *job = arg;
-    ortkit_tensor **outs = calloc(job->cfg->n_out + 1, sizeof *outs);
+    ortkit_value **outs = calloc(job->cfg->n_out + 1, sizeof *outs);
     if (!outs) {
         job_fail(job, "out of memory");
         return NULL;
@@ -241,7 +241,7 @@ static int warm_up(bench_config *cfg, size_t idx, double *warm_mean)
 {
     bench_side *sd = &cfg->side[idx];
     char pre[160];
-    ortkit_tensor **outs = calloc(cfg->n_out + 1, sizeof *outs);
+    ortkit_value **outs = calloc(cfg->n_out + 1, sizeof *outs);
     if (!outs)
         return cli_fail("out of memory");
     double rss0 = (double)ortkit__proc_rss(), dt, sum = 0;

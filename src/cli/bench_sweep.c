@@ -46,7 +46,7 @@ static size_t step_count(const bench_mode_args *a)
 static int run_shape(const bench_mode_args *a, ortkit_session *s, double *mean)
 {
     size_t n_in = ortkit_session_input_count(s), n_out = ortkit_session_output_count(s);
-    ortkit_tensor **in = calloc(n_in + 1, sizeof *in), **out = calloc(n_out + 1, sizeof *out);
+    ortkit_value **in = calloc(n_in + 1, sizeof *in), **out = calloc(n_out + 1, sizeof *out);
     const char **names = calloc(n_in + 1, sizeof *names);
     int rc = CLI_FAIL;
     double total = 0;
@@ -58,13 +58,13 @@ static int run_shape(const bench_mode_args *a, ortkit_session *s, double *mean)
         goto cleanup;
     for (long r = 0; r < a->sweep_runs; r++) {
         double t0 = ortkit__clock_now();
-        if (ortkit_session_run(s, NULL, names, (const ortkit_tensor *const *)in, n_in, NULL, 0, out)) {
+        if (ortkit_session_run_values(s, NULL, names, (const ortkit_value *const *)in, n_in, NULL, 0, out)) {
             cli_fail_lib();
             goto cleanup;
         }
         total += ortkit__clock_now() - t0;
         for (size_t o = 0; o < n_out; o++) {
-            ortkit_tensor_free(out[o]);
+            ortkit_value_free(out[o]);
             out[o] = NULL;
         }
     }
@@ -72,7 +72,7 @@ static int run_shape(const bench_mode_args *a, ortkit_session *s, double *mean)
     rc = 0;
 cleanup:
     for (size_t i = 0; in && i < n_in; i++)
-        ortkit_tensor_free(in[i]);
+        ortkit_value_free(in[i]);
     free(in);
     free(out);
     free(names);

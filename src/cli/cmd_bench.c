@@ -27,7 +27,7 @@ static const cli_opt bench_opts[] = {
      "run for this long instead (per side; at most 10000000 runs)"},
     {OPT_WARMUP, "warmup", 0, "N", 0, "untimed runs before timing (default 5)"},
     {OPT_CALLERS, "callers", 'c', "N", 0, "N threads calling one session at once (1 to 256)"},
-    {OPT_INPUT, "input", 'i', "NAME=FILE", CLI_OPT_REPEATS, "feed input NAME from a .npy file"},
+    {OPT_INPUT, "input", 'i', "NAME=FILE", CLI_OPT_REPEATS, "feed input NAME from FILE: .npy, .json (a map), a directory (a sequence)"},
     {OPT_RANDOM, "random", 0, NULL, 0, "generate the other inputs (default: --random)"},
     {OPT_ZEROS, "zeros", 0, NULL, CLI_OPT_SAME_LINE, NULL},
     {OPT_DIM, "dim", 0, "SYMBOL=SIZE", CLI_OPT_REPEATS,
@@ -509,6 +509,53 @@ static int copy_tensor(ortkit_tensor **out, const ortkit_tensor *t)
     return rc;
 }
 
+/* A deep copy of v: every tensor in it with its own storage. */
+static int copy_value(ortkit_value **out, const ortkit_value *v)
+{
+    *out = NULL;
+    int rc = 0;
+    size_t n = ortkit_value_count(v);
+    switch (ortkit_value_kind_of(v)) {
+    case ORTKIT_KIND_TENSOR: {
+        ortkit_tensor *t = NULL;
+        if ((rc = copy_tensor(&t, ortkit_value_tensor(v))) || (rc = ortkit_value_new_tensor(out, t)))
+            ortkit_tensor_free(t);
+        return rc;
+    }
+    case ORTKIT_KIND_MAP: {
+        ortkit_tensor *k = NULL, *x = NULL;
+        if ((rc = copy_tensor(&k, ortkit_value_map_keys(v))) ||
+            (rc = copy_tensor(&x, ortkit_value_map_values(v))) || (rc = ortkit_value_new_map(out, k, x))) {
+            ortkit_tensor_free(k);
+            ortkit_tensor_free(x);
+        }
+        return rc;
+    }
+    case ORTKIT_KIND_OPTIONAL: {
+        ortkit_value *item = NULL;
+        if ((n && (rc = copy_value(&item, ortkit_value_item(v, 0)))) ||
+            (rc = ortkit_value_new_optional(out, item)))
+            ortkit_value_free(item);
+        return rc;
+    }
+    default: {
+        ortkit_value **items = calloc(n + 1, sizeof *items);
+        if (!items)
+            return ORTKIT_E_NOMEM;
+        size_t made = 0;
+        for (; made < n && !rc; made++)
+            rc = copy_value(&items[made], ortkit_value_item(v, made));
+        if (!rc)
+            rc = ortkit_value_new_sequence(out, items, n);
+        if (rc)
+            for (size_t i = 0; i < made; i++)
+                ortkit_value_free(items[i]);
+        free(items);
+        return rc;
+    }
+    }
+}
+
 /* Inputs are built once, from A's cold session, and copied for B. */
 static int prepare_inputs(bench_config *cfg)
 {
@@ -523,7 +570,7 @@ static int prepare_inputs(bench_config *cfg)
     if (inputs_build(&cfg->in, cfg->model, A->cold, A->inputs, cfg->names))
         return CLI_FAIL;
     for (size_t i = 0; cfg->n_sides == 2 && i < cfg->n_in; i++)
-        if (copy_tensor(&cfg->side[1].inputs[i], A->inputs[i]))
+        if (copy_value(&cfg->side[1].inputs[i], A->inputs[i]))
             return cli_fail_lib();
     return 0;
 }
@@ -533,7 +580,7 @@ static void free_config(bench_config *cfg)
     for (size_t s = 0; s < 2; s++) {
         bench_side *sd = &cfg->side[s];
         for (size_t i = 0; sd->inputs && i < cfg->n_in; i++)
-            ortkit_tensor_free(sd->inputs[i]);
+            ortkit_value_free(sd->inputs[i]);
         free(sd->inputs);
         free(sd->lat);
         ortkit_session_free(sd->session);

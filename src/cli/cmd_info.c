@@ -23,6 +23,11 @@ static cJSON *io_json(const ortkit_io_info *io)
     cJSON_AddStringToObject(o, "name", io->name);
     cJSON_AddStringToObject(o, "kind", kinds[io->kind <= 5 ? io->kind : 0]);
     cJSON_AddStringToObject(o, "type", ortkit_type_name(io->type));
+    if (io->kind != ORTKIT_KIND_TENSOR) { /* the whole type: "sequence<map<int64,float32>>" */
+        char whole[256];
+        ortkit_value_type_describe(io->value_type, whole, sizeof whole);
+        cJSON_AddStringToObject(o, "value_type", whole);
+    }
     if (io->kind == ORTKIT_KIND_TENSOR && io->rank == SIZE_MAX) {
         cJSON_AddNullToObject(o, "shape"); /* no shape in the model: any rank */
     } else if (io->kind == ORTKIT_KIND_TENSOR) {

@@ -4,6 +4,9 @@
 #include "interrupt.h"
 #include "opt.h"
 #include "session_flags.h"
+
+#include "value_files.h"
+#include "value_show.h"
 #include "values.h"
 
 #include <errno.h>
@@ -22,12 +25,12 @@ enum {
 
 static const cli_opt run_opts[] = {
     {OPT_INPUT, "input", 'i', "NAME=FILE", CLI_OPT_REPEATS,
-     "feed input NAME from a .npy file (FILE alone when the model has one input)"},
+     "feed input NAME from FILE: .npy, .json (a map), a directory (a sequence)"},
     {OPT_RANDOM, "random", 0, NULL, 0, "fill inputs not given with random values (seeded)"},
     {OPT_ZEROS, "zeros", 0, NULL, 0, "fill inputs not given with zeros"},
     {OPT_DIM, "dim", 0, "SYMBOL=VALUE", CLI_OPT_REPEATS,
      "size of a symbolic dimension for generated inputs"},
-    {OPT_OUTPUT, "output", 'o', "DIR", 0, "save each output as DIR/NAME.npy"},
+    {OPT_OUTPUT, "output", 'o', "DIR", 0, "save each output in DIR (NAME.npy, NAME.json, NAME/)"},
     {OPT_THREADS, "threads", 0, "N", 0, "intra-op threads (default: ORT's, one per core)"},
     {OPT_EP, "ep", 0, "LIST", 0, "execution providers in order, e.g. cuda,cpu"},
     {OPT_STRICT, "strict", 0, NULL, 0, "fail when a provider in --ep cannot be used"},
@@ -50,6 +53,9 @@ static const cli_opt_spec run_spec = {
     run_opts, NULL,
     "-o DIR saves output NAME as DIR/NAME.npy, each character other than a letter,\n"
     "a digit, '.', '_' or '-' replaced by '_' (\".\", \"..\" and \"\" give output.npy).\n"
+    "A sequence is the directory DIR/NAME/ of 0.npy, 1.npy... (0.json... for maps),\n"
+    "a map DIR/NAME.json ({\"keys\": [...], \"values\": [...]}), an optional holding\n"
+    "none DIR/NAME.json holding null.  -i reads the same files back.\n"
     "Outputs that would share a file are an error before the model runs: a file\n"
     "always holds the output its name says.  All files or none: a failure or an\n"
     "interrupt leaves DIR as it was.\n"
@@ -144,6 +150,8 @@ static void file_name_for(const char *name, char *buf, size_t size)
 /* The file each output is saved in (without ".npy"). */
 typedef struct out_file {
     char name[512];
+    char ext[8];      /* ".npy", ".json", or "" for a sequence's directory */
+    int track;        /* a sequence's staged directory, for an interrupt; -1 */
     size_t output;    /* its index among the session's outputs */
     int had_old;      /* DIR held a file of that name: kept as STAGING/old-N */
     int placed;       /* renamed into DIR */
@@ -175,6 +183,7 @@ static int plan_files(out_file **out, const ortkit_session *s, size_t n, const c
     for (size_t i = 0; i < n; i++) {
         file_name_for(ortkit_session_output(s, i)->name, f[i].name, sizeof f[i].name);
         f[i].output = i;
+        f[i].track = -1;
     }
     memcpy(sorted, f, n * sizeof *f);
     qsort(sorted, n, sizeof *sorted, cmp_out_file);
@@ -216,9 +225,11 @@ static int same_file(const char *dir, const char *staging, out_file *f, const or
     for (size_t i = 0; i < n; i++) {
         char path[PATH_MAX];
         struct stat st;
-        if (ortkit__pathf(path, sizeof path, "%s/%s.npy", staging, f[i].name) || stat(path, &st)) {
+        if (ortkit__pathf(path, sizeof path, "%s/%s%s", staging, f[i].name, f[i].ext) ||
+            stat(path, &st)) {
             free(sorted);
-            return cli_fail("cannot read back '%s/%s.npy': %s", staging, f[i].name, strerror(errno));
+            return cli_fail("cannot read back '%s/%s%s': %s", staging, f[i].name, f[i].ext,
+                            strerror(errno));
         }
         f[i].dev = st.st_dev;
         f[i].ino = st.st_ino;
@@ -228,10 +239,11 @@ static int same_file(const char *dir, const char *staging, out_file *f, const or
     int rc = CLI_OK;
     for (size_t i = 1; i < n && !rc; i++)
         if (sorted[i - 1].dev == sorted[i].dev && sorted[i - 1].ino == sorted[i].ino)
-            rc = cli_fail("outputs '%s' and '%s' would both be saved as '%s/%s.npy' on this file "
+            rc = cli_fail("outputs '%s' and '%s' would both be saved as '%s/%s%s' on this file "
                           "system; nothing was written",
                           ortkit_session_output(s, sorted[i - 1].output)->name,
-                          ortkit_session_output(s, sorted[i].output)->name, dir, sorted[i].name);
+                          ortkit_session_output(s, sorted[i].output)->name, dir, sorted[i].name,
+                          sorted[i].ext);
     free(sorted);
     return rc;
 }
@@ -257,8 +269,8 @@ static int commit(const char *dir, const char *staging, out_file *f, size_t n)
     size_t i = 0;
     for (; i < n; i++) {
         struct stat st;
-        if (ortkit__pathf(from, sizeof from, "%s/%s.npy", staging, f[i].name) ||
-            ortkit__pathf(to, sizeof to, "%s/%s.npy", dir, f[i].name) ||
+        if (ortkit__pathf(from, sizeof from, "%s/%s%s", staging, f[i].name, f[i].ext) ||
+            ortkit__pathf(to, sizeof to, "%s/%s%s", dir, f[i].name, f[i].ext) ||
             ortkit__pathf(old, sizeof old, "%s/old-%zu", staging, i)) {
             cli_fail("output directory '%s': path too long", dir);
             break;
@@ -283,7 +295,7 @@ static int commit(const char *dir, const char *staging, out_file *f, size_t n)
         return CLI_OK;
     for (size_t j = i + 1; j-- > 0;) {
         if ((!f[j].had_old && !f[j].placed) ||
-            ortkit__pathf(to, sizeof to, "%s/%s.npy", dir, f[j].name) ||
+            ortkit__pathf(to, sizeof to, "%s/%s%s", dir, f[j].name, f[j].ext) ||
             ortkit__pathf(old, sizeof old, "%s/old-%zu", staging, j))
             continue;
         if (f[j].had_old)
@@ -294,14 +306,29 @@ static int commit(const char *dir, const char *staging, out_file *f, size_t n)
     return CLI_FAIL;
 }
 
+/* The directories inside the staging directory: sequences staged, and
+ * sequences a commit moved aside (old-N). */
+static void unstage_dirs(const char *staging, out_file *f, size_t n)
+{
+    char path[PATH_MAX];
+    for (size_t i = 0; i < n; i++) {
+        if (!ortkit__pathf(path, sizeof path, "%s/%s", staging, f[i].name) && !f[i].ext[0])
+            cli_remove_flat_dir(path);
+        if (!ortkit__pathf(path, sizeof path, "%s/old-%zu", staging, i))
+            cli_remove_flat_dir(path);
+        cli_interrupt_untrack(f[i].track);
+        f[i].track = -1;
+    }
+}
+
 /*
- * Save every output as DIR/NAME.npy, all or nothing: each is written into a
+ * Save every output as DIR/NAME.npy (a sequence DIR/NAME/, a map DIR/NAME.json), all or nothing: each is written into a
  * staging directory inside DIR (DIR/.ortkit-run-PID-XXXXXX, so that the next
  * run can tell one whose process is gone), every destination is checked, and
  * only then are they renamed into place.  A failure or an interrupt leaves
  * DIR as it was, and removes DIR when this run created it.
  */
-static int save_outputs(const char *dir, out_file *f, const ortkit_session *s, ortkit_tensor **outs,
+static int save_outputs(const char *dir, out_file *f, const ortkit_session *s, ortkit_value **outs,
                         size_t n)
 {
     struct stat st;
@@ -330,11 +357,13 @@ static int save_outputs(const char *dir, out_file *f, const ortkit_session *s, o
     }
     track_staging = cli_interrupt_track(staging, CLI_TRACK_FLAT_DIR);
     for (size_t i = 0; i < n; i++) {
-        if (ortkit__pathf(path, sizeof path, "%s/%s.npy", dir, f[i].name)) {
+        snprintf(f[i].ext, sizeof f[i].ext, "%s", value_file_ext(outs[i]));
+        f[i].track = -1;
+        if (ortkit__pathf(path, sizeof path, "%s/%s%s", dir, f[i].name, f[i].ext)) {
             cli_fail("output directory '%s': path too long", dir);
             goto unstage;
         }
-        if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        if (f[i].ext[0] && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
             cli_fail("output '%s': cannot replace '%s': it is a directory",
                      ortkit_session_output(s, i)->name, path);
             goto unstage;
@@ -342,14 +371,17 @@ static int save_outputs(const char *dir, out_file *f, const ortkit_session *s, o
     }
     for (size_t i = 0; i < n && !cli_interrupted(); i++) {
         const char *name = ortkit_session_output(s, i)->name;
-        if (ortkit__pathf(path, sizeof path, "%s/%s.npy", staging, f[i].name)) {
+        char what[600];
+        snprintf(what, sizeof what, "output '%.500s'", name);
+        if (ortkit__pathf(path, sizeof path, "%s/%s", staging, f[i].name)) {
             cli_fail("output directory '%s': path too long", dir);
             goto unstage;
         }
-        if (ortkit_npy_write(path, outs[i])) {
-            cli_fail("output '%s': %s", name, ortkit_error_last());
+        int failed = value_save(path, what, outs[i]);
+        if (!f[i].ext[0]) /* a sequence's directory, even half-made */
+            f[i].track = cli_interrupt_track(path, CLI_TRACK_FLAT_DIR);
+        if (failed)
             goto unstage;
-        }
         test_pause();
     }
     if (cli_interrupted()) {
@@ -362,6 +394,7 @@ static int save_outputs(const char *dir, out_file *f, const ortkit_session *s, o
         goto unstage;
     rc = commit(dir, staging, f, n);
 unstage:
+    unstage_dirs(staging, f, n);
     cli_remove_flat_dir(staging);
     cli_interrupt_untrack(track_staging);
 done:
@@ -381,14 +414,6 @@ static int cmp_double(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-static cJSON *shape_json(const ortkit_tensor *t)
-{
-    cJSON *shape = cJSON_CreateArray();
-    for (size_t d = 0; d < ortkit_tensor_rank(t); d++)
-        cJSON_AddItemToArray(shape, cJSON_CreateNumber((double)ortkit_tensor_shape(t)[d]));
-    return shape;
-}
-
 /* CLI_OK, or CLI_FAIL when the output could not be written. */
 
 /* The session fell back: a provider asked for was skipped and only the CPU is left. */
@@ -404,7 +429,7 @@ static int runs_on_cpu_instead(const ortkit_session *s)
 }
 
 static int report(const run_args *a, const ortkit_runtime *rt, const ortkit_session *s,
-                   ortkit_tensor **outs, double create_s, double *lat, size_t runs)
+                   ortkit_value **outs, double create_s, double *lat, size_t runs)
 {
     size_t n_out = ortkit_session_output_count(s);
     double first = lat[0];
@@ -448,23 +473,9 @@ static int report(const run_args *a, const ortkit_runtime *rt, const ortkit_sess
         cJSON_AddNumberToObject(l, "max", lat[runs - 1]);
         cJSON *outputs = cJSON_AddArrayToObject(root, "outputs");
         for (size_t i = 0; i < n_out; i++) {
-            const ortkit_tensor *t = outs[i];
             cJSON *o = cJSON_CreateObject();
             cJSON_AddStringToObject(o, "name", ortkit_session_output(s, i)->name);
-            cJSON_AddStringToObject(o, "type", ortkit_type_name(ortkit_tensor_type(t)));
-            cJSON_AddItemToObject(o, "shape", shape_json(t));
-            value_summary sum_i;
-            summarize(t, &sum_i);
-            if (sum_i.numeric && ortkit_tensor_count(t) > sum_i.nan_count) {
-                cJSON_AddNumberToObject(o, "min", sum_i.min);
-                cJSON_AddNumberToObject(o, "max", sum_i.max);
-                cJSON_AddNumberToObject(o, "mean", sum_i.mean);
-            }
-            cJSON *fv = cJSON_AddArrayToObject(o, "first");
-            for (size_t k = 0; k < ortkit_tensor_count(t) && k < 8; k++)
-                cJSON_AddItemToArray(fv, ortkit_tensor_type(t) == ORTKIT_TYPE_STRING
-                                             ? cJSON_CreateString(ortkit_tensor_string(t, k))
-                                             : cJSON_CreateNumber(value_at(t, k)));
+            value_json(o, outs[i]);
             cJSON_AddItemToArray(outputs, o);
         }
         return cli_json_print(root);
@@ -485,22 +496,9 @@ static int report(const run_args *a, const ortkit_runtime *rt, const ortkit_sess
     cli_table *t = cli_table_new(7, headers);
     for (size_t c = 3; c < 6; c++)
         cli_table_align_right(t, c);
-    for (size_t i = 0; i < n_out; i++) {
-        char shape[256], mn[32] = "-", mx[32] = "-", me[32] = "-", fv[256];
-        ortkit_tensor_describe(outs[i], shape, sizeof shape);
-        const char *bracket = strchr(shape, '[');
-        value_summary sm;
-        summarize(outs[i], &sm);
-        if (sm.numeric && ortkit_tensor_count(outs[i]) > sm.nan_count) {
-            snprintf(mn, sizeof mn, "%.6g", sm.min);
-            snprintf(mx, sizeof mx, "%.6g", sm.max);
-            snprintf(me, sizeof me, "%.6g", sm.mean);
-        }
-        first_values(outs[i], 6, fv, sizeof fv);
-        cli_table_add(t, (const char *const[]){ortkit_session_output(s, i)->name,
-                                               ortkit_type_name(ortkit_tensor_type(outs[i])),
-                                               bracket ? bracket : shape, mn, mx, me, fv});
-    }
+    for (size_t i = 0; i < n_out; i++)
+        if (value_rows(t, ortkit_session_output(s, i)->name, outs[i]))
+            break;
     int printed = cli_table_print(t, stdout, "");
     cli_table_free(t);
     if (printed)
@@ -531,7 +529,7 @@ int cmd_run(int argc, char **argv)
 
     ortkit_runtime *rt = NULL;
     ortkit_session *s = NULL;
-    ortkit_tensor **inputs = NULL, **outs = NULL;
+    ortkit_value **inputs = NULL, **outs = NULL;
     const char **names = NULL;
     out_file *files = NULL;
     double *lat = NULL;
@@ -579,11 +577,12 @@ int cmd_run(int argc, char **argv)
     for (long r = 0; r < a.repeat; r++) {
         if (r > 0)
             for (size_t i = 0; i < n_out; i++) {
-                ortkit_tensor_free(outs[i]);
+                ortkit_value_free(outs[i]);
                 outs[i] = NULL;
             }
         double start = ortkit__clock_now();
-        if (ortkit_session_run(s, NULL, names, (const ortkit_tensor *const *)inputs, n_in, NULL, 0, outs)) {
+        if (ortkit_session_run_values(s, NULL, names, (const ortkit_value *const *)inputs, n_in, NULL,
+                                      0, outs)) {
             cli_fail_lib();
             goto cleanup;
         }
@@ -594,9 +593,9 @@ int cmd_run(int argc, char **argv)
     rc = report(&a, rt, s, outs, create_s, lat, (size_t)a.repeat);
 cleanup:
     for (size_t i = 0; inputs && i < n_in; i++)
-        ortkit_tensor_free(inputs[i]);
+        ortkit_value_free(inputs[i]);
     for (size_t i = 0; outs && i < n_out; i++)
-        ortkit_tensor_free(outs[i]);
+        ortkit_value_free(outs[i]);
     free(inputs);
     free(outs);
     free(names);

@@ -1,8 +1,10 @@
 /* inputs.c - model inputs and provider lists for `ortkit run` and `ortkit bench`. */
 #include "inputs.h"
 #include "cli.h"
+#include "value_files.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -106,26 +108,43 @@ static int has_dim(const dim_value *dims, size_t n, const char *symbol)
  * float32[N,3] is also [2,3].  An input of the wrong rank is left for the
  * check before the run to report.
  */
-static size_t known_dims(const input_spec *spec, const ortkit_session *s, ortkit_tensor *const *tensors,
+static size_t known_dims(const input_spec *spec, const ortkit_session *s, ortkit_value *const *values,
                          dim_value *dims, size_t cap)
 {
     size_t n = spec->n_dims;
     memcpy(dims, spec->dims, n * sizeof *dims);
     for (size_t i = 0; i < ortkit_session_input_count(s); i++) {
         const ortkit_io_info *io = ortkit_session_input(s, i);
-        if (!tensors[i] || io->rank != ortkit_tensor_rank(tensors[i]))
+        const ortkit_tensor *t = ortkit_value_tensor(values[i]);
+        if (!t || io->kind != ORTKIT_KIND_TENSOR || io->rank != ortkit_tensor_rank(t))
             continue;
         for (size_t d = 0; d < io->rank && n < cap; d++) {
             const char *sym = io->dims[d].symbol;
             if (io->dims[d].value < 0 && sym[0] && !has_dim(dims, n, sym))
-                dims[n++] = (dim_value){sym, ortkit_tensor_shape(tensors[i])[d]};
+                dims[n++] = (dim_value){sym, ortkit_tensor_shape(t)[d]};
         }
     }
     return n;
 }
 
+/* An input that is not a plain tensor: generated from its type; an
+ * optional not given and not generated holds none. */
+static int make_other(ortkit_value **out, const ortkit_io_info *io, fill_mode fill, unsigned *seed)
+{
+    if (fill == FILL_NONE)
+        return ortkit_value_new_optional(out, NULL) ? cli_fail_lib() : 0;
+    int rc = make_value(out, io->value_type, fill, seed);
+    if (rc == VALUES_NO_RANK) {
+        char type[256];
+        ortkit_io_describe(io, type, sizeof type);
+        return cli_fail("input '%s' (%s): ortkit cannot generate it; give it with -i %s=PATH",
+                        io->name, type, io->name);
+    }
+    return rc ? cli_fail_lib() : 0;
+}
+
 int inputs_build(const input_spec *spec, const char *model, const ortkit_session *s,
-                 ortkit_tensor **tensors, const char **names)
+                 ortkit_value **values, const char **names)
 {
     size_t n = ortkit_session_input_count(s);
     for (size_t k = 0; k < spec->n_files; k++) {
@@ -138,38 +157,49 @@ int inputs_build(const input_spec *spec, const char *model, const ortkit_session
             input_list(s, list, sizeof list);
             return cli_fail("'%s' has no input named '%s' (its inputs: %s)", model, name, list);
         }
-        if (tensors[idx])
+        if (values[idx])
             return cli_fail("input '%s' is given twice", name);
-        if (ortkit_npy_read(&tensors[idx], spec->files[k]))
-            return cli_fail("input '%s': %s", name, ortkit_error_last());
+        char what[600];
+        snprintf(what, sizeof what, "input '%.500s'", name);
+        if (value_load(&values[idx], spec->files[k], ortkit_session_input(s, idx)->value_type, what))
+            return CLI_FAIL;
     }
     dim_value dims[2 * INPUTS_MAX];
-    size_t n_dims = known_dims(spec, s, tensors, dims, sizeof dims / sizeof dims[0]);
+    size_t n_dims = known_dims(spec, s, values, dims, sizeof dims / sizeof dims[0]);
     unsigned seed = spec->seed;
     char missing[1024] = "", not_given[1024] = "";
     for (size_t i = 0; i < n; i++) {
         const ortkit_io_info *io = ortkit_session_input(s, i);
         names[i] = io->name;
-        if (tensors[i])
+        if (values[i])
             continue;
+        if (io->kind == ORTKIT_KIND_OPTIONAL ||
+            (io->kind != ORTKIT_KIND_TENSOR && spec->fill != FILL_NONE)) {
+            if (make_other(&values[i], io, spec->fill, &seed))
+                return CLI_FAIL;
+            continue;
+        }
         if (spec->fill == FILL_NONE) {
             size_t used = strlen(not_given);
             snprintf(not_given + used, sizeof not_given - used, "%s%s", used ? ", " : "", io->name);
             continue;
         }
-        if (io->kind != ORTKIT_KIND_TENSOR)
-            return cli_fail("input '%s' is not a tensor; ortkit cannot generate it", io->name);
         /* No rank to generate: any guess would fail inside the model, far from here. */
         if (io->rank == SIZE_MAX)
             return cli_fail("input '%s' has no shape in the model (%s, any rank): ortkit cannot "
                             "generate it; give it with -i %s=FILE.npy", io->name,
                             ortkit_type_name(io->type), io->name);
-        int rc = make_input(&tensors[i], io, spec->fill, dims, n_dims, &seed, missing, sizeof missing);
+        ortkit_tensor *t = NULL;
+        int rc = make_input(&t, io, spec->fill, dims, n_dims, &seed, missing, sizeof missing);
         if (rc == VALUES_NO_RANK)
             return cli_fail("input '%s' has no usable rank in the model: ortkit cannot generate it; "
                             "give it with -i %s=FILE.npy", io->name, io->name);
         if (rc > 0 || (rc < 0 && !missing[0]))
             return cli_fail_lib();
+        if (!rc && ortkit_value_new_tensor(&values[i], t)) {
+            ortkit_tensor_free(t);
+            return cli_fail_lib();
+        }
     }
     if (not_given[0])
         return cli_fail("inputs not given: %s (use -i NAME=FILE.npy, --random or --zeros)", not_given);

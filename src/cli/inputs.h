@@ -37,11 +37,13 @@ int providers_split(const char *cmd, char *list, const char **out, size_t max, s
 void providers_warn_skipped(const ortkit_session *s);
 
 /*
- * Build every input of session s, in model order: from the spec's files,
- * the rest generated.  names[i] gets each input's name.  0 on success;
- * CLI_FAIL after printing why (tensors made so far stay for the caller to free).
+ * Build every input of session s, in model order, as values: from the
+ * spec's files (.npy, .json, a sequence's directory), the rest generated;
+ * an optional input neither given nor generated holds none.  names[i] gets
+ * each input's name.  0 on success; CLI_FAIL after printing why (values made
+ * so far stay for the caller to free).
  */
 int inputs_build(const input_spec *spec, const char *model, const ortkit_session *s,
-                 ortkit_tensor **tensors, const char **names);
+                 ortkit_value **values, const char **names);
 
 #endif

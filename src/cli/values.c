@@ -167,6 +167,72 @@ int make_input(ortkit_tensor **out, const ortkit_io_info *io, fill_mode fill, co
     return 0;
 }
 
+/* A generated tensor inside another value: 1-D, GENERATED_LENGTH long. */
+static int make_leaf(ortkit_tensor **out, ortkit_type type, fill_mode fill, unsigned *seed)
+{
+    ortkit_dim dim = {GENERATED_LENGTH, ""};
+    ortkit_io_info io = {"", ORTKIT_KIND_TENSOR, type ? type : ORTKIT_TYPE_FLOAT32, 1, &dim, NULL};
+    char missing[8];
+    return make_input(out, &io, fill, NULL, 0, seed, missing, sizeof missing);
+}
+
+static int make_map(ortkit_value **out, const ortkit_value_type *t, fill_mode fill, unsigned *seed)
+{
+    ortkit_tensor *keys = NULL, *values = NULL;
+    static const char *const words[] = {"a", "b", "c", "d", "e", "f", "g", "h"};
+    int64_t n = GENERATED_LENGTH;
+    int rc = t->key == ORTKIT_TYPE_STRING ? ortkit_tensor_new_strings(&keys, &n, 1, words)
+                                           : ortkit_tensor_new(&keys, ORTKIT_TYPE_INT64, &n, 1);
+    for (int64_t i = 0; !rc && t->key != ORTKIT_TYPE_STRING && i < n; i++)
+        ((int64_t *)ortkit_tensor_data(keys))[i] = i;
+    if (!rc)
+        rc = make_leaf(&values, t->inner ? t->inner->elem : ORTKIT_TYPE_FLOAT32, fill, seed);
+    if (!rc)
+        rc = ortkit_value_new_map(out, keys, values);
+    if (rc) {
+        ortkit_tensor_free(keys);
+        ortkit_tensor_free(values);
+    }
+    return rc;
+}
+
+int make_value(ortkit_value **out, const ortkit_value_type *t, fill_mode fill, unsigned *seed)
+{
+    *out = NULL;
+    int rc;
+    switch (t ? t->kind : ORTKIT_KIND_UNKNOWN) {
+    case ORTKIT_KIND_TENSOR: {
+        ortkit_tensor *x = NULL;
+        if ((rc = make_leaf(&x, t->elem, fill, seed)) || (rc = ortkit_value_new_tensor(out, x)))
+            ortkit_tensor_free(x);
+        return rc;
+    }
+    case ORTKIT_KIND_MAP:
+        return make_map(out, t, fill, seed);
+    case ORTKIT_KIND_OPTIONAL: {
+        ortkit_value *item = NULL;
+        if ((rc = make_value(&item, t->inner, fill, seed)) ||
+            (rc = ortkit_value_new_optional(out, item)))
+            ortkit_value_free(item);
+        return rc;
+    }
+    case ORTKIT_KIND_SEQUENCE: {
+        ortkit_value *items[GENERATED_ITEMS] = {0};
+        rc = 0;
+        for (size_t i = 0; i < GENERATED_ITEMS && !rc; i++)
+            rc = make_value(&items[i], t->inner, fill, seed);
+        if (!rc)
+            rc = ortkit_value_new_sequence(out, items, GENERATED_ITEMS);
+        if (rc)
+            for (size_t i = 0; i < GENERATED_ITEMS; i++)
+                ortkit_value_free(items[i]);
+        return rc;
+    }
+    default:
+        return VALUES_NO_RANK;
+    }
+}
+
 void summarize(const ortkit_tensor *t, value_summary *s)
 {
     memset(s, 0, sizeof *s);
@@ -193,19 +259,25 @@ void summarize(const ortkit_tensor *t, value_summary *s)
         s->min = s->max = NAN;
 }
 
+void first_values_at(const ortkit_tensor *t, size_t i, char *buf, size_t size)
+{
+    ortkit_type type = ortkit_tensor_type(t);
+    if (type == ORTKIT_TYPE_STRING)
+        snprintf(buf, size, "\"%s\"", ortkit_tensor_string(t, i));
+    else if (value_numeric(type))
+        snprintf(buf, size, "%.6g", value_at(t, i));
+    else
+        snprintf(buf, size, "?");
+}
+
 void first_values(const ortkit_tensor *t, size_t n, char *buf, size_t size)
 {
     size_t count = ortkit_tensor_count(t), used = 0;
     buf[0] = '\0';
-    ortkit_type type = ortkit_tensor_type(t);
     for (size_t i = 0; i < count && i < n && used < size; i++) {
-        const char *sep = i ? ", " : "";
-        if (type == ORTKIT_TYPE_STRING)
-            used += (size_t)snprintf(buf + used, size - used, "%s\"%s\"", sep, ortkit_tensor_string(t, i));
-        else if (value_numeric(type))
-            used += (size_t)snprintf(buf + used, size - used, "%s%.6g", sep, value_at(t, i));
-        else
-            used += (size_t)snprintf(buf + used, size - used, "%s?", sep);
+        char one[256];
+        first_values_at(t, i, one, sizeof one);
+        used += (size_t)snprintf(buf + used, size - used, "%s%s", i ? ", " : "", one);
     }
     if (count > n && used < size)
         snprintf(buf + used, size - used, ", ...");

@@ -31,6 +31,17 @@ typedef struct dim_value {
 int make_input(ortkit_tensor **out, const ortkit_io_info *io, fill_mode fill, const dim_value *dims,
                size_t n_dims, unsigned *seed, char *missing, size_t missing_size);
 
+/*
+ * A value of type t for a model input that is not a plain tensor, zeros or
+ * random: a sequence of GENERATED_ITEMS elements, a map of GENERATED_LENGTH
+ * entries (keys 0, 1, 2... or "a", "b", "c"...), an optional holding a
+ * value; tensors inside them are 1-D, GENERATED_LENGTH long.
+ * VALUES_NO_RANK for a type that says too little (an unknown element type).
+ */
+#define GENERATED_ITEMS 2
+#define GENERATED_LENGTH 3
+int make_value(ortkit_value **out, const ortkit_value_type *t, fill_mode fill, unsigned *seed);
+
 /* Summary of a tensor: min, max, mean over numeric elements (NaN skipped). */
 typedef struct value_summary {
     double min, max, mean;
@@ -38,6 +49,8 @@ typedef struct value_summary {
     int numeric;
 } value_summary;
 void summarize(const ortkit_tensor *t, value_summary *out);
+/* Element i as text: "0.1", "\"word\"" (strings quoted). */
+void first_values_at(const ortkit_tensor *t, size_t i, char *buf, size_t size);
 /* The first n elements, "0.1, 0.2, ..." (strings quoted). */
 void first_values(const ortkit_tensor *t, size_t n, char *buf, size_t size);
 

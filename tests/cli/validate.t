@@ -98,9 +98,11 @@ expect_in out "unsupported by ortkit (1):"
 expect_in out "bad/test_external: data: 'cases/bad/test_external/test_data_set_0/input_0.pb': tensor 'a' keeps its data in an external file ('a.bin')"
 expect_in out "result: FAIL: 0 passed, 4 failed, 0 expected failures, 0 unexpected passes, 1 unsupported"
 
-# --- what ortkit cannot run is its own category, and does not fail the run -------
+# --- values that are not tensors: a sequence, the classifier's sequence of maps ----
 expect_exit 0 $V cases/seq
-expect_in out "seq/test_seq_out: model: unsupported by ortkit: sequence output 'seq'"
+expect_in out "result: OK: 2 passed, 0 failed, 0 expected failures, 0 unexpected passes, 0 unsupported"
+expect_exit 1 $V cases/seq_wrong
+expect_in out "seq_wrong/test_classifier_wrong: compare: test_data_set_0: output 'probabilities': (3){}: 1 of 3 values differ; worst at [1]: expected 0.522291183, got 0.512291193 (|diff| 0.01 > 0.000532)"
 
 # --- a crash in the runtime (the test hook) costs that test only -------------------
 export ORTKIT_VALIDATE_CRASH_TEST=test_add_ok
@@ -172,17 +174,17 @@ expect_exit 1 $V cases/good cases/wrong cases/seq --json --progress --junit resu
 /usr/bin/python3 - <<'EOF'
 import json, xml.etree.ElementTree as ET
 d = json.load(open("out"))
-assert d["totals"] == {"tests": 5, "not-run": 0, "pass": 3, "fail": 1, "xfail": 0, "xpass": 0,
-                       "unsupported": 1}, d["totals"]
+assert d["totals"] == {"tests": 6, "not-run": 0, "pass": 5, "fail": 1, "xfail": 0, "xpass": 0,
+                       "unsupported": 0}, d["totals"]
 t = {x["name"]: x for x in d["tests"]}
 assert t["test_add_wrong"]["stage"] == "compare" and abs(t["test_add_wrong"]["max_diff"] - 0.01) < 1e-6
 assert t["test_add_ok"]["provider"] == "CPUExecutionProvider" and t["test_add_ok"]["data_sets"] == 2
 assert d["suites"]["good"]["pass"] == 3 and d["operators"]["Add"]["fail"] == 1
 r = ET.parse("results.xml").getroot()
-assert r.tag == "testsuites" and r.get("tests") == "5" and r.get("failures") == "1", r.attrib
+assert r.tag == "testsuites" and r.get("tests") == "6" and r.get("failures") == "1", r.attrib
 cases = {c.get("name"): c for c in r.iter("testcase")}
 assert cases["test_add_wrong"].find("failure").get("type") == "compare"
-assert cases["test_seq_out"].find("skipped") is not None
+assert cases["test_seq_out"].find("skipped") is None and cases["test_classifier"].find("failure") is None
 assert cases["test_add_ok"].find("failure") is None
 EOF
 grep -q "$(printf '\r')\[" err || { echo "FAIL: no progress bar on stderr" >&2; exit 1; }

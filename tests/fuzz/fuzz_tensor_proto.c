@@ -1,4 +1,4 @@
-/* fuzz_tensor_proto.c - TensorProto / SequenceProto / OptionalProto decoding on
+/* fuzz_tensor_proto.c - TensorProto / SequenceProto / MapProto / OptionalProto decoding on
  * arbitrary bytes: no crash, no leak, no allocation the input does not pay for. */
 #include "internal.h"
 #include "ortkit/sys/proto.h"
@@ -41,6 +41,12 @@ static unsigned walk(const ortkit_proto_value *v, size_t size, int depth)
     unsigned sum = (unsigned)strlen(v->name);
     if (v->kind == ORTKIT_KIND_TENSOR)
         return sum + touch(v->tensor, size);
+    if (v->kind == ORTKIT_KIND_MAP) {
+        if (!v->keys || !v->values || ortkit_tensor_count(v->keys) != v->count ||
+            ortkit_tensor_count(v->values) != v->count || ortkit_tensor_rank(v->keys) != 1)
+            abort();
+        return sum + touch(v->keys, size) + touch(v->values, size);
+    }
     if ((v->kind != ORTKIT_KIND_SEQUENCE && v->kind != ORTKIT_KIND_OPTIONAL) ||
         (v->kind == ORTKIT_KIND_OPTIONAL && v->count > 1))
         abort();
@@ -60,7 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     /* The same bytes read as each kind of value, as a test's data files may be. */
     static const ortkit_value_kind kinds[] = {ORTKIT_KIND_TENSOR, ORTKIT_KIND_SEQUENCE,
-                                              ORTKIT_KIND_OPTIONAL};
+                                              ORTKIT_KIND_OPTIONAL, ORTKIT_KIND_MAP};
     unsigned sum = 0;
     for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
         ortkit_proto_value *v = NULL;

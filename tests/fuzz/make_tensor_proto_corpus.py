@@ -67,6 +67,20 @@ def main(out):
     blobs["opt_tensor.pb"] = helper.make_optional("o", 1, a).SerializeToString()
     blobs["opt_empty.pb"] = helper.make_optional("o", 0, None).SerializeToString()
     blobs["opt_seq.pb"] = helper.make_optional("o", 3, inner).SerializeToString()
+    # Maps: int64 and string keys, values one scalar tensor per key; in a
+    # sequence (ZipMap's output) and in an optional.
+    scalars = [numpy_helper.from_array(np.array(v, np.float32)) for v in (0.25, 0.75)]
+    m_int = helper.make_map("m", TensorProto.INT64, [3, 7], helper.make_sequence("", 1, scalars))
+    m_str = helper.make_map("m", TensorProto.STRING, [b"cat", b"dog"],
+                            helper.make_sequence("", 1, scalars))
+    blobs["map_int64.pb"] = m_int.SerializeToString()
+    blobs["map_string.pb"] = m_str.SerializeToString()
+    blobs["map_empty.pb"] = helper.make_map("m", TensorProto.INT64, [],
+                                            helper.make_sequence("", 1, [])).SerializeToString()
+    blobs["seq_maps.pb"] = helper.make_sequence("s", 4, [m_int, m_int]).SerializeToString()
+    blobs["opt_map.pb"] = helper.make_optional("o", 4, m_str).SerializeToString()
+    blobs["bad_map_short.pb"] = helper.make_map("m", TensorProto.INT64, [3, 7, 9],
+                                                helper.make_sequence("", 1, scalars)).SerializeToString()
 
     # Malformed: cut short, lying about its size, or not protobuf at all.
     good = blobs["raw_f32_2x3.pb"]

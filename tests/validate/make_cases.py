@@ -12,12 +12,16 @@ Each group below is its own root, so that a test can run exactly one:
   bad/    broken test data: a truncated .pb, a .pb of the wrong kind, an
           output file more than the model has, a test without model.onnx,
           an input kept in an external file
-  seq/    a model with a sequence output (ortkit returns tensors only)
+  seq/    values that are not tensors: a sequence output, and the classifier
+          whose probabilities are a sequence of maps (the reference is what
+          numpy computed, classifier_expected.json)
+  seq_wrong/  the classifier with one probability off by 0.01
   hang/   slow.onnx asked for 10^9 iterations: runs until killed
 
 Uses Debian's python3-onnx (numpy_helper writes raw_data, helper.make_tensor
 typed fields).
 """
+import json
 import os
 import shutil
 import sys
@@ -140,6 +144,27 @@ def main(models, root):
     case(os.path.join(root, "seq"), "test_seq_out", os.path.join(models, "seq_out.onnx"),
          [numpy_helper.from_array(two, "a"), numpy_helper.from_array(three, "b")],
          [numpy_helper.from_list([two, three], "seq"), numpy_helper.from_array(two, "t")])
+    with open(os.path.join(models, "classifier_expected.json")) as f:
+        want = json.load(f)
+    x = np.load(os.path.join(models, "classifier_x.npy"))
+    maps = [helper.make_map("", TensorProto.INT64, [0, 1, 2],
+                            helper.make_sequence("", 1, [numpy_helper.from_array(
+                                np.array(p, np.float32)) for p in row]))
+            for row in want["probabilities"]]
+    case(os.path.join(root, "seq"), "test_classifier", os.path.join(models, "classifier.onnx"),
+         [numpy_helper.from_array(x, "x")],
+         [numpy_helper.from_array(np.array(want["label"], np.int64), "label"),
+          helper.make_sequence("probabilities", 4, maps)])
+    # The same with one probability off by 0.01: row 3, class 1.
+    off_maps = list(maps)
+    row = list(want["probabilities"][3])
+    row[1] += 0.01
+    off_maps[3] = helper.make_map("", TensorProto.INT64, [0, 1, 2], helper.make_sequence(
+        "", 1, [numpy_helper.from_array(np.array(p, np.float32)) for p in row]))
+    case(os.path.join(root, "seq_wrong"), "test_classifier_wrong", os.path.join(models, "classifier.onnx"),
+         [numpy_helper.from_array(x, "x")],
+         [numpy_helper.from_array(np.array(want["label"], np.int64), "label"),
+          helper.make_sequence("probabilities", 4, off_maps)])
 
     x = np.full((1, 256), 0.01, np.float32)
     case(os.path.join(root, "hang"), "test_slow", os.path.join(models, "slow.onnx"),

@@ -23,20 +23,25 @@ extern "C" {
 ORTKIT_API int ortkit_tensor_proto_parse(ortkit_tensor **out, const void *data, size_t size);
 ORTKIT_API int ortkit_tensor_proto_read(ortkit_tensor **out, const char *path);
 
-/* A value from an ONNX protobuf file: a tensor, a sequence, or an optional.
- * Library-allocated. */
+/* A value from an ONNX protobuf file: a tensor, a sequence, a map, or an
+ * optional.  Library-allocated; later versions add fields at the end. */
 typedef struct ortkit_proto_value ortkit_proto_value;
 struct ortkit_proto_value {
-    ortkit_value_kind kind;  /* ORTKIT_KIND_TENSOR, _SEQUENCE or _OPTIONAL */
+    ortkit_value_kind kind;  /* ORTKIT_KIND_TENSOR, _SEQUENCE, _MAP or _OPTIONAL */
     const char *name;        /* the proto's name field; "" when it has none */
     ortkit_tensor *tensor;   /* kind TENSOR: the tensor; otherwise NULL */
     size_t count;            /* SEQUENCE: its length; OPTIONAL: 0 (empty) or 1 */
     ortkit_proto_value *const *items;
+    /* kind MAP: 1-D keys (int64, or string) and their values (1-D, one per
+     * key, from the MapProto's sequence of scalar tensors); count entries. */
+    ortkit_tensor *keys;
+    ortkit_tensor *values;
 };
 
-/* Decode a TensorProto, SequenceProto or OptionalProto.  The bytes do not say
- * which they are, so kind does (the model's type for that input or output).
- * Maps and sparse tensors fail with ORTKIT_E_UNSUPPORTED. */
+/* Decode a TensorProto, SequenceProto, MapProto or OptionalProto.  The bytes
+ * do not say which they are, so kind does (the model's type for that input
+ * or output).  Sparse tensors, and maps whose values are not tensors, fail
+ * with ORTKIT_E_UNSUPPORTED. */
 ORTKIT_API int ortkit_proto_value_parse(ortkit_proto_value **out, ortkit_value_kind kind,
                                         const void *data, size_t size);
 ORTKIT_API int ortkit_proto_value_read(ortkit_proto_value **out, ortkit_value_kind kind,

@@ -53,4 +53,29 @@ struct ortkit_tensor {
 int ortkit__tensor_wrap(ortkit_tensor **out, ortkit_type type, const int64_t *shape, size_t rank,
                         void *data, void (*release)(void *ctx), void *ctx);
 
+/* ---- values (value.c) -------------------------------------------------- */
+
+struct ortkit_value {
+    ortkit_value_type type;      /* inner points into the items' types, or to own_inner */
+    ortkit_value_type map_values; /* MAP: the values' type, which type.inner points to */
+    ortkit_tensor *tensor;       /* TENSOR */
+    ortkit_value **items;        /* SEQUENCE: count elements; OPTIONAL: 0 or 1 */
+    size_t count;
+    ortkit_tensor *keys, *values; /* MAP */
+    ortkit_value_type *own_inner; /* an empty sequence's or optional's declared type */
+    /* The runtime's value for this one, made on its first run (sequences of
+     * tensors only: the runtime shares their elements' memory). */
+    ortkit__value_cache *_Atomic cache;
+};
+
+/* Whether a value of type given can stand where type want is declared:
+ * unknown parts fit anything, and an optional takes its contained type. */
+int ortkit__value_type_fits(const ortkit_value_type *want, const ortkit_value_type *given);
+/* Deep copy and free of a type tree allocated by the library. */
+ortkit_value_type *ortkit__value_type_copy(const ortkit_value_type *type);
+void ortkit__value_type_free(ortkit_value_type *type);
+/* Give an empty sequence or an empty optional the inner type its model
+ * declares (a copy), so that it still says what it would hold. */
+int ortkit__value_set_inner(ortkit_value *value, const ortkit_value_type *inner);
+
 #endif

@@ -97,7 +97,7 @@ static int input_mismatch(const ortkit_io_info *io, const ortkit_tensor *t)
     return ortkit__error_set(ORTKIT_E_SHAPE, "input '%s' expects %s, got %s", io->name, want, got);
 }
 
-static void cache_release(ortkit__value_cache *cache)
+void ortkit__run_cache_release(ortkit__value_cache *cache)
 {
     ((const OrtApi *)cache->owner)->ReleaseValue(cache->value);
     free(cache);
@@ -125,7 +125,7 @@ static OrtStatus *string_value(const ortkit_runtime *rt, const ortkit_tensor *t,
  * on their first run (made over their own memory), so later runs cost nothing;
  * *temp is set when the caller must release the value after the run.
  */
-static int input_value(const ortkit_session *s, const ortkit_tensor *t, OrtValue **out, int *temp)
+int ortkit__run_tensor_in(const ortkit_session *s, const ortkit_tensor *t, OrtValue **out, int *temp)
 {
     const ortkit_runtime *rt = s->rt;
     const OrtApi *api = rt->api;
@@ -160,7 +160,7 @@ static int input_value(const ortkit_session *s, const ortkit_tensor *t, OrtValue
     }
     mine->owner = api;
     mine->value = v;
-    mine->release = cache_release;
+    mine->release = ortkit__run_cache_release;
     ortkit__value_cache *expected = NULL;
     if (!atomic_compare_exchange_strong(&((ortkit_tensor *)t)->cache, &expected, mine)) {
         free(mine); /* another thread cached one first; ours is used once */
@@ -170,7 +170,7 @@ static int input_value(const ortkit_session *s, const ortkit_tensor *t, OrtValue
 }
 
 /* Turn an ORT output into an ortkit tensor; takes ownership of v. */
-static int output_tensor(const ortkit_session *s, const char *name, OrtValue *v, ortkit_tensor **out)
+int ortkit__run_tensor_out(const ortkit_session *s, const char *name, OrtValue *v, ortkit_tensor **out)
 {
     const ortkit_runtime *rt = s->rt;
     const OrtApi *api = rt->api;
@@ -235,7 +235,7 @@ static int output_tensor(const ortkit_session *s, const char *name, OrtValue *v,
     }
     cache->owner = api;
     cache->value = v;
-    cache->release = cache_release;
+    cache->release = ortkit__run_cache_release;
     atomic_store(&(*out)->cache, cache);
     v = NULL;
 done:
@@ -249,26 +249,71 @@ done:
 static const char *const kind_names[] = {"an unknown value", "a tensor", "a sequence", "a map",
                                          "an optional", "a sparse tensor"};
 
-int ortkit_session_run(ortkit_session *s, ortkit_run_control *control,
-                       const char *const *input_names, const ortkit_tensor *const *inputs,
-                       size_t n_inputs, const char *const *output_names, size_t n_outputs,
-                       ortkit_tensor **outputs)
+/* What one run is given and gives back: tensors (ortkit_session_run) or
+ * values (ortkit_session_run_values), never both. */
+typedef struct run_io {
+    const char *const *input_names;
+    const ortkit_tensor *const *tensors;
+    const ortkit_value *const *values;
+    size_t n_inputs;
+    const char *const *output_names;
+    size_t n_outputs;
+    ortkit_tensor **tensors_out;
+    ortkit_value **values_out;
+} run_io;
+
+static int check_input(const ortkit_session *s, size_t idx, const run_io *io, size_t i)
 {
-    if (!s || !outputs || (n_inputs && (!inputs || !input_names)) || (n_outputs && !output_names))
-        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_session_run: NULL argument");
+    const ortkit_io_info *info = &s->inputs[idx];
+    if (io->tensors)
+        return input_fits(info, io->tensors[i]) ? ORTKIT_OK : input_mismatch(info, io->tensors[i]);
+    const ortkit_value *v = io->values[i];
+    if (v->type.kind == ORTKIT_KIND_TENSOR && info->kind == ORTKIT_KIND_TENSOR)
+        return input_fits(info, v->tensor) ? ORTKIT_OK : input_mismatch(info, v->tensor);
+    if (ortkit__value_type_fits(info->value_type, &v->type))
+        return ORTKIT_OK;
+    char want[256], got[256];
+    ortkit_io_describe(info, want, sizeof want);
+    ortkit_value_describe(v, got, sizeof got);
+    return ortkit__error_set(ORTKIT_E_SHAPE, "input '%s' expects %s, got %s", info->name, want, got);
+}
+
+static void free_outputs(const run_io *io, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (io->tensors_out) {
+            ortkit_tensor_free(io->tensors_out[i]);
+            io->tensors_out[i] = NULL;
+        } else {
+            ortkit_value_free(io->values_out[i]);
+            io->values_out[i] = NULL;
+        }
+    }
+}
+
+static int run(ortkit_session *s, ortkit_run_control *control, const run_io *io)
+{
+    const char *const *input_names = io->input_names;
+    const char *const *output_names = io->output_names;
+    size_t n_inputs = io->n_inputs, n_outputs = io->n_outputs;
+    const void *const *inputs = io->tensors ? (const void *const *)io->tensors
+                                            : (const void *const *)io->values;
+    int io_values = io->values_out != NULL;
     if (control && control->rt != s->rt)
         return ortkit__error_set(ORTKIT_E_INVALID_ARG, "run control belongs to another runtime");
     const OrtApi *api = s->rt->api;
     size_t n_out = n_outputs ? n_outputs : s->output_count;
     enum { SMALL = 16 };
     OrtValue *in_small[SMALL], *out_small[SMALL];
+    const ortkit_value_type *type_small[SMALL];
+    const ortkit_value_type **out_types = type_small;
     const char *in_name_small[SMALL], *out_name_small[SMALL];
     unsigned char temp_small[SMALL], given_small[SMALL];
     OrtValue **in_values = in_small, **out_values = out_small;
     const char **in_names = in_name_small, **out_names = out_name_small;
     unsigned char *temp = temp_small, *given = given_small;
     int rc = ORTKIT_OK;
-    size_t made = 0;
+    size_t made = 0, fed = 0;
 
     /* Most models have few inputs and outputs: use the stack when they fit. */
     if (n_inputs > SMALL || s->input_count > SMALL || n_out > SMALL) {
@@ -279,7 +324,8 @@ int ortkit_session_run(ortkit_session *s, ortkit_run_control *control,
         given = calloc(ni + 1, 1);
         out_values = calloc(n_out + 1, sizeof *out_values);
         out_names = calloc(n_out + 1, sizeof *out_names);
-        if (!in_values || !in_names || !temp || !given || !out_values || !out_names) {
+        out_types = calloc(n_out + 1, sizeof *out_types);
+        if (!in_values || !in_names || !temp || !given || !out_values || !out_names || !out_types) {
             rc = ortkit__error_nomem();
             goto cleanup;
         }
@@ -305,13 +351,11 @@ int ortkit_session_run(ortkit_session *s, ortkit_run_control *control,
             rc = ortkit__error_set(ORTKIT_E_INVALID_ARG, "input '%s' is NULL", input_names[i]);
             goto cleanup;
         }
-        if (!input_fits(&s->inputs[idx], inputs[i])) {
-            rc = input_mismatch(&s->inputs[idx], inputs[i]);
+        if ((rc = check_input(s, idx, io, i)))
             goto cleanup;
-        }
     }
     for (size_t i = 0; i < s->input_count; i++)
-        if (!given[i]) {
+        if (!given[i] && !(io_values && s->inputs[i].kind == ORTKIT_KIND_OPTIONAL)) {
             char want[256];
             ortkit_io_describe(&s->inputs[i], want, sizeof want);
             rc = ortkit__error_set(ORTKIT_E_NAME, "missing input '%s' (%s)", s->inputs[i].name, want);
@@ -324,27 +368,36 @@ int ortkit_session_run(ortkit_session *s, ortkit_run_control *control,
                                    output_names[i] ? output_names[i] : "(null)");
             goto cleanup;
         }
-        const ortkit_io_info *io = &s->outputs[idx];
-        if (io->kind != ORTKIT_KIND_TENSOR) {
-            rc = ortkit__error_set(ORTKIT_E_UNSUPPORTED,
-                                   "output '%s' is %s; ortkit returns tensors only", io->name,
-                                   kind_names[io->kind <= 5 ? io->kind : 0]);
+        const ortkit_io_info *info = &s->outputs[idx];
+        if (!io_values && info->kind != ORTKIT_KIND_TENSOR) {
+            rc = ortkit__error_set(ORTKIT_E_UNSUPPORTED, "output '%s' is %s; "
+                                   "ortkit_session_run_values returns it", info->name,
+                                   kind_names[info->kind <= 5 ? info->kind : 0]);
             goto cleanup;
         }
-        out_names[i] = io->name;
+        out_names[i] = info->name;
+        out_types[i] = info->value_type;
     }
+    /* An optional holding none is left out: the runtime takes a missing
+     * optional input as none. */
     for (made = 0; made < n_inputs; made++) {
-        int t;
-        if ((rc = input_value(s, inputs[made], &in_values[made], &t)))
+        int t = 0, omit = 0;
+        rc = io->tensors ? ortkit__run_tensor_in(s, io->tensors[made], &in_values[fed], &t)
+                         : ortkit__run_value_in(s, in_names[made], io->values[made],
+                                                &in_values[fed], &t, &omit);
+        if (rc)
             goto cleanup;
-        temp[made] = (unsigned char)t;
+        if (omit)
+            continue;
+        in_names[fed] = in_names[made];
+        temp[fed++] = (unsigned char)t;
     }
 
     /* This run's own record: the control's state as the run starts. */
     unsigned cancels_before = control ? atomic_load(&control->cancels) : 0;
     int cancelled_before = control ? atomic_load(&control->cancelled) : 0;
     OrtStatus *st = api->Run(s->ort, control ? control->options : NULL, in_names,
-                             (const OrtValue *const *)in_values, n_inputs, out_names, n_out,
+                             (const OrtValue *const *)in_values, fed, out_names, n_out,
                              out_values);
     if (st) {
         const char *msg = api->GetErrorMessage(st);
@@ -361,20 +414,19 @@ int ortkit_session_run(ortkit_session *s, ortkit_run_control *control,
     for (; done < n_out; done++) {
         OrtValue *v = out_values[done];
         out_values[done] = NULL;
-        if ((rc = output_tensor(s, out_names[done], v, &outputs[done])))
+        rc = io_values ? ortkit__run_value_out(s, out_names[done], out_types[done], v,
+                                               &io->values_out[done])
+                       : ortkit__run_tensor_out(s, out_names[done], v, &io->tensors_out[done]);
+        if (rc)
             break;
     }
-    if (rc) {
-        for (size_t i = 0; i < done; i++) {
-            ortkit_tensor_free(outputs[i]);
-            outputs[i] = NULL;
-        }
-    }
+    if (rc)
+        free_outputs(io, done);
 cleanup:
-    for (size_t i = 0; i < made; i++)
+    for (size_t i = 0; i < fed; i++)
         if (temp[i])
             api->ReleaseValue(in_values[i]);
-    for (size_t i = 0; i < n_out; i++)
+    for (size_t i = 0; out_values && i < n_out; i++)
         if (out_values[i])
             api->ReleaseValue(out_values[i]);
     if (in_values != in_small) {
@@ -384,8 +436,31 @@ cleanup:
         free(given);
         free(out_values);
         free(out_names);
+        free(out_types);
     }
     return rc;
+}
+
+int ortkit_session_run(ortkit_session *s, ortkit_run_control *control,
+                       const char *const *input_names, const ortkit_tensor *const *inputs,
+                       size_t n_inputs, const char *const *output_names, size_t n_outputs,
+                       ortkit_tensor **outputs)
+{
+    if (!s || !outputs || (n_inputs && (!inputs || !input_names)) || (n_outputs && !output_names))
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_session_run: NULL argument");
+    run_io io = {input_names, inputs, NULL, n_inputs, output_names, n_outputs, outputs, NULL};
+    return run(s, control, &io);
+}
+
+int ortkit_session_run_values(ortkit_session *s, ortkit_run_control *control,
+                              const char *const *input_names, const ortkit_value *const *inputs,
+                              size_t n_inputs, const char *const *output_names, size_t n_outputs,
+                              ortkit_value **outputs)
+{
+    if (!s || !outputs || (n_inputs && (!inputs || !input_names)) || (n_outputs && !output_names))
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_session_run_values: NULL argument");
+    run_io io = {input_names, NULL, inputs, n_inputs, output_names, n_outputs, NULL, outputs};
+    return run(s, control, &io);
 }
 
 int ortkit_session_infer(ortkit_session *s, const ortkit_tensor *const *inputs, size_t n_inputs,

@@ -401,6 +401,7 @@ static void free_io(ortkit_io_info *io, size_t n)
         for (size_t d = 0; io[i].dims && io[i].rank != SIZE_MAX && d < io[i].rank; d++)
             free((char *)io[i].dims[d].symbol);
         free((ortkit_dim *)io[i].dims);
+        ortkit__value_type_free((ortkit_value_type *)io[i].value_type);
     }
     free(io);
 }
@@ -480,50 +481,32 @@ static int describe_tensor(ortkit_session *s, const OrtTensorTypeAndShapeInfo *t
     return ORTKIT_OK;
 }
 
+/* The element type a tensor, a sequence, a map (its values) or an optional
+ * holds at its innermost, for ortkit_io_info.type. */
+static ortkit_type innermost_elem(const ortkit_value_type *t)
+{
+    while (t && t->kind != ORTKIT_KIND_TENSOR && t->kind != ORTKIT_KIND_SPARSE_TENSOR)
+        t = t->inner;
+    return t ? t->elem : ORTKIT_TYPE_UNDEFINED;
+}
+
 static int describe_type(ortkit_session *s, const OrtTypeInfo *info, ortkit_io_info *io)
 {
     const OrtApi *api = s->rt->api;
-    enum ONNXType kind;
-    OrtStatus *st = api->GetOnnxTypeFromTypeInfo(info, &kind);
-    if (st)
-        return ortkit__ort_error(s->rt, st, ORTKIT_E_ORT, "cannot read the type of '%s'", io->name);
+    ortkit_value_type *vt = NULL;
+    int rc = ortkit__run_type_from_info(s->rt, info, &vt);
+    if (rc)
+        return ortkit__error_wrap(rc, "cannot read the type of '%s'", io->name);
+    io->value_type = vt;
+    io->kind = vt->kind;
+    io->type = innermost_elem(vt);
+    if (vt->kind != ORTKIT_KIND_TENSOR && vt->kind != ORTKIT_KIND_SPARSE_TENSOR)
+        return ORTKIT_OK;
     const OrtTensorTypeAndShapeInfo *ti = NULL;
-    switch (kind) {
-    case ONNX_TYPE_TENSOR:
-    case ONNX_TYPE_SPARSETENSOR:
-        io->kind = kind == ONNX_TYPE_TENSOR ? ORTKIT_KIND_TENSOR : ORTKIT_KIND_SPARSE_TENSOR;
-        if ((st = api->CastTypeInfoToTensorInfo(info, &ti)))
-            return ortkit__ort_error(s->rt, st, ORTKIT_E_ORT, "cannot read '%s'", io->name);
-        return ti ? describe_tensor(s, ti, io) : ORTKIT_OK;
-    case ONNX_TYPE_SEQUENCE: {
-        io->kind = ORTKIT_KIND_SEQUENCE;
-        const OrtSequenceTypeInfo *seq = NULL;
-        OrtTypeInfo *elem = NULL;
-        if ((st = api->CastTypeInfoToSequenceTypeInfo(info, &seq)) ||
-            (st = api->GetSequenceElementType(seq, &elem)))
-            return ortkit__ort_error(s->rt, st, ORTKIT_E_ORT, "cannot read '%s'", io->name);
-        enum ONNXType ek;
-        if (!(st = api->GetOnnxTypeFromTypeInfo(elem, &ek)) && ek == ONNX_TYPE_TENSOR &&
-            !(st = api->CastTypeInfoToTensorInfo(elem, &ti)) && ti) {
-            ONNXTensorElementDataType et;
-            if (!(st = api->GetTensorElementType(ti, &et)))
-                io->type = (ortkit_type)et;
-        }
-        if (st)
-            api->ReleaseStatus(st);
-        api->ReleaseTypeInfo(elem);
-        return ORTKIT_OK;
-    }
-    case ONNX_TYPE_OPTIONAL:
-        io->kind = ORTKIT_KIND_OPTIONAL;
-        return ORTKIT_OK;
-    case ONNX_TYPE_MAP:
-        io->kind = ORTKIT_KIND_MAP;
-        return ORTKIT_OK;
-    default:
-        io->kind = ORTKIT_KIND_UNKNOWN;
-        return ORTKIT_OK;
-    }
+    OrtStatus *st = api->CastTypeInfoToTensorInfo(info, &ti);
+    if (st)
+        return ortkit__ort_error(s->rt, st, ORTKIT_E_ORT, "cannot read '%s'", io->name);
+    return ti ? describe_tensor(s, ti, io) : ORTKIT_OK;
 }
 
 static int load_io(ortkit_session *s, int outputs)
@@ -974,15 +957,11 @@ void ortkit_io_describe(const ortkit_io_info *io, char *buf, size_t size)
         snprintf(buf, size, "(null)");
         return;
     }
-    static const char *const kinds[] = {"unknown", "", "sequence", "map", "optional", "sparse"};
-    size_t n = 0;
-    const char *type = io->type ? ortkit_type_name(io->type) : "?";
-    if (io->kind != ORTKIT_KIND_TENSOR)
-        n = (size_t)snprintf(buf, size, "%s<%s>", kinds[io->kind <= 5 ? io->kind : 0], type);
-    else
-        n = (size_t)snprintf(buf, size, "%s[", type);
-    if (io->kind != ORTKIT_KIND_TENSOR)
+    if (io->kind != ORTKIT_KIND_TENSOR) {
+        ortkit_value_type_describe(io->value_type, buf, size);
         return;
+    }
+    size_t n = (size_t)snprintf(buf, size, "%s[", io->type ? ortkit_type_name(io->type) : "?");
     if (io->rank == SIZE_MAX) { /* any rank: "float32[?...]" */
         if (n < size)
             snprintf(buf + n, size - n, "?...]");

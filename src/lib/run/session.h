@@ -20,4 +20,21 @@ struct ortkit_session {
     size_t cache_map_size;
 };
 
+/* run.c: tensors to and from the runtime.  _in sets *temp when the caller
+ * releases the value after the run (otherwise the tensor keeps it); _out
+ * takes ownership of v. */
+int ortkit__run_tensor_in(const ortkit_session *s, const ortkit_tensor *t, OrtValue **out, int *temp);
+int ortkit__run_tensor_out(const ortkit_session *s, const char *name, OrtValue *v, ortkit_tensor **out);
+void ortkit__run_cache_release(ortkit__value_cache *cache);
+
+/* run_values.c: values of every kind to and from the runtime.  *omit is set
+ * for an optional holding none, which is not fed at all. */
+int ortkit__run_value_in(const ortkit_session *s, const char *name, const ortkit_value *v,
+                         OrtValue **out, int *temp, int *omit);
+int ortkit__run_value_out(const ortkit_session *s, const char *name,
+                          const ortkit_value_type *declared, OrtValue *v, ortkit_value **out);
+/* The whole type an ORT type info describes (for session introspection). */
+int ortkit__run_type_from_info(const ortkit_runtime *rt, const OrtTypeInfo *info,
+                               ortkit_value_type **out);
+
 #endif

@@ -319,7 +319,9 @@ void ortkit_proto_value_free(ortkit_proto_value *v)
     if (!v)
         return;
     ortkit_tensor_free(v->tensor);
-    for (size_t i = 0; i < v->count && v->items; i++)
+    ortkit_tensor_free(v->keys);
+    ortkit_tensor_free(v->values);
+    for (size_t i = 0; i < v->count && v->items && v->kind != ORTKIT_KIND_MAP; i++)
         ortkit_proto_value_free(v->items[i]);
     free((void *)v->items);
     free((char *)v->name);
@@ -356,6 +358,7 @@ static int from_tensor(ortkit_proto_value **out, const Onnx__TensorProto *tp)
 }
 
 static int from_optional(ortkit_proto_value **out, const Onnx__OptionalProto *op, int depth);
+static int from_map(ortkit_proto_value **out, const Onnx__MapProto *mp);
 
 /* SequenceProto.DataType and OptionalProto.DataType share their numbers. */
 enum { ELEM_UNDEFINED = 0, ELEM_TENSOR = 1, ELEM_SPARSE = 2, ELEM_SEQUENCE = 3, ELEM_MAP = 4,
@@ -366,21 +369,22 @@ static int from_sequence(ortkit_proto_value **out, const Onnx__SequenceProto *sp
     const char *name = sp->name ? sp->name : "";
     if (depth > PROTO_MAX_DEPTH)
         return ortkit__error_set(ORTKIT_E_FORMAT, "sequences nest more than %d deep", PROTO_MAX_DEPTH);
-    if (sp->n_sparse_tensor_values || sp->n_map_values)
-        return ortkit__error_set(ORTKIT_E_UNSUPPORTED, "sequence '%s' holds %s, not supported",
-                                 name, sp->n_map_values ? "maps" : "sparse tensors");
+    if (sp->n_sparse_tensor_values)
+        return ortkit__error_set(ORTKIT_E_UNSUPPORTED, "sequence '%s' holds sparse tensors, not "
+                                 "supported", name);
     int elem = sp->has_elem_type ? sp->elem_type : ELEM_UNDEFINED;
     if (elem == ELEM_UNDEFINED) /* writers may leave it out: go by what is there */
         elem = sp->n_sequence_values ? ELEM_SEQUENCE
-               : sp->n_optional_values ? ELEM_OPTIONAL : ELEM_TENSOR;
+               : sp->n_optional_values ? ELEM_OPTIONAL
+               : sp->n_map_values ? ELEM_MAP : ELEM_TENSOR;
     size_t n = elem == ELEM_TENSOR ? sp->n_tensor_values
                : elem == ELEM_SEQUENCE ? sp->n_sequence_values
-               : elem == ELEM_OPTIONAL ? sp->n_optional_values : 0;
-    if (elem != ELEM_TENSOR && elem != ELEM_SEQUENCE && elem != ELEM_OPTIONAL)
-        return ortkit__error_set(elem == ELEM_SPARSE || elem == ELEM_MAP ? ORTKIT_E_UNSUPPORTED
-                                                                          : ORTKIT_E_FORMAT,
+               : elem == ELEM_OPTIONAL ? sp->n_optional_values
+               : elem == ELEM_MAP ? sp->n_map_values : 0;
+    if (elem != ELEM_TENSOR && elem != ELEM_SEQUENCE && elem != ELEM_OPTIONAL && elem != ELEM_MAP)
+        return ortkit__error_set(elem == ELEM_SPARSE ? ORTKIT_E_UNSUPPORTED : ORTKIT_E_FORMAT,
                                  "sequence '%s' has element type %d, not supported", name, elem);
-    if (sp->n_tensor_values + sp->n_sequence_values + sp->n_optional_values != n)
+    if (sp->n_tensor_values + sp->n_sequence_values + sp->n_optional_values + sp->n_map_values != n)
         return ortkit__error_set(ORTKIT_E_FORMAT, "sequence '%s' holds values of another type "
                                  "than its element type %d", name, elem);
     ortkit_proto_value *v = value_new(ORTKIT_KIND_SEQUENCE, name, n);
@@ -394,6 +398,8 @@ static int from_sequence(ortkit_proto_value **out, const Onnx__SequenceProto *sp
             rc = from_tensor(&items[i], sp->tensor_values[i]);
         else if (elem == ELEM_SEQUENCE)
             rc = from_sequence(&items[i], sp->sequence_values[i], depth + 1);
+        else if (elem == ELEM_MAP)
+            rc = from_map(&items[i], sp->map_values[i]);
         else
             rc = from_optional(&items[i], sp->optional_values[i], depth + 1);
         if (rc) {
@@ -410,11 +416,11 @@ static int from_optional(ortkit_proto_value **out, const Onnx__OptionalProto *op
     const char *name = op->name ? op->name : "";
     if (depth > PROTO_MAX_DEPTH)
         return ortkit__error_set(ORTKIT_E_FORMAT, "optionals nest more than %d deep", PROTO_MAX_DEPTH);
-    if (op->sparse_tensor_value || op->map_value)
-        return ortkit__error_set(ORTKIT_E_UNSUPPORTED, "optional '%s' holds %s, not supported",
-                                 name, op->map_value ? "a map" : "a sparse tensor");
+    if (op->sparse_tensor_value)
+        return ortkit__error_set(ORTKIT_E_UNSUPPORTED, "optional '%s' holds a sparse tensor, not "
+                                 "supported", name);
     int present = (op->tensor_value != NULL) + (op->sequence_value != NULL) +
-                  (op->optional_value != NULL);
+                  (op->optional_value != NULL) + (op->map_value != NULL);
     if (present > 1)
         return ortkit__error_set(ORTKIT_E_FORMAT, "optional '%s' holds more than one value", name);
     ortkit_proto_value *v = value_new(ORTKIT_KIND_OPTIONAL, name, 1);
@@ -428,11 +434,87 @@ static int from_optional(ortkit_proto_value **out, const Onnx__OptionalProto *op
         rc = from_sequence(item, op->sequence_value, depth + 1);
     else if (op->optional_value)
         rc = from_optional(item, op->optional_value, depth + 1);
+    else if (op->map_value)
+        rc = from_map(item, op->map_value);
     if (rc) {
         ortkit_proto_value_free(v);
         return ortkit__error_wrap(rc, "optional '%s'", name);
     }
     v->count = present;
+    *out = v;
+    return ORTKIT_OK;
+}
+
+/* Map values come as a sequence of scalar tensors of one type; they are
+ * gathered into one 1-D tensor beside the keys. */
+static int map_values(ortkit_tensor **out, const Onnx__SequenceProto *sp, size_t n, const char *name)
+{
+    if (!sp || sp->n_tensor_values != n || sp->n_sequence_values || sp->n_map_values ||
+        sp->n_optional_values || sp->n_sparse_tensor_values)
+        return ortkit__error_set(ORTKIT_E_UNSUPPORTED, "map '%s': values other than one tensor "
+                                 "per key are not supported", name);
+    ortkit_tensor *v = NULL;
+    int64_t shape[1] = {(int64_t)n};
+    int rc = ORTKIT_OK;
+    for (size_t i = 0; i < n && !rc; i++) {
+        ortkit_tensor *t = NULL;
+        if ((rc = tensor_from_proto(&t, sp->tensor_values[i])))
+            break;
+        if (!v)
+            rc = ortkit_tensor_new(&v, t->type, shape, 1);
+        if (!rc && (t->count != 1 || t->type != v->type || ortkit_type_bits(t->type) % 8))
+            rc = ortkit__error_set(ORTKIT_E_UNSUPPORTED, "map '%s': value %zu is not a scalar of "
+                                   "the first value's type", name, i);
+        if (!rc && t->type == ORTKIT_TYPE_STRING)
+            rc = ortkit_tensor_set_string(v, i, t->strings[0]);
+        else if (!rc)
+            memcpy((char *)v->data + i * v->nbytes / n, t->data, v->nbytes / n);
+        ortkit_tensor_free(t);
+    }
+    if (!rc && !v) /* an empty map: its value type is unknown, float is as good as any */
+        rc = ortkit_tensor_new(&v, ORTKIT_TYPE_FLOAT32, shape, 1);
+    if (rc) {
+        ortkit_tensor_free(v);
+        return rc;
+    }
+    *out = v;
+    return ORTKIT_OK;
+}
+
+static int from_map(ortkit_proto_value **out, const Onnx__MapProto *mp)
+{
+    const char *name = mp->name ? mp->name : "";
+    int strings = mp->has_key_type && mp->key_type == ORTKIT_TYPE_STRING;
+    size_t n = strings ? mp->n_string_keys : mp->n_keys;
+    if (mp->n_keys && mp->n_string_keys)
+        return ortkit__error_set(ORTKIT_E_FORMAT, "map '%s' has both integer and string keys", name);
+    ortkit_proto_value *v = value_new(ORTKIT_KIND_MAP, name, 0);
+    if (!v)
+        return ortkit__error_nomem();
+    int64_t shape[1] = {(int64_t)n};
+    int rc = ortkit_tensor_new(&v->keys, strings ? ORTKIT_TYPE_STRING : ORTKIT_TYPE_INT64, shape, 1);
+    for (size_t i = 0; i < n && !rc; i++) {
+        if (!strings) {
+            ((int64_t *)v->keys->data)[i] = mp->keys[i];
+            continue;
+        }
+        char *key = malloc(mp->string_keys[i].len + 1);
+        if (!key) {
+            rc = ortkit__error_nomem();
+            break;
+        }
+        memcpy(key, mp->string_keys[i].data, mp->string_keys[i].len);
+        key[mp->string_keys[i].len] = '\0';
+        rc = ortkit_tensor_set_string(v->keys, i, key);
+        free(key);
+    }
+    if (!rc)
+        rc = map_values(&v->values, mp->values, n, name);
+    if (rc) {
+        ortkit_proto_value_free(v);
+        return ortkit__error_wrap(rc, "map '%s'", name);
+    }
+    v->count = n;
     *out = v;
     return ORTKIT_OK;
 }
@@ -479,10 +561,19 @@ int ortkit_proto_value_parse(ortkit_proto_value **out, ortkit_value_kind kind, c
         onnx__optional_proto__free_unpacked(op, NULL);
         return rc;
     }
-    case ORTKIT_KIND_MAP:
+    case ORTKIT_KIND_MAP: {
+        if ((rc = check_wire(data, size, &onnx__map_proto__descriptor, "a MapProto")))
+            return rc;
+        Onnx__MapProto *mp = onnx__map_proto__unpack(NULL, size, bytes);
+        if (!mp)
+            return ortkit__error_set(ORTKIT_E_FORMAT, "not a MapProto (protobuf decoding "
+                                     "failed: truncated or not protobuf)");
+        rc = from_map(out, mp);
+        onnx__map_proto__free_unpacked(mp, NULL);
+        return rc;
+    }
     case ORTKIT_KIND_SPARSE_TENSOR:
-        return ortkit__error_set(ORTKIT_E_UNSUPPORTED, "%s values are not supported",
-                                 kind == ORTKIT_KIND_MAP ? "map" : "sparse tensor");
+        return ortkit__error_set(ORTKIT_E_UNSUPPORTED, "sparse tensor values are not supported");
     default:
         return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_proto_value_parse: unknown kind %d",
                                  (int)kind);

@@ -4,9 +4,8 @@
  * optionally repeated (determinism) or looped (resident-memory growth).
  */
 #include "abi.h"
-#include "internal.h"
 #include "ortkit/sys/conformance.h"
-#include "ortkit/sys/proto.h"
+#include "validate.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -23,9 +22,9 @@
 typedef struct data_set {
     char name[32];            /* "test_data_set_0" */
     size_t n_in, n_out;
-    ortkit_tensor **inputs;   /* in model order */
+    ortkit_value **inputs;    /* in model order */
     const char **in_names;
-    ortkit_proto_value **expected; /* in model order */
+    ortkit_value **expected;  /* in model order */
 } data_set;
 
 typedef struct run_ctx {
@@ -56,9 +55,9 @@ static int verdict(ortkit_conformance_result *r, ortkit_conformance_outcome outc
 static void data_set_free(data_set *d)
 {
     for (size_t i = 0; i < d->n_in && d->inputs; i++)
-        ortkit_tensor_free(d->inputs[i]);
+        ortkit_value_free(d->inputs[i]);
     for (size_t i = 0; i < d->n_out && d->expected; i++)
-        ortkit_proto_value_free(d->expected[i]);
+        ortkit_value_free(d->expected[i]);
     free(d->inputs);
     free(d->in_names);
     free(d->expected);
@@ -178,28 +177,30 @@ static int load_data_set(run_ctx *c, const char *dir, data_set *d)
                                input ? ortkit_session_input(s, at)->name
                                      : ortkit_session_output(s, at)->name);
             }
-            if (input) {
-                d->inputs[at] = v->tensor;
-                v->tensor = NULL;
-                ortkit_proto_value_free(v);
-            } else {
-                d->expected[at] = v;
-            }
+            int rc = ortkit__validate_value_from_proto(input ? &d->inputs[at] : &d->expected[at], v);
+            ortkit_proto_value_free(v);
+            const char *name = input ? ortkit_session_input(s, at)->name
+                                     : ortkit_session_output(s, at)->name;
+            if (rc)
+                return verdict(r, rc == ORTKIT_E_UNSUPPORTED ? ORTKIT_CONFORMANCE_UNSUPPORTED
+                                                             : ORTKIT_CONFORMANCE_FAIL,
+                               "data", "%s: %s '%s': %s", d->name, input ? "input" : "output",
+                               name, ortkit_error_last());
             if (input)
-                d->in_names[at] = ortkit_session_input(s, at)->name;
+                d->in_names[at] = name;
         }
     }
     return 0;
 }
 
 /* Compare run outputs with a data set's reference; records the worst difference. */
-static void check_outputs(run_ctx *c, const data_set *d, ortkit_tensor *const *got)
+static void check_outputs(run_ctx *c, const data_set *d, ortkit_value *const *got)
 {
     ortkit_conformance_result *r = c->res;
     for (size_t i = 0; i < d->n_out; i++) {
         const char *name = ortkit_session_output(c->session, i)->name;
         ortkit_compare cmp = ORTKIT_COMPARE_INIT;
-        ortkit_tensor_compare(&cmp, d->expected[i]->tensor, got[i], c->rtol, c->atol);
+        ortkit__validate_compare(&cmp, d->expected[i], got[i], c->rtol, c->atol);
         if (cmp.max_diff > r->max_diff || !r->worst[0]) {
             r->max_diff = cmp.max_diff;
             snprintf(r->worst, sizeof r->worst, "%s: output '%.60s' %.50s", d->name, name, cmp.where);
@@ -211,13 +212,13 @@ static void check_outputs(run_ctx *c, const data_set *d, ortkit_tensor *const *g
 }
 
 /* A later run against the first: any bit that differs is recorded. */
-static void check_repeat(run_ctx *c, const data_set *d, ortkit_tensor *const *first,
-                         ortkit_tensor *const *again, unsigned long run)
+static void check_repeat(run_ctx *c, const data_set *d, ortkit_value *const *first,
+                         ortkit_value *const *again, unsigned long run)
 {
     ortkit_conformance_result *r = c->res;
     for (size_t i = 0; i < d->n_out; i++) {
         ortkit_compare cmp = ORTKIT_COMPARE_INIT;
-        ortkit_tensor_identical(&cmp, first[i], again[i]);
+        ortkit__validate_identical(&cmp, first[i], again[i]);
         if (cmp.equal)
             continue;
         if (!r->unstable || cmp.max_diff > r->unstable_diff)
@@ -230,18 +231,18 @@ static void check_repeat(run_ctx *c, const data_set *d, ortkit_tensor *const *fi
     }
 }
 
-static void free_outputs(ortkit_tensor **outs, size_t n)
+static void free_outputs(ortkit_value **outs, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        ortkit_tensor_free(outs[i]);
+        ortkit_value_free(outs[i]);
         outs[i] = NULL;
     }
 }
 
-static int run_once(run_ctx *c, const data_set *d, ortkit_tensor **outs)
+static int run_once(run_ctx *c, const data_set *d, ortkit_value **outs)
 {
-    int rc = ortkit_session_run(c->session, NULL, d->in_names, (const ortkit_tensor *const *)d->inputs,
-                                d->n_in, NULL, 0, outs);
+    int rc = ortkit_session_run_values(c->session, NULL, d->in_names,
+                                       (const ortkit_value *const *)d->inputs, d->n_in, NULL, 0, outs);
     c->res->runs++;
     if (rc)
         return verdict(c->res, ORTKIT_CONFORMANCE_FAIL,
@@ -254,8 +255,8 @@ static int run_once(run_ctx *c, const data_set *d, ortkit_tensor **outs)
 static int run_data_set(run_ctx *c, const data_set *d)
 {
     int repeat = c->opts->repeat > 1 ? c->opts->repeat : 1;
-    ortkit_tensor **first = calloc(d->n_out + 1, sizeof *first);
-    ortkit_tensor **again = calloc(d->n_out + 1, sizeof *again);
+    ortkit_value **first = calloc(d->n_out + 1, sizeof *first);
+    ortkit_value **again = calloc(d->n_out + 1, sizeof *again);
     int bad = -1;
     if (!first || !again) {
         verdict(c->res, ORTKIT_CONFORMANCE_FAIL, "run", "out of memory");
@@ -283,21 +284,19 @@ cleanup:
     return bad;
 }
 
-/* ortkit's run API takes and returns tensors only. */
+/* Sparse tensors and types ONNX Runtime does not name are not run. */
 static int kinds_supported(run_ctx *c)
 {
     const ortkit_session *s = c->session;
-    for (size_t i = 0; i < ortkit_session_input_count(s); i++) {
-        const ortkit_io_info *io = ortkit_session_input(s, i);
-        if (io->kind != ORTKIT_KIND_TENSOR)
-            return verdict(c->res, ORTKIT_CONFORMANCE_UNSUPPORTED, "model", "unsupported by ortkit: "
-                           "%s input '%s'", kind_word(io->kind), io->name);
-    }
-    for (size_t i = 0; i < ortkit_session_output_count(s); i++) {
-        const ortkit_io_info *io = ortkit_session_output(s, i);
-        if (io->kind != ORTKIT_KIND_TENSOR)
-            return verdict(c->res, ORTKIT_CONFORMANCE_UNSUPPORTED, "model", "unsupported by ortkit: "
-                           "%s output '%s'", kind_word(io->kind), io->name);
+    for (int out = 0; out < 2; out++) {
+        size_t n = out ? ortkit_session_output_count(s) : ortkit_session_input_count(s);
+        for (size_t i = 0; i < n; i++) {
+            const ortkit_io_info *io = out ? ortkit_session_output(s, i) : ortkit_session_input(s, i);
+            if (io->kind == ORTKIT_KIND_SPARSE_TENSOR || io->kind == ORTKIT_KIND_UNKNOWN)
+                return verdict(c->res, ORTKIT_CONFORMANCE_UNSUPPORTED, "model", "unsupported by "
+                               "ortkit: %s %s '%s'", kind_word(io->kind), out ? "output" : "input",
+                               io->name);
+        }
     }
     return 0;
 }
@@ -322,7 +321,7 @@ static void soak(run_ctx *c, const data_set *sets, size_t n_sets, double seconds
     for (size_t i = 0; i < n_sets; i++)
         if (sets[i].n_out > most)
             most = sets[i].n_out;
-    ortkit_tensor **outs = calloc(most + 1, sizeof *outs);
+    ortkit_value **outs = calloc(most + 1, sizeof *outs);
     if (!outs)
         return;
     while (ortkit__clock_now() < end && c->res->outcome == ORTKIT_CONFORMANCE_PASS)
