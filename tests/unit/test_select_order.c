@@ -194,6 +194,39 @@ static void test_loadable(void **state)
     ortkit_host_free(quiet);
 }
 
+/* A needed library the bundle carries (one `bundle complete` added after
+ * the import recorded the needs) is not asked of the host. */
+static ortkit_bundle *needing_libcustom(const char *name, int carried)
+{
+    char json[2048];
+    snprintf(json, sizeof json,
+             "{\"schema\": 1, \"name\": \"%s\", \"onnxruntime\": {\"version\": \"1.30.0\", "
+             "\"api_level\": 30}, \"variant\": \"cpu\", \"requires\": {\"arch\": \"x86_64\", "
+             "\"cpu_features\": [], \"cuda\": null, \"compute_capability\": null, "
+             "\"exact_sm_only\": false, \"jetson\": false, \"min_driver\": null}, "
+             "\"library\": \"lib/libonnxruntime.so.1.30.0\", \"providers\": "
+             "[\"CPUExecutionProvider\"], \"files\": [{\"path\": \"lib/libonnxruntime.so.1.30.0\", "
+             "\"size\": 1, \"sha256\": \"%064d\"}%s], \"needs\": {\"glibc\": \"2.17\", "
+             "\"libraries\": [\"libc.so.6\", \"libcustom.so.1\"]}, \"verified_by_loading\": true}",
+             name, 0, carried ? ", {\"path\": \"lib/libcustom.so.1\", \"size\": 1, \"sha256\": "
+             "\"0000000000000000000000000000000000000000000000000000000000000001\"}" : "");
+    ortkit_bundle *bundle = NULL;
+    if (ortkit_bundle_parse(&bundle, json, strlen(json)) != 0)
+        fail_msg("manifest for %s: %s", name, ortkit_error_last());
+    return bundle;
+}
+
+static void test_carried_libraries(void **state)
+{
+    (void)state;
+    ortkit_bundle *b[] = {needing_libcustom("carries", 1), needing_libcustom("lacks", 0)};
+    ortkit_host *h = host(F_AVX2, HOST_LIBS, NULL);
+    ortkit_bundle_choice *c = judge(h, b, 2, NULL, ORTKIT_OK);
+    expect(c, 0, 1, 1, "", "", "");
+    expect(c, 1, 0, 0, "loadable", "needs libcustom.so.1, not in the bundle, not on this host", "");
+    free_all(b, 2, c, h);
+}
+
 /* A bundle imported without loading fits with the caveat, not refused. */
 static void test_not_yet_verified(void **state)
 {
@@ -436,6 +469,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_architecture, clear_overrides),
         cmocka_unit_test_setup(test_loadable, clear_overrides),
+        cmocka_unit_test_setup(test_carried_libraries, clear_overrides),
         cmocka_unit_test_setup(test_not_yet_verified, clear_overrides),
         cmocka_unit_test_setup(test_accelerator, clear_overrides),
         cmocka_unit_test_setup(test_cpu_level, clear_overrides),

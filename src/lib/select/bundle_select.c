@@ -122,6 +122,19 @@ static int accelerator_fits(const ortkit_manifest *m, const ortkit_variant *var,
     return ortkit_variant_fits(var, &gpu_only, why, why_size) == 1;
 }
 
+/* Does the bundle itself carry the library named soname (in lib/)?  A
+ * library added after import (`bundle complete`) is listed among the needs
+ * the import read, and must not be asked of the host. */
+static int carries(const ortkit_manifest *m, const char *soname)
+{
+    for (size_t i = 0; i < m->file_count; i++) {
+        const char *base = strrchr(m->files[i].path, '/');
+        if (!strcmp(base ? base + 1 : m->files[i].path, soname))
+            return 1;
+    }
+    return 0;
+}
+
 /* Does one bundle fit the host?  why says why not (or a caveat); *step the
  * step that decided. */
 static int fits(const ortkit_bundle *b, const ortkit_host *h, const char *forced, char *why,
@@ -148,8 +161,19 @@ static int fits(const ortkit_bundle *b, const ortkit_host *h, const char *forced
      * system's libraries, where both the manifest and the host say. */
     *step = STEP_LOADABLE;
     char caveat[256] = "";
-    if (!ortkit__needs_met(h, m->needs_glibc, m->needs_glibcxx, m->needs_libraries,
-                           m->needs_library_count, why, why_size))
+    const char **needed = calloc(m->needs_library_count + 1, sizeof *needed);
+    size_t n_needed = 0;
+    if (!needed) {
+        SAY("out of memory");
+        return 0;
+    }
+    for (size_t i = 0; i < m->needs_library_count; i++)
+        if (!carries(m, m->needs_libraries[i]))
+            needed[n_needed++] = m->needs_libraries[i];
+    int loadable = ortkit__needs_met(h, m->needs_glibc, m->needs_glibcxx, needed, n_needed, why,
+                                     why_size);
+    free(needed);
+    if (!loadable)
         return 0;
     snprintf(caveat, sizeof caveat, "%s", why);
     why[0] = '\0';
