@@ -240,6 +240,46 @@ static void test_damaged_entries_are_rebuilt(void **state)
     expect_rebuilt(dir, "ONNX Runtime refused cache entry");
 }
 
+/* A good check is remembered under the entry's identity; a change made in
+ * place, even one that puts the modification time back, is still caught. */
+static void test_verified_once_then_remembered(void **state)
+{
+    (void)state;
+    const char *dir = at("verified");
+    ortkit_session_options o = ORTKIT_SESSION_OPTIONS_INIT;
+    o.cache_dir = dir;
+    assert_int_equal(state_of(runtimes[0], &o), ORTKIT_CACHE_FILLED);
+    assert_int_equal(state_of(runtimes[0], &o), ORTKIT_CACHE_HIT);
+    char entry[1024], memo[1024];
+    snprintf(entry, sizeof entry, "%s", only_entry(dir));
+    snprintf(memo, sizeof memo, "%.*s%s", (int)(strlen(entry) - strlen(ORTKIT__CACHE_SUFFIX)), entry,
+             ORTKIT__CACHE_VERIFIED_SUFFIX);
+    struct stat before, after;
+    assert_int_equal(stat(memo, &before), 0);
+    assert_int_equal(state_of(runtimes[0], &o), ORTKIT_CACHE_HIT);
+    assert_int_equal(stat(memo, &after), 0);
+    assert_true(before.st_ino == after.st_ino); /* read, not written again */
+
+    struct stat st;
+    assert_int_equal(stat(entry, &st), 0);
+    unsigned char x;
+    FILE *f = fopen(entry, "rb");
+    assert_non_null(f);
+    assert_int_equal(fseek(f, ORTKIT__CACHE_HEADER_SIZE + 40, SEEK_SET), 0);
+    assert_int_equal(fread(&x, 1, 1, f), 1);
+    fclose(f);
+    x ^= 0x5A;
+    poke(entry, ORTKIT__CACHE_HEADER_SIZE + 40, &x, 1);
+    struct timespec times[2] = {st.st_atim, st.st_mtim};
+    assert_int_equal(utimensat(AT_FDCWD, entry, times, 0), 0);
+    expect_rebuilt(dir, "does not match its checksum");
+
+    /* An entry evicted takes its record with it. */
+    assert_int_equal(access(memo, F_OK), 0);
+    assert_int_equal(ortkit__session_cache_evict(dir, 0, NULL), 1);
+    assert_int_equal(access(memo, F_OK), -1);
+}
+
 static void test_foreign_entry_refused(void **state)
 {
     (void)state;
@@ -396,6 +436,7 @@ int main(void)
         cmocka_unit_test(test_key_follows_options),
         cmocka_unit_test(test_skipped_with_reason),
         cmocka_unit_test(test_damaged_entries_are_rebuilt),
+        cmocka_unit_test(test_verified_once_then_remembered),
         cmocka_unit_test(test_foreign_entry_refused),
         cmocka_unit_test(test_lru_eviction),
     };

@@ -17,6 +17,7 @@
 #include <strings.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static const char magic[8] = {'O', 'R', 'T', 'K', 'S', 'C', '\r', '\n'};
@@ -152,6 +153,28 @@ static void skip(ortkit__cache_plan *p, const char *fmt, ...)
     p->state = ORTKIT_CACHE_SKIPPED;
 }
 
+/* The record of a good check of the entry p->entry, as it is now (st) with
+ * the header h: its path in memo, its text in line. */
+static int verified_record(const ortkit__cache_plan *p, const struct stat *st, const entry_header *h,
+                           char memo[PATH_MAX], char line[ORTKIT__CACHE_IDENTITY_MAX + 80])
+{
+    char identity[ORTKIT__CACHE_IDENTITY_MAX], sum[65];
+    ortkit__cache_file_identity(identity, st);
+    ortkit__cache_hex(sum, h->payload_sha256);
+    snprintf(line, ORTKIT__CACHE_IDENTITY_MAX + 80, "%s sha256 %s\n", identity, sum);
+    return ortkit__pathf(memo, PATH_MAX, "%s/%s%s", p->dir, p->key, ORTKIT__CACHE_VERIFIED_SUFFIX);
+}
+
+/* Whether the entry as it is now was checked whole before. */
+static int was_verified(const char *memo, const char *line)
+{
+    char *text = NULL;
+    size_t len = 0;
+    int same = !ortkit__file_read(&text, &len, memo, 4096) && len == strlen(line) && !memcmp(text, line, len);
+    free(text);
+    return same;
+}
+
 /* Map the entry and check it against its name and contents.  0: a good
  * entry (p->graph set); 1: none there; -1: a bad one, why in p->reason. */
 static int open_entry(ortkit__cache_plan *p)
@@ -160,6 +183,13 @@ static int open_entry(ortkit__cache_plan *p)
     struct stat st;
     if (ortkit__file_open(&fd, p->entry, O_NOFOLLOW, &st))
         return errno == ENOENT || access(p->entry, F_OK) ? 1 : -1;
+    /* The last use, for eviction, before the identity is read: moving it
+     * changes the identity. */
+    struct timespec now;
+    if (!clock_gettime(CLOCK_REALTIME, &now) && now.tv_sec - st.st_mtim.tv_sec >= ORTKIT__CACHE_TOUCH_SECONDS) {
+        ortkit__cache_touch(p->entry);
+        fstat(fd, &st);
+    }
     if ((uint64_t)st.st_size < sizeof(entry_header) || (uint64_t)st.st_size > SIZE_MAX) {
         close(fd);
         snprintf(p->reason, sizeof p->reason, "cache entry '%s' is cut short", p->entry);
@@ -178,6 +208,9 @@ static int open_entry(ortkit__cache_plan *p)
     const unsigned char *payload = (const unsigned char *)m + sizeof h;
     size_t payload_size = p->map_size - sizeof h;
     unsigned char md[32];
+    char memo[PATH_MAX], line[ORTKIT__CACHE_IDENTITY_MAX + 80];
+    int memo_ok = !verified_record(p, &st, &h, memo, line);
+    int known = memo_ok && was_verified(memo, line);
     if (memcmp(h.magic, magic, sizeof magic) || h.format != FORMAT)
         snprintf(p->reason, sizeof p->reason, "'%s' is not an ortkit cache entry of format %u", p->entry, FORMAT);
     else if (memcmp(h.key, p->key, 64))
@@ -185,10 +218,15 @@ static int open_entry(ortkit__cache_plan *p)
     else if (h.payload_size != payload_size)
         snprintf(p->reason, sizeof p->reason, "cache entry '%s' has %zu bytes, its header says %llu",
                  p->entry, payload_size, (unsigned long long)h.payload_size);
-    else if (EVP_Digest(payload, payload_size, md, NULL, EVP_sha256(), NULL) != 1 ||
-             memcmp(md, h.payload_sha256, sizeof md))
+    else if (!known &&
+             (EVP_Digest(payload, payload_size, md, NULL, EVP_sha256(), NULL) != 1 ||
+              memcmp(md, h.payload_sha256, sizeof md)))
         snprintf(p->reason, sizeof p->reason, "cache entry '%s' does not match its checksum", p->entry);
     else {
+        /* Remembering is an optimisation: without it, the next load checks
+         * the whole entry again. */
+        if (memo_ok && !known)
+            ortkit__file_write_atomic(memo, line, strlen(line));
         p->graph = payload;
         p->graph_size = payload_size;
         return 0;
@@ -245,7 +283,6 @@ void ortkit__session_cache_begin(ortkit__cache_plan *p, ortkit_runtime *rt, cons
     int found = open_entry(p);
     if (found == 0) {
         p->state = ORTKIT_CACHE_HIT;
-        ortkit__cache_touch(p->entry); /* the last use, for eviction */
         return;
     }
     if (found < 0) {

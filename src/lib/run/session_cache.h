@@ -9,6 +9,15 @@
  * see a whole entry or none, and two processes filling one key at once both
  * succeed.  An entry whose header does not match its name and contents is
  * removed and made again; it is never given to ONNX Runtime.
+ *
+ * Hashing the whole entry at every load would cost a tenth of what the
+ * cache saves, so a good check is remembered in DIR/KEY.ortkit-verified
+ * under the entry's identity (device, inode, size, modification and change
+ * times to the nanosecond) and the checksum its header gives: any write,
+ * truncation, replacement or copy of the entry changes the identity, and
+ * the next load checks the whole entry again.  The last use (the entry's
+ * modification time, for eviction) is moved forward at most once in
+ * ORTKIT__CACHE_TOUCH_SECONDS, since moving it changes the identity too.
  */
 #ifndef ORTKIT_SESSION_CACHE_H
 #define ORTKIT_SESSION_CACHE_H
@@ -18,6 +27,8 @@
 #include <limits.h>
 
 #define ORTKIT__CACHE_SUFFIX ".ortkit-session"
+#define ORTKIT__CACHE_VERIFIED_SUFFIX ".ortkit-verified"
+#define ORTKIT__CACHE_TOUCH_SECONDS 600
 #define ORTKIT__CACHE_DEFAULT_MAX ((uint64_t)1 << 30)
 
 typedef struct ortkit__cache_plan {

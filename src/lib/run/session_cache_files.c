@@ -49,6 +49,14 @@ static int is_hex64(const char *s)
     return 1;
 }
 
+int ortkit__cache_file_identity(char buf[ORTKIT__CACHE_IDENTITY_MAX], const struct stat *st)
+{
+    return snprintf(buf, ORTKIT__CACHE_IDENTITY_MAX, "%llu %llu %lld %lld.%09ld %lld.%09ld",
+                    (unsigned long long)st->st_dev, (unsigned long long)st->st_ino,
+                    (long long)st->st_size, (long long)st->st_mtim.tv_sec, st->st_mtim.tv_nsec,
+                    (long long)st->st_ctim.tv_sec, st->st_ctim.tv_nsec);
+}
+
 int ortkit__cache_file_digest(char hex[65], const char *dir, const char *path)
 {
     int fd;
@@ -56,11 +64,8 @@ int ortkit__cache_file_digest(char hex[65], const char *dir, const char *path)
     int rc = ortkit__file_open(&fd, path, 0, &st);
     if (rc)
         return rc;
-    char identity[256], id_hex[65], memo[PATH_MAX];
-    int n = snprintf(identity, sizeof identity, "%llu %llu %lld %lld.%09ld %lld.%09ld",
-                     (unsigned long long)st.st_dev, (unsigned long long)st.st_ino,
-                     (long long)st.st_size, (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
-                     (long long)st.st_ctim.tv_sec, st.st_ctim.tv_nsec);
+    char identity[ORTKIT__CACHE_IDENTITY_MAX], id_hex[65], memo[PATH_MAX];
+    int n = ortkit__cache_file_identity(identity, &st);
     char *text = NULL;
     size_t len = 0;
     if ((rc = ortkit__cache_bytes_digest(id_hex, identity, (size_t)n)) ||
@@ -160,6 +165,12 @@ size_t ortkit__session_cache_evict(const char *dir, uint64_t max_bytes, const ch
         if (unlinkat(dirfd(d), files[i].name, 0) == 0 || errno == ENOENT) {
             total -= files[i].size;
             removed++;
+            /* Its verification record goes with it. */
+            char memo[NAME_MAX + 1];
+            size_t stem = strlen(files[i].name) - strlen(ORTKIT__CACHE_SUFFIX);
+            if (snprintf(memo, sizeof memo, "%.*s%s", (int)stem, files[i].name, ORTKIT__CACHE_VERIFIED_SUFFIX) <
+                (int)sizeof memo)
+                unlinkat(dirfd(d), memo, 0);
         }
     }
 cleanup:

@@ -8,6 +8,8 @@
 
 #include "internal.h"
 
+#include <sys/stat.h>
+
 /* 32 bytes as 64 lower-case hex digits and a NUL. */
 void ortkit__cache_hex(char hex[65], const unsigned char md[32]);
 /* The SHA-256 of size bytes at data. */
@@ -20,6 +22,10 @@ int ortkit__cache_bytes_digest(char hex[65], const void *data, size_t size);
  * change time, and with it the identity.
  */
 int ortkit__cache_file_digest(char hex[65], const char *dir, const char *path);
+/* A file's identity as text (device, inode, size, modification and change
+ * times to the nanosecond); returns its length. */
+#define ORTKIT__CACHE_IDENTITY_MAX 160
+int ortkit__cache_file_identity(char buf[ORTKIT__CACHE_IDENTITY_MAX], const struct stat *st);
 /* Mark an entry used now (its modification time is its last use). */
 void ortkit__cache_touch(const char *entry);
 
