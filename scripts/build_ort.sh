@@ -86,12 +86,14 @@ make_chroot() {
             { say "apt-get build-dep failed in the chroot"; exit 1; }
         touch "$root/.ortkit-ready"
     fi
-    # Bundling sets RUNPATH with patchelf, and validate runs Debian's ONNX
-    # test data; chroots made before they were listed lack them.
-    chroot "$root" sh -c '{ command -v patchelf && [ -d /usr/share/libonnx-testdata ]; } >/dev/null ||
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-            patchelf libonnx-testdata >/dev/null' ||
-        { say "cannot install patchelf and libonnx-testdata in the chroot"; exit 1; }
+    # Bundling sets RUNPATH with patchelf, validate runs Debian's ONNX test
+    # data, and ortkit links libsodium, libcurl and libarchive (repositories);
+    # chroots made before they were listed lack them.
+    chroot "$root" sh -c 'for p in patchelf libonnx-testdata libsodium23 libcurl4t64 libarchive13t64; do
+            dpkg-query -W -f="\${Status}" "$p" 2>/dev/null | grep -q "install ok installed" || m="$m $p"
+        done
+        [ -z "$m" ] || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $m >/dev/null' ||
+        { say "cannot install ortkit's run-time libraries in the chroot"; exit 1; }
 }
 
 # ---- 3. ortkit and the patch set inside ---------------------------------------
