@@ -99,5 +99,7 @@ int cli_open_runtime_with(ortkit_runtime **out, const ortkit_runtime_options *op
 
 /* The EP devices a runtime discovers, one line each (cmd_version.c). */
 void ep_devices_print(const ortkit_ep_devices *eps);
+/* The same as a JSON array (version and doctor --json). */
+cJSON *ep_devices_json(const ortkit_ep_devices *eps);
 
 #endif

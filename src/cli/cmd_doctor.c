@@ -374,21 +374,12 @@ static cJSON *gpu_providers_json(const report *r)
     return a;
 }
 
-static cJSON *ep_devices_json(const report *r)
+static cJSON *doctor_ep_devices_json(const report *r)
 {
-    cJSON *a = cJSON_CreateArray();
     ortkit_ep_devices *eps = NULL;
     if (ortkit_runtime_ep_devices(&eps, r->rt) != 0)
-        return a;
-    for (size_t i = 0; i < ortkit_ep_devices_count(eps); i++) {
-        const ortkit_ep_device *d = ortkit_ep_devices_get(eps, i);
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "ep", d->ep_name);
-        cJSON_AddStringToObject(o, "type", d->device_type);
-        cJSON_AddStringToObject(o, "vendor", d->vendor);
-        cJSON_AddNumberToObject(o, "vendor_id", d->vendor_id);
-        cJSON_AddItemToArray(a, o);
-    }
+        return cJSON_CreateArray();
+    cJSON *a = ep_devices_json(eps);
     ortkit_ep_devices_free(eps);
     return a;
 }
@@ -525,7 +516,7 @@ static cJSON *json_report(const report *r)
             cJSON_AddItemToArray(checks, c);
         }
         cJSON_AddItemToObject(root, "gpu_providers", gpu_providers_json(r));
-        cJSON_AddItemToObject(root, "ep_devices", ep_devices_json(r));
+        cJSON_AddItemToObject(root, "ep_devices", doctor_ep_devices_json(r));
     } else {
         cJSON_AddNullToObject(root, "runtime");
         if (!r->host_file)

@@ -18,6 +18,23 @@ static const cli_opt_spec version_spec = {
     version_opts, NULL, NULL};
 
 /* "EP devices  CPUExecutionProvider on cpu (vendor, 0x1022)" lines; doctor shares it. */
+cJSON *ep_devices_json(const ortkit_ep_devices *eps)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (size_t i = 0; a && i < ortkit_ep_devices_count(eps); i++) {
+        const ortkit_ep_device *d = ortkit_ep_devices_get(eps, i);
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "ep", d->ep_name);
+        cJSON_AddStringToObject(o, "ep_vendor", d->ep_vendor);
+        cJSON_AddStringToObject(o, "type", d->device_type);
+        cJSON_AddStringToObject(o, "vendor", d->vendor);
+        cJSON_AddNumberToObject(o, "vendor_id", d->vendor_id);
+        cJSON_AddNumberToObject(o, "device_id", d->device_id);
+        cJSON_AddItemToArray(a, o);
+    }
+    return a;
+}
+
 void ep_devices_print(const ortkit_ep_devices *eps)
 {
     size_t n = ortkit_ep_devices_count(eps);
@@ -69,18 +86,7 @@ int cmd_version(int argc, char **argv)
             cJSON *providers = cJSON_AddArrayToObject(r, "providers");
             for (size_t i = 0; i < ortkit_runtime_provider_count(rt); i++)
                 cJSON_AddItemToArray(providers, cJSON_CreateString(ortkit_runtime_provider(rt, i)));
-            cJSON *devices = cJSON_AddArrayToObject(r, "ep_devices");
-            for (size_t i = 0; i < ortkit_ep_devices_count(eps); i++) {
-                const ortkit_ep_device *d = ortkit_ep_devices_get(eps, i);
-                cJSON *o = cJSON_CreateObject();
-                cJSON_AddStringToObject(o, "ep", d->ep_name);
-                cJSON_AddStringToObject(o, "ep_vendor", d->ep_vendor);
-                cJSON_AddStringToObject(o, "type", d->device_type);
-                cJSON_AddStringToObject(o, "vendor", d->vendor);
-                cJSON_AddNumberToObject(o, "vendor_id", d->vendor_id);
-                cJSON_AddNumberToObject(o, "device_id", d->device_id);
-                cJSON_AddItemToArray(devices, o);
-            }
+            cJSON_AddItemToObject(r, "ep_devices", ep_devices_json(eps));
         }
         cli_json_print(root);
     } else {
