@@ -1,15 +1,18 @@
 #!/bin/sh
 # fetch_cuda.sh - fetch the real NVIDIA material the GPU tests use, into the
 # download cache (outside the clone, reused by every clone on this machine):
-#   - ONNX Runtime 1.29.0 for CUDA 13 (Microsoft's release binaries as
-#     redistributed on npm by com.github.asus4.onnxruntime*@0.4.9);
+#   - ONNX Runtime 1.29.0 for CUDA 13: the providers from Microsoft's release
+#     as redistributed on npm by com.github.asus4.onnxruntime.linux-x64-gpu@0.4.9,
+#     the core built with CUDA from onnxruntime-node@1.29.0 (the CPU build's
+#     core, com.github.asus4.onnxruntime@0.4.9, is kept for the test that it
+#     is refused beside them);
 #   - ONNX Runtime 1.19.2 for CUDA 12: the providers from
 #     com.github.asus4.onnxruntime.linux-x64-gpu@0.2.1 and the core of the
 #     same release from onnxruntime-node@1.19.2;
 #   - CUDA 12.4 user-space libraries and the driver's user-space library
 #     (libcuda1) from Debian unstable's non-free section, downloaded, never
 #     installed.
-# About 1 GB in all, and the libraries the tests use unpacked beside it
+# About 1.1 GB in all, and the libraries the tests use unpacked beside it
 # (unpacked/, about 1.5 GB: once per machine, not per build tree).
 # Idempotent: what is in the cache is kept.
 set -eu
@@ -20,7 +23,7 @@ cache="${ORTKIT_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/ortkit}/download
 say() { printf 'fetch-cuda: %s\n' "$*" >&2; }
 
 NPM_SPECS="com.github.asus4.onnxruntime@0.4.9 com.github.asus4.onnxruntime.linux-x64-gpu@0.4.9
- com.github.asus4.onnxruntime.linux-x64-gpu@0.2.1 onnxruntime-node@1.19.2"
+ com.github.asus4.onnxruntime.linux-x64-gpu@0.2.1 onnxruntime-node@1.19.2 onnxruntime-node@1.29.0"
 DEBS="libcudart12 libcublas12 libcublaslt12 libcurand10 libcufft11 libcuda1"
 
 npm_fetch() { # spec file
@@ -75,6 +78,7 @@ unpack core-1.29.0 com.github.asus4.onnxruntime-0.4.9.tgz "$x64/libonnxruntime.s
 unpack gpu-1.29.0 com.github.asus4.onnxruntime.linux-x64-gpu-0.4.9.tgz "$x64/*.so"
 unpack gpu-1.19.2 com.github.asus4.onnxruntime.linux-x64-gpu-0.2.1.tgz "$x64/*.so"
 unpack core-1.19.2 onnxruntime-node-1.19.2.tgz 'package/bin/napi-v3/linux/x64/*.so*'
+unpack core-node-1.29.0 onnxruntime-node-1.29.0.tgz 'package/bin/napi-v6/linux/x64/libonnxruntime.so.1'
 if [ ! -d "$unpacked/cuda-12.4" ]; then
     say "unpacking CUDA 12.4 and libcuda1 (dpkg-deb -x)"
     tmp=$(mktemp -d "$unpacked/.cuda-12.4.XXXXXX")

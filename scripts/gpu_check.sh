@@ -6,14 +6,20 @@
 # the ONNX node suite, and `bench` of a real model on CUDA against the CPU.
 #
 #   scripts/gpu_check.sh pack OUTDIR
-#       here (where the download cache is): the 1.29.0 core and CUDA provider,
+#       here (where the download cache is): the 1.29.0 core built with CUDA
+#       (onnxruntime-node's) and the release's CUDA provider,
 #       xz-compressed and split into 60 MiB parts with their SHA-256s, small
 #       enough to send to a machine that has no npm or Debian mirror.
 #   scripts/gpu_check.sh run SRC [BUILD_DIR]
 #       there: SRC is the parts directory from `pack`, or a directory holding
 #       libonnxruntime.so and libonnxruntime_providers_cuda.so.  The CUDA 13
 #       libraries are taken from LD_LIBRARY_PATH, CUDA_HOME, or pip's
-#       site-packages/nvidia/*/lib of python3.  Figures go to BUILD_DIR/gpu-check/.
+#       site-packages/nvidia/*/lib of python3; `bundle complete` copies them
+#       into the bundle, and the later steps run without LD_LIBRARY_PATH.
+#       Figures go to BUILD_DIR/gpu-check/.  Where the machine has no build
+#       tree: ORTKIT_BIN (the installed ortkit), ORTKIT_NODE_TESTS (ONNX's
+#       node test directory) and ORTKIT_MODELS (silero_vad.onnx and
+#       ch_PP-OCRv4_det_infer.onnx) say where things are.
 #
 # Exit 77 when the machine has no NVIDIA GPU (NVML sees none).
 set -eu
@@ -27,7 +33,11 @@ pack() {
     tmp=$(mktemp -d)
     trap 'rm -rf "$tmp"' EXIT
     plugins=package/Plugins/Linux/x64
-    tar xzf "$cache/com.github.asus4.onnxruntime-0.4.9.tgz" -C "$tmp" --strip-components=4 "$plugins/libonnxruntime.so"
+    # The core built with CUDA (onnxruntime-node's): the CPU package's core
+    # crashes beside this bridge provider, and import refuses it.
+    tar xzf "$cache/onnxruntime-node-1.29.0.tgz" -C "$tmp" --strip-components=5 \
+        package/bin/napi-v6/linux/x64/libonnxruntime.so.1
+    mv "$tmp/libonnxruntime.so.1" "$tmp/libonnxruntime.so"
     tar xzf "$cache/com.github.asus4.onnxruntime.linux-x64-gpu-0.4.9.tgz" -C "$tmp" --strip-components=4 \
         "$plugins/libonnxruntime_providers_cuda.so" "$plugins/libonnxruntime_providers_shared.so"
     (cd "$tmp" && sha256sum libonnxruntime*.so) >"$out/files.sha256"
@@ -61,15 +71,24 @@ print(":".join(sorted({d for r in roots for d in glob.glob(os.path.join(r, "nvid
 PY
 }
 
+# Run a command, its output also appended to the report; its status kept.
+show() {
+    if out=$("$@" 2>&1); then rc=0; else rc=$?; fi
+    printf '%s\n' "$out" | tee -a "$report"
+    return "$rc"
+}
+
 run() {
     src=$1 build=${2:-$here/build}
-    ortkit="$build/ortkit"
+    ortkit="${ORTKIT_BIN:-$build/ortkit}"
+    nodes="${ORTKIT_NODE_TESTS:-/usr/share/libonnx-testdata/data/node}"
+    models="${ORTKIT_MODELS:-$here/deps/models}"
     work="$build/gpu-check"
     mkdir -p "$work"
     report="$work/report.txt"
     : >"$report"
 
-    say "1/6 the host through NVML"
+    say "1/7 the host through NVML"
     "$ortkit" host --json >"$work/host.json"
     sm=$(python3 -c 'import json,sys; g=json.load(open(sys.argv[1]))["nvidia"]["gpus"]
 print(g[0]["compute_capability"].replace(".", "") if g else "")' "$work/host.json" 2>/dev/null || true)
@@ -77,37 +96,62 @@ print(g[0]["compute_capability"].replace(".", "") if g else "")' "$work/host.jso
         say "NVML sees no NVIDIA GPU here: nothing to check"
         exit 77
     fi
-    "$ortkit" host | tee -a "$report"
+    show "$ortkit" host
 
-    say "2/6 ONNX Runtime 1.29.0 (CUDA 13) and the CUDA 13 libraries"
+    say "2/7 ONNX Runtime 1.29.0 (CUDA 13) and the CUDA 13 libraries"
     rt=$(runtime_dir "$src" "$work")
+    host_ldpath=${LD_LIBRARY_PATH-}
     extra=$(pip_cuda_dirs)
     LD_LIBRARY_PATH="${extra:+$extra:}${CUDA_HOME:+$CUDA_HOME/lib64:}${LD_LIBRARY_PATH:-}"
     export LD_LIBRARY_PATH
 
-    say "3/6 a self-contained CUDA 13 bundle for sm_$sm"
+    say "3/7 a self-contained CUDA 13 bundle for sm_$sm"
     rm -rf "$work/bundles"
-    "$ortkit" bundle import "$rt" --variant "cuda13.0-sm$sm-avx2" --name "ort-1.29.0-cuda13-sm$sm" \
-        --into "$work/bundles" | tee -a "$report"
-    export ORTKIT_PATH="$work/bundles" ORTKIT_BUNDLE="ort-1.29.0-cuda13-sm$sm"
+    name="ort-1.29.0-cuda13-sm$sm"
+    show "$ortkit" bundle import "$rt/libonnxruntime.so" --providers "$rt" --name "$name" \
+        --into "$work/bundles"
+    show "$ortkit" bundle complete "$work/bundles/$name"
+    show "$ortkit" bundle verify "$work/bundles/$name"
+    # From here on the bundle must stand alone: the CUDA libraries found
+    # above are no longer on the search path (the machine's own setting is).
+    if [ -n "$host_ldpath" ]; then LD_LIBRARY_PATH=$host_ldpath; else unset LD_LIBRARY_PATH; fi
+    say "LD_LIBRARY_PATH is now '${LD_LIBRARY_PATH-}'"
+    export ORTKIT_PATH="$work/bundles"
 
-    say "4/6 doctor: the probe's verdict and a live run on CUDA"
-    "$ortkit" doctor | tee -a "$report"
+    say "4/7 selection on this host"
+    show "$ortkit" bundle choose "$work/bundles"
+    "$ortkit" bundle choose --json "$work/bundles" >"$work/choose.json"
+    export ORTKIT_BUNDLE="$name"
+
+    say "5/7 doctor: the probe's verdict and a live run on CUDA"
+    show "$ortkit" doctor
     "$ortkit" doctor --json >"$work/doctor.json"
     python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
 g=[p for p in d["gpu_providers"] if p["provider"]=="CUDAExecutionProvider"][0]
 assert g["usable"], g' "$work/doctor.json"
 
-    say "5/6 validate --ep cuda --strict on the node suite"
-    "$ortkit" validate --ep cuda --strict --json /usr/share/libonnx-testdata/data/node \
-        >"$work/validate.json" || true
-    "$ortkit" validate --ep cuda --strict /usr/share/libonnx-testdata/data/node 2>&1 | tail -5 | tee -a "$report"
+    say "6/7 validate --ep cuda --strict on the node suite"
+    "$ortkit" validate --ep cuda --strict --json "$nodes" >"$work/validate.json" || true
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
+print("validate on CUDA:", d["totals"])
+for t in d["tests"]:
+    if t["status"] != "pass": print("  %s: %s" % (t["name"], (t.get("message") or "")[:150]))' \
+        "$work/validate.json" | tee -a "$report"
 
-    say "6/6 bench: CUDA against the CPU on a real model"
-    model="$here/deps/models/silero_vad.onnx"
-    [ -f "$model" ] || model="$build/test-models/add.onnx"
-    "$ortkit" bench "$model" --random -t 10 --ep cpu --compare ep=cuda --json >"$work/bench.json"
-    "$ortkit" bench "$model" --random -t 10 --ep cpu --compare ep=cuda | tee -a "$report"
+    say "7/7 bench: CUDA against the CPU on real models"
+    for m in silero_vad ch_PP-OCRv4_det_infer; do
+        model="$models/$m.onnx"
+        [ -f "$model" ] || continue
+        dims=
+        case $m in
+        silero*) dims="--dim batch=1 --dim sequence=512" ;;
+        ch_PP-OCRv4_det*) dims="--dim p2o.DynamicDimension.0=1 --dim p2o.DynamicDimension.1=640 --dim p2o.DynamicDimension.2=640" ;;
+        esac
+        # shellcheck disable=SC2086
+        "$ortkit" bench "$model" --random $dims -t 10 --ep cpu --compare ep=cuda --json >"$work/bench-$m.json"
+        # shellcheck disable=SC2086
+        show "$ortkit" bench "$model" --random $dims -t 10 --ep cpu --compare ep=cuda
+    done
     say "done: $report"
 }
 

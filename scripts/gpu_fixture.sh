@@ -5,7 +5,8 @@
 # Debian's CUDA 12.4 libraries):
 #   OUT/bundles/ort-1.19.2-cuda12   completed from CUDA 12.4; cuDNN for CUDA 12
 #                                   is not to be had, so it stays incomplete
-#   OUT/bundles/ort-1.29.0-cuda13   imported, not completed
+#   OUT/bundles/ort-1.29.0-cuda13   imported (onnxruntime-node's core, built
+#                                   with CUDA), not completed
 #   OUT/stamp                       written last: a later run does nothing.
 # Exit 77 (skipped) when the cache lacks the material.
 set -eu
@@ -13,7 +14,7 @@ ortkit=$1
 out=$2
 src="${ORTKIT_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/ortkit}/downloads/unpacked"
 [ -f "$out/stamp" ] && exit 0
-for d in core-1.29.0 gpu-1.29.0 gpu-1.19.2 core-1.19.2 cuda-12.4; do
+for d in core-node-1.29.0 gpu-1.29.0 gpu-1.19.2 core-1.19.2 cuda-12.4; do
     [ -d "$src/$d" ] || { echo "gpu fixture: skipped: no $src/$d (scripts/fetch_cuda.sh makes it)"; exit 77; }
 done
 rm -rf "$out"
@@ -22,7 +23,8 @@ b="$out/bundles"
 x64=package/Plugins/Linux/x64
 "$ortkit" bundle import "$src/core-1.19.2/package/bin/napi-v3/linux/x64" \
     --providers "$src/gpu-1.19.2/$x64" --into "$b" >/dev/null
-"$ortkit" bundle import "$src/core-1.29.0/$x64" --providers "$src/gpu-1.29.0/$x64" --into "$b" >/dev/null
+"$ortkit" bundle import "$src/core-node-1.29.0/package/bin/napi-v6/linux/x64/libonnxruntime.so.1" \
+    --providers "$src/gpu-1.29.0/$x64" --into "$b" >/dev/null
 # Incomplete by nature: exit 1 is the expected answer.
 rc=0
 "$ortkit" bundle complete "$b/ort-1.19.2-cuda12" --from "$src/cuda-12.4/usr/lib/x86_64-linux-gnu" \

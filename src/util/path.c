@@ -1,7 +1,9 @@
 /* path.c - paths that are never cut short, absolute paths, PATH lookup. */
 #include "util.h"
 
+#include <dlfcn.h>
 #include <errno.h>
+#include <libgen.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -105,4 +107,22 @@ int ortkit__path_which(char **out, const char *program)
         p = e + 1;
     }
     return ortkit__error_set(ORTKIT_E_IO, "%s not found on PATH", program);
+}
+
+int ortkit__self_find(char *buf, size_t size, const char *rel_dirs, const char *name, int mode)
+{
+    char self[PATH_MAX];
+    Dl_info info;
+    char file[PATH_MAX];
+    if (!dladdr((void *)ortkit__self_find, &info) || !info.dli_fname || !realpath(info.dli_fname, file) ||
+        snprintf(self, sizeof self, "%s", dirname(file)) >= (int)sizeof self)
+        return -1;
+    for (const char *p = rel_dirs; *p;) {
+        size_t len = strcspn(p, ":");
+        if (len && snprintf(buf, size, "%s/%.*s/%s", self, (int)len, p, name) < (int)size &&
+            access(buf, mode) == 0)
+            return 0;
+        p += len + (p[len] == ':');
+    }
+    return -1;
 }

@@ -111,6 +111,13 @@ int ortkit__path_absolute(char **out, const char *path);
 /* *out: the executable program on PATH (or program itself when it holds a
  * '/'); malloc'd.  ORTKIT_E_IO when there is none. */
 int ortkit__path_which(char **out, const char *program);
+/* buf: the first of SELF/DIR/name that access(2) allows with mode, SELF
+ * the directory of the file holding ortkit's code in this process
+ * (libortkit.so, or the program linking libortkit.a) and DIR taken in order
+ * from rel_dirs (relative directories separated by ':'), so an installed
+ * tree finds its own parts wherever it was moved; -1 (nothing recorded)
+ * when there is none. */
+int ortkit__self_find(char *buf, size_t size, const char *rel_dirs, const char *name, int mode);
 
 /* ---- the per-user cache (cache.c) ----------------------------------------- */
 

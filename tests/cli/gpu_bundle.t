@@ -44,6 +44,25 @@ expect_in err "hold no libonnxruntime_providers_cuda.so: not a CUDA release's pr
 expect_exit 1 "$ORTKIT" bundle import "$U/core-1.29.0/$X64" --providers "$U/gpu-1.29.0/$X64" \
     --variant cuda13.0-sm90-avx2 --into "$PWD/into"
 expect_in err "--providers reads the GPU targets from the binaries; give no --variant"
+# The CPU build's core beside the GPU release's bridge provider: on a GPU
+# this crashes on If, Loop, Einsum and other shared kernels (seen on an
+# H100), so import refuses it, read from the two files' symbols.
+expect_exit 1 "$ORTKIT" bundle import "$U/core-1.29.0/$X64/libonnxruntime.so" --providers "$U/gpu-1.29.0/$X64" \
+    --into "$PWD/into"
+expect_in err "this core was built without CUDA (it does not export OrtSessionOptionsAppendExecutionProvider_CUDA)"
+expect_in err "is a provider-bridge library that needs one built with CUDA"
+expect_in err "take the libonnxruntime.so of the same GPU release"
+[ -z "$(ls -A into)" ]
+# A GPU release unpacked in one directory: --providers may name the core's own.
+mkdir one
+for f in "$U/core-node-1.29.0/package/bin/napi-v6/linux/x64/libonnxruntime.so.1" \
+         "$U/gpu-1.29.0/$X64/libonnxruntime_providers_cuda.so" "$U/gpu-1.29.0/$X64/libonnxruntime_providers_shared.so"; do
+    ln "$f" one/ 2>/dev/null || cp "$f" one/
+done
+expect_exit 0 "$ORTKIT" bundle import "$PWD/one/libonnxruntime.so.1" --providers "$PWD/one" --name one --into "$PWD/into"
+expect_in out "runtime    ONNX Runtime 1.29.0 (C API 29), variant cuda13, x86_64"
+expect_in out "sass       sm_75 sm_80 sm_86 sm_89 sm_90a sm_120a"
+rm -rf one into/one
 
 # Completion, on a copy (hard links: complete never writes into a file it
 # did not make).  Debian's CUDA 12.4 gives all but cuDNN.

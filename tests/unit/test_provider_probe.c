@@ -30,6 +30,39 @@ static void diagnose_ok(void **state)
     assert_string_equal(v.reason, "");
 }
 
+/* Both kernel modules' wordings, as /proc/driver/nvidia/version has them. */
+static void driver_version_wordings(void **state)
+{
+    (void)state;
+    char v[64];
+    ortkit__driver_version_parse(v, sizeof v, "NVRM version: NVIDIA UNIX x86_64 Kernel Module  "
+                                 "580.65.06  Sun Jul 27 07:09:35 UTC 2025\nGCC version:  gcc 12.2.0\n");
+    assert_string_equal(v, "580.65.06");
+    ortkit__driver_version_parse(v, sizeof v, "NVRM version: NVIDIA UNIX Open Kernel Module for "
+                                 "x86_64  580.159.04  Release Build  (nixbld@)  \nGCC version:  "
+                                 "gcc version 15.3.0 (GCC) \n");
+    assert_string_equal(v, "580.159.04");
+    ortkit__driver_version_parse(v, sizeof v, "NVRM version: NVIDIA UNIX Open Kernel Module for "
+                                 "aarch64  570.124.06  Release Build\n");
+    assert_string_equal(v, "570.124.06");
+    ortkit__driver_version_parse(v, sizeof v, "NVRM version: garbled\nGCC version: 12.2.0\n");
+    assert_string_equal(v, "");
+    ortkit__driver_version_parse(v, sizeof v, "");
+    assert_string_equal(v, "");
+}
+
+/* A probe that ran the model is believed, whatever the floor table says. */
+static void diagnose_ok_outranks_floor(void **state)
+{
+    (void)state;
+    ortkit__probe_request r = request(13);
+    ortkit__probe_verdict v = {0};
+    ortkit__probe_diagnose(&r, "need\tlibcuda.so.1\tok\t/nonexistent/libcuda.so.1\n"
+                           "stage\tprovider\nok\tCUDAExecutionProvider\n", 0, 0, 60, &v);
+    assert_int_equal(v.usable, 1);
+    assert_string_equal(v.reason, "");
+}
+
 static void diagnose_missing(void **state)
 {
     (void)state;
@@ -141,6 +174,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(diagnose_ok),
+        cmocka_unit_test(driver_version_wordings),
+        cmocka_unit_test(diagnose_ok_outranks_floor),
         cmocka_unit_test(diagnose_missing),
         cmocka_unit_test(diagnose_cudnn_major),
         cmocka_unit_test(diagnose_crash_hang_device),

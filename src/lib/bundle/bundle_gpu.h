@@ -29,12 +29,17 @@ typedef struct ortkit__gpu_release {
     char *missing[GPU_NEEDS_MAX]; /* each need, described: "libcudnn.so.9: cuDNN 9 for CUDA 12" */
     size_t need_count;
     char variant[16];         /* "cuda12" */
+    int bridge;               /* the CUDA provider is a provider-bridge library
+                               * (it exports GetProvider) */
 } ortkit__gpu_release;
 
 /* Read DIR's providers: each must be of ONNX Runtime `version` (its string
  * in the file's data); the CUDA provider's DT_NEEDED, fat binaries and the
- * lazily loaded set give the rest. */
-int ortkit__gpu_release_read(ortkit__gpu_release *out, const char *dir, const char *version);
+ * lazily loaded set give the rest.  A provider-bridge CUDA provider needs a
+ * core built with CUDA: core (the library file) must export
+ * OrtSessionOptionsAppendExecutionProvider_CUDA, else ORTKIT_E_INVALID_ARG. */
+int ortkit__gpu_release_read(ortkit__gpu_release *out, const char *dir, const char *version,
+                             const char *core);
 void ortkit__gpu_release_free(ortkit__gpu_release *rel);
 /* Copy the providers into stage/lib (replacing a file of the same name the
  * core brought) and fill the manifest's gpu fields (pointing into rel and

@@ -32,6 +32,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#ifndef ORTKIT_INSTALLED_HEADER_DIRS
+#define ORTKIT_INSTALLED_HEADER_DIRS ""
+#endif
 #ifndef ORTKIT_ORT_HEADERS_DIR
 #define ORTKIT_ORT_HEADERS_DIR ""
 #endif
@@ -117,6 +120,19 @@ static int has_headers(const char *dir)
            access(path, R_OK) == 0;
 }
 
+/* The headers ortkit brings: an installed tree's DATADIR/ortkit/ort-headers
+ * (found from where ortkit's code lies), else the build tree's. */
+static int own_headers(char *dir, size_t size)
+{
+    if (ortkit__self_find(dir, size, ORTKIT_INSTALLED_HEADER_DIRS, "onnxruntime_c_api.h", R_OK) == 0) {
+        *strrchr(dir, '/') = '\0';
+        return 0;
+    }
+    if (ORTKIT_ORT_HEADERS_DIR[0] && has_headers(ORTKIT_ORT_HEADERS_DIR))
+        return ortkit__pathf(dir, size, "%s", ORTKIT_ORT_HEADERS_DIR) ? -1 : 0;
+    return -1;
+}
+
 /* SRC is a library file, a directory holding one, or a release (lib/, include/). */
 static int resolve_source(import *im)
 {
@@ -172,14 +188,14 @@ static int resolve_source(import *im)
         snprintf(im->inc_root, sizeof im->inc_root, "%s", im->top);
         snprintf(im->inc_rel, sizeof im->inc_rel, "%s",
                  has_headers(path) ? "include" : "include/onnxruntime");
-    } else if (ORTKIT_ORT_HEADERS_DIR[0] && has_headers(ORTKIT_ORT_HEADERS_DIR)) {
-        if (!realpath(ORTKIT_ORT_HEADERS_DIR, im->inc_root))
-            return ortkit__error_set(ORTKIT_E_IO, "cannot read '%s': %s", ORTKIT_ORT_HEADERS_DIR,
-                                     strerror(errno));
+    } else if (own_headers(copy, sizeof copy) == 0) {
+        if (!realpath(copy, im->inc_root))
+            return ortkit__error_set(ORTKIT_E_IO, "cannot read '%s': %s", copy, strerror(errno));
         im->inc_rel[0] = '\0';
     } else {
         return ortkit__error_set(ORTKIT_E_IO, "cannot import '%s': no ONNX Runtime headers "
-                                 "(onnxruntime_c_api.h) in it, and none built into ortkit", src);
+                                 "(onnxruntime_c_api.h) in it, and none installed with ortkit "
+                                 "(share/ortkit/ort-headers)", src);
     }
     return ORTKIT_OK;
 }
@@ -328,9 +344,13 @@ static int inspect_library(import *im)
     return ORTKIT_OK;
 }
 
-/* Provider libraries beside the library; a CUDA one makes it a CUDA build. */
+/* Provider libraries beside the library; a CUDA one makes it a CUDA build.
+ * With --providers they come from that directory alone, which may be the
+ * library's own (a GPU release unpacked in one place). */
 static int find_providers(import *im)
 {
+    if (im->opts->providers)
+        return ORTKIT_OK;
     DIR *d = opendir(im->libdir);
     if (!d)
         return ortkit__error_set(ORTKIT_E_IO, "cannot read '%s': %s", im->libdir, strerror(errno));
@@ -364,7 +384,7 @@ static int gpu_release(import *im, const char **variant)
         return ORTKIT_OK;
     if (!(im->gpu = calloc(1, sizeof *im->gpu)))
         return ortkit__error_nomem();
-    int rc = ortkit__gpu_release_read(im->gpu, im->opts->providers, im->version);
+    int rc = ortkit__gpu_release_read(im->gpu, im->opts->providers, im->version, im->lib);
     if (rc)
         return ortkit__error_wrap(rc, "cannot import '%s'", im->src);
     *variant = im->gpu->variant;

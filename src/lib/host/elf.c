@@ -562,3 +562,38 @@ cleanup:
     close(fd);
     return rc;
 }
+
+int ortkit__elf_defines(const char *path, const char *symbol, int *found)
+{
+    *found = -1;
+    uint64_t sym_off, sym_size, str_off, str_size;
+    int rc;
+    if ((rc = ortkit__elf_section(path, ".dynsym", &sym_off, &sym_size)) ||
+        (rc = ortkit__elf_section(path, ".dynstr", &str_off, &str_size)))
+        return rc;
+    if (!sym_size || !str_size)
+        return ORTKIT_OK;
+    if (str_size > MAX_STRTAB || sym_size > MAX_STRTAB || sym_size % sizeof(Elf64_Sym))
+        return bad(path, "its dynamic symbol table is malformed");
+    int fd;
+    if ((rc = ortkit__file_open(&fd, path, 0, NULL)))
+        return rc;
+    char *names = malloc(str_size + 1);
+    Elf64_Sym *syms = malloc(sym_size);
+    if (!names || !syms) {
+        rc = ortkit__error_nomem();
+    } else if (read_at(fd, names, str_size, str_off) || read_at(fd, syms, sym_size, sym_off)) {
+        rc = bad(path, "its dynamic symbols cannot be read");
+    } else {
+        names[str_size] = '\0';
+        *found = 0;
+        for (size_t i = 0; i < sym_size / sizeof *syms && !*found; i++)
+            *found = syms[i].st_shndx != SHN_UNDEF && syms[i].st_name < str_size &&
+                     ELF64_ST_BIND(syms[i].st_info) != STB_LOCAL &&
+                     !strcmp(names + syms[i].st_name, symbol);
+    }
+    free(names);
+    free(syms);
+    close(fd);
+    return rc;
+}

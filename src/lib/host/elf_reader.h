@@ -72,6 +72,10 @@ int ortkit__elf_has_string(const char *path, const char *text, int *found);
  * when the file has no such section (or no section headers: a stripped
  * file may drop them).  ORTKIT_E_FORMAT when a header points outside it. */
 int ortkit__elf_section(const char *path, const char *name, uint64_t *offset, uint64_t *size);
+/* Does the file define (export) symbol in its dynamic symbol table?
+ * *found: 1 yes, 0 no, -1 cannot tell (no section headers for .dynsym and
+ * .dynstr).  ORTKIT_E_FORMAT when those sections are not where they say. */
+int ortkit__elf_defines(const char *path, const char *symbol, int *found);
 /* The architecture this process runs on. */
 ortkit_arch ortkit__host_arch(void);
 

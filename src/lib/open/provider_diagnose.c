@@ -56,22 +56,32 @@ static void add(text *t, const char *fmt, ...)
     va_end(ap);
 }
 
+void ortkit__driver_version_parse(char *buf, size_t size, const char *proc_text)
+{
+    /* The first word of the first line made of digits and dots, with a dot:
+     * "x86_64" and "for" are passed over, whichever module wrote it. */
+    buf[0] = '\0';
+    size_t line = strcspn(proc_text, "\n");
+    for (size_t i = 0; i < line;) {
+        size_t len = strcspn(proc_text + i, " \t\n");
+        if (len && len < size && strspn(proc_text + i, "0123456789.") == len && proc_text[i] != '.' &&
+            memchr(proc_text + i, '.', len)) {
+            memcpy(buf, proc_text + i, len);
+            buf[len] = '\0';
+            return;
+        }
+        i += len ? len : 1;
+    }
+}
+
 /* The driver kernel module's version ("580.65.06"), or "" without one. */
 static void kernel_driver(char *buf, size_t size)
 {
     char *v = NULL;
     size_t n = 0;
     buf[0] = '\0';
-    if (ortkit__file_read(&v, &n, "/proc/driver/nvidia/version", 64 << 10) == 0) {
-        const char *k = strstr(v, "Kernel Module");
-        if (k && sscanf(k + 13, " %31s", buf) != 1)
-            buf[0] = '\0';
-        if (!k) {
-            const char *d = strpbrk(v, "0123456789");
-            if (d)
-                sscanf(d, "%31[0-9.]", buf);
-        }
-    }
+    if (ortkit__file_read(&v, &n, "/proc/driver/nvidia/version", 64 << 10) == 0)
+        ortkit__driver_version_parse(buf, size, v);
     free(v);
 }
 
@@ -220,7 +230,9 @@ void ortkit__probe_diagnose(const ortkit__probe_request *req, const char *output
                 "(no /proc/driver/nvidia/version)", libcuda, lib_version[0] ? " (driver " : "",
                 lib_version, lib_version[0] ? ")" : "");
     }
-    if (floor && have[0] && version_below(have, floor))
+    /* The floor explains a failure; a probe that ran the model outranks it. */
+    int below_floor = !ok && floor && have[0] && version_below(have, floor);
+    if (below_floor)
         add(&t, "driver %s is older than %s, the floor for CUDA %d", have, floor, req->cuda_major);
     if (fail[0]) {
         /* ORT's CUDA messages open with two C++ signatures: keep from the error on. */
@@ -230,7 +242,8 @@ void ortkit__probe_diagnose(const ortkit__probe_request *req, const char *output
             add(&t, "no CUDA-capable device is detected (%s%s%s)", libcuda[0] ? "libcuda.so.1 at " : "",
                 libcuda, driver[0] ? "" : libcuda[0] ? "; no NVIDIA kernel driver is loaded"
                                                       : "no NVIDIA kernel driver is loaded");
-        else if (strcasestr(fail, "driver version is insufficient") || strstr(fail, "CUDA failure 35:"))
+        else if ((strcasestr(fail, "driver version is insufficient") || strstr(fail, "CUDA failure 35:")) &&
+                 !below_floor)
             add(&t, "the NVIDIA driver%s%s is too old for this provider's CUDA %d%s%s%s",
                 have[0] ? " " : "", have, req->cuda_major, floor ? " (needs " : "",
                 floor ? floor : "", floor ? ")" : "");

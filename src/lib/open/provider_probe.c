@@ -17,7 +17,6 @@
 #include "elf_reader.h"
 
 #include <dirent.h>
-#include <dlfcn.h>
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
@@ -33,28 +32,21 @@ extern char **environ;
 #define CACHE_MAGIC "ortkit-probe-cache 1\n"
 #define OUTPUT_MAX ((size_t)64 << 10)
 
+#ifndef ORTKIT_INSTALLED_PROBE_DIRS
+#define ORTKIT_INSTALLED_PROBE_DIRS "../libexec/ortkit"
+#endif
+
 /* ---- where the probe program is ------------------------------------------- */
 
 /* ORTKIT_PROBE_EXE, else beside the library that holds this code: the
- * build tree's libexec/ortkit/, or an installed tree's ../libexec/ortkit/. */
+ * build tree's libexec/ortkit/, or an installed tree's LIBEXECDIR/ortkit/. */
 static int find_probe(char *buf, size_t size)
 {
     const char *env = getenv("ORTKIT_PROBE_EXE");
     if (env && env[0])
         return ortkit__pathf(buf, size, "%s", env) ? -1 : access(buf, X_OK);
-    Dl_info info;
-    if (!dladdr((void *)find_probe, &info) || !info.dli_fname)
-        return -1;
-    char dir[PATH_MAX];
-    if (ortkit__pathf(dir, sizeof dir, "%s", info.dli_fname))
-        return -1;
-    const char *d = dirname(dir);
-    static const char *const places[] = {"%s/libexec/ortkit/ortkit-probe",
-                                         "%s/../libexec/ortkit/ortkit-probe"};
-    for (size_t i = 0; i < sizeof places / sizeof places[0]; i++)
-        if (!ortkit__pathf(buf, size, places[i], d) && access(buf, X_OK) == 0)
-            return 0;
-    return -1;
+    return ortkit__self_find(buf, size, "libexec/ortkit:" ORTKIT_INSTALLED_PROBE_DIRS, "ortkit-probe",
+                             X_OK);
 }
 
 /* ---- the cache key ---------------------------------------------------------- */
@@ -267,6 +259,30 @@ static void cache_write(const char *file, const char *output, int status, int ti
     free(text);
 }
 
+/*
+ * A provider-bridge library (it exports GetProvider) offered as a plugin to
+ * a core built without CUDA: it registers and runs simple models, then
+ * crashes the process on the first node whose CUDA kernel calls back into
+ * the core's shared CPU code (If, Loop, Einsum, GatherElements, ...), which
+ * such a core lacks.  Found from the two files' symbols; 1 with v filled.
+ */
+static int bridge_without_host(const ortkit_runtime *rt, const char *provider_path,
+                               ortkit__probe_verdict *v)
+{
+    int bridge = 0, cuda_core = -1;
+    if (strcmp(v->method, "plugin") || ortkit__elf_defines(provider_path, "GetProvider", &bridge) ||
+        bridge != 1 ||
+        ortkit__elf_defines(rt->path, "OrtSessionOptionsAppendExecutionProvider_CUDA", &cuda_core) ||
+        cuda_core != 0)
+        return 0;
+    snprintf(v->reason, sizeof v->reason,
+             "ONNX Runtime %s at '%.400s' was built without CUDA, and %.400s beside it is a "
+             "provider-bridge library that needs a core built with CUDA (with this one it crashes on "
+             "If, Loop, Einsum, GatherElements and other shared kernels); use the libonnxruntime.so "
+             "of the same GPU release", rt->version, rt->path, provider_path);
+    return 1;
+}
+
 static int probe(const ortkit_runtime *rt, const char *ort_name, const char *lib,
                  const char *options, ortkit__probe_verdict *v)
 {
@@ -285,6 +301,10 @@ static int probe(const ortkit_runtime *rt, const char *ort_name, const char *lib
         snprintf(v->reason, sizeof v->reason, "the provider library '%.900s' cannot be read: %.400s",
                  provider_path, ortkit__error_message());
         return ORTKIT_E_IO;
+    }
+    if (bridge_without_host(rt, provider_path, v)) {
+        ortkit__elf_free(&elf);
+        return ORTKIT_OK;
     }
     char *output = NULL;
     int status = 0, timed_out = 0, rc = ORTKIT_OK;

@@ -19,6 +19,12 @@ typedef struct ortkit__probe_request {
 void ortkit__probe_diagnose(const ortkit__probe_request *req, const char *output, int status,
                             int timed_out, double timeout_s, ortkit__probe_verdict *v);
 
+/* The driver's version ("580.65.06") from the text of
+ * /proc/driver/nvidia/version, either kernel module's wording ("NVIDIA UNIX
+ * x86_64 Kernel Module  580.65.06 ..." or "NVIDIA UNIX Open Kernel Module for
+ * x86_64  580.159.04 ..."); "" when it names none. */
+void ortkit__driver_version_parse(char *buf, size_t size, const char *proc_text);
+
 extern const struct ortkit__provider_prober ortkit__provider_prober;
 
 #endif
