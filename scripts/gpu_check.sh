@@ -148,9 +148,9 @@ for t in d["tests"]:
         ch_PP-OCRv4_det*) dims="--dim p2o.DynamicDimension.0=1 --dim p2o.DynamicDimension.1=640 --dim p2o.DynamicDimension.2=640" ;;
         esac
         # shellcheck disable=SC2086
-        "$ortkit" bench "$model" --random $dims -t 10 --ep cpu --compare ep=cuda --json >"$work/bench-$m.json"
+        "$ortkit" bench "$model" --random $dims -t 5 --ep cpu --compare ep=cuda --json >"$work/bench-$m.json"
         # shellcheck disable=SC2086
-        show "$ortkit" bench "$model" --random $dims -t 10 --ep cpu --compare ep=cuda
+        show "$ortkit" bench "$model" --random $dims -t 5 --ep cpu --compare ep=cuda
     done
     say "done: $report"
 }
