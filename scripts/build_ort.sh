@@ -170,9 +170,11 @@ say "ortkit build $variant (about 23 minutes on 2 cores)"
 # shellcheck disable=SC2086
 inside ortkit build "$@" --bundle-into /bundles ${ORTKIT_BUILD_FLAGS:-} --json >"$deps/build-ort-$variant.json"
 say "report: $deps/build-ort-$variant.json"
-inside ortkit version || true
-if inside ortkit validate --help >/dev/null 2>&1; then
-    inside env ORTKIT_PATH=/bundles ortkit validate || say "validate reported failures"
-fi
+# The build just made, by name: selection would take the best fit in
+# /bundles, which need not be this variant.
+built="/bundles/ort-$ort_version-$variant"
+inside ortkit version --runtime "$built" || true
+inside ortkit validate --runtime "$built" --json >"$deps/validate-ort-$variant.json" ||
+    say "validate reported failures ($deps/validate-ort-$variant.json)"
 compare || say "the comparison did not complete"
 say "done: the bundle is in $root/bundles"

