@@ -16,13 +16,13 @@ order      architecture > loadable here (glibc, libstdc++, libraries) > accelera
 overrides  none (ORTKIT_FORCE_ISA, ORTKIT_IGNORE_NEEDS, ORTKIT_FORCE_CUDA, ORTKIT_FORCE_SM unset)
 
   RANK  NAME                   ORT     VARIANT     ARCH    FROM      FITS  STEP         WHY
-  1     ort-1.30.0-cpu-avx2    1.30.0  cpu-avx2    x86_64  argument  yes   cpu level    the highest CPU level this host supports: avx2 (ort-1.30.0-cpu: any CPU), which it descends from; its 8 needed libraries are not judged: the host does not list its libraries
+  1     ort-1.30.0-cpu-avx2    1.30.0  cpu-avx2    x86_64  argument  yes   cpu level    the highest CPU level this host supports: avx2 (ort-1.30.0-cpu: any CPU), which it descends from; cpu-avx2 over cpu: not measured; its 8 needed libraries are not judged: the host does not list its libraries
   2     ort-1.30.0-cpu         1.30.0  cpu         x86_64  argument  yes   onnxruntime  the newest ONNX Runtime: 1.30.0 (ort-1.17.3-cpu: 1.17.3); its 8 needed libraries are not judged: the host does not list its libraries
   3     ort-1.17.3-cpu         1.17.3  cpu         x86_64  argument  yes                last of those that fit; its 9 needed libraries are not judged: the host does not list its libraries; not yet verified by loading ('ortkit bundle verify' on this host loads it)
   -     ort-1.30.0-cpu-avx512  1.30.0  cpu-avx512  x86_64  argument  no    cpu level    needs AVX-512 F, AVX-512 BW, AVX-512 DQ, AVX-512 VL, which this CPU lacks
 
 choice     ort-1.30.0-cpu-avx2
-why        the highest CPU level this host supports: avx2 (ort-1.30.0-cpu: any CPU), which it descends from
+why        the highest CPU level this host supports: avx2 (ort-1.30.0-cpu: any CPU), which it descends from; cpu-avx2 over cpu: not measured
 EOF2
 expect_same want <out
 

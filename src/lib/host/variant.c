@@ -487,3 +487,25 @@ int ortkit_variant_fits(const ortkit_variant *v, const ortkit_host *host, char *
         return 0;
     return check_driver(v, host, why, why_size);
 }
+
+/* Pairs measured with bench/bench_variants.sh (PERFORMANCE.md, "What a CPU
+ * variant is worth"); a pair not here was not measured. */
+static const struct measured {
+    const char *higher, *lower, *text;
+} measured[] = {
+    {"cpu-avx2", "cpu-x86-64",
+     "measured 0.85-1.13 p50 (medians of 3 rounds) on 7 models, ONNX Runtime 1.21.0 built by "
+     "ortkit, AMD EPYC with AVX2, 1 and 2 threads: no consistent gain"},
+    {"cpu-x86-64", "cpu",
+     "measured 0.86-1.06 p50 (medians of 3 rounds) on 7 models against Microsoft's generic "
+     "1.21.0, AMD EPYC with AVX2, 1 and 2 threads: faster on Silero VAD (0.86-0.88) and "
+     "PP-OCRv4 det (0.92-0.96), within 6% on the rest"},
+};
+
+const char *ortkit_variant_measured(const char *higher, const char *lower)
+{
+    for (size_t i = 0; higher && lower && i < sizeof measured / sizeof measured[0]; i++)
+        if (!strcmp(measured[i].higher, higher) && !strcmp(measured[i].lower, lower))
+            return measured[i].text;
+    return NULL;
+}

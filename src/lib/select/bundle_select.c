@@ -236,15 +236,23 @@ static void reason_for(char *out, size_t size, const ortkit_bundle *best, const 
         snprintf(out, size, "the newest CUDA: %d.%d (%s: CUDA %d.%d)", rb->cuda / 1000,
                  (rb->cuda % 1000) / 10, nn, rn->cuda / 1000, (rn->cuda % 1000) / 10);
         break;
-    case KEY_LEVEL:
+    case KEY_LEVEL: {
+        /* The level decides; whether it is worth anything is what was measured. */
+        const char *m = ortkit_variant_measured(best->m.variant, next->m.variant);
+        char worth[400];
+        if (m)
+            snprintf(worth, sizeof worth, "; %s over %s: %s", best->m.variant, next->m.variant, m);
+        else
+            snprintf(worth, sizeof worth, "; %s over %s: not measured", best->m.variant, next->m.variant);
         if ((rb->features & rn->features) == rn->features)
             snprintf(out, size, "the highest CPU level this host supports: %s (%s: %s), which it "
-                     "descends from", rb->level_label, nn, rn->level_label);
+                     "descends from%s", rb->level_label, nn, rn->level_label, worth);
         else
             snprintf(out, size, "the highest CPU level this host supports: %s (%s: %s), a target "
-                     "it does not descend from, with fewer features or an older ISA",
-                     rb->level_label, nn, rn->level_label);
+                     "it does not descend from, with fewer features or an older ISA%s",
+                     rb->level_label, nn, rn->level_label, worth);
         break;
+    }
     case KEY_ORT:
         snprintf(out, size, "the newest ONNX Runtime: %s (%s: %s)", best->m.ort_version, nn,
                  next->m.ort_version);
@@ -299,13 +307,13 @@ static int pin_matches(const ortkit_bundle *b, const char *pin, int kind)
 typedef struct verdict_data {
     ortkit_bundle_verdict pub;
     char why[256];
-    char order[320];
+    char order[768];
 } verdict_data;
 
 /* The choice: the caller's view first (the caller's pointer is this one's). */
 typedef struct choice_data {
     ortkit_bundle_choice pub;
-    char reason[512];
+    char reason[1024];
     verdict_data *v;
 } choice_data;
 
@@ -454,7 +462,7 @@ static int choose(choice_data *out, const ortkit_host *host, const ortkit_bundle
                      "%sCPU taken as %s (ORTKIT_FORCE_ISA)", v[order[k]].order[0] ? "; " : "", forced);
 
     /* Why this one: what sets it apart from the next best. */
-    char because[320];
+    char because[800];
     if (n_order < 2) {
         if (considered == 1)
             snprintf(because, sizeof because, "the only %s, and it fits this host",
@@ -466,9 +474,9 @@ static int choose(choice_data *out, const ortkit_host *host, const ortkit_bundle
         snprintf(because, sizeof because, "%s", v[best].order);
     }
     if (pin_kind == 0)
-        snprintf(out->reason, sizeof out->reason, "pinned by name; %.250s", because);
+        snprintf(out->reason, sizeof out->reason, "pinned by name; %.800s", because);
     else if (pin_kind == 1)
-        snprintf(out->reason, sizeof out->reason, "pinned to ONNX Runtime %.32s; %.250s", pin, because);
+        snprintf(out->reason, sizeof out->reason, "pinned to ONNX Runtime %.32s; %.800s", pin, because);
     else
         snprintf(out->reason, sizeof out->reason, "%s", because);
     out->pub.index = best;
