@@ -29,9 +29,19 @@ typedef struct ortkit__gpu_release {
     char *missing[GPU_NEEDS_MAX]; /* each need, described: "libcudnn.so.9: cuDNN 9 for CUDA 12" */
     size_t need_count;
     char variant[16];         /* "cuda12" */
-    int bridge;               /* the CUDA provider is a provider-bridge library
-                               * (it exports GetProvider) */
 } ortkit__gpu_release;
+
+/*
+ * 1 when provider is a provider-bridge library (it exports GetProvider) and
+ * core was built without CUDA (it does not export
+ * OrtSessionOptionsAppendExecutionProvider_CUDA): the provider calls back
+ * into the core for the CPU half of many kernels (If, Loop, Scan, Einsum,
+ * GatherElements, Concat, NLLLoss: ORT's cpu_provider_shared), which only a
+ * core built with CUDA has, so the pair loads, registers and runs simple
+ * models, then crashes the process on the first such node.  0 otherwise,
+ * or when either file's symbols cannot be read.
+ */
+int ortkit__bridge_lacks_cuda_core(const char *provider, const char *core);
 
 /* Read DIR's providers: each must be of ONNX Runtime `version` (its string
  * in the file's data); the CUDA provider's DT_NEEDED, fat binaries and the

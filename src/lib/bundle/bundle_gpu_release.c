@@ -253,11 +253,6 @@ static int read_provider(ortkit__gpu_release *rel, const char *path, const char 
             rc = add_need(rel, e.needed[i]);
     }
     ortkit__elf_free(&e);
-    /* GetProvider is the provider bridge's entry (a plugin EP library alone
-     * exports only CreateEpFactories). */
-    int bridge = 0;
-    if (!rc && (rc = ortkit__elf_defines(path, "GetProvider", &bridge)) == 0)
-        rel->bridge = bridge == 1;
     if (!rc && !rel->cuda)
         rc = ortkit__error_set(ORTKIT_E_FORMAT, "'%s' names no libcudart.so.N among the libraries "
                                "it needs: cannot tell its CUDA release", name);
@@ -292,29 +287,14 @@ void ortkit__gpu_describe(char *buf, size_t size, const char *soname, int cuda)
     snprintf(buf, size, "%s: a CUDA %d library", soname, cuda / 1000);
 }
 
-/*
- * A provider-bridge CUDA provider calls back into the core for the CPU half
- * of many kernels (If, Loop, Scan, Einsum, GatherElements, Concat, NLLLoss:
- * ORT's cpu_provider_shared), which only a core built with CUDA has.  A CPU
- * build loads it, registers it and runs simple models, then crashes the
- * process on the first such node; such a core does not export the CUDA
- * append function, and that is what is read here.
- */
-static int check_core(const ortkit__gpu_release *rel, const char *core)
+int ortkit__bridge_lacks_cuda_core(const char *provider, const char *core)
 {
-    int found;
-    int rc = ortkit__elf_defines(core, "OrtSessionOptionsAppendExecutionProvider_CUDA", &found);
-    if (rc)
-        return rc;
-    if (found == 0)
-        return ortkit__error_set(ORTKIT_E_INVALID_ARG,
-                                 "this core was built without CUDA (it does not export "
-                                 "OrtSessionOptionsAppendExecutionProvider_CUDA), and %s in '%s' is a "
-                                 "provider-bridge library that needs one built with CUDA (with this "
-                                 "core it crashes on If, Loop, Einsum, GatherElements and other shared "
-                                 "kernels); take the libonnxruntime.so of the same GPU release",
-                                 CUDA_PROVIDER, rel->providers_dir);
-    return ORTKIT_OK;
+    /* GetProvider is the provider bridge's entry; a plugin EP library alone
+     * exports only CreateEpFactories. */
+    int bridge = 0, cuda_core = -1;
+    return ortkit__elf_defines(provider, "GetProvider", &bridge) == 0 && bridge == 1 &&
+           ortkit__elf_defines(core, "OrtSessionOptionsAppendExecutionProvider_CUDA", &cuda_core) == 0 &&
+           cuda_core == 0;
 }
 
 int ortkit__gpu_release_read(ortkit__gpu_release *out, const char *dir, const char *version,
@@ -355,8 +335,16 @@ int ortkit__gpu_release_read(ortkit__gpu_release *out, const char *dir, const ch
         if ((rc = read_provider(out, path, out->files[i], version)))
             return rc;
     }
-    if (out->bridge && core && (rc = check_core(out, core)))
-        return rc;
+    char cuda_path[PATH_MAX];
+    if (core && !ortkit__pathf(cuda_path, sizeof cuda_path, "%s/%s", out->providers_dir, CUDA_PROVIDER) &&
+        ortkit__bridge_lacks_cuda_core(cuda_path, core))
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG,
+                                 "this core was built without CUDA (it does not export "
+                                 "OrtSessionOptionsAppendExecutionProvider_CUDA), and %s in '%s' is a "
+                                 "provider-bridge library that needs one built with CUDA (with this "
+                                 "core it crashes on If, Loop, Einsum, GatherElements and other shared "
+                                 "kernels); take the libonnxruntime.so of the same GPU release",
+                                 CUDA_PROVIDER, out->providers_dir);
     qsort(out->code.sass, out->code.sass_count, sizeof out->code.sass[0], cmp_target);
     qsort(out->code.ptx, out->code.ptx_count, sizeof out->code.ptx[0], cmp_target);
 

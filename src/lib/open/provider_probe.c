@@ -14,6 +14,7 @@
  * /etc/ld.so.cache), CUDA_VISIBLE_DEVICES, and ortkit's version.
  */
 #include "provider_probe.h"
+#include "bundle_gpu.h"
 #include "elf_reader.h"
 
 #include <dirent.h>
@@ -259,30 +260,6 @@ static void cache_write(const char *file, const char *output, int status, int ti
     free(text);
 }
 
-/*
- * A provider-bridge library (it exports GetProvider) offered as a plugin to
- * a core built without CUDA: it registers and runs simple models, then
- * crashes the process on the first node whose CUDA kernel calls back into
- * the core's shared CPU code (If, Loop, Einsum, GatherElements, ...), which
- * such a core lacks.  Found from the two files' symbols; 1 with v filled.
- */
-static int bridge_without_host(const ortkit_runtime *rt, const char *provider_path,
-                               ortkit__probe_verdict *v)
-{
-    int bridge = 0, cuda_core = -1;
-    if (strcmp(v->method, "plugin") || ortkit__elf_defines(provider_path, "GetProvider", &bridge) ||
-        bridge != 1 ||
-        ortkit__elf_defines(rt->path, "OrtSessionOptionsAppendExecutionProvider_CUDA", &cuda_core) ||
-        cuda_core != 0)
-        return 0;
-    snprintf(v->reason, sizeof v->reason,
-             "ONNX Runtime %s at '%.400s' was built without CUDA, and %.400s beside it is a "
-             "provider-bridge library that needs a core built with CUDA (with this one it crashes on "
-             "If, Loop, Einsum, GatherElements and other shared kernels); use the libonnxruntime.so "
-             "of the same GPU release", rt->version, rt->path, provider_path);
-    return 1;
-}
-
 static int probe(const ortkit_runtime *rt, const char *ort_name, const char *lib,
                  const char *options, ortkit__probe_verdict *v)
 {
@@ -302,7 +279,14 @@ static int probe(const ortkit_runtime *rt, const char *ort_name, const char *lib
                  provider_path, ortkit__error_message());
         return ORTKIT_E_IO;
     }
-    if (bridge_without_host(rt, provider_path, v)) {
+    /* Offered as a plugin to a CPU build's core, a bridge provider passes
+     * the probe's one node and crashes later: refused before probing. */
+    if (!strcmp(v->method, "plugin") && ortkit__bridge_lacks_cuda_core(provider_path, rt->path)) {
+        snprintf(v->reason, sizeof v->reason,
+                 "ONNX Runtime %s at '%.400s' was built without CUDA, and %.400s beside it is a "
+                 "provider-bridge library that needs a core built with CUDA (with this one it crashes "
+                 "on If, Loop, Einsum, GatherElements and other shared kernels); use the "
+                 "libonnxruntime.so of the same GPU release", rt->version, rt->path, provider_path);
         ortkit__elf_free(&elf);
         return ORTKIT_OK;
     }
