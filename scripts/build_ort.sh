@@ -15,13 +15,25 @@
 #      CMake packages), then the bundle, `ortkit validate` and `ortkit bench`
 #      inside the chroot (the library needs trixie's glibc and libraries).
 #
-# usage: scripts/build_ort.sh [--dry-run | --check | --patch-check | --compare]
+# usage: scripts/build_ort.sh [--dry-run | --check | --patch-check | --compare | --static]
 #   --dry-run      stop after printing the plan (nothing compiled)
 #   --check        stop after ortkit's pre-flight inside the chroot
 #   --patch-check  stop after checking that the patch set applies
 #   --compare      only step 5: the built bundle against the npm runtime
+#   --static       step 6 (after a build of the same variant): its static
+#                  bundle, and a C program linked statically against it
+#                  running Silero VAD beside the same program on the shared
+#                  bundle (deps/static-ort-VARIANT.txt)
 # Environment: VARIANT (cpu-avx2; cpu-x86-64 for the generic build, any name of
 # `ortkit variants`), ORTKIT_BUILD_FLAGS (extra `ortkit build` options).
+#
+# A CUDA variant (VARIANT=cuda13.0-sm90-avx2) is the reduced-operator attempt
+# of docs/BUILD.md, "A CUDA build": the host's CUDA toolkit (CUDA_HOME,
+# /usr/local/cuda) is bind-mounted read-only at /opt/cuda in the chroot, the
+# two header-only libraries ORT's CUDA provider fetches from GitHub come from
+# Debian's contrib packages (libcutlass-dev, libcudnn-frontend-dev; into the
+# download cache), contrib operators are off and the operators are those of
+# Silero VAD and PP-OCRv4 det.
 set -eu
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -62,7 +74,11 @@ fetch_source() {
 
 # ---- 2. the trixie chroot ---------------------------------------------------
 mounted=""
-cleanup() { [ -n "$mounted" ] && umount "$root/proc" 2>/dev/null || true; }
+cuda_mounted=""
+cleanup() {
+    [ -n "$cuda_mounted" ] && umount "$root/opt/cuda" 2>/dev/null
+    [ -n "$mounted" ] && umount "$root/proc" 2>/dev/null || true
+}
 trap cleanup EXIT INT TERM
 
 make_chroot() {
@@ -107,6 +123,50 @@ install_ortkit() {
     fi
 }
 
+# ---- 3b. what a CUDA variant needs inside ------------------------------------------
+cache="${ORTKIT_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/ortkit}/downloads"
+CUDA_DEBS="libcutlass-dev libcudnn-frontend-dev"
+prepare_cuda() {
+    toolkit=$(readlink -f "${CUDA_HOME:-/usr/local/cuda}")
+    [ -x "$toolkit/bin/nvcc" ] || { say "no nvcc in $toolkit: set CUDA_HOME"; exit 1; }
+    mkdir -p "$root/opt/cuda"
+    mount --bind "$toolkit" "$root/opt/cuda" && cuda_mounted=1 &&
+        mount -o remount,ro,bind "$root/opt/cuda" || { say "cannot mount $toolkit in the chroot"; exit 1; }
+    need=""
+    for p in $CUDA_DEBS; do ls "$cache/${p}_"*.deb >/dev/null 2>&1 || need="$need $p"; done
+    if [ -n "$need" ]; then
+        apt_dir="$deps/apt-unstable-contrib"
+        mkdir -p "$apt_dir/lists/partial" "$cache"
+        echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian unstable contrib" \
+            >"$apt_dir/sources.list"
+        opts="-o Dir::Etc::SourceList=$apt_dir/sources.list -o Dir::Etc::SourceParts=/dev/null
+              -o Dir::State::Lists=$apt_dir/lists -o APT::Sandbox::User=root -o APT::Architecture=amd64"
+        say "fetching$need from Debian unstable (contrib)"
+        # shellcheck disable=SC2086
+        apt-get $opts update -qq && (cd "$cache" && apt-get $opts download $need >/dev/null) ||
+            { say "cannot fetch$need"; exit 1; }
+    fi
+    # FetchContent source directories: cutlass is only populated (its
+    # include/ is used); cudnn_frontend is added as a project, so it gets a
+    # CMakeLists.txt that makes the targets ORT links (CUDNN::cudnn_all from
+    # ORT's own cmake/external/cuDNN.cmake).
+    d="$root/opt/cuda-deps"
+    rm -rf "$d" && mkdir -p "$d/unpack" "$d/cutlass" "$d/cudnn_frontend"
+    for p in $CUDA_DEBS; do dpkg-deb -x "$(ls "$cache/${p}_"*.deb | tail -n 1)" "$d/unpack"; done
+    cp -a "$d/unpack/usr/include" "$d/cutlass/include"
+    cp -a "$d/unpack/usr/include" "$d/cudnn_frontend/include"
+    cat >"$d/cudnn_frontend/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.18)
+project(cudnn_frontend LANGUAGES CXX)
+include("${REPO_ROOT}/cmake/external/cuDNN.cmake")
+add_library(cudnn_frontend INTERFACE)
+target_include_directories(cudnn_frontend INTERFACE "${CMAKE_CURRENT_LIST_DIR}/include")
+target_link_libraries(cudnn_frontend INTERFACE CUDNN::cudnn_all)
+CMAKE
+    mkdir -p "$root/data"
+    cp "$deps/models/silero_vad.onnx" "$deps/models/ch_PP-OCRv4_det_infer.onnx" "$root/data/"
+}
+
 fetch_source
 if [ "$mode" = --patch-check ]; then
     for p in "$patches"/*.patch; do
@@ -124,10 +184,20 @@ inside() { chroot "$root" env -i PATH=/opt/ortkit/bin:/usr/sbin:/usr/bin:/sbin:/
 p="/opt/ortkit/patches/onnxruntime-$ort_version"
 set -- --source "/src/onnxruntime-$ort_version" --variant "$variant" --build-dir "/build/$variant" \
     --patch "$p" --eigen /usr/include/eigen3 -D "CMAKE_PREFIX_PATH=$p/cmake-shims"
+case $variant in
+cuda*)
+    prepare_cuda
+    set -- "$@" --cuda-home /opt/cuda --cudnn-home /opt/cuda \
+        --dep cutlass=/opt/cuda-deps/cutlass --dep cudnn_frontend=/opt/cuda-deps/cudnn_frontend \
+        -D onnxruntime_DISABLE_CONTRIB_OPS=ON -D onnxruntime_USE_FLASH_ATTENTION=OFF \
+        -D onnxruntime_USE_MEMORY_EFFICIENT_ATTENTION=OFF \
+        --ops-from /data/silero_vad.onnx --ops-from /data/ch_PP-OCRv4_det_infer.onnx
+    ;;
+esac
 case $mode in
 --dry-run) inside ortkit build "$@" --dry-run; exit 0 ;;
 --check) inside ortkit build "$@" --check; exit 0 ;;
-build | --compare) ;;
+build | --compare | --static) ;;
 *) say "unknown option $mode"; exit 2 ;;
 esac
 
@@ -162,6 +232,67 @@ compare() {
 }
 if [ "$mode" = --compare ]; then
     compare
+    exit $?
+fi
+
+# ---- 6. the static bundle, linked into a program --------------------------------
+# The same build directory as the shared variant: nothing is compiled again
+# (CMake is run once more if it was configured without the file API query).
+# examples/static_link.c is linked twice, against the static archive
+# (pkg-config --static) and against the shared bundle; both run Silero VAD
+# and must print the same probability, and the static one must load no
+# libonnxruntime: none is on the chroot's library path either.
+static_check() {
+    shared="/bundles/ort-$ort_version-$variant"
+    static="/bundles/ort-$ort_version-$variant-static"
+    [ -e "$root$shared/manifest.json" ] || { say "build $variant first (make build-ort)"; return 1; }
+    say "ortkit build $variant --static"
+    # shellcheck disable=SC2086
+    inside ortkit build "$@" --static --bundle-into /bundles ${ORTKIT_BUILD_FLAGS:-} --json \
+        >"$deps/build-ort-$variant-static.json"
+    mkdir -p "$root/data"
+    cp "$here/examples/static_link.c" "$deps/models/silero_vad.onnx" "$root/data/"
+    out="$deps/static-ort-$variant.txt"
+    cat >"$root/data/static_check.sh" <<'CHECK'
+set -eu
+shared=$1 static=$2
+cd /data
+ortkit_pc=/opt/ortkit/lib/pkgconfig
+echo "== ortkit bundle verify $static"
+ortkit bundle verify "$static"
+echo "== pkg-config --static --libs libonnxruntime"
+PKG_CONFIG_PATH="$static/lib/pkgconfig" pkg-config --static --libs libonnxruntime
+# shellcheck disable=SC2046
+cc -O2 -o vad-static static_link.c $(PKG_CONFIG_PATH=$ortkit_pc pkg-config --cflags --libs ortkit) \
+    $(PKG_CONFIG_PATH="$static/lib/pkgconfig" pkg-config --static --cflags --libs libonnxruntime) \
+    -Wl,-rpath,/opt/ortkit/lib
+# shellcheck disable=SC2046
+cc -O2 -o vad-shared static_link.c $(PKG_CONFIG_PATH=$ortkit_pc pkg-config --cflags --libs ortkit) \
+    $(PKG_CONFIG_PATH="$shared/lib/pkgconfig" pkg-config --cflags --libs libonnxruntime) \
+    -Wl,-rpath,/opt/ortkit/lib
+echo "== what each needs"
+if ldd vad-static | grep onnxruntime; then echo "vad-static loads a libonnxruntime"; exit 1; fi
+if ldconfig -p | grep libonnxruntime; then echo "a libonnxruntime is on the library path"; exit 1; fi
+ldd vad-shared | grep onnxruntime
+ls -l vad-static vad-shared
+echo "== static"
+./vad-static silero_vad.onnx | tee static.txt
+echo "== shared"
+./vad-shared silero_vad.onnx | tee shared.txt
+p() { sed -n 's/.*speech probability //p' "$1"; }
+[ -n "$(p static.txt)" ] && [ "$(p static.txt)" = "$(p shared.txt)" ] || {
+    echo "the two builds disagree"
+    exit 1
+}
+echo "== the same probability from the static and the shared core"
+CHECK
+    inside sh /data/static_check.sh "$shared" "$static" >"$out" 2>&1 ||
+        { cat "$out" >&2; say "the static check failed ($out)"; return 1; }
+    cat "$out"
+    say "static check: $out"
+}
+if [ "$mode" = --static ]; then
+    static_check "$@"
     exit $?
 fi
 

@@ -10,11 +10,16 @@ cmake --install "$build" --prefix "$prefix" >/dev/null
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
 work=$(mktemp -d "${TMPDIR:-/tmp}/ortkit-example.XXXXXX")
 trap 'rm -rf "$work"' EXIT
+# An example that links more than ortkit says what in a line "/* link: FLAGS */",
+# with $ORT_INCLUDE and $ORT_LIB (set-up's ONNX Runtime headers and library).
+flags=$(sed -n 's|^/\* link: \(.*\) \*/$|\1|p' "$src" | head -n 1)
+eval "set -- $flags"
 # shellcheck disable=SC2046
 # shellcheck disable=SC2086
-cc -std=c11 -Wall -Wextra -Werror ${EXAMPLE_CFLAGS:-} -o "$work/$name" "$src" $(pkg-config --cflags --libs ortkit) \
-    -Wl,-rpath,"$prefix/lib"
-# The first line of an example says how to run it: "/* run: ARGS */", with $MODELS.
+cc -std=c11 -Wall -Wextra -Werror ${EXAMPLE_CFLAGS:-} -o "$work/$name" "$src" "$@" \
+    $(pkg-config --cflags --libs ortkit) -Wl,-rpath,"$prefix/lib"
+# The first line of an example says how to run it: "/* run: ARGS */", with
+# $MODELS (the test models) or $APP_MODEL (Silero VAD).
 args=$(sed -n 's|^/\* run: \(.*\) \*/$|\1|p' "$src" | head -n 1)
 eval "set -- $args"
 cd "$work"

@@ -113,6 +113,13 @@ typedef struct ortkit_manifest {
     size_t gpu_missing_count;     /* those it lacks: "libcudnn.so.9: cuDNN 9 for CUDA 12" */
     const char *const *gpu_missing;
     int gpu_complete;             /* 1: gpu_missing is empty */
+    /* "shared", or "static" (added in 0.3): library is lib/libonnxruntime.a,
+     * linked into programs (pkg-config --static, the CMake target), never
+     * loaded by ortkit; provider libraries beside it stay shared ("hybrid"),
+     * loaded by ONNX Runtime from the program's directory.  Selection passes
+     * static bundles over; a program that links one hands ortkit its own
+     * OrtGetApiBase (<ortkit/runtime.h>). */
+    const char *linkage;
 } ortkit_manifest;
 
 /* Open the bundle in dir: its manifest is read and checked strictly (unknown
@@ -162,11 +169,22 @@ typedef struct ortkit_bundle_import_options {
      * (CUDA, cuDNN, driver, GPU targets) is read from its binaries into the
      * manifest's gpu fields.  NULL: the providers beside the library only. */
     const char *providers;
+    /* Version 4.  A static bundle (`ortkit build --static`): it carries
+     * static_archive, a libonnxruntime.a made from the same build as src's
+     * shared library, instead of that library (which still gives the
+     * version, the providers and what the core needs of a host, and must
+     * name its version string in the archive).  Provider libraries stay
+     * shared beside it.  static_libs: what a program links after the
+     * archive, in link order ("-lonnx -lprotobuf -lstdc++ -lm"; only -l and
+     * -pthread words), for the bundle's pkg-config Libs.private and its
+     * CMake target.  NULL: a shared bundle. */
+    const char *static_archive;
+    const char *static_libs;
 } ortkit_bundle_import_options;
 
-#define ORTKIT_BUNDLE_IMPORT_OPTIONS_VERSION 3
+#define ORTKIT_BUNDLE_IMPORT_OPTIONS_VERSION 4
 #define ORTKIT_BUNDLE_IMPORT_OPTIONS_INIT \
-    {ORTKIT_BUNDLE_IMPORT_OPTIONS_VERSION, NULL, NULL, NULL, 0, NULL, NULL, NULL, 0, NULL}
+    {ORTKIT_BUNDLE_IMPORT_OPTIONS_VERSION, NULL, NULL, NULL, 0, NULL, NULL, NULL, 0, NULL, NULL, NULL}
 
 /*
  * Make a bundle from src: a libonnxruntime.so* file, a directory holding

@@ -52,7 +52,8 @@ typedef struct ortkit_resolution ortkit_resolution;
 #define ORTKIT_RESOLVE_EXPLAIN 1u /* look at every place, even past the one that decides */
 
 /*
- * Decide which library ortkit_runtime_open(opts) would load.  host (NULL:
+ * Decide which library ortkit_runtime_open(opts) would load (opts' api_base,
+ * with which it loads none, is not looked at).  host (NULL:
  * this machine, detected only if bundles are found) is the machine bundles
  * are judged for; the caller's host must outlive the resolution.  Returns 0 when *out holds an account, whether or not a
  * library was found (see ortkit_resolution_status); negative only on bad
@@ -90,7 +91,9 @@ ORTKIT_API const ortkit_bundle_choice *ortkit_resolution_choice(const ortkit_res
 ORTKIT_API const ortkit_bundle *ortkit_resolution_bundle(const ortkit_resolution *res);
 
 /* Load the library a resolution found (fails as ortkit_runtime_open() when it
- * found none).  opts gives the logging settings; its path and bundle are not used. */
+ * found none).  opts gives the logging settings; its path and bundle are not
+ * used, and its api_base must be NULL (a runtime linked into the program is
+ * opened with ortkit_runtime_open()). */
 ORTKIT_API int ortkit_runtime_open_resolved(ortkit_runtime **out, const ortkit_resolution *res,
                                             const ortkit_runtime_options *opts);
 

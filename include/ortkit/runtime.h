@@ -39,6 +39,10 @@ typedef enum ortkit_arena_extend {
     ORTKIT_ARENA_EXTEND_REQUESTED = 2     /* grow by exactly what is asked for */
 } ortkit_arena_extend;
 
+/* ONNX Runtime's own table of entry points (onnxruntime_c_api.h); ortkit's
+ * headers only name it. */
+struct OrtApiBase;
+
 /* Options: initialise with ORTKIT_RUNTIME_OPTIONS_INIT.  Later versions add
  * fields at the end; the library reads only the fields of the version a
  * program was built with, and gives the others their defaults. */
@@ -70,21 +74,35 @@ typedef struct ortkit_runtime_options {
      * runtime one shared CPU arena with that strategy, which its sessions
      * use unless they turn their arena off. */
     ortkit_arena_extend cpu_arena_extend;
+    /* Version 3. */
+    /* The program's own OrtGetApiBase, for an ONNX Runtime linked into the
+     * program (statically, or as its own DT_NEEDED libonnxruntime.so):
+     * ortkit uses that runtime and searches and loads nothing, so
+     * ORTKIT_RUNTIME and ORTKIT_BUNDLE are ignored; setting path or bundle
+     * too is an error.  The runtime's source is then "program" and its path
+     * the file holding it (the executable itself for a static link).  GPU
+     * providers of a runtime inside the executable cannot be probed first,
+     * so they are refused unless ORTKIT_GPU_PROBE=off (docs/USER_GUIDE.md).
+     * NULL: search as above. */
+    const struct OrtApiBase *(*api_base)(void);
 } ortkit_runtime_options;
 
-#define ORTKIT_RUNTIME_OPTIONS_VERSION 2
+#define ORTKIT_RUNTIME_OPTIONS_VERSION 3
 #define ORTKIT_RUNTIME_OPTIONS_INIT {ORTKIT_RUNTIME_OPTIONS_VERSION, NULL, ORTKIT_LOG_DEFAULT, NULL, \
-    NULL, ORTKIT_SWITCH_DEFAULT, 0, 0, ORTKIT_SWITCH_DEFAULT, ORTKIT_ARENA_EXTEND_DEFAULT}
+    NULL, ORTKIT_SWITCH_DEFAULT, 0, 0, ORTKIT_SWITCH_DEFAULT, ORTKIT_ARENA_EXTEND_DEFAULT, NULL}
 
-/* Find and load a runtime.  opts may be NULL. */
+/* Find and load a runtime (or take the program's own: api_base).  opts may
+ * be NULL. */
 ORTKIT_API int ortkit_runtime_open(ortkit_runtime **out, const ortkit_runtime_options *opts);
 /* Sessions keep their runtime alive; freeing it early is safe. */
 ORTKIT_API void ortkit_runtime_free(ortkit_runtime *rt);
 
-/* The library file that was loaded (absolute). */
+/* The library file that was loaded (absolute); for a runtime linked into
+ * the program, the file that holds it. */
 ORTKIT_API const char *ortkit_runtime_path(const ortkit_runtime *rt);
 /* Where the path came from: "options", "ORTKIT_RUNTIME", "bundle NAME",
- * "default", "ONNXRUNTIME_DIR", "pkg-config", "system". */
+ * "default", "ONNXRUNTIME_DIR", "pkg-config", "system", or "program" (the
+ * options' api_base: nothing was loaded). */
 ORTKIT_API const char *ortkit_runtime_source(const ortkit_runtime *rt);
 /* The runtime's version string, "1.30.0". */
 ORTKIT_API const char *ortkit_runtime_version(const ortkit_runtime *rt);

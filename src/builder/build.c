@@ -89,13 +89,44 @@ static int write_ops_config(ortkit__builder_result *r, const ortkit__builder_opt
     return rc;
 }
 
+/* The static core: the static libraries the shared library's link took,
+ * merged into BUILD/static/libonnxruntime.a, and what programs link after it. */
+static int make_static_core(ortkit__builder_result *r, char *archive, size_t size)
+{
+    ortkit__builder_link link;
+    int rc = ortkit__builder_link_read(&link, r->build_dir, "onnxruntime");
+    if (rc)
+        return rc;
+    char dir[PATH_MAX];
+    if (!(rc = ortkit__pathf(dir, sizeof dir, "%s/static", r->build_dir)) &&
+        !(rc = ortkit__mkdirs(dir)) &&
+        !(rc = ortkit__pathf(archive, size, "%s/libonnxruntime.a", dir)) &&
+        !(rc = ortkit__builder_archive_merge(archive, &link.archives))) {
+        free(r->static_libs);
+        if (!(r->static_libs = ortkit__builder_link_words(&link)))
+            rc = ortkit__error_nomem();
+        r->static_archives = link.archives.n;
+    }
+    ortkit__builder_link_free(&link);
+    return rc;
+}
+
 /* The one place the builder hands its result to the bundle module. */
 static int make_bundle(ortkit__builder_result *r, const ortkit__builder_options *o)
 {
     ortkit_bundle_import_options io = ORTKIT_BUNDLE_IMPORT_OPTIONS_INIT;
+    char archive[PATH_MAX];
+    int rc;
     io.variant = r->variant->name;
     io.into = o->bundle_into;
     io.force = 1;
+    if (o->static_core) {
+        if ((rc = make_static_core(r, archive, sizeof archive)))
+            return ortkit__error_wrap(rc, "the build succeeded, but its static core could not be "
+                                      "made (the build is in %s)", r->build_dir);
+        io.static_archive = archive;
+        io.static_libs = r->static_libs;
+    }
     ortkit_bundle *b = NULL;
     if (ortkit_bundle_import(&b, r->plan.stage_dir, &io) != 0)
         return ortkit__error_set(ORTKIT_E_IO,
@@ -141,6 +172,11 @@ static cJSON *build_facts(const ortkit__builder_result *r, const ortkit__builder
     cJSON_AddStringToObject(j, "stage", r->plan.stage_dir);
     if (r->bundle[0])
         cJSON_AddStringToObject(j, "bundle", r->bundle);
+    if (r->static_libs) {
+        cJSON *st = cJSON_AddObjectToObject(j, "static");
+        cJSON_AddNumberToObject(st, "archives_merged", (double)r->static_archives);
+        cJSON_AddStringToObject(st, "links_after", r->static_libs);
+    }
     return j;
 }
 
@@ -213,6 +249,12 @@ int ortkit__builder_build(ortkit__builder_result *r, const ortkit__builder_optio
     if (!o->source == !o->cmake_project)
         return ortkit__error_set(ORTKIT_E_INVALID_ARG,
                                  "a build needs a source tree or a CMake project, not both");
+    if (o->static_core && !o->source)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "--static makes a bundle of an ONNX Runtime "
+                                 "build: it needs --source and --variant");
+    if (o->static_core && o->no_bundle)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "--static makes a static bundle: it cannot "
+                                 "go with --no-bundle");
     if (o->source) {
         if (!o->variant)
             return ortkit__error_set(ORTKIT_E_INVALID_ARG, "a source tree needs a variant");
@@ -267,6 +309,7 @@ void ortkit__builder_result_free(ortkit__builder_result *r)
     ortkit__builder_report_free(&r->report);
     free(r->report_json);
     free(r->ops_text);
+    free(r->static_libs);
     free(r->source);
     free(r->build_dir);
     memset(r, 0, sizeof *r);

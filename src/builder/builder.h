@@ -342,6 +342,27 @@ int ortkit__builder_execute(const ortkit__builder_execute_options *opts, ortkit_
 /* A SIGINT/SIGTERM handler: the build stops cleanly when it has run. */
 void ortkit__builder_interrupt(int sig);
 
+/* ---- a static core (static.c) ---------------------------------------------- */
+
+/* Ask CMake's file API for the code model (written before configuring). */
+int ortkit__builder_file_api_query(const char *build_dir);
+/* 1 when a reply is there. */
+int ortkit__builder_file_api_ready(const char *build_dir);
+
+/* What a shared library target's link takes, from the file API's reply. */
+typedef struct ortkit__builder_link {
+    ortkit__strv archives; /* static libraries of the build, absolute, in link order, once each */
+    ortkit__strv libs;     /* the rest as words a program links: -lNAME, -l:FILE, -pthread */
+} ortkit__builder_link;
+int ortkit__builder_link_read(ortkit__builder_link *out, const char *build_dir, const char *target);
+void ortkit__builder_link_free(ortkit__builder_link *link);
+/* libs joined by spaces (malloc'd); NULL when out of memory. */
+char *ortkit__builder_link_words(const ortkit__builder_link *link);
+/* One archive at out holding every member of archives (an `ar -M`
+ * script), written under a temporary name and renamed: a failure leaves
+ * what was at out. */
+int ortkit__builder_archive_merge(const char *out, const ortkit__strv *archives);
+
 /* ---- a whole build (build.c) ------------------------------------------------ */
 
 typedef enum ortkit__builder_mode {
@@ -363,6 +384,7 @@ typedef struct ortkit__builder_options {
     const char *patch_dir;     /* its *.patch applied once each */
     const char *bundle_into;   /* NULL: the user's bundle directory */
     int no_bundle;
+    int static_core;           /* a static bundle: libonnxruntime.a merged from the build */
     const char *target;        /* a ninja target: a partial build, not installed nor bundled */
     const char *chain;         /* "ccache", "distcc", "ccache+distcc" or NULL */
     const char *distcc_hosts;
@@ -394,6 +416,8 @@ typedef struct ortkit__builder_result {
     ortkit__builder_report report;
     char *report_json;             /* as written to BUILD/ortkit-report.json */
     char bundle[4096];             /* the bundle made, "" when none */
+    char *static_libs;             /* --static: what programs link after the archive */
+    size_t static_archives;        /* --static: static libraries merged into it */
 } ortkit__builder_result;
 
 /*

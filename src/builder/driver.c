@@ -106,8 +106,16 @@ static int configure(const ortkit__builder_execute_options *o, int log_fd, const
         return ortkit__error_nomem();
     if (access(stamp, F_OK) == 0)
         ortkit__file_read(&old, NULL, stamp, 1 << 20);
+    /* CMake's account of the target graph (static.c reads it) is written
+     * when it configures: a build directory configured without the query
+     * is configured once more. */
+    if ((rc = ortkit__builder_file_api_query(o->build_dir))) {
+        free(old);
+        free(cmd);
+        return rc;
+    }
     int same = old && !strcmp(old, cmd) && file_exists(o->build_dir, "CMakeCache.txt") &&
-               file_exists(o->build_dir, "build.ninja");
+               file_exists(o->build_dir, "build.ninja") && ortkit__builder_file_api_ready(o->build_dir);
     free(old);
     if (same) {
         dprintf(log_fd, "ortkit: configuration unchanged; not configuring again\n");

@@ -12,7 +12,7 @@ enum {
     OPT_SOURCE = 1, OPT_VARIANT, OPT_BUILD_DIR, OPT_BUDGET, OPT_JOBS, OPT_CACHE, OPT_DISTCC,
     OPT_LTO, OPT_OPS, OPT_PATCH, OPT_CUDA, OPT_CUDNN, OPT_EIGEN, OPT_DEP, OPT_FETCH, OPT_DEFINE,
     OPT_INTO, OPT_NO_BUNDLE, OPT_CMAKE, OPT_DRY, OPT_CHECK, OPT_PROGRESS, OPT_NO_PROGRESS,
-    OPT_JSON, OPT_LANG_MEM, OPT_NINJA_JOBS, OPT_MIN_DISK, OPT_TARGET
+    OPT_JSON, OPT_LANG_MEM, OPT_NINJA_JOBS, OPT_MIN_DISK, OPT_TARGET, OPT_STATIC
 };
 
 static const cli_opt build_opts[] = {
@@ -41,6 +41,9 @@ static const cli_opt build_opts[] = {
     {OPT_INTO, "bundle-into", 0, "DIR", 0,
      "where the bundle goes (default: the user's bundle directory)"},
     {OPT_NO_BUNDLE, "no-bundle", 0, NULL, 0, "stop after installing into BUILD/stage"},
+    {OPT_STATIC, "static", 0, NULL, 0,
+     "make a static bundle: one libonnxruntime.a merged from the build's static libraries, "
+     "providers stay shared beside it"},
     {OPT_CMAKE, "cmake-project", 0, "DIR", 0, "build any CMake project through the same engine"},
     {OPT_DRY, "dry-run", 0, NULL, 0, "print the plan (commands and summary) and stop"},
     {OPT_CHECK, "check", 0, NULL, 0, "run the pre-flight checks, print the toolchain, and stop"},
@@ -79,7 +82,7 @@ typedef struct build_args {
     const char *cmake_project, *into, *target;
     uint64_t budget, min_disk, lang_mem[ORTKIT__LANG_COUNT];
     long jobs, ninja_jobs;
-    int lto, dry, check, json, fetch, progress, no_bundle;
+    int lto, dry, check, json, fetch, progress, no_bundle, static_core;
     ortkit__strv ops, defines, deps;
 } build_args;
 
@@ -135,6 +138,7 @@ static int parse_args(build_args *a, int argc, char **argv)
         case OPT_NO_PROGRESS: a->progress = 0; break;
         case OPT_INTO: a->into = p.value; break;
         case OPT_NO_BUNDLE: a->no_bundle = 1; break;
+        case OPT_STATIC: a->static_core = 1; break;
         case OPT_TARGET: a->target = p.value; break;
         case OPT_DEFINE:
             if (!strchr(p.value, '=') || p.value[0] == '=' || ortkit__strv_push(&a->defines, p.value))
@@ -291,6 +295,7 @@ int cmd_build(int argc, char **argv)
         .source = a.source, .variant = a.variant, .cmake_project = a.cmake_project,
         .build_dir = a.build_dir, .launcher = exe, .cuda_home = a.cuda, .cudnn_home = a.cudnn,
         .eigen_dir = a.eigen, .patch_dir = a.patch, .bundle_into = a.into, .no_bundle = a.no_bundle,
+        .static_core = a.static_core,
         .target = a.target, .chain = chain_of(&a), .distcc_hosts = a.distcc, .budget = a.budget,
         .min_disk = a.min_disk, .slots = (int)a.jobs, .ninja_jobs = (int)a.ninja_jobs,
         .lto = a.lto, .fetch = a.fetch, .models = (const char *const *)a.ops.v,
@@ -340,6 +345,10 @@ int cmd_build(int argc, char **argv)
             printf("installed: %s\n", cli_esc(res.plan.stage_dir));
         if (res.bundle[0])
             printf("bundle: %s\n", cli_esc(res.bundle));
+        if (res.static_libs)
+            printf("static: %zu static libraries merged into lib/libonnxruntime.a; link with "
+                   "`pkg-config --static --libs libonnxruntime` (after it: %s)\n",
+                   res.static_archives, res.static_libs[0] ? cli_esc(res.static_libs) : "nothing");
         printf("log: %s/ortkit-build.log\n", cli_esc(res.build_dir));
         rc = CLI_OK;
     }

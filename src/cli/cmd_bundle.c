@@ -169,6 +169,7 @@ static cJSON *manifest_json(const ortkit_manifest *m)
     cJSON_AddNumberToObject(o, "api_level", m->api_level);
     cJSON_AddStringToObject(o, "variant", m->variant);
     cJSON_AddStringToObject(o, "arch", ortkit_arch_name(m->arch));
+    cJSON_AddStringToObject(o, "linkage", m->linkage ? m->linkage : "shared");
     cJSON *p = cJSON_AddArrayToObject(o, "providers");
     for (size_t i = 0; p && i < m->provider_count; i++)
         cJSON_AddItemToArray(p, cJSON_CreateString(m->providers[i]));
@@ -433,6 +434,8 @@ static int bundle_list(int argc, char **argv)
                 snprintf(note, sizeof note, "unusable: %s", e->error);
             else if (ortkit_bundle_damage(e->bundle)[0])
                 snprintf(note, sizeof note, "damaged: %s", ortkit_bundle_damage(e->bundle));
+            else if (m->linkage && !strcmp(m->linkage, "static"))
+                snprintf(note, sizeof note, "static: for linking (pkg-config --static), never loaded");
             else if (!m->verified_by_loading)
                 snprintf(note, sizeof note, "not yet verified by loading");
             cli_table_add(t, (const char *[]){e->name, m ? m->ort_version : "-",

@@ -835,6 +835,80 @@ static void test_names(void **state)
     assert_false(ortkit__elf_origin("ORIGIN"));
 }
 
+/* One ar member: the 60-byte header, then data, padded to even. */
+static size_t ar_member(unsigned char *out, const char *name, const void *data, size_t size,
+                        const char *size_field)
+{
+    char h[80];
+    char sz[24];
+    snprintf(sz, sizeof sz, "%zu", size);
+    snprintf(h, sizeof h, "%-16s%-12s%-6s%-6s%-8s%-10s`\n", name, "0", "0", "0", "644",
+             size_field ? size_field : sz);
+    memcpy(out, h, 60);
+    memcpy(out + 60, data, size);
+    size_t n = 60 + size;
+    if (size & 1)
+        out[n++] = '\n';
+    return n;
+}
+
+static void elf_header(unsigned char *e, unsigned machine)
+{
+    memset(e, 0, sizeof(Elf64_Ehdr));
+    memcpy(e, ELFMAG, SELFMAG);
+    e[EI_CLASS] = ELFCLASS64;
+    e[EI_DATA] = ELFDATA2LSB;
+    e[16] = ET_REL;
+    e[18] = (unsigned char)(machine & 0xff);
+    e[19] = (unsigned char)(machine >> 8);
+}
+
+/* Static libraries: what `ar` writes is read (the symbol index and the
+ * long-name table passed over); damaged and mixed ones are refused. */
+static void test_archives(void **state)
+{
+    (void)state;
+    static unsigned char buf[4096];
+    unsigned char x86[sizeof(Elf64_Ehdr)], arm[sizeof(Elf64_Ehdr)];
+    elf_header(x86, EM_X86_64);
+    elf_header(arm, EM_AARCH64);
+    unsigned machine = 0;
+    size_t objects = 0, n = 8;
+
+    memcpy(buf, "!<arch>\n", 8);
+    n += ar_member(buf + n, "/", "\0\0\0\0", 4, NULL);
+    n += ar_member(buf + n, "//", "a_long_member_name.o/\n", 22, NULL);
+    n += ar_member(buf + n, "a.o/", x86, sizeof x86, NULL);
+    n += ar_member(buf + n, "/0", x86, sizeof x86, NULL);
+    n += ar_member(buf + n, "notes.txt/", "odd", 3, NULL);
+    write_bytes(at("good.a"), buf, n);
+    assert_int_equal(ortkit__elf_archive_machine(at("good.a"), &machine, &objects), 0);
+    assert_int_equal(machine, EM_X86_64);
+    assert_int_equal(objects, 2);
+
+    /* Mixed machines. */
+    size_t m = n + ar_member(buf + n, "b.o/", arm, sizeof arm, NULL);
+    write_bytes(at("mixed.a"), buf, m);
+    assert_int_equal(ortkit__elf_archive_machine(at("mixed.a"), &machine, &objects), ORTKIT_E_FORMAT);
+    assert_non_null(strstr(ortkit_error_last(), "mixes objects for x86_64 and aarch64"));
+
+    /* A member that claims more than the file holds, a cut header, no objects, no magic. */
+    m = 8 + ar_member(buf + 8, "a.o/", x86, sizeof x86, "999999");
+    write_bytes(at("long.a"), buf, m);
+    assert_int_equal(ortkit__elf_archive_machine(at("long.a"), &machine, &objects), ORTKIT_E_FORMAT);
+    assert_non_null(strstr(ortkit_error_last(), "past the end of the file"));
+    write_bytes(at("cut.a"), buf, 8 + 30);
+    assert_int_equal(ortkit__elf_archive_machine(at("cut.a"), &machine, &objects), ORTKIT_E_FORMAT);
+    assert_non_null(strstr(ortkit_error_last(), "is damaged"));
+    m = 8 + ar_member(buf + 8, "notes.txt/", "text", 4, NULL);
+    write_bytes(at("empty.a"), buf, m);
+    assert_int_equal(ortkit__elf_archive_machine(at("empty.a"), &machine, &objects), ORTKIT_E_FORMAT);
+    assert_non_null(strstr(ortkit_error_last(), "holds no ELF object"));
+    assert_int_equal(ortkit__elf_archive_machine(ORTKIT_TEST_RUNTIME_NEW "/libonnxruntime.so.1",
+                                                 &machine, &objects), ORTKIT_E_FORMAT);
+    assert_non_null(strstr(ortkit_error_last(), "is not a static library"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -855,6 +929,7 @@ int main(void)
         cmocka_unit_test(test_other_kinds),
         cmocka_unit_test(test_check_runtime),
         cmocka_unit_test(test_names),
+        cmocka_unit_test(test_archives),
     };
     return cmocka_run_group_tests(tests, make_scratch, remove_scratch);
 }

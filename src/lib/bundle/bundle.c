@@ -126,6 +126,17 @@ static void check_library(ortkit_bundle *b)
                  (uint64_t)st.st_size < f->size ? " (truncated)" : "");
         return;
     }
+    if (ortkit__bundle_is_static(m)) {
+        unsigned machine;
+        size_t objects;
+        if (ortkit__elf_archive_machine(b->library_path, &machine, &objects) != 0)
+            snprintf(b->damage, sizeof b->damage, "%s", ortkit_error_last());
+        else if (ortkit__elf_arch(machine) != m->arch)
+            snprintf(b->damage, sizeof b->damage, "%s holds objects for %s; the manifest says %s",
+                     m->library, ortkit__elf_machine_name(machine, mach, sizeof mach),
+                     ortkit_arch_name(m->arch));
+        return;
+    }
     ortkit__elf elf;
     if (ortkit__elf_read(&elf, b->library_path) != 0) {
         snprintf(b->damage, sizeof b->damage, "%s: %s", m->library, ortkit_error_last());

@@ -18,6 +18,7 @@
 #include "internal.h"
 
 #include <stdint.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #define BUNDLE_MANIFEST "manifest.json"
@@ -48,6 +49,11 @@ const char *ortkit__bundle_keep(ortkit_bundle *b, const char *s);
 void *ortkit__bundle_keep_zeroed(ortkit_bundle *b, size_t count, size_t size);
 /* Names allowed for bundles: [A-Za-z0-9][A-Za-z0-9._+-]*, at most 64 bytes. */
 int ortkit__bundle_name_ok(const char *name);
+/* A static bundle (lib/libonnxruntime.a): linked into programs, never loaded. */
+static inline int ortkit__bundle_is_static(const ortkit_manifest *m)
+{
+    return m->linkage && !strcmp(m->linkage, "static");
+}
 /* The ISA a CPU level stands for: 0 for "cpu" (any CPU), else 1 + a rank. */
 int ortkit__bundle_cpu_level(const ortkit_manifest *m, const char **label);
 
@@ -129,6 +135,12 @@ typedef struct ortkit__layout {
     const char *name, *variant, *version;
     const char *real_name;  /* the library's file in lib/: "libonnxruntime.so.1.30.0" */
     const char *soname;     /* its SONAME; "" when it has none */
+    /* A static bundle: what links after lib/libonnxruntime.a ("-lonnx ...");
+     * NULL for a shared one. */
+    const char *static_libs;
+    /* A static bundle with provider libraries: ONNX Runtime 1.21 loads them
+     * by bare name from the program, so programs get an RPATH to lib/. */
+    int static_providers;
 } ortkit__layout;
 
 /* lib/pkgconfig/libonnxruntime.pc and lib/cmake/onnxruntime/ *.cmake. */
@@ -138,6 +150,14 @@ int ortkit__headers_api_level(const char *dir);
 /* dir/manifest.json from fields, with every file now in dir (size, SHA-256,
  * link target); what is written is read back through the strict reader. */
 int ortkit__write_manifest(const char *dir, const ortkit_manifest *fields, const ortkit__cancel *cancel);
+
+/* ---- static bundles (bundle_static.c) -------------------------------------- */
+
+/* Can archive become a static bundle beside a shared library of version for
+ * arch: an ar archive of arch's objects holding that version string, and
+ * libs (space-separated) only -lNAME, -l:FILE and -pthread words? */
+int ortkit__static_check(const char *archive, const char *libs, ortkit_arch arch,
+                         const char *version);
 
 /* ---- ELF ------------------------------------------------------------------ */
 

@@ -478,24 +478,38 @@ static int commit(const import *im, int replace)
 }
 
 /* Fill the staged bundle: libraries, headers, licences, .pc, CMake, manifest. */
-static int build_stage(import *im, const char *variant)
+/* The name the dynamic linker looks for (SONAME), and the one -lonnxruntime finds. */
+static int add_so_links(const import *im)
 {
-    char path[PATH_MAX], from[PATH_MAX];
-    int rc;
-    if ((rc = ortkit__pathf(path, sizeof path, "%s/lib", im->stage)) || (rc = ortkit__mkdirs(path)) ||
-        (rc = ortkit__pathf(path, sizeof path, "%s/lib/%s", im->stage, im->real_name)) ||
-        (rc = ortkit__copy_file(im->lib, path, 0755, &im->cancel)))
-        return rc;
-    /* The name the dynamic linker looks for (SONAME), and the one -lonnxruntime finds. */
     const char *so_link = im->real_name;
+    int rc;
     if (im->soname[0] && strcmp(im->soname, im->real_name) && !strchr(im->soname, '/') &&
         !strncmp(im->soname, "libonnxruntime.so.", 18)) {
         if ((rc = add_link(im, im->soname, im->real_name)))
             return rc;
         so_link = im->soname;
     }
-    if ((rc = add_link(im, "libonnxruntime.so", so_link)))
+    return add_link(im, "libonnxruntime.so", so_link);
+}
+
+static int build_stage(import *im, const char *variant)
+{
+    char path[PATH_MAX], from[PATH_MAX];
+    const char *archive = im->opts->static_archive;
+    int rc;
+    if ((rc = ortkit__pathf(path, sizeof path, "%s/lib", im->stage)) || (rc = ortkit__mkdirs(path)))
         return rc;
+    if (archive) {
+        /* The static core instead of the shared one: no libonnxruntime.so
+         * anywhere in the bundle, so -lonnxruntime can only find the archive. */
+        if ((rc = ortkit__pathf(path, sizeof path, "%s/lib/libonnxruntime.a", im->stage)) ||
+            (rc = ortkit__copy_file(archive, path, 0644, &im->cancel)))
+            return rc;
+    } else if ((rc = ortkit__pathf(path, sizeof path, "%s/lib/%s", im->stage, im->real_name)) ||
+               (rc = ortkit__copy_file(im->lib, path, 0755, &im->cancel)) ||
+               (rc = add_so_links(im))) {
+        return rc;
+    }
 
     for (size_t i = 0; i < im->prov_count; i++) {
         char rel[PATH_MAX];
@@ -548,12 +562,13 @@ static int build_stage(import *im, const char *variant)
             (rc = ortkit__copy_file(im->licences[i], path, 0644, &im->cancel)))
             return rc;
     }
-    ortkit__layout lay = {im->stage, im->name, variant, im->version, im->real_name, im->soname};
+    ortkit__layout lay = {im->stage, im->name, variant, im->version, im->real_name, im->soname,
+                          archive ? im->opts->static_libs : NULL, archive && im->prov_count > 0};
     if ((rc = ortkit__write_dev_files(&lay)))
         return rc;
 
     char lib[256], created[64];
-    snprintf(lib, sizeof lib, "lib/%s", im->real_name);
+    snprintf(lib, sizeof lib, "lib/%s", archive ? "libonnxruntime.a" : im->real_name);
     snprintf(created, sizeof created, "ortkit %s", ortkit_version());
     ortkit_manifest m = {0};
     const char *gpu_names[2 * ORTKIT__FATBIN_MAX_TARGETS + 1];
@@ -582,8 +597,14 @@ static int build_stage(import *im, const char *variant)
     m.library = lib;
     m.provider_count = im->provider_count;
     m.providers = (const char *const *)im->providers;
+    /* A static bundle's core is the archive: "loaded" speaks of the shared
+     * library of the same build, which the version line names. */
     m.verified_by_loading = im->loaded;
+    if (archive)
+        snprintf(im->version_from + strlen(im->version_from),
+                 sizeof im->version_from - strlen(im->version_from), ", and the static archive's data");
     m.version_from = im->version_from;
+    m.linkage = archive ? "static" : "shared";
     return ortkit__write_manifest(im->stage, &m, &im->cancel);
 }
 
@@ -606,6 +627,7 @@ ORTKIT__ABI_STRUCT(options_abi, ortkit_bundle_import_options, "import options",
                    "ORTKIT_BUNDLE_IMPORT_OPTIONS_INIT", ORTKIT_BUNDLE_IMPORT_OPTIONS_VERSION,
                    offsetof(ortkit_bundle_import_options, cancel),
                    offsetof(ortkit_bundle_import_options, ort_version),
+                   offsetof(ortkit_bundle_import_options, static_archive),
                    sizeof(ortkit_bundle_import_options));
 
 int ortkit__bundle_import_with(ortkit_bundle **out, const char *src,
@@ -657,13 +679,18 @@ int ortkit__bundle_import_with(ortkit_bundle **out, const char *src,
         (rc = ortkit__cancelled(&im->cancel)) || (rc = inspect_library(im)) ||
         (rc = gpu_release(im, &variant)))
         goto cleanup;
+    const char *archive = im->opts->static_archive;
+    if (archive && (rc = ortkit__static_check(archive, im->opts->static_libs,
+                                              ortkit__elf_arch(im->elf.machine), im->version)))
+        goto cleanup;
     snprintf(im->name, sizeof im->name, "%s", im->opts->name ? im->opts->name : "");
     /* A generic arm64 build says so in its name: "cpu" alone reads as this
      * fleet's usual x86-64. */
     const char *arch_suffix =
         !strcmp(variant, "cpu") && ortkit__elf_arch(im->elf.machine) == ORTKIT_ARCH_AARCH64 ? "-aarch64" : "";
-    if (!im->name[0] && ((size_t)snprintf(im->name, sizeof im->name, "ort-%s-%s%s", im->version,
-                                          variant, arch_suffix) >= sizeof im->name ||
+    if (!im->name[0] && ((size_t)snprintf(im->name, sizeof im->name, "ort-%s-%s%s%s", im->version,
+                                          variant, arch_suffix, archive ? "-static" : "") >=
+                             sizeof im->name ||
                          !ortkit__bundle_name_ok(im->name))) {
         rc = ortkit__error_set(ORTKIT_E_INVALID_ARG, "cannot make a bundle name from version '%s' "
                                "and variant %s; give one with --name", im->version, variant);

@@ -272,33 +272,65 @@ static int write_text(const char *dir, const char *rel, const char *text)
     return ortkit__file_write_atomic(path, text, strlen(text));
 }
 
+/*
+ * The .pc file and the CMake package.  A shared bundle's link the library
+ * with an RPATH to lib/; a static bundle's name the archive and what links
+ * after it (Libs.private, so `pkg-config --static --libs` gives the whole
+ * line in link order; for CMake an imported STATIC target that links with
+ * the C++ driver), with an RPATH only for provider libraries beside it.
+ */
 int ortkit__write_dev_files(const ortkit__layout *lay)
 {
-    char *pc = NULL, *cfg = NULL, *ver = NULL;
+    char *pc = NULL, *cfg = NULL, *ver = NULL, *props = NULL;
     const char *soname = lay->soname[0] ? lay->soname : lay->real_name;
+    int is_static = lay->static_libs != NULL;
+    const char *rpath = !is_static || lay->static_providers ? " -Wl,-rpath,${libdir}" : "";
     int rc = ORTKIT_OK;
-    if (asprintf(&pc,
-                 "# libonnxruntime from the ortkit bundle %s (variant %s).\n"
+    /* For CMake the words are a list. */
+    char *libs_list = ortkit__strdup(is_static ? lay->static_libs : "");
+    for (char *c = libs_list; c && *c; c++)
+        if (*c == ' ')
+            *c = ';';
+    if (!libs_list || (is_static
+             ? asprintf(&props,
+                        "    IMPORTED_LOCATION \"${_onnxruntime_prefix}/lib/libonnxruntime.a\"\n"
+                        "    IMPORTED_LINK_INTERFACE_LANGUAGES CXX\n"
+                        "    INTERFACE_LINK_LIBRARIES \"%s\"\n%s",
+                        libs_list,
+                        lay->static_providers
+                            ? "    INTERFACE_LINK_OPTIONS \"LINKER:-rpath,${_onnxruntime_prefix}/lib\"\n"
+                            : "")
+             : asprintf(&props,
+                        "    IMPORTED_LOCATION \"${_onnxruntime_prefix}/lib/%s\"\n"
+                        "    IMPORTED_SONAME \"%s\"\n",
+                        lay->real_name, soname)) < 0 ||
+        asprintf(&pc,
+                 "# libonnxruntime%s from the ortkit bundle %s (variant %s).\n"
                  "# Relocatable: the prefix is found from where this file lies.\n"
+                 "%s"
                  "prefix=${pcfiledir}/../..\n"
                  "libdir=${prefix}/lib\n"
                  "includedir=${prefix}/include\n\n"
                  "Name: libonnxruntime\n"
-                 "Description: ONNX Runtime %s (ortkit bundle %s)\n"
+                 "Description: ONNX Runtime %s%s (ortkit bundle %s)\n"
                  "URL: https://onnxruntime.ai\n"
                  "Version: %s\n"
-                 "Libs: -L${libdir} -lonnxruntime -Wl,-rpath,${libdir}\n"
+                 "Libs: -L${libdir} -lonnxruntime%s\n"
+                 "%s%s%s"
                  "Cflags: -I${includedir}\n",
-                 lay->name, lay->variant, lay->version, lay->name, lay->version) < 0 ||
+                 is_static ? " (static)" : "", lay->name, lay->variant,
+                 is_static ? "# Link with `pkg-config --static --libs libonnxruntime`.\n" : "",
+                 lay->version, is_static ? ", static" : "", lay->name, lay->version, rpath,
+                 is_static ? "Libs.private: " : "", is_static ? lay->static_libs : "",
+                 is_static ? "\n" : "") < 0 ||
         asprintf(&cfg,
-                 "# The onnxruntime package of the ortkit bundle %s (variant %s).\n"
+                 "# The onnxruntime package of the ortkit bundle %s (variant %s)%s.\n"
                  "# Every path is found from this file's own location, so the bundle can move.\n"
                  "get_filename_component(_onnxruntime_prefix \"${CMAKE_CURRENT_LIST_DIR}/../../..\" ABSOLUTE)\n"
                  "if(NOT TARGET onnxruntime::onnxruntime)\n"
-                 "  add_library(onnxruntime::onnxruntime SHARED IMPORTED)\n"
+                 "  add_library(onnxruntime::onnxruntime %s IMPORTED)\n"
                  "  set_target_properties(onnxruntime::onnxruntime PROPERTIES\n"
-                 "    IMPORTED_LOCATION \"${_onnxruntime_prefix}/lib/%s\"\n"
-                 "    IMPORTED_SONAME \"%s\"\n"
+                 "%s"
                  "    INTERFACE_INCLUDE_DIRECTORIES \"${_onnxruntime_prefix}/include\")\n"
                  "endif()\n"
                  "set(onnxruntime_VERSION \"%s\")\n"
@@ -306,7 +338,8 @@ int ortkit__write_dev_files(const ortkit__layout *lay)
                  "set(onnxruntime_LIBRARIES onnxruntime::onnxruntime)\n"
                  "set(onnxruntime_FOUND TRUE)\n"
                  "unset(_onnxruntime_prefix)\n",
-                 lay->name, lay->variant, lay->real_name, soname, lay->version) < 0 ||
+                 lay->name, lay->variant, is_static ? ": a static core" : "",
+                 is_static ? "STATIC" : "SHARED", props, lay->version) < 0 ||
         asprintf(&ver,
                  "# Version check for the onnxruntime package of the ortkit bundle %s.\n"
                  "set(PACKAGE_VERSION \"%s\")\n"
@@ -338,6 +371,8 @@ int ortkit__write_dev_files(const ortkit__layout *lay)
         (rc = write_text(lay->dir, "lib/cmake/onnxruntime/onnxruntimeConfigVersion.cmake", ver)))
         goto cleanup;
 cleanup:
+    free(libs_list);
+    free(props);
     free(pc);
     free(cfg);
     free(ver);

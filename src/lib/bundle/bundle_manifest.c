@@ -348,7 +348,7 @@ static int read_manifest(const reader *r, const cJSON *root)
     ortkit_manifest *m = &r->b->m;
     static const char *const keys[] = {"schema", "name", "created_by", "onnxruntime", "headers",
                                        "variant", "requires", "library", "providers", "files",
-                                       "needs", "verified_by_loading", "gpu", NULL};
+                                       "needs", "verified_by_loading", "gpu", "linkage", NULL};
     if (!cJSON_IsObject(root))
         return FAIL(r, "not a JSON object");
     int64_t schema, level;
@@ -434,6 +434,15 @@ static int read_manifest(const reader *r, const cJSON *root)
         (rc = get_bool(r, root, "verified_by_loading", "", &m->verified_by_loading)))
         return rc;
 
+    /* Absent in every manifest before static bundles: a shared library. */
+    m->linkage = "shared";
+    if (member(root, "linkage") &&
+        (rc = get_str(r, root, "linkage", "", 16, 1, 0, &m->linkage)))
+        return rc;
+    int is_static = !strcmp(m->linkage, "static");
+    if (!is_static && strcmp(m->linkage, "shared"))
+        return FAIL(r, "linkage '%.16s' is neither \"shared\" nor \"static\"", m->linkage);
+
     const cJSON *files = member(root, "files");
     if (!files)
         return FAIL(r, "missing 'files'");
@@ -442,8 +451,10 @@ static int read_manifest(const reader *r, const cJSON *root)
     const ortkit_bundle_file *lib = ortkit__bundle_file(m, m->library);
     if (!lib)
         return FAIL(r, "library '%.200s' is not listed in 'files'", m->library);
-    if (strncmp(m->library, "lib/libonnxruntime.so", 21) || strchr(m->library + 4, '/'))
-        return FAIL(r, "library '%.200s' is not lib/libonnxruntime.so*", m->library);
+    if (is_static ? strcmp(m->library, "lib/libonnxruntime.a") != 0
+                  : strncmp(m->library, "lib/libonnxruntime.so", 21) || strchr(m->library + 4, '/'))
+        return FAIL(r, "library '%.200s' is not %s", m->library,
+                    is_static ? "lib/libonnxruntime.a (a static bundle)" : "lib/libonnxruntime.so*");
     if (lib->link[0])
         return FAIL(r, "library '%.200s' must be a file, not a link", m->library);
     const cJSON *gpu = member(root, "gpu");
@@ -555,6 +566,9 @@ int ortkit__bundle_to_json(char **out, const ortkit_manifest *m)
         cJSON_AddItemToObject(o, "min_driver", string_or_null(m->min_driver));
     }
     cJSON_AddStringToObject(root, "library", m->library);
+    /* Written only for a static bundle: shared ones stay as they always were. */
+    if (m->linkage && !strcmp(m->linkage, "static"))
+        cJSON_AddStringToObject(root, "linkage", "static");
     cJSON *prov = cJSON_AddArrayToObject(root, "providers");
     for (size_t i = 0; prov && i < m->provider_count; i++)
         cJSON_AddItemToArray(prov, cJSON_CreateString(m->providers[i]));

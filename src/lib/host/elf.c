@@ -597,3 +597,72 @@ int ortkit__elf_defines(const char *path, const char *symbol, int *found)
     close(fd);
     return rc;
 }
+
+/* ---- static archives ------------------------------------------------------ */
+
+/* A member header of the common ar format: 60 bytes, text fields, "`\n" last. */
+#define AR_MAGIC "!<arch>\n"
+#define AR_HEADER 60
+#define MAX_AR_MEMBERS 100000
+
+int ortkit__elf_archive_machine(const char *path, unsigned *machine, size_t *objects)
+{
+    *machine = 0;
+    *objects = 0;
+    int fd;
+    struct stat st;
+    if (ortkit__file_open(&fd, path, 0, &st))
+        return ORTKIT_E_IO;
+    int rc = ORTKIT_OK;
+    char magic[8];
+    if (read_at(fd, magic, sizeof magic, 0) != 0 || memcmp(magic, AR_MAGIC, 8)) {
+        rc = ortkit__error_set(ORTKIT_E_FORMAT, "'%s' is not a static library (no \"!<arch>\" "
+                               "header)", path);
+        goto cleanup;
+    }
+    /* Each member: its header, its data, padded to an even offset.  The
+     * symbol index ("/") and the long-name table ("//") are not objects. */
+    uint64_t off = 8;
+    for (size_t i = 0; off < (uint64_t)st.st_size && i < MAX_AR_MEMBERS; i++) {
+        char h[AR_HEADER + 1];
+        if (off + AR_HEADER > (uint64_t)st.st_size || read_at(fd, h, AR_HEADER, (off_t)off) != 0 ||
+            h[58] != '`' || h[59] != '\n') {
+            rc = ortkit__error_set(ORTKIT_E_FORMAT, "'%s': member header at offset %llu is "
+                                   "damaged", path, (unsigned long long)off);
+            goto cleanup;
+        }
+        h[58] = '\0';
+        char *end;
+        unsigned long long size = strtoull(h + 48, &end, 10);
+        if (end == h + 48 || size > (uint64_t)st.st_size - off - AR_HEADER) {
+            rc = ortkit__error_set(ORTKIT_E_FORMAT, "'%s': member at offset %llu claims %.10s "
+                                   "bytes, past the end of the file", path,
+                                   (unsigned long long)off, h + 48);
+            goto cleanup;
+        }
+        int special = h[0] == '/' && (h[1] == ' ' || (h[1] == '/' && h[2] == ' '));
+        unsigned char ehdr[EI_NIDENT + 4];
+        if (!special && size >= sizeof(Elf64_Ehdr) &&
+            read_at(fd, ehdr, sizeof ehdr, (off_t)(off + AR_HEADER)) == 0 &&
+            !memcmp(ehdr, ELFMAG, SELFMAG)) {
+            /* e_machine follows e_type, both in the file's byte order. */
+            unsigned m = ehdr[EI_DATA] == ELFDATA2MSB ? (unsigned)ehdr[18] << 8 | ehdr[19]
+                                                      : (unsigned)ehdr[19] << 8 | ehdr[18];
+            if (*objects && m != *machine) {
+                char a[32], b[32];
+                rc = ortkit__error_set(ORTKIT_E_FORMAT, "'%s' mixes objects for %s and %s", path,
+                                       ortkit__elf_machine_name(*machine, a, sizeof a),
+                                       ortkit__elf_machine_name(m, b, sizeof b));
+                goto cleanup;
+            }
+            *machine = m;
+            (*objects)++;
+        }
+        off += AR_HEADER + size + (size & 1);
+    }
+    if (!*objects)
+        rc = ortkit__error_set(ORTKIT_E_FORMAT, "'%s' holds no ELF object", path);
+cleanup:
+    close(fd);
+    return rc;
+}

@@ -76,6 +76,11 @@ int ortkit__elf_section(const char *path, const char *name, uint64_t *offset, ui
  * *found: 1 yes, 0 no, -1 cannot tell (no section headers for .dynsym and
  * .dynstr).  ORTKIT_E_FORMAT when those sections are not where they say. */
 int ortkit__elf_defines(const char *path, const char *symbol, int *found);
+/* The ELF machine of every object in a static library (an ar archive, as
+ * `ar` writes it): *machine, and *objects how many there are.
+ * ORTKIT_E_FORMAT when it is no archive, a member header is damaged, it
+ * holds no object, or objects for two machines. */
+int ortkit__elf_archive_machine(const char *path, unsigned *machine, size_t *objects);
 /* The architecture this process runs on. */
 ortkit_arch ortkit__host_arch(void);
 

@@ -1,13 +1,16 @@
 /*
  * loader.c - load one libonnxruntime and hand-shake with it: a path in, a
  * loaded runtime out.  Which path is the resolver's business (resolve.c).
- * Every dlopen/dlsym of ONNX Runtime in ortkit is in this file.
+ * A runtime linked into the program comes in as its OrtGetApiBase instead,
+ * and goes through the same hand-shake.  Every dlopen/dlsym of ONNX Runtime
+ * in ortkit is in this file.
  */
 #include "runtime.h"
 
 #include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
+#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,14 +54,10 @@ static void runtime_destroy(ortkit_runtime *rt)
     free(rt);
 }
 
-static int handshake(ortkit_runtime *rt, const char *name)
+/* The same for a library dlopen()ed and a runtime linked into the program:
+ * get_base is its OrtGetApiBase, name the file that holds it. */
+static int handshake(ortkit_runtime *rt, const OrtApiBase *(*get_base)(void), const char *name)
 {
-    dlerror();
-    const OrtApiBase *(*get_base)(void);
-    *(void **)&get_base = dlsym(rt->handle, "OrtGetApiBase");
-    if (!get_base)
-        return ortkit__error_set(ORTKIT_E_RUNTIME_INVALID,
-                                 "'%s' has no symbol OrtGetApiBase: not an ONNX Runtime library", name);
     const OrtApiBase *base = get_base();
     if (!base || !base->GetVersionString || !base->GetApi)
         return ortkit__error_set(ORTKIT_E_RUNTIME_INVALID,
@@ -118,16 +117,53 @@ static int load_providers(ortkit_runtime *rt)
     return rc;
 }
 
+/* A runtime not hand-shaken yet: one reference and where it came from. */
+static ortkit_runtime *runtime_new(const char *source)
+{
+    ortkit_runtime *rt = calloc(1, sizeof *rt);
+    if (!rt || !(rt->source = ortkit__strdup(source))) {
+        free(rt);
+        ortkit__error_nomem();
+        return NULL;
+    }
+    atomic_init(&rt->refs, 1);
+    return rt;
+}
+
+/* What a hand-shaken runtime needs before use, however it came. */
+static int runtime_start(ortkit_runtime *rt, const ortkit_runtime_options *opts)
+{
+    int rc;
+    if ((rc = ortkit__runtime_env_create(rt, opts)) || (rc = load_providers(rt)))
+        return rc;
+    OrtStatus *st = rt->api->CreateCpuMemoryInfo(OrtArenaAllocator, OrtMemTypeDefault, &rt->cpu_memory);
+    if (st)
+        return ortkit__ort_error(rt, st, ORTKIT_E_ORT, "cannot describe CPU memory to the runtime");
+    return ORTKIT_OK;
+}
+
+/* A runtime that failed before use. */
+static void runtime_discard(ortkit_runtime *rt)
+{
+    /* Only a library that failed the hand-shake is unloaded: nothing of it ran. */
+    if (rt->handle && !rt->env) {
+        dlclose(rt->handle);
+        rt->api = NULL;
+    }
+    if (!rt->api)
+        rt->env = NULL;
+    runtime_destroy(rt);
+}
+
 int ortkit__runtime_load(ortkit_runtime **out, const char *path, const char *source,
                          const ortkit_runtime_options *opts)
 {
     *out = NULL;
     int rc = ORTKIT_OK;
-    ortkit_runtime *rt = calloc(1, sizeof *rt);
+    ortkit_runtime *rt = runtime_new(source);
     if (!rt)
-        return ortkit__error_nomem();
-    atomic_init(&rt->refs, 1);
-    if ((path && !(rt->path = ortkit__strdup(path))) || !(rt->source = ortkit__strdup(source))) {
+        return ORTKIT_E_NOMEM;
+    if (path && !(rt->path = ortkit__strdup(path))) {
         rc = ORTKIT_E_NOMEM;
         goto fail;
     }
@@ -151,8 +187,10 @@ int ortkit__runtime_load(ortkit_runtime **out, const char *path, const char *sou
     }
     /* The file dlopen really loaded, for messages and `ortkit version`. */
     Dl_info info;
-    void *sym = dlsym(rt->handle, "OrtGetApiBase");
-    if (sym && dladdr(sym, &info) && info.dli_fname) {
+    const OrtApiBase *(*get_base)(void);
+    dlerror();
+    *(void **)&get_base = dlsym(rt->handle, "OrtGetApiBase");
+    if (get_base && dladdr(*(void **)&get_base, &info) && info.dli_fname) {
         char *real = realpath(info.dli_fname, NULL);
         if (real) {
             free(rt->path);
@@ -163,27 +201,67 @@ int ortkit__runtime_load(ortkit_runtime **out, const char *path, const char *sou
         rc = ORTKIT_E_NOMEM;
         goto fail;
     }
-    if ((rc = handshake(rt, rt->path)))
-        goto fail;
-
-    if ((rc = ortkit__runtime_env_create(rt, opts)) || (rc = load_providers(rt)))
-        goto fail;
-    OrtStatus *st = rt->api->CreateCpuMemoryInfo(OrtArenaAllocator, OrtMemTypeDefault, &rt->cpu_memory);
-    if (st) {
-        rc = ortkit__ort_error(rt, st, ORTKIT_E_ORT, "cannot describe CPU memory to the runtime");
+    if (!get_base) {
+        rc = ortkit__error_set(ORTKIT_E_RUNTIME_INVALID, "'%s' has no symbol OrtGetApiBase: not an "
+                               "ONNX Runtime library", rt->path);
         goto fail;
     }
+    if ((rc = handshake(rt, get_base, rt->path)) || (rc = runtime_start(rt, opts)))
+        goto fail;
     *out = rt;
     return ORTKIT_OK;
 fail:
-    /* Only a library that failed the hand-shake is unloaded: nothing of it ran. */
-    if (rt->handle && !rt->env) {
-        dlclose(rt->handle);
-        rt->api = NULL;
+    runtime_discard(rt);
+    return rc;
+}
+
+/*
+ * The file that holds a runtime linked into the program, into rt->path: the
+ * one its API table lies in (the function itself may be a PLT entry in the
+ * executable when the program is not position-independent; the table is
+ * ONNX Runtime's own data), or the executable (/proc/self/exe, the name the
+ * dynamic loader gives it being argv[0]).  An address no loaded object
+ * holds is taken as the executable's: nothing else could be probed anyway.
+ */
+static int locate_program(ortkit_runtime *rt, const OrtApiBase *(*get_base)(void))
+{
+    const void *addr = get_base(); /* a getter of a static table: the hand-shake calls it again */
+    if (!addr)
+        addr = *(void **)&get_base;
+    Dl_info info;
+    struct link_map *map = NULL;
+    const char *file = "/proc/self/exe";
+    if (dladdr1(addr, &info, (void **)&map, RTLD_DL_LINKMAP) && map && map->l_name &&
+        map->l_name[0] && info.dli_fname && info.dli_fname[0])
+        file = info.dli_fname; /* a shared object's: the main program's map has no name */
+    else
+        rt->in_executable = 1;
+    char *real = realpath(file, NULL);
+    rt->path = real ? real : ortkit__strdup(file);
+    return rt->path ? ORTKIT_OK : ortkit__error_nomem();
+}
+
+int ortkit__runtime_load_program(ortkit_runtime **out, const OrtApiBase *(*get_base)(void),
+                                 const ortkit_runtime_options *opts)
+{
+    *out = NULL;
+    int rc;
+    ortkit_runtime *rt = runtime_new("program");
+    if (!rt)
+        return ORTKIT_E_NOMEM;
+    if ((rc = locate_program(rt, get_base)))
+        goto fail;
+    if ((rc = handshake(rt, get_base, rt->path))) {
+        rc = ortkit__error_wrap(rc, "the ONNX Runtime linked into the program (the runtime "
+                                "options' api_base)");
+        goto fail;
     }
-    if (!rt->api)
-        rt->env = NULL;
-    runtime_destroy(rt);
+    if ((rc = runtime_start(rt, opts)))
+        goto fail;
+    *out = rt;
+    return ORTKIT_OK;
+fail:
+    runtime_discard(rt); /* no handle: the program's runtime is never unloaded */
     return rc;
 }
 

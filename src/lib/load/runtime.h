@@ -29,6 +29,9 @@ struct ortkit_runtime {
     const OrtApiBase *base;              /* for GetApi(22): the plugin-EP functions */
     const struct ortkit__provider_prober *prober; /* set by runtime_open.c; NULL: no probing */
     atomic_uint plugins_registered;      /* bit per plugin library registered in env */
+
+    /* Added with runtimes linked into the program (source "program"). */
+    int in_executable; /* it lies in the main executable: no library file holds it */
 };
 
 /*
@@ -66,6 +69,13 @@ static inline void ortkit__ort_discard(const OrtApi *api, OrtStatus *status)
  * source says where the path came from ("bundle NAME", "ORTKIT_RUNTIME"). */
 int ortkit__runtime_load(ortkit_runtime **out, const char *path, const char *source,
                          const ortkit_runtime_options *opts);
+
+/* Take the runtime linked into the program through its own OrtGetApiBase
+ * (get_base): nothing is opened and no handle kept; the hand-shake is a
+ * loaded library's.  Its path is the file that holds the runtime (the
+ * executable itself when linked statically), its source "program". */
+int ortkit__runtime_load_program(ortkit_runtime **out, const OrtApiBase *(*get_base)(void),
+                                 const ortkit_runtime_options *opts);
 
 /* Create rt->env as the options say (log level, global thread pools, a
  * shared CPU arena); rt->cpu_memory must exist. */

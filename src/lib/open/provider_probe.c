@@ -6,6 +6,10 @@
  * the caller.  The answer is cached per runtime + host, so programs pay
  * the probe once, not on every open.
  *
+ * A runtime linked into the program is probed through the library file
+ * that holds it; one inside the executable cannot be, and its GPU providers
+ * are refused with the reason.
+ *
  * The cache key is a SHA-256 over what decides the answer and is cheap to
  * read: the runtime and provider files (path, device, inode, size, times),
  * the provider and its options, the driver (/proc/driver/nvidia/version)
@@ -267,6 +271,18 @@ static int probe(const ortkit_runtime *rt, const char *ort_name, const char *lib
     char provider_path[PATH_MAX], exe[PATH_MAX], key[65], file[PATH_MAX];
     ortkit__elf elf;
     char runtime_dir[PATH_MAX];
+    /* The probe loads the runtime from its file; an executable cannot be
+     * dlopen()ed, so a runtime linked into one cannot be tried first, and an
+     * untried provider is never added behind the caller's back. */
+    if (rt->in_executable) {
+        snprintf(v->reason, sizeof v->reason,
+                 "ONNX Runtime %s is linked into the program '%.400s', and ortkit-probe can only "
+                 "try %s in a runtime it loads from a library file; link libonnxruntime.so "
+                 "instead of the static library, or set ORTKIT_GPU_PROBE=off to add it unprobed "
+                 "(a crash in the driver's libraries then takes the program down)", rt->version,
+                 rt->path, ort_name);
+        return ORTKIT_OK;
+    }
     snprintf(runtime_dir, sizeof runtime_dir, "%s", rt->path);
     snprintf(req.provider_dir, sizeof req.provider_dir, "%s", dirname(runtime_dir));
     if (!lib || ortkit__pathf(provider_path, sizeof provider_path, "%s/%s", req.provider_dir, lib)) {

@@ -15,7 +15,7 @@
 ORTKIT__ABI_STRUCT(options_abi, ortkit_runtime_options, "runtime options",
                    "ORTKIT_RUNTIME_OPTIONS_INIT", ORTKIT_RUNTIME_OPTIONS_VERSION,
                    offsetof(ortkit_runtime_options, global_thread_pools),
-                   sizeof(ortkit_runtime_options));
+                   offsetof(ortkit_runtime_options, api_base), sizeof(ortkit_runtime_options));
 
 /* The caller's options in the current layout (fields its version lacks get
  * their defaults); NULL stays NULL. */
@@ -31,6 +31,25 @@ static int read_options(ortkit_runtime_options *copy, const ortkit_runtime_optio
     return ORTKIT_OK;
 }
 
+/* The runtime linked into the program: nothing to resolve or load.  Both
+ * ways of naming another runtime are refused rather than one ignored; the
+ * environment's are not the program's choice, and a second ONNX Runtime
+ * loaded beside the program's own would be two runtimes in one process. */
+static int open_program(ortkit_runtime **out, const ortkit_runtime_options *opts)
+{
+    const char *also = opts->path && opts->path[0]       ? "path"
+                       : opts->bundle && opts->bundle[0] ? "bundle"
+                                                         : NULL;
+    if (also)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "runtime options: api_base and %s are both "
+                                 "set: api_base uses the ONNX Runtime linked into the program and "
+                                 "loads nothing; set one of them", also);
+    int rc = ortkit__runtime_load_program(out, opts->api_base, opts);
+    if (rc == ORTKIT_OK) /* a runtime inside the executable is refused by the prober itself */
+        (*out)->prober = &ortkit__provider_prober;
+    return rc;
+}
+
 int ortkit_runtime_open_resolved(ortkit_runtime **out, const ortkit_resolution *res,
                                  const ortkit_runtime_options *opts)
 {
@@ -41,6 +60,10 @@ int ortkit_runtime_open_resolved(ortkit_runtime **out, const ortkit_resolution *
     int rc = read_options(&copy, &opts);
     if (rc)
         return rc;
+    if (opts && opts->api_base)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_runtime_open_resolved: the options' "
+                                 "api_base is set: a runtime linked into the program is opened "
+                                 "with ortkit_runtime_open, a resolution names a file to load");
     if ((rc = ortkit_resolution_status(res)))
         return ortkit__error_set(rc, "%s", ortkit_resolution_error(res));
     const char *path = ortkit_resolution_path(res);
@@ -80,6 +103,8 @@ int ortkit_runtime_open(ortkit_runtime **out, const ortkit_runtime_options *opts
     int rc = read_options(&copy, &opts);
     if (rc)
         return rc;
+    if (opts && opts->api_base)
+        return open_program(out, opts);
     ortkit_resolution *res = NULL;
     if ((rc = ortkit_runtime_resolve(&res, opts, NULL, 0)))
         return rc;

@@ -151,6 +151,12 @@ static int fits(const ortkit_bundle *b, const ortkit_host *h, const char *forced
         SAY("damaged: %.230s", b->damage);
         return 0;
     }
+    if (ortkit__bundle_is_static(m)) {
+        *step = STEP_LOADABLE;
+        SAY("a static bundle: programs link it (pkg-config --static libonnxruntime) and hand "
+            "ortkit their own OrtGetApiBase; it is never loaded");
+        return 0;
+    }
     *step = STEP_ARCH;
     if (m->arch != h->arch) {
         SAY("built for %s; this host is %s", ortkit_arch_name(m->arch),
