@@ -98,6 +98,37 @@ static cJSON *variant_json(const ortkit_variant *v, const char *flox_name, int f
 }
 
 
+/* Each CPU build and the level below it, as selection ranks them ("cpu":
+ * a generic prebuilt library such as Microsoft's). */
+static const char *const cpu_below[][2] = {
+    {"cpu-x86-64", "cpu"},           {"cpu-avx2", "cpu-x86-64"},
+    {"cpu-avx512", "cpu-avx2"},      {"cpu-avx512vnni", "cpu-avx512"},
+    {"cpu-avx512bf16", "cpu-avx512vnni"}, {"cpu-armv9", "cpu-armv8.2"}};
+
+static const char *level_below(const ortkit_variant *v)
+{
+    for (size_t i = 0; !v->cuda && i < sizeof cpu_below / sizeof cpu_below[0]; i++)
+        if (!strcmp(cpu_below[i][0], v->name))
+            return cpu_below[i][1];
+    return NULL;
+}
+
+/* What each listed CPU level was measured to buy over the one below it:
+ * a level never measured says so, so that no gain is read into the table. */
+static void print_measured(const ortkit_variant *const *list, size_t count)
+{
+    int any = 0;
+    for (size_t i = 0; i < count; i++) {
+        const char *below = level_below(list[i]);
+        if (!below)
+            continue;
+        const char *m = ortkit_variant_measured(list[i]->name, below);
+        if (!any++)
+            printf("\nwhat a CPU level buys over the one below it (docs/PERFORMANCE.md):\n");
+        printf("  %s over %s: %s\n", list[i]->name, below, m ? m : "not measured");
+    }
+}
+
 int cmd_variants(int argc, char **argv)
 {
     const char *host_file = NULL;
@@ -178,6 +209,13 @@ int cmd_variants(int argc, char **argv)
         }
         if (json) {
             cJSON *o = variant_json(v, flox_name, ok, why);
+            const char *below = level_below(v);
+            if (o && below) {
+                const char *m = ortkit_variant_measured(v->name, below);
+                cJSON *over = cJSON_AddObjectToObject(o, "over_level_below");
+                cJSON_AddStringToObject(over, "variant", below);
+                cJSON_AddItemToObject(over, "measured", m ? cJSON_CreateString(m) : cJSON_CreateNull());
+            }
             if (!o || !cJSON_AddItemToArray(arr, o)) {
                 cJSON_Delete(o);
                 rc = cli_fail("out of memory");
@@ -212,6 +250,8 @@ int cmd_variants(int argc, char **argv)
     if (fits)
         printf("\n%zu of %zu variant%s fit%s %s\n", fitting, count, count == 1 ? "" : "s",
                count == 1 ? "s" : "", host_file ? "the described host" : "this host");
+    else
+        print_measured(list, count);
     rc = CLI_OK;
 cleanup:
     cJSON_Delete(root);
