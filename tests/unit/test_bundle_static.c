@@ -191,12 +191,42 @@ static void test_manifest_linkage_is_checked(void **state)
     free(json);
 }
 
+/* A hybrid bundle (static core, shared providers): programs get an RPATH
+ * to lib/, where ONNX Runtime's bare-name dlopen from the program finds
+ * the providers; a CPU-only static bundle needs none. */
+static void test_hybrid_dev_files(void **state)
+{
+    (void)state;
+    for (int providers = 0; providers < 2; providers++) {
+        char dir[700];
+        snprintf(dir, sizeof dir, "%s/dev-%d", scratch, providers);
+        assert_int_equal(ortkit__mkdirs(dir), 0);
+        ortkit__layout lay = {dir, "ort-1.21.0-cuda13.0-sm90-avx2-static", "cuda13.0-sm90-avx2",
+                              "1.21.0", "libonnxruntime.so.1.21.0", "libonnxruntime.so.1",
+                              "-lonnx -lstdc++ -lm", providers};
+        assert_int_equal(ortkit__write_dev_files(&lay), 0);
+        char *pc = NULL, *cfg = NULL, path[800];
+        snprintf(path, sizeof path, "%s/lib/pkgconfig/libonnxruntime.pc", dir);
+        assert_int_equal(ortkit__file_read(&pc, NULL, path, 1 << 16), 0);
+        snprintf(path, sizeof path, "%s/lib/cmake/onnxruntime/onnxruntimeConfig.cmake", dir);
+        assert_int_equal(ortkit__file_read(&cfg, NULL, path, 1 << 16), 0);
+        assert_non_null(strstr(pc, providers ? "Libs: -L${libdir} -lonnxruntime -Wl,-rpath,${libdir}\n"
+                                             : "Libs: -L${libdir} -lonnxruntime\n"));
+        assert_non_null(strstr(pc, "Libs.private: -lonnx -lstdc++ -lm\n"));
+        assert_non_null(strstr(cfg, "INTERFACE_LINK_LIBRARIES \"-lonnx;-lstdc++;-lm\""));
+        assert_true(!strstr(cfg, "LINKER:-rpath") == !providers);
+        free(pc);
+        free(cfg);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_static_bundle_links_and_is_never_chosen),
         cmocka_unit_test(test_refusals_leave_nothing),
         cmocka_unit_test(test_manifest_linkage_is_checked),
+        cmocka_unit_test(test_hybrid_dev_files),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
