@@ -257,19 +257,18 @@ static_check() {
 set -eu
 shared=$1 static=$2
 cd /data
-ortkit_pc=/opt/ortkit/lib/pkgconfig
+# ortkit itself from its install (its .pc asks for -dev packages the chroot lacks).
+ortkit_flags="-I/opt/ortkit/include -L/opt/ortkit/lib -lortkit -Wl,-rpath,/opt/ortkit/lib"
 echo "== ortkit bundle verify $static"
 ortkit bundle verify "$static"
 echo "== pkg-config --static --libs libonnxruntime"
 PKG_CONFIG_PATH="$static/lib/pkgconfig" pkg-config --static --libs libonnxruntime
 # shellcheck disable=SC2046
-cc -O2 -o vad-static static_link.c $(PKG_CONFIG_PATH=$ortkit_pc pkg-config --cflags --libs ortkit) \
-    $(PKG_CONFIG_PATH="$static/lib/pkgconfig" pkg-config --static --cflags --libs libonnxruntime) \
-    -Wl,-rpath,/opt/ortkit/lib
+cc -O2 -o vad-static static_link.c $ortkit_flags \
+    $(PKG_CONFIG_PATH="$static/lib/pkgconfig" pkg-config --static --cflags --libs libonnxruntime)
 # shellcheck disable=SC2046
-cc -O2 -o vad-shared static_link.c $(PKG_CONFIG_PATH=$ortkit_pc pkg-config --cflags --libs ortkit) \
-    $(PKG_CONFIG_PATH="$shared/lib/pkgconfig" pkg-config --cflags --libs libonnxruntime) \
-    -Wl,-rpath,/opt/ortkit/lib
+cc -O2 -o vad-shared static_link.c $ortkit_flags \
+    $(PKG_CONFIG_PATH="$shared/lib/pkgconfig" pkg-config --cflags --libs libonnxruntime)
 echo "== what each needs"
 if ldd vad-static | grep onnxruntime; then echo "vad-static loads a libonnxruntime"; exit 1; fi
 if ldconfig -p | grep libonnxruntime; then echo "a libonnxruntime is on the library path"; exit 1; fi

@@ -171,15 +171,26 @@ static int sort_fragment(ortkit__builder_link *out, const char *build_dir, const
         return rc;
     size_t bl = strlen(build_dir);
     int in_build = !strncmp(path, build_dir, bl) && path[bl] == '/';
-    const char *base = strrchr(path, '/') + 1;
     if (n > 2 && !strcmp(frag + n - 2, ".a") && in_build)
         return push_once(&out->archives, path);
+    /* "/usr/lib/../../elsewhere" is not a system directory. */
+    char real[PATH_MAX];
+    if (!in_build && realpath(path, real))
+        snprintf(path, sizeof path, "%s", real);
     if (!in_build && in_system_dir(path)) {
-        /* libNAME.so is -lNAME; a versioned or static file is named whole. */
-        size_t bn = strlen(base);
-        char word[PATH_MAX + 4];
-        if (!strncmp(base, "lib", 3) && bn > 6 && !strcmp(base + bn - 3, ".so"))
-            snprintf(word, sizeof word, "-l%.*s", (int)(bn - 6), base + 3);
+        const char *base = strrchr(path, '/') + 1;
+        /* libNAME.so is -lNAME, and so is libNAME.so.1.2 where the
+         * development link libNAME.so beside it names the same library
+         * (CMake gives imported targets' real files); any other file, such
+         * as a static libNAME.a, is named whole. */
+        const char *so = strstr(base, ".so");
+        char word[PATH_MAX + 4], dev[PATH_MAX];
+        int named = !strncmp(base, "lib", 3) && so && so > base + 3 &&
+                    (so[3] == '\0' ||
+                     (so[3] == '.' && ortkit__pathf(dev, sizeof dev, "%.*s", (int)(so + 3 - path),
+                                                    path) == 0 && access(dev, F_OK) == 0));
+        if (named)
+            snprintf(word, sizeof word, "-l%.*s", (int)(so - base - 3), base + 3);
         else
             snprintf(word, sizeof word, "-l:%s", base);
         return push_last(&out->libs, word);

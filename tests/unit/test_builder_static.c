@@ -37,15 +37,24 @@ static int setup(void **state)
     (void)state;
     if (scratch_make("static"))
         return -1;
-    put("proj/CMakeLists.txt",
+    /* libm by its versioned file too, as CMake gives imported targets:
+     * the development link beside it makes both one -lm. */
+    FILE *f = popen("gcc -print-file-name=libm.so.6", "r");
+    char libm[512] = "";
+    if (!f || !fgets(libm, sizeof libm, f) || pclose(f) != 0 || libm[0] != '/')
+        return -1;
+    libm[strcspn(libm, "\n")] = '\0';
+    char lists[2048];
+    snprintf(lists, sizeof lists,
         "cmake_minimum_required(VERSION 3.21)\n"
         "project(core C)\n"
         "add_library(core_a STATIC a.c)\n"
         "add_library(core_b STATIC b.c)\n"
-        "target_link_libraries(core_b PRIVATE core_a m)\n"
+        "target_link_libraries(core_b PRIVATE core_a m %s)\n"
         "set_target_properties(core_a core_b PROPERTIES POSITION_INDEPENDENT_CODE ON)\n"
         "add_library(onnxruntime SHARED exports.c)\n"
-        "target_link_libraries(onnxruntime PRIVATE core_b)\n");
+        "target_link_libraries(onnxruntime PRIVATE core_b)\n", libm);
+    put("proj/CMakeLists.txt", lists);
     put("proj/a.c", "int core_a(void) { return 40; }\n");
     put("proj/b.c", "#include <math.h>\nint core_a(void);\n"
                     "int core_b(double x) { return core_a() + (int)sqrt(x); }\n");
