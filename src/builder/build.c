@@ -283,7 +283,7 @@ int ortkit__builder_build(ortkit__builder_result *r, const ortkit__builder_optio
         .cudnn_home = r->cudnn_home[0] ? r->cudnn_home : NULL, .eigen_dir = o->eigen_dir,
         .ops_config = o->n_models ? ops_path : NULL, .python = "python3", .lto = o->lto,
         .fetch = o->fetch, .deps = o->deps, .n_deps = o->n_deps, .defines = o->defines,
-        .n_defines = o->n_defines};
+        .n_defines = o->n_defines, .static_core = o->static_core};
     if ((rc = ortkit__builder_plan_make(&r->plan, &cfg)))
         return rc;
     if (o->mode == ORTKIT__BUILDER_PLAN)

@@ -46,6 +46,7 @@ typedef struct ortkit__builder_config {
     size_t n_deps;
     const char *const *defines;     /* KEY=VALUE, passed through last */
     size_t n_defines;
+    int static_core;                /* --static: said in the summary */
 } ortkit__builder_config;
 
 typedef struct ortkit__builder_plan {

@@ -190,7 +190,11 @@ static int plan_ort(ortkit__builder_plan *p, const ortkit__builder_config *cfg)
              v->cuda / 1000, (v->cuda % 1000) / 10, v->sm / 10, v->sm % 10, v->cubin, arch,
              cfg->cuda_home, cfg->cudnn_home);
     PUSH(s, "providers\tCPU%s (TensorRT, DNNL, XNNPACK off)", cuda ? ", CUDA" : "");
-    PUSH(s, "outputs\tshared library; unit tests and Python off");
+    if (cfg->static_core)
+        PUSH(s, "outputs\tstatic core: the shared library's static libraries merged into "
+                "libonnxruntime.a after the build (providers stay shared); unit tests and Python off");
+    else
+        PUSH(s, "outputs\tshared library; unit tests and Python off");
     PUSH(s, "dependencies\t%s%s%s%s", cfg->fetch ? "CMake may download" : "offline (system packages",
          cfg->eigen_dir ? "; Eigen from " : "", cfg->eigen_dir ? cfg->eigen_dir : "",
          cfg->fetch ? "" : ")");

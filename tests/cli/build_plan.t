@@ -26,6 +26,14 @@ expect_in err "cpu-avx3"
 expect_exit 1 "$ORTKIT" build --source ort --variant cuda12.4-sm120-avx2 --dry-run
 expect_in err "cannot be built: nvcc 12.4 cannot compile for Blackwell"
 
+# --static: only for an ONNX Runtime build that makes a bundle; the plan says it.
+expect_exit 1 "$ORTKIT" build --cmake-project notort --static --dry-run
+expect_in err "ortkit: --static makes a bundle of an ONNX Runtime build: it needs --source and --variant"
+expect_exit 1 "$ORTKIT" build --source ort --variant cpu-x86-64 --static --no-bundle --dry-run
+expect_in err "ortkit: --static makes a static bundle: it cannot go with --no-bundle"
+expect_exit 0 "$ORTKIT" build --source ort --variant cpu-x86-64 --static --dry-run
+expect_in out "outputs       static core: the shared library's static libraries merged into libonnxruntime.a after the build (providers stay shared)"
+
 # The dry run prints the golden plan (paths aside) and how it would build.
 for v in cpu-avx2 cuda12.9-sm90-avx512 cpu-armv9 cpu-x86-64; do
     expect_exit 0 env CUDA_HOME=/usr/local/cuda-12.9 CUDNN_HOME=/usr "$ORTKIT" build --source ort \
