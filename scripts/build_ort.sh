@@ -103,9 +103,10 @@ make_chroot() {
         touch "$root/.ortkit-ready"
     fi
     # Bundling sets RUNPATH with patchelf, validate runs Debian's ONNX test
-    # data, and ortkit links libsodium, libcurl and libarchive (repositories);
-    # chroots made before they were listed lack them.
-    chroot "$root" sh -c 'for p in patchelf libonnx-testdata libsodium23 libcurl4t64 libarchive13t64; do
+    # data, ortkit links libsodium, libcurl and libarchive (repositories), and
+    # --ops-from's reduction script imports flatbuffers; chroots made before
+    # they were listed lack them.
+    chroot "$root" sh -c 'for p in patchelf libonnx-testdata libsodium23 libcurl4t64 libarchive13t64 python3-flatbuffers; do
             dpkg-query -W -f="\${Status}" "$p" 2>/dev/null | grep -q "install ok installed" || m="$m $p"
         done
         [ -z "$m" ] || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $m >/dev/null' ||

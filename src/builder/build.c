@@ -45,7 +45,8 @@ static int find_toolchain(ortkit__builder_result *r, const ortkit__builder_optio
     if (o->mode != ORTKIT__BUILDER_PLAN) {
         ortkit__builder_preflight pf = {v ? ORTKIT__BUILD_ORT : ORTKIT__BUILD_CMAKE, r->source,
                                         r->build_dir, v, o->cuda_home, o->min_disk,
-                                        o->chain && strstr(o->chain, "ccache"), o->distcc_hosts};
+                                        o->chain && strstr(o->chain, "ccache"), o->distcc_hosts,
+                                        o->n_models > 0};
         int rc = ortkit__builder_preflight_run(&pf, &r->toolchain, r->cuda_home,
                                                sizeof r->cuda_home, r->cudnn_home,
                                                sizeof r->cudnn_home, o->warn);

@@ -89,6 +89,7 @@ typedef struct ortkit__builder_preflight {
     uint64_t min_disk;       /* 0: a default for the kind of build */
     int cache_ccache;
     const char *distcc_hosts;
+    int reduce_ops;          /* --ops-from: ORT's reduction script must be able to run */
 } ortkit__builder_preflight;
 
 /* The ORT version of a source tree ("1.21.0"); fails when it is not one. */

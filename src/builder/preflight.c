@@ -381,6 +381,16 @@ int ortkit__builder_preflight_run(const ortkit__builder_preflight *pf, ortkit__b
         return ortkit__error_set(ORTKIT_E_UNSUPPORTED, "--distcc: distcc not found on PATH");
     free(found);
 
+    /* --ops-from runs ORT's reduce_op_kernels.py, which imports flatbuffers
+     * only to fail half-way through the configure step without it. */
+    if (ort && pf->reduce_ops) {
+        const char *argv[] = {"python3", "-c", "import flatbuffers", NULL};
+        int status = 1;
+        if (ortkit__spawn(argv, 0, NULL, &status) != 0 || status != 0)
+            return ortkit__error_set(ORTKIT_E_UNSUPPORTED, "--ops-from runs ONNX Runtime's "
+                                     "tools/ci_build/reduce_op_kernels.py, which needs python3 with "
+                                     "the flatbuffers module (Debian: python3-flatbuffers)");
+    }
     if ((rc = ortkit__pathf(scratch, sizeof scratch, "%s/.ortkit", pf->build_dir)) ||
         (rc = ortkit__mkdirs(scratch)))
         return rc;

@@ -101,7 +101,7 @@ static int preflight(const char *source, const ortkit_variant *v, uint64_t min_d
                      ortkit__builder_toolchain *tc)
 {
     ortkit__builder_preflight pf = {v ? ORTKIT__BUILD_ORT : ORTKIT__BUILD_CMAKE, source,
-                                    at("pf-build"), v, NULL, min_disk, ccache, NULL};
+                                    at("pf-build"), v, NULL, min_disk, ccache, NULL, 0};
     char cuda[256], cudnn[256];
     return ortkit__builder_preflight_run(&pf, tc, cuda, sizeof cuda, cudnn, sizeof cudnn, NULL);
 }
@@ -196,6 +196,29 @@ static void test_preflight_variant_flags(void **state)
     ortkit__builder_toolchain tc;
     assert_int_equal(preflight(at("ort2"), v, 1, 0, &tc), ORTKIT_E_UNSUPPORTED);
     assert_message_has("rejects the flags '-march=armv9-a+sve2'");
+}
+
+/* --ops-from needs ORT's reduction script to run: without python3 (or its
+ * flatbuffers module) pre-flight says so before anything is configured. */
+static void test_preflight_reduce_ops(void **state)
+{
+    (void)state;
+    put("ort3/VERSION_NUMBER", "1.21.0\n");
+    put("ort3/cmake/CMakeLists.txt", "cmake_minimum_required(VERSION 3.21)\nproject(onnxruntime C CXX)\n");
+    const ortkit_variant *v;
+    assert_int_equal(ortkit_variant_parse(&v, "cpu-x86-64"), 0);
+    static const char *const no_python[] = {"cmake", "ninja", "cc", "c++", NULL};
+    char *path = strdup(getenv("PATH"));
+    setenv("PATH", bin_with("bin-nopy", no_python), 1);
+    ortkit__builder_preflight pf = {ORTKIT__BUILD_ORT, at("ort3"), at("pf-build"), v, NULL, 1, 0,
+                                    NULL, 1};
+    ortkit__builder_toolchain tc;
+    char cuda[256], cudnn[256];
+    int rc = ortkit__builder_preflight_run(&pf, &tc, cuda, sizeof cuda, cudnn, sizeof cudnn, NULL);
+    setenv("PATH", path, 1);
+    free(path);
+    assert_int_equal(rc, ORTKIT_E_UNSUPPORTED);
+    assert_message_has("needs python3 with the flatbuffers module (Debian: python3-flatbuffers)");
 }
 
 /* ---- the lock ------------------------------------------------------------------- */
@@ -395,6 +418,7 @@ int main(void)
         cmocka_unit_test(test_ort_source_tree),
         cmocka_unit_test(test_preflight),
         cmocka_unit_test(test_preflight_variant_flags),
+        cmocka_unit_test(test_preflight_reduce_ops),
         cmocka_unit_test(test_lock),
         cmocka_unit_test(test_patches),
         cmocka_unit_test(test_report_text),
