@@ -149,17 +149,25 @@ prepare_cuda() {
     fi
     # FetchContent source directories: cutlass is only populated (its
     # include/ is used); cudnn_frontend is added as a project, so it gets a
-    # CMakeLists.txt that makes the targets ORT links (CUDNN::cudnn_all from
-    # ORT's own cmake/external/cuDNN.cmake).
+    # CMakeLists.txt that makes the target ORT links (ORT's own
+    # cmake/external/cuDNN.cmake has already made CUDNN::cudnn_all).
+    # cudnn-frontend 1.8.0 predates CUDA 13: patches/cudnn-frontend-1.8.0.
     d="$root/opt/cuda-deps"
-    rm -rf "$d" && mkdir -p "$d/unpack" "$d/cutlass" "$d/cudnn_frontend"
-    for p in $CUDA_DEBS; do dpkg-deb -x "$(ls "$cache/${p}_"*.deb | tail -n 1)" "$d/unpack"; done
-    cp -a "$d/unpack/usr/include" "$d/cutlass/include"
-    cp -a "$d/unpack/usr/include" "$d/cudnn_frontend/include"
+    rm -rf "$d" && mkdir -p "$d/cutlass" "$d/cudnn_frontend"
+    for p in $CUDA_DEBS; do
+        rm -rf "$d/unpack" && dpkg-deb -x "$(ls "$cache/${p}_"*.deb | tail -n 1)" "$d/unpack"
+        case $p in
+        libcutlass-dev) cp -a "$d/unpack/usr/include" "$d/cutlass/include" ;;
+        libcudnn-frontend-dev) cp -a "$d/unpack/usr/include" "$d/cudnn_frontend/include" ;;
+        esac
+    done
+    rm -rf "$d/unpack"
+    for p in "$here"/patches/cudnn-frontend-1.8.0/*.patch; do
+        patch -p1 --batch -s -d "$d/cudnn_frontend" <"$p" || { say "$(basename "$p") does not apply"; exit 1; }
+    done
     cat >"$d/cudnn_frontend/CMakeLists.txt" <<'CMAKE'
 cmake_minimum_required(VERSION 3.18)
 project(cudnn_frontend LANGUAGES CXX)
-include("${REPO_ROOT}/cmake/external/cuDNN.cmake")
 add_library(cudnn_frontend INTERFACE)
 target_include_directories(cudnn_frontend INTERFACE "${CMAKE_CURRENT_LIST_DIR}/include")
 target_link_libraries(cudnn_frontend INTERFACE CUDNN::cudnn_all)

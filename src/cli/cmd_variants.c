@@ -113,8 +113,9 @@ static const char *level_below(const ortkit_variant *v)
     return NULL;
 }
 
-/* What each listed CPU level was measured to buy over the one below it:
- * a level never measured says so, so that no gain is read into the table. */
+/* What each listed CPU level was measured to buy over lower ones: every
+ * measured pair, and the level just below when that pair was never
+ * measured, so that no gain is read into the table. */
 static void print_measured(const ortkit_variant *const *list, size_t count)
 {
     int any = 0;
@@ -122,10 +123,22 @@ static void print_measured(const ortkit_variant *const *list, size_t count)
         const char *below = level_below(list[i]);
         if (!below)
             continue;
-        const char *m = ortkit_variant_measured(list[i]->name, below);
-        if (!any++)
-            printf("\nwhat a CPU level buys over the one below it (docs/PERFORMANCE.md):\n");
-        printf("  %s over %s: %s\n", list[i]->name, below, m ? m : "not measured");
+        int below_said = 0;
+        for (size_t j = 0; j < sizeof cpu_below / sizeof cpu_below[0]; j++) {
+            const char *lower = cpu_below[j][1];
+            const char *m = ortkit_variant_measured(list[i]->name, lower);
+            if (!m)
+                continue;
+            if (!any++)
+                printf("\nwhat a CPU level buys over lower ones (docs/PERFORMANCE.md):\n");
+            printf("  %s over %s: %s\n", list[i]->name, lower, m);
+            below_said |= !strcmp(lower, below);
+        }
+        if (!below_said) {
+            if (!any++)
+                printf("\nwhat a CPU level buys over lower ones (docs/PERFORMANCE.md):\n");
+            printf("  %s over %s: not measured\n", list[i]->name, below);
+        }
     }
 }
 

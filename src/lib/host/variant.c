@@ -498,8 +498,13 @@ static const struct measured {
      "ortkit, AMD EPYC with AVX2, 1 and 2 threads: no consistent gain"},
     {"cpu-x86-64", "cpu",
      "measured 0.86-1.06 p50 (medians of 3 rounds) on 7 models against Microsoft's generic "
-     "1.21.0, AMD EPYC with AVX2, 1 and 2 threads: faster on Silero VAD (0.86-0.88) and "
-     "PP-OCRv4 det (0.92-0.96), within 6% on the rest"},
+     "1.21.0, on an AMD EPYC with AVX2 and on one with AVX-512, 1 and 2 threads: faster on "
+     "Silero VAD (0.86-0.88) and PP-OCRv4 det (0.92-0.98), within 6% on the rest"},
+    {"cpu-avx512vnni", "cpu-x86-64",
+     "measured 0.63-1.08 p50 (medians of 3 rounds) on 7 models, ONNX Runtime 1.21.0 built by "
+     "ortkit, AMD EPYC (Zen 5) with AVX-512 and VNNI, 1 and 2 threads: faster only where "
+     "compiled element-wise code dominates (PP-OCR cls 0.88, rec 0.91-0.95), no gain on Gemm "
+     "or INT8 (MLAS picks its AVX-512 and VNNI kernels at run time in both builds)"},
 };
 
 const char *ortkit_variant_measured(const char *higher, const char *lower)
