@@ -112,15 +112,52 @@ static int make_static_core(ortkit__builder_result *r, char *archive, size_t siz
     return rc;
 }
 
-/* The one place the builder hands its result to the bundle module. */
+/* A CUDA build's bundle is made self-contained from the toolkit and cuDNN
+ * it was built with (wherever the environment points), each library
+ * checked for the right CUDA major and listed; what is not there stays
+ * listed as missing in the manifest and in r->bundle_missing. */
+static int complete_cuda_bundle(ortkit__builder_result *r, const char *dir)
+{
+    char dirs[4][PATH_MAX];
+    const char *from[4];
+    const char *homes[] = {r->cuda_home, r->cuda_home, r->cudnn_home, r->cudnn_home};
+    size_t n = 0;
+    for (size_t i = 0; i < 4; i++) {
+        if (!homes[i][0] ||
+            ortkit__pathf(dirs[n], sizeof dirs[n], "%s/%s", homes[i], i % 2 ? "lib" : "lib64"))
+            continue;
+        from[n] = dirs[n];
+        n++;
+    }
+    ortkit_bundle_complete_options co = ORTKIT_BUNDLE_COMPLETE_OPTIONS_INIT;
+    co.from = from;
+    co.from_count = n;
+    ortkit_bundle *b = NULL;
+    if (ortkit_bundle_complete(&b, dir, &co) != 0)
+        return ortkit__error_set(ORTKIT_E_IO, "the build succeeded and was bundled in %s, but its "
+                                 "CUDA libraries could not be added: %s", dir, ortkit_error_last());
+    const ortkit_manifest *m = ortkit_bundle_manifest(b);
+    r->bundle_missing = m ? m->gpu_missing_count : 0;
+    ortkit_bundle_free(b);
+    return ORTKIT_OK;
+}
+
+/* The one place the builder hands its result to the bundle module.  A CUDA
+ * build is imported with its providers' evidence (CUDA, cuDNN, the GPU code
+ * in their fat binaries, held to the variant's), then completed. */
 static int make_bundle(ortkit__builder_result *r, const ortkit__builder_options *o)
 {
     ortkit_bundle_import_options io = ORTKIT_BUNDLE_IMPORT_OPTIONS_INIT;
-    char archive[PATH_MAX];
+    char archive[PATH_MAX], providers[PATH_MAX];
     int rc;
     io.variant = r->variant->name;
     io.into = o->bundle_into;
     io.force = 1;
+    if (r->variant->cuda) {
+        if ((rc = ortkit__pathf(providers, sizeof providers, "%s/lib", r->plan.stage_dir)))
+            return rc;
+        io.providers = providers;
+    }
     if (o->static_core) {
         if ((rc = make_static_core(r, archive, sizeof archive)))
             return ortkit__error_wrap(rc, "the build succeeded, but its static core could not be "
@@ -137,7 +174,7 @@ static int make_bundle(ortkit__builder_result *r, const ortkit__builder_options 
     const ortkit_manifest *m = ortkit_bundle_manifest(b);
     snprintf(r->bundle, sizeof r->bundle, "%s", m && m->dir ? m->dir : "");
     ortkit_bundle_free(b);
-    return ORTKIT_OK;
+    return r->variant->cuda && r->bundle[0] ? complete_cuda_bundle(r, r->bundle) : ORTKIT_OK;
 }
 
 /* What the report says about the build besides its figures. */
@@ -171,8 +208,11 @@ static cJSON *build_facts(const ortkit__builder_result *r, const ortkit__builder
     cJSON_AddStringToObject(j, "chain", o->chain ? o->chain : "none");
     cJSON_AddStringToObject(j, "build_dir", r->build_dir);
     cJSON_AddStringToObject(j, "stage", r->plan.stage_dir);
-    if (r->bundle[0])
+    if (r->bundle[0]) {
         cJSON_AddStringToObject(j, "bundle", r->bundle);
+        if (r->variant && r->variant->cuda)
+            cJSON_AddNumberToObject(j, "bundle_cuda_libraries_missing", (double)r->bundle_missing);
+    }
     if (r->static_libs) {
         cJSON *st = cJSON_AddObjectToObject(j, "static");
         cJSON_AddNumberToObject(st, "archives_merged", (double)r->static_archives);

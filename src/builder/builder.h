@@ -418,6 +418,7 @@ typedef struct ortkit__builder_result {
     ortkit__builder_report report;
     char *report_json;             /* as written to BUILD/ortkit-report.json */
     char bundle[4096];             /* the bundle made, "" when none */
+    size_t bundle_missing;         /* CUDA builds: libraries its bundle still lacks */
     char *static_libs;             /* --static: what programs link after the archive */
     size_t static_archives;        /* --static: static libraries merged into it */
 } ortkit__builder_result;

@@ -345,6 +345,11 @@ int cmd_build(int argc, char **argv)
             printf("installed: %s\n", cli_esc(res.plan.stage_dir));
         if (res.bundle[0])
             printf("bundle: %s\n", cli_esc(res.bundle));
+        if (res.bundle[0] && res.bundle_missing)
+            printf("bundle: incomplete: %zu CUDA librar%s not in the toolkit or cuDNN it was "
+                   "built with; 'ortkit bundle complete %s --from DIR' adds them from DIR and "
+                   "lists what is still missing\n", res.bundle_missing,
+                   res.bundle_missing == 1 ? "y is" : "ies are", cli_esc(res.bundle));
         if (res.static_libs)
             printf("static: %zu static libraries merged into lib/libonnxruntime.a; link with "
                    "`pkg-config --static --libs libonnxruntime` (after it: %s)\n",

@@ -33,7 +33,8 @@ static const cli_opt import_opts[] = {
      "marked not yet verified by loading"},
     {OPT_PROVIDERS, "providers", 'p', "DIR", 0,
      "a GPU release's provider libraries, of the core's release (checked): the manifest records "
-     "the CUDA, cuDNN and driver they need and the GPU targets of their fat binaries"},
+     "the CUDA, cuDNN and driver they need and the GPU targets of their fat binaries; with "
+     "--variant (a CUDA variant), the binaries must bear out its CUDA major and GPU code"},
     JSON_ROW,
     CLI_OPT_END};
 
@@ -102,7 +103,8 @@ const cli_opt_spec bundle_spec = {
     "bundle",
     "usage: ortkit bundle import SRC [--name NAME] [--variant V] [--into DIR] [--force]\n"
     "                           [--version X.Y.Z] [--no-load] [--json]\n"
-    "       ortkit bundle import CORE --providers DIR [--name NAME] [--into DIR] [--force] [--json]\n"
+    "       ortkit bundle import CORE --providers DIR [--variant V] [--name NAME] [--into DIR]\n"
+    "                           [--force] [--json]\n"
     "       ortkit bundle verify BUNDLE [--json]\n"
     "       ortkit bundle list [--json]\n"
     "       ortkit bundle complete BUNDLE [--from DIR]... [--json]\n"

@@ -42,8 +42,8 @@ expect_exit 1 "$ORTKIT" bundle import "$U/core-1.29.0/$X64" --providers "$U/core
     --into "$PWD/into"
 expect_in err "hold no libonnxruntime_providers_cuda.so: not a CUDA release's providers"
 expect_exit 1 "$ORTKIT" bundle import "$U/core-1.29.0/$X64" --providers "$U/gpu-1.29.0/$X64" \
-    --variant cuda13.0-sm90-avx2 --into "$PWD/into"
-expect_in err "--providers reads the GPU targets from the binaries; give no --variant"
+    --variant cpu-avx2 --into "$PWD/into"
+expect_in err "--providers is for a CUDA build, and variant cpu-avx2 is for the CPU only"
 # The CPU build's core beside the GPU release's bridge provider: on a GPU
 # this crashes on If, Loop, Einsum and other shared kernels (seen on an
 # H100), so import refuses it, read from the two files' symbols.
@@ -62,7 +62,27 @@ done
 expect_exit 0 "$ORTKIT" bundle import "$PWD/one/libonnxruntime.so.1" --providers "$PWD/one" --name one --into "$PWD/into"
 expect_in out "runtime    ONNX Runtime 1.29.0 (C API 29), variant cuda13, x86_64"
 expect_in out "sass       sm_75 sm_80 sm_86 sm_89 sm_90a sm_120a"
-rm -rf one into/one
+# A variant named with --providers (how `ortkit build` bundles a CUDA build)
+# names the bundle and its CPU needs; the binaries must bear out its CUDA
+# major and its GPU code.
+expect_exit 1 "$ORTKIT" bundle import "$PWD/one/libonnxruntime.so.1" --providers "$PWD/one" \
+    --variant cuda12.9-sm90-avx2 --into "$PWD/into"
+expect_in err "as cuda12.9-sm90-avx2: its CUDA provider is built for CUDA 13, the variant is CUDA 12"
+expect_exit 1 "$ORTKIT" bundle import "$PWD/one/libonnxruntime.so.1" --providers "$PWD/one" \
+    --variant cuda13.0-sm100-avx2 --into "$PWD/into"
+expect_in err "as cuda13.0-sm100-avx2: its providers carry no sm_100a code (SASS: sm_75 sm_80 sm_86 sm_89 sm_90a sm_120a)"
+[ "$(ls -A into)" = one ]
+expect_exit 0 "$ORTKIT" bundle import "$PWD/one/libonnxruntime.so.1" --providers "$PWD/one" \
+    --variant cuda13.0-sm90-avx512 --into "$PWD/into" --json
+/usr/bin/python3 - "$PWD/into/ort-1.29.0-cuda13.0-sm90-avx512/manifest.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+assert m["variant"] == "cuda13.0-sm90-avx512", m["variant"]
+assert "avx512f" in m["requires"]["cpu_features"], m["requires"]
+assert m["gpu"]["sass"] == ["sm_75", "sm_80", "sm_86", "sm_89", "sm_90a", "sm_120a"], m["gpu"]
+assert m["gpu"]["complete"] is False and "libcudart.so.13" in m["gpu"]["needs"], m["gpu"]
+PY
+rm -rf one into/one into/ort-1.29.0-cuda13.0-sm90-avx512
 
 # Completion, on a copy (hard links: complete never writes into a file it
 # did not make).  Debian's CUDA 12.4 gives all but cuDNN.

@@ -196,6 +196,50 @@ static void test_manifest_strict(void **state)
             "is not a driver version");
 }
 
+/* The 1.29.0 release's manifest as if imported as variant (what `ortkit
+ * build` does with a CUDA build): parsed, or refused with msg. */
+static void as_variant(const char *variant, const char *msg)
+{
+    size_t size;
+    char *json = slurp(R129, &size), *out = NULL;
+    static const char vkey[] = "\"variant\":\t\"cuda13\"", fkey[] = "\"cpu_features\":\t[]";
+    char *v = strstr(json, vkey), *f = strstr(json, fkey);
+    assert_non_null(v);
+    assert_non_null(f);
+    assert_true(v < f);
+    char *after_v = v + sizeof vkey - 1, *after_f = f + sizeof fkey - 1;
+    assert_true(asprintf(&out, "%.*s\"variant\": \"%s\"%.*s\"cpu_features\": [\"avx\", \"avx2\", \"fma\"]%s",
+                         (int)(v - json), json, variant, (int)(f - after_v), after_v, after_f) > 0);
+    ortkit_bundle *b = NULL;
+    int rc = ortkit_bundle_parse(&b, out, strlen(out));
+    if (msg ? rc != ORTKIT_E_FORMAT || !strstr(ortkit_error_last(), msg) : rc != 0)
+        fail_msg("as %s: rc %d, '%s'; expected '%s'", variant, rc, ortkit_error_last(),
+                 msg ? msg : "no error");
+    if (!msg) {
+        const ortkit_manifest *m = ortkit_bundle_manifest(b);
+        assert_string_equal(m->variant, variant);
+        assert_true(m->gpu_known);
+        assert_int_equal(m->cuda, 13000);
+        assert_int_equal(m->sm, 0);
+    }
+    ortkit_bundle_free(b);
+    free(out);
+    free(json);
+}
+
+/* A variant's name holds only where the binaries bear it out: its CUDA
+ * major and SASS for its GPU in "gpu", its CPU features in "requires". */
+static void test_variant_with_evidence(void **state)
+{
+    (void)state;
+    as_variant("cuda13.0-sm90-avx2", NULL);
+    as_variant("cuda13.0-sm120-avx2", NULL);
+    as_variant("cuda13.0-sm100-avx2", "does not match variant cuda13.0-sm100-avx2");
+    as_variant("cuda12.9-sm90-avx2", "does not match variant cuda12.9-sm90-avx2");
+    as_variant("cpu-avx2", "does not match variant cpu-avx2");
+    as_variant("cuda13.0-sm90-avx512", "does not match variant cuda13.0-sm90-avx512");
+}
+
 static void test_fit_cuda13_release(void **state)
 {
     (void)state;
@@ -313,6 +357,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fatbin_layouts),  cmocka_unit_test(test_target_names),
         cmocka_unit_test(test_real_manifests),  cmocka_unit_test(test_manifest_strict),
+        cmocka_unit_test(test_variant_with_evidence),
         cmocka_unit_test(test_fit_cuda13_release), cmocka_unit_test(test_fit_cuda12_release),
         cmocka_unit_test(test_multi_gpu_policy), cmocka_unit_test(test_select_releases),
     };

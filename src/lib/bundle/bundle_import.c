@@ -377,7 +377,33 @@ static int find_providers(import *im)
     return ORTKIT_OK;
 }
 
-/* A GPU release's providers from their own directory (--providers). */
+/* What a named CUDA variant promises, held to what its providers' binaries
+ * show: the CUDA major they link and SASS for the variant's GPU. */
+static int variant_matches_release(const import *im)
+{
+    const ortkit_variant *v = im->variant;
+    const ortkit__gpu_release *g = im->gpu;
+    if (g->cuda / 1000 != v->cuda / 1000)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG,
+                                 "cannot import '%s' as %s: its CUDA provider is built for CUDA "
+                                 "%d, the variant is CUDA %d", im->src, v->name, g->cuda / 1000,
+                                 v->cuda / 1000);
+    char have[512] = "";
+    for (size_t i = 0; i < g->code.sass_count; i++) {
+        char name[24];
+        ortkit__gpu_target_name(&g->code.sass[i], 0, name, sizeof name);
+        if (!strcmp(name, v->cubin))
+            return ORTKIT_OK;
+        snprintf(have + strlen(have), sizeof have - strlen(have), "%s%s", i ? " " : "", name);
+    }
+    return ortkit__error_set(ORTKIT_E_INVALID_ARG,
+                             "cannot import '%s' as %s: its providers carry no %s code (SASS: %s)",
+                             im->src, v->name, v->cubin, have[0] ? have : "none");
+}
+
+/* A GPU release's providers from their own directory (--providers): what
+ * they need and the GPU code they carry, read from the binaries.  A variant
+ * given too names the bundle and its CPU needs, and must agree with them. */
 static int gpu_release(import *im, const char **variant)
 {
     if (!im->opts->providers)
@@ -385,9 +411,12 @@ static int gpu_release(import *im, const char **variant)
     if (!(im->gpu = calloc(1, sizeof *im->gpu)))
         return ortkit__error_nomem();
     int rc = ortkit__gpu_release_read(im->gpu, im->opts->providers, im->version, im->lib);
+    if (!rc && im->variant)
+        rc = variant_matches_release(im);
     if (rc)
         return ortkit__error_wrap(rc, "cannot import '%s'", im->src);
-    *variant = im->gpu->variant;
+    if (!im->variant)
+        *variant = im->gpu->variant;
     return ORTKIT_OK;
 }
 
@@ -518,7 +547,9 @@ static int build_stage(import *im, const char *variant)
             (rc = ortkit__copy_file(from, path, 0755, &im->cancel)))
             return rc;
     }
-    if (im->variant && im->variant->cuda) {
+    /* With the providers' evidence the manifest lists what they need as
+     * missing; `ortkit bundle complete` adds it, checked and listed. */
+    if (im->variant && im->variant->cuda && !im->gpu) {
         /* What the library and its providers need (the source's copies: same content). */
         char *copies[MAX_PROVIDER_LIBS] = {0};
         const char *elf_paths[MAX_PROVIDER_LIBS + 1] = {im->lib};
@@ -588,10 +619,13 @@ static int build_stage(import *im, const char *variant)
     m.min_driver = "";
     if (im->variant) {
         m.cpu_features = im->variant->cpu_features;
+        m.tegra = im->variant->tegra;
+    }
+    /* With the providers' evidence, CUDA, GPU code and driver are in "gpu". */
+    if (im->variant && !im->gpu) {
         m.cuda = im->variant->cuda;
         m.sm = im->variant->sm;
         m.sm_exact = im->variant->sm_exact;
-        m.tegra = im->variant->tegra;
         m.min_driver = im->variant->min_driver;
     }
     m.library = lib;
@@ -660,13 +694,14 @@ int ortkit__bundle_import_with(ortkit_bundle **out, const char *src,
         goto cleanup;
     }
     if (im->opts->variant && strcmp(im->opts->variant, "cpu")) {
-        if (im->opts->providers) {
-            rc = ortkit__error_set(ORTKIT_E_INVALID_ARG, "cannot import '%s': --providers reads the "
-                                   "GPU targets from the binaries; give no --variant", src);
-            goto cleanup;
-        }
         if ((rc = ortkit_variant_parse(&im->variant, im->opts->variant)))
             goto cleanup;
+        if (im->opts->providers && !im->variant->cuda) {
+            rc = ortkit__error_set(ORTKIT_E_INVALID_ARG, "cannot import '%s': --providers is for a "
+                                   "CUDA build, and variant %s is for the CPU only", src,
+                                   im->variant->name);
+            goto cleanup;
+        }
         if (im->variant->defect[0]) {
             rc = ortkit__error_set(ORTKIT_E_INVALID_ARG, "variant %s cannot exist: %s",
                                    im->variant->name, im->variant->defect);

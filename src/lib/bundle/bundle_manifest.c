@@ -266,8 +266,19 @@ static int read_requires(const reader *r, const cJSON *req)
     return ORTKIT_OK;
 }
 
+/* Does the gpu key list SASS of that name ("sm_90a")? */
+static int has_sass(const ortkit_manifest *m, const char *name)
+{
+    for (size_t i = 0; i < m->gpu_sass_count; i++)
+        if (!strcmp(m->gpu_sass[i], name))
+            return 1;
+    return 0;
+}
+
 /* A known variant fixes the architecture, CUDA release and GPU target; a
- * manifest that says otherwise has been edited or is broken. */
+ * manifest that says otherwise has been edited or is broken.  A CUDA build
+ * imported with its providers' evidence (`ortkit build`) has its CUDA and
+ * GPU code in "gpu": the variant's CUDA major and its SASS must be there. */
 static int check_variant(const reader *r)
 {
     const ortkit_manifest *m = &r->b->m;
@@ -279,8 +290,9 @@ static int check_variant(const reader *r)
     const ortkit_variant *v;
     if (ortkit_variant_parse(&v, m->variant) != 0)
         return ORTKIT_OK; /* a variant this ortkit does not know: selection says so */
-    if (v->arch != m->arch || v->cuda != m->cuda || v->sm != m->sm || v->tegra != m->tegra ||
-        (v->cpu_features & ~m->cpu_features))
+    int gpu_ok = m->gpu_known ? v->cuda && v->cuda / 1000 == m->gpu_cuda / 1000 && has_sass(m, v->cubin)
+                              : v->cuda == m->cuda && v->sm == m->sm;
+    if (v->arch != m->arch || !gpu_ok || v->tegra != m->tegra || (v->cpu_features & ~m->cpu_features))
         return FAIL(r, "'requires' does not match variant %s, which is built for %s%s%s",
                     v->name, ortkit_arch_name(v->arch), v->cuda ? " and SM " : "",
                     v->cuda ? v->cuda_architectures : "");
@@ -402,7 +414,7 @@ static int read_manifest(const reader *r, const cJSON *root)
     const cJSON *req = member(root, "requires");
     if (!req)
         return FAIL(r, "missing 'requires'");
-    if ((rc = read_requires(r, req)) || (rc = check_variant(r)))
+    if ((rc = read_requires(r, req)))
         return rc;
 
     const cJSON *prov = member(root, "providers");
@@ -460,7 +472,7 @@ static int read_manifest(const reader *r, const cJSON *root)
     const cJSON *gpu = member(root, "gpu");
     if (gpu && (rc = ortkit__manifest_gpu_read(&r->json, r->b, gpu)))
         return rc;
-    return ORTKIT_OK;
+    return check_variant(r);
 }
 
 int ortkit__bundle_parse(ortkit_bundle **out, const char *json, size_t size, const char *what)
