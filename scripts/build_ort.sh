@@ -15,11 +15,13 @@
 #      CMake packages), then the bundle, `ortkit validate` and `ortkit bench`
 #      inside the chroot (the library needs trixie's glibc and libraries).
 #
-# usage: scripts/build_ort.sh [--dry-run | --check | --patch-check | --compare | --static]
+# usage: scripts/build_ort.sh [--dry-run | --check | --patch-check | --compare | --cuda-check | --static]
 #   --dry-run      stop after printing the plan (nothing compiled)
 #   --check        stop after ortkit's pre-flight inside the chroot
 #   --patch-check  stop after checking that the patch set applies
 #   --compare      only step 5: the built bundle against the npm runtime
+#   --cuda-check   only step 5b (a CUDA variant): what a machine without a GPU
+#                  can check of its bundle (deps/cuda-ort-VARIANT.txt)
 #   --static       step 6 (after a build of the same variant): its static
 #                  bundle, and a C program linked statically against it
 #                  running Silero VAD beside the same program on the shared
@@ -206,7 +208,7 @@ esac
 case $mode in
 --dry-run) inside ortkit build "$@" --dry-run; exit 0 ;;
 --check) inside ortkit build "$@" --check; exit 0 ;;
-build | --compare | --static) ;;
+build | --compare | --cuda-check | --static) ;;
 *) say "unknown option $mode"; exit 2 ;;
 esac
 
@@ -214,12 +216,13 @@ esac
 # Both as bundles in /bundles: doctor must prefer an AVX2 build on an AVX2
 # host (a generic cpu-x86-64 build ranks with the npm ones, below 1.30.0);
 # bench runs both side by side on the real model.
-compare() {
+# Microsoft's generic builds from npm as bundles in /bundles: the same
+# version as the source (the fair comparison: same ORT, generic flags vs the
+# variant's), and 1.30.0.
+npm_bundles() {
     mkdir -p "$root/data"
     cp "$deps/models/silero_vad.onnx" "$root/data/"
     /usr/bin/python3 "$here/scripts/make_vad_input.py" "$root/data/vad" >/dev/null
-    # Microsoft's generic builds from npm: the same version as the source (the
-    # fair comparison: same ORT, generic flags vs the variant's), and 1.30.0.
     ORT_VERSIONS="$ort_version" sh "$here/scripts/setup.sh" --no-apt
     for v in "$ort_version" 1.30.0; do
         [ -d "$root/bundles/ort-$v-cpu" ] && continue
@@ -229,18 +232,81 @@ compare() {
         cp -a "$deps/ort-headers/include/." "$root/opt/npm-ort-$v/include/"
         inside ortkit bundle import "/opt/npm-ort-$v" --name "ort-$v-cpu" --into /bundles
     done
+}
+compare() {
+    npm_bundles
     say "doctor (ORTKIT_PATH=/bundles)"
     inside env ORTKIT_PATH=/bundles ortkit doctor || true
-    built=$(ls -d "$root"/bundles/*"$variant"* 2>/dev/null | head -n 1)
-    [ -n "$built" ] || { say "no $variant bundle in $root/bundles"; return 1; }
+    built="ort-$ort_version-$variant"
+    [ -d "$root/bundles/$built" ] || { say "no $built in $root/bundles"; return 1; }
     say "bench: npm $ort_version (generic) against the $variant build, Silero VAD"
     inside ortkit bench /data/silero_vad.onnx -i input=/data/vad/speech.npy -i sr=/data/vad/sr.npy \
         -i h=/data/vad/state.npy -i c=/data/vad/state.npy --threads 1 -n 3000 \
-        --runtime "/bundles/ort-$ort_version-cpu" --runtime "/bundles/$(basename "$built")" \
+        --runtime "/bundles/ort-$ort_version-cpu" --runtime "/bundles/$built" \
         --plot "/data/bench-$variant-vs-npm.svg" || true
+}
+
+# ---- 5b. a CUDA build, on a machine without a GPU --------------------------------
+# What can be checked without a GPU, into deps/cuda-ort-VARIANT.txt: the
+# bundle verified, the GPU code and CUDA libraries its binaries show, the
+# choice (no GPU: refused), a session asking for the CUDA provider (refused
+# with its cause), and the build's operator-reduced core on the CPU giving
+# the outputs Microsoft's 1.21.0 gives on the two models it was reduced to.
+cuda_check() {
+    built="/bundles/ort-$ort_version-$variant"
+    npm="/bundles/ort-$ort_version-cpu"
+    out="$deps/cuda-ort-$variant.txt"
+    npm_bundles
+    vad="-i input=/data/vad/speech.npy -i sr=/data/vad/sr.npy -i h=/data/vad/state.npy -i c=/data/vad/state.npy"
+    det="--random --dim p2o.DynamicDimension.0=1 --dim p2o.DynamicDimension.1=640 --dim p2o.DynamicDimension.2=640"
+    rm -rf "$root/data/outputs" && mkdir -p "$root/data/outputs"
+    {
+        echo "== ortkit bundle verify $built"
+        inside ortkit bundle verify "$built" || true
+        echo "== its GPU code and CUDA libraries (ortkit bundle complete: nothing left to add)"
+        inside ortkit bundle complete "$built" || true
+        echo "== ortkit bundle choose (this machine has no NVIDIA GPU)"
+        inside env ORTKIT_PATH=/bundles ortkit bundle choose || true
+        echo "== Silero VAD, asking for the CUDA provider (--ep cuda --strict)"
+        # shellcheck disable=SC2086
+        inside ortkit run /data/silero_vad.onnx $vad --runtime "$built" --ep cuda --strict &&
+            echo "exit 0" || echo "exit $?"
+        for m in silero_vad ch_PP-OCRv4_det_infer; do
+            case $m in silero_vad) in=$vad ;; *) in=$det ;; esac
+            for r in "$built" "$npm"; do
+                echo "== $m on the CPU, $r"
+                mkdir -p "$root/data/outputs/$(basename "$r")"
+                # shellcheck disable=SC2086
+                inside ortkit run "/data/$m.onnx" $in --runtime "$r" --threads 1 \
+                    -o "/data/outputs/$(basename "$r")/$m" || echo "exit $?"
+            done
+        done
+    } >"$out" 2>&1
+    echo "== the CUDA build's core against Microsoft's 1.21.0: largest difference per output" >>"$out"
+    /usr/bin/python3 - "$root/data/outputs/$(basename "$built")" "$root/data/outputs/$(basename "$npm")" \
+        >>"$out" 2>&1 <<'PY' || { cat "$out" >&2; say "the CUDA build's outputs differ ($out)"; return 1; }
+import numpy as np, os, sys
+a, b = sys.argv[1], sys.argv[2]
+bad = 0
+for model in sorted(os.listdir(b)):
+    for f in sorted(os.listdir(os.path.join(b, model))):
+        x = np.load(os.path.join(a, model, f)).astype(np.float64)
+        y = np.load(os.path.join(b, model, f)).astype(np.float64)
+        d = float(np.max(np.abs(x - y))) if x.size else 0.0
+        ok = x.shape == y.shape and np.allclose(x, y, rtol=1e-4, atol=1e-5)
+        bad += not ok
+        print("%-24s %-12s %-16s max |diff| %.3g  %s" % (model, f[:-4], x.shape, d, "ok" if ok else "DIFFERS"))
+sys.exit(1 if bad else 0)
+PY
+    cat "$out"
+    say "CUDA check: $out"
 }
 if [ "$mode" = --compare ]; then
     compare
+    exit $?
+fi
+if [ "$mode" = --cuda-check ]; then
+    cuda_check
     exit $?
 fi
 
@@ -313,7 +379,17 @@ say "report: $deps/build-ort-$variant.json"
 # /bundles, which need not be this variant.
 built="/bundles/ort-$ort_version-$variant"
 inside ortkit version --runtime "$built" || true
-inside ortkit validate --runtime "$built" --json >"$deps/validate-ort-$variant.json" ||
-    say "validate reported failures ($deps/validate-ort-$variant.json)"
-compare || say "the comparison did not complete"
+case $variant in
+cuda*)
+    # Its core keeps only two models' operators: the conformance suite and
+    # the CPU benchmark say nothing of it; what a machine without a GPU can
+    # check is cuda_check's.
+    cuda_check || say "the CUDA check did not complete"
+    ;;
+*)
+    inside ortkit validate --runtime "$built" --json >"$deps/validate-ort-$variant.json" ||
+        say "validate reported failures ($deps/validate-ort-$variant.json)"
+    compare || say "the comparison did not complete"
+    ;;
+esac
 say "done: the bundle is in $root/bundles"

@@ -81,6 +81,22 @@ static void diagnose_missing(void **state)
     assert_has(v.reason, "525.60.13 or newer");
     assert_has(v.reason, "libcudnn.so.9 (cuDNN 9 for CUDA 12) not found");
     assert_string_equal(v.detail, "Failed to load library");
+
+    /* No libcuda: the CUDA runtime calls that an insufficient driver, and
+     * the reason says what is missing, not that a driver is too old (seen
+     * with a CUDA 13 build on a machine without a GPU). */
+    r = request(13);
+    ortkit__probe_diagnose(&r,
+                           "need\tlibcuda.so.1\tmissing\tlibcuda.so.1: cannot open\n"
+                           "stage\tprovider\nfail\tprovider\tCUDA failure 35: CUDA driver version "
+                           "is insufficient for CUDA runtime version\n",
+                           1, 0, 60, &v);
+    assert_int_equal(v.usable, 0);
+    assert_has(v.reason, "libcuda.so.1 is not installed");
+    assert_has(v.reason, "580.65.06 or newer");
+    if (strstr(v.reason, "too old"))
+        fail_msg("'%s' calls a missing driver too old", v.reason);
+    assert_has(v.detail, "CUDA failure 35");
 }
 
 static void diagnose_cudnn_major(void **state)

@@ -242,8 +242,10 @@ void ortkit__probe_diagnose(const ortkit__probe_request *req, const char *output
             add(&t, "no CUDA-capable device is detected (%s%s%s)", libcuda[0] ? "libcuda.so.1 at " : "",
                 libcuda, driver[0] ? "" : libcuda[0] ? "; no NVIDIA kernel driver is loaded"
                                                       : "no NVIDIA kernel driver is loaded");
+        /* Without libcuda the runtime says "insufficient" too; the missing
+         * library has been named, and no driver is not an old one. */
         else if ((strcasestr(fail, "driver version is insufficient") || strstr(fail, "CUDA failure 35:")) &&
-                 !below_floor)
+                 !below_floor && libcuda[0])
             add(&t, "the NVIDIA driver%s%s is too old for this provider's CUDA %d%s%s%s",
                 have[0] ? " " : "", have, req->cuda_major, floor ? " (needs " : "",
                 floor ? floor : "", floor ? ")" : "");
