@@ -216,13 +216,16 @@ esac
 # Both as bundles in /bundles: doctor must prefer an AVX2 build on an AVX2
 # host (a generic cpu-x86-64 build ranks with the npm ones, below 1.30.0);
 # bench runs both side by side on the real model.
+# Silero VAD and its input (real speech) in /data.
+vad_data() {
+    mkdir -p "$root/data"
+    cp "$deps/models/silero_vad.onnx" "$root/data/"
+    /usr/bin/python3 "$here/scripts/make_vad_input.py" "$root/data/vad" >/dev/null
+}
 # Microsoft's generic builds from npm as bundles in /bundles: the same
 # version as the source (the fair comparison: same ORT, generic flags vs the
 # variant's), and 1.30.0.
 npm_bundles() {
-    mkdir -p "$root/data"
-    cp "$deps/models/silero_vad.onnx" "$root/data/"
-    /usr/bin/python3 "$here/scripts/make_vad_input.py" "$root/data/vad" >/dev/null
     ORT_VERSIONS="$ort_version" sh "$here/scripts/setup.sh" --no-apt
     for v in "$ort_version" 1.30.0; do
         [ -d "$root/bundles/ort-$v-cpu" ] && continue
@@ -234,6 +237,7 @@ npm_bundles() {
     done
 }
 compare() {
+    vad_data
     npm_bundles
     say "doctor (ORTKIT_PATH=/bundles)"
     inside env ORTKIT_PATH=/bundles ortkit doctor || true
@@ -256,6 +260,7 @@ cuda_check() {
     built="/bundles/ort-$ort_version-$variant"
     npm="/bundles/ort-$ort_version-cpu"
     out="$deps/cuda-ort-$variant.txt"
+    vad_data
     npm_bundles
     vad="-i input=/data/vad/speech.npy -i sr=/data/vad/sr.npy -i h=/data/vad/state.npy -i c=/data/vad/state.npy"
     det="--random --dim p2o.DynamicDimension.0=1 --dim p2o.DynamicDimension.1=640 --dim p2o.DynamicDimension.2=640"

@@ -123,7 +123,8 @@ static int complete_cuda_bundle(ortkit__builder_result *r, const char *dir)
     const char *homes[] = {r->cuda_home, r->cuda_home, r->cudnn_home, r->cudnn_home};
     size_t n = 0;
     for (size_t i = 0; i < 4; i++) {
-        if (!homes[i][0] ||
+        /* cuDNN inside the toolkit (pip's layout, the usual case): once. */
+        if (!homes[i][0] || (i >= 2 && !strcmp(homes[i], r->cuda_home)) ||
             ortkit__pathf(dirs[n], sizeof dirs[n], "%s/%s", homes[i], i % 2 ? "lib" : "lib64"))
             continue;
         from[n] = dirs[n];
