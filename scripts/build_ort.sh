@@ -1,8 +1,21 @@
 #!/bin/sh
 # build_ort.sh - build a real ONNX Runtime 1.21.0 with `ortkit build`.
 #
+# Two build roots (ORT_ROOT):
+#   bullseye (the default): builds that ship.  A Debian 11 root (glibc 2.31,
+#      GCC 10; scripts/build_root.sh) with every third-party dependency
+#      compiled into the library from its source (`--deps`: Debian's source
+#      packages, scripts/fetch_dep_sources.sh) and `--glibc-floor 2.31`: the
+#      bundle loads on any x86-64 Linux with glibc >= 2.31 and needs no
+#      library beyond glibc and libstdc++.  Checked outside any root
+#      (--ship-check).
+#   trixie: the earlier system-linked build, kept to compare against: it
+#      links Debian trixie's shared protobuf, onnx, abseil, re2 and cpuinfo
+#      and its glibc 2.41, so it loads only inside that root.  The rest of
+#      this comment is about it.
+#
 # ONNX Runtime 1.21 needs CMake >= 3.28 and build dependencies that only
-# Debian trixie has, so the build runs in a trixie chroot:
+# Debian trixie has, so the trixie build runs in a trixie chroot:
 #   1. the source: trixie's orig tarball, fetched with `apt-get source
 #      --download-only` through a private sources list (the .dsc and Debian's
 #      own patches are not served, only the tarball);
@@ -15,13 +28,16 @@
 #      CMake packages), then the bundle, `ortkit validate` and `ortkit bench`
 #      inside the chroot (the library needs trixie's glibc and libraries).
 #
-# usage: scripts/build_ort.sh [--dry-run | --check | --patch-check | --compare | --cuda-check | --static]
+# usage: scripts/build_ort.sh [--dry-run | --check | --patch-check | --compare | --cuda-check | --static
+#                              | --ship-check]
 #   --dry-run      stop after printing the plan (nothing compiled)
 #   --check        stop after ortkit's pre-flight inside the chroot
 #   --patch-check  stop after checking that the patch set applies
 #   --compare      only step 5: the built bundle against the npm runtime
 #   --cuda-check   only step 5b (a CUDA variant): what a machine without a GPU
 #                  can check of its bundle (deps/cuda-ort-VARIANT.txt)
+#   --ship-check   (bullseye) what a host that did not build them sees of the
+#                  built bundles: docs/BUILD.md, "Builds that ship"
 #   --static       step 6 (after a build of the same variant): its static
 #                  bundle, and a C program linked statically against it
 #                  running Silero VAD beside the same program on the shared
@@ -43,7 +59,9 @@ deps="${ORTKIT_DEPS:-$here/deps}"
 mode=${1:-build}
 variant=${VARIANT:-cpu-avx2}
 ort_version=1.21.0
-root="$deps/trixie-root"
+root_kind=${ORT_ROOT:-bullseye}
+case $root_kind in bullseye | trixie) ;; *) echo "build-ort: ORT_ROOT is bullseye or trixie" >&2; exit 2 ;; esac
+root="$deps/$root_kind-root"
 src_dir="$deps/ort-src"
 tarball="onnxruntime_${ort_version}+dfsg.orig.tar.xz"
 patches="$here/patches/onnxruntime-$ort_version"
@@ -187,14 +205,38 @@ if [ "$mode" = --patch-check ]; then
     done
     exit 0
 fi
-make_chroot
-install_ortkit
-
-inside() { chroot "$root" env -i PATH=/opt/ortkit/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
-    XDG_DATA_HOME=/root/.local/share "$@"; }
 p="/opt/ortkit/patches/onnxruntime-$ort_version"
-set -- --source "/src/onnxruntime-$ort_version" --variant "$variant" --build-dir "/build/$variant" \
-    --patch "$p" --eigen /usr/include/eigen3 -D "CMAKE_PREFIX_PATH=$p/cmake-shims"
+if [ "$root_kind" = bullseye ]; then
+    # The portable root: ortkit is built in it (build_root.sh), the
+    # dependency sources are copied in, and the compiler cache and the
+    # extracted dependencies live under /build, so that every variant's
+    # build reuses the dependencies' compiles (CCACHE_BASEDIR=/build).
+    sh "$here/scripts/build_root.sh" "$root" >/dev/null
+    mountpoint -q "$root/proc" || { mount -t proc proc "$root/proc" && mounted=1; }
+    dep_src=$(sh "$here/scripts/fetch_dep_sources.sh" "$deps/ort-deps-$ort_version")
+    rm -rf "$root/deps-src" && cp -a "$dep_src" "$root/deps-src"
+    rm -rf "$root/opt/ortkit/patches" && mkdir -p "$root/opt/ortkit/patches" && cp -a "$patches" "$root/opt/ortkit/patches/"
+    if [ ! -d "$root/src/onnxruntime-$ort_version" ]; then
+        mkdir -p "$root/src" && cp -a "$src_dir/onnxruntime-$ort_version" "$root/src/"
+    fi
+    mkdir -p "$root/build/.cache"
+    inside() { chroot "$root" env -i PATH=/opt/ortkit/bin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+        HOME=/root XDG_CACHE_HOME=/build/.cache XDG_DATA_HOME=/root/.local/share \
+        CCACHE_DIR=/build/.cache/ccache CCACHE_BASEDIR=/build CCACHE_MAXSIZE=8G "$@"; }
+    # Debian's versions that are not deps.txt's (docs/BUILD.md lists them).
+    set -- --source "/src/onnxruntime-$ort_version" --variant "$variant" --build-dir "/build/$variant" \
+        --patch "$p" --deps /deps-src --accept-dep-version date --accept-dep-version eigen \
+        --accept-dep-version pytorch_cpuinfo --accept-dep-version safeint --accept-dep-version mp11 \
+        --accept-dep-version utf8_range --glibc-floor 2.31 --cache ccache \
+        -D CMAKE_POLICY_VERSION_MINIMUM=3.5
+else
+    make_chroot
+    install_ortkit
+    inside() { chroot "$root" env -i PATH=/opt/ortkit/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
+        XDG_DATA_HOME=/root/.local/share "$@"; }
+    set -- --source "/src/onnxruntime-$ort_version" --variant "$variant" --build-dir "/build/$variant" \
+        --patch "$p" --eigen /usr/include/eigen3 -D "CMAKE_PREFIX_PATH=$p/cmake-shims"
+fi
 case $variant in
 cuda*)
     prepare_cuda
@@ -208,7 +250,7 @@ esac
 case $mode in
 --dry-run) inside ortkit build "$@" --dry-run; exit 0 ;;
 --check) inside ortkit build "$@" --check; exit 0 ;;
-build | --compare | --cuda-check | --static) ;;
+build | --compare | --cuda-check | --static | --ship-check) ;;
 *) say "unknown option $mode"; exit 2 ;;
 esac
 
@@ -384,8 +426,12 @@ say "report: $deps/build-ort-$variant.json"
 # /bundles, which need not be this variant.
 built="/bundles/ort-$ort_version-$variant"
 inside ortkit version --runtime "$built" || true
-case $variant in
-cuda*)
+case $root_kind-$variant in
+bullseye-*)
+    # A build that ships is checked where it did not build: on this host.
+    say "next: sh scripts/build_ort.sh --ship-check (on this host, outside the root)"
+    ;;
+*-cuda*)
     # Its core keeps only two models' operators: the conformance suite and
     # the CPU benchmark say nothing of it; what a machine without a GPU can
     # check is cuda_check's.

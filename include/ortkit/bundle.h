@@ -47,6 +47,21 @@ typedef struct ortkit_bundle_gpu_library {
 } ortkit_bundle_gpu_library;
 
 /* The bundle's, reached by pointer: later versions may add fields at the end. */
+/* One third-party dependency compiled into a bundle that ortkit built
+ * (the manifest's "build": docs/BUNDLES.md). */
+typedef struct ortkit_bundle_dependency {
+    const char *name;     /* ONNX Runtime's cmake/deps.txt name: "protobuf" */
+    const char *version;  /* what went in: "3.21.12" */
+    const char *pinned;   /* what deps.txt names: "21.12", or a commit */
+    /* How it was matched: "sha1" (deps.txt's own file), "version" (the
+     * pinned version), "accepted" (another version, accepted by name),
+     * "named" (a source directory the builder was given as it is). */
+    const char *match;
+    const char *origin;   /* where its source came from, in words */
+    const char *sha256;   /* of the source archive; "" for a tree */
+    int patched;          /* ONNX Runtime's own patch for it was applied */
+} ortkit_bundle_dependency;
+
 typedef struct ortkit_manifest {
     int schema;               /* ORTKIT_BUNDLE_SCHEMA */
     const char *name;         /* the bundle's directory name (the manifest's when parsed) */
@@ -120,6 +135,16 @@ typedef struct ortkit_manifest {
      * static bundles over; a program that links one hands ortkit its own
      * OrtGetApiBase (<ortkit/runtime.h>). */
     const char *linkage;
+    /* How ortkit built it (added in 0.4; build_known 0 when the manifest
+     * says nothing, as for imported releases): the glibc of the build
+     * environment and the floor asked for ("2.31"; "" when none), and every
+     * dependency compiled into the library.  What it needs of a host stays
+     * needs_*, measured on the binaries. */
+    int build_known;
+    const char *build_glibc;
+    const char *build_glibc_floor;
+    size_t build_dependency_count;
+    const ortkit_bundle_dependency *build_dependencies;
 } ortkit_manifest;
 
 /* Open the bundle in dir: its manifest is read and checked strictly (unknown
@@ -180,11 +205,16 @@ typedef struct ortkit_bundle_import_options {
      * CMake target.  NULL: a shared bundle. */
     const char *static_archive;
     const char *static_libs;
+    /* Version 5.  How the library was built, as the manifest's "build"
+     * object in JSON text ({"glibc": "2.31", "glibc_floor": "2.31",
+     * "dependencies": [...]}; docs/BUNDLES.md), checked as strictly as the
+     * rest of the manifest and recorded.  NULL: none. */
+    const char *build_json;
 } ortkit_bundle_import_options;
 
-#define ORTKIT_BUNDLE_IMPORT_OPTIONS_VERSION 4
+#define ORTKIT_BUNDLE_IMPORT_OPTIONS_VERSION 5
 #define ORTKIT_BUNDLE_IMPORT_OPTIONS_INIT \
-    {ORTKIT_BUNDLE_IMPORT_OPTIONS_VERSION, NULL, NULL, NULL, 0, NULL, NULL, NULL, 0, NULL, NULL, NULL}
+    {ORTKIT_BUNDLE_IMPORT_OPTIONS_VERSION, NULL, NULL, NULL, 0, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL}
 
 /*
  * Make a bundle from src: a libonnxruntime.so* file, a directory holding

@@ -8,6 +8,7 @@
 #include "builder.h"
 
 #include <cjson/cJSON.h>
+#include <gnu/libc-version.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -143,6 +144,42 @@ static int complete_cuda_bundle(ortkit__builder_result *r, const char *dir)
     return ORTKIT_OK;
 }
 
+/* What the built library needs of a host, as the bundle measured it. */
+static int record_needs(ortkit__builder_result *r, const ortkit_manifest *m)
+{
+    snprintf(r->needs_glibc, sizeof r->needs_glibc, "%s", m->needs_glibc ? m->needs_glibc : "");
+    snprintf(r->needs_glibcxx, sizeof r->needs_glibcxx, "%s", m->needs_glibcxx ? m->needs_glibcxx : "");
+    snprintf(r->needs_cxxabi, sizeof r->needs_cxxabi, "%s", m->needs_cxxabi ? m->needs_cxxabi : "");
+    size_t len = 1;
+    for (size_t i = 0; i < m->needs_library_count; i++)
+        len += strlen(m->needs_libraries[i]) + 1;
+    free(r->needs_libraries);
+    if (!(r->needs_libraries = calloc(1, len)))
+        return ortkit__error_nomem();
+    for (size_t i = 0; i < m->needs_library_count; i++) {
+        if (i)
+            strcat(r->needs_libraries, " ");
+        strcat(r->needs_libraries, m->needs_libraries[i]);
+    }
+    return ORTKIT_OK;
+}
+
+/* The manifest's "build": the environment's glibc, the floor asked for,
+ * and what went into the library. */
+static char *account_json(const ortkit__builder_result *r, const ortkit__builder_options *o)
+{
+    cJSON *j = cJSON_CreateObject();
+    if (!j)
+        return NULL;
+    cJSON_AddStringToObject(j, "glibc", r->glibc_here);
+    cJSON_AddItemToObject(j, "glibc_floor", o->glibc_floor ? cJSON_CreateString(o->glibc_floor)
+                                                           : cJSON_CreateNull());
+    cJSON_AddItemToObject(j, "dependencies", ortkit__builder_deps_json(&r->dep_sources));
+    char *text = cJSON_PrintUnformatted(j);
+    cJSON_Delete(j);
+    return text;
+}
+
 /* The one place the builder hands its result to the bundle module.  A CUDA
  * build is imported with its providers' evidence (CUDA, cuDNN, the GPU code
  * in their fat binaries, held to the variant's), then completed. */
@@ -166,16 +203,37 @@ static int make_bundle(ortkit__builder_result *r, const ortkit__builder_options 
         io.static_archive = archive;
         io.static_libs = r->static_libs;
     }
+    char *build_json = account_json(r, o);
+    if (!build_json)
+        return ortkit__error_nomem();
+    io.build_json = build_json;
     ortkit_bundle *b = NULL;
-    if (ortkit_bundle_import(&b, r->plan.stage_dir, &io) != 0)
+    rc = ortkit_bundle_import(&b, r->plan.stage_dir, &io);
+    free(build_json);
+    if (rc != 0)
         return ortkit__error_set(ORTKIT_E_IO,
                                  "the build succeeded, but making its bundle failed: %s (the build "
                                  "is in %s)",
                                  ortkit_error_last(), r->plan.stage_dir);
     const ortkit_manifest *m = ortkit_bundle_manifest(b);
     snprintf(r->bundle, sizeof r->bundle, "%s", m && m->dir ? m->dir : "");
+    rc = m ? record_needs(r, m) : ORTKIT_OK;
     ortkit_bundle_free(b);
+    if (rc)
+        return rc;
     return r->variant->cuda && r->bundle[0] ? complete_cuda_bundle(r, r->bundle) : ORTKIT_OK;
+}
+
+/* --glibc-floor held against what the library turned out to need. */
+static int check_floor(const ortkit__builder_result *r, const ortkit__builder_options *o)
+{
+    if (!o->glibc_floor || !r->needs_glibc[0] ||
+        ortkit__version_compare(r->needs_glibc, o->glibc_floor) <= 0)
+        return ORTKIT_OK;
+    return ortkit__error_set(ORTKIT_E_UNSUPPORTED,
+                             "the library built needs glibc %s, newer than --glibc-floor %s (the "
+                             "bundle %s says so and loads only on such hosts): build in an older "
+                             "environment", r->needs_glibc, o->glibc_floor, r->bundle);
 }
 
 /* What the report says about the build besides its figures. */
@@ -213,6 +271,21 @@ static cJSON *build_facts(const ortkit__builder_result *r, const ortkit__builder
         cJSON_AddStringToObject(j, "bundle", r->bundle);
         if (r->variant && r->variant->cuda)
             cJSON_AddNumberToObject(j, "bundle_cuda_libraries_missing", (double)r->bundle_missing);
+    }
+    if (r->dep_sources.n)
+        cJSON_AddItemToObject(j, "dependencies", ortkit__builder_deps_json(&r->dep_sources));
+    if (r->variant) {
+        cJSON *fl = cJSON_AddObjectToObject(j, "glibc");
+        cJSON_AddStringToObject(fl, "environment", r->glibc_here);
+        if (o->glibc_floor)
+            cJSON_AddStringToObject(fl, "floor", o->glibc_floor);
+    }
+    if (r->needs_libraries) {
+        cJSON *nd = cJSON_AddObjectToObject(j, "needs");
+        cJSON_AddStringToObject(nd, "glibc", r->needs_glibc);
+        cJSON_AddStringToObject(nd, "glibcxx", r->needs_glibcxx);
+        cJSON_AddStringToObject(nd, "cxxabi", r->needs_cxxabi);
+        cJSON_AddStringToObject(nd, "libraries", r->needs_libraries);
     }
     if (r->static_libs) {
         cJSON *st = cJSON_AddObjectToObject(j, "static");
@@ -258,6 +331,10 @@ static int build_locked(ortkit__builder_result *r, const ortkit__builder_options
     }
     if (o->n_models && (rc = write_ops_config(r, o, ops_path)))
         return rc;
+    if (r->plan.cpu_flags_path &&
+        (rc = ortkit__file_write_atomic(r->plan.cpu_flags_path, r->plan.cpu_flags_cmake,
+                                        strlen(r->plan.cpu_flags_cmake))))
+        return rc;
     if (o->catch_signals) {
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);
@@ -281,7 +358,42 @@ static int build_locked(ortkit__builder_result *r, const ortkit__builder_options
     /* A partial build (a target) is neither installed nor bundled. */
     if (v && !o->no_bundle && !o->target && (rc = make_bundle(r, o)))
         return rc;
-    return save_report(r, o);
+    if ((rc = save_report(r, o)))
+        return rc;
+    return check_floor(r, o);
+}
+
+/* --deps: deps.txt's entries mapped to DIR, checked, and (unless only a
+ * plan is wanted) extracted into the user's cache with ORT's patches. */
+static int supply_deps(ortkit__builder_result *r, const ortkit__builder_options *o)
+{
+    char path[PATH_MAX], cache[PATH_MAX];
+    ortkit__strv named = {0};
+    int rc = ortkit__pathf(path, sizeof path, "%s/cmake/deps.txt", r->source);
+    if (rc || (rc = ortkit__builder_deps_read(&r->dep_sources, path, r->variant->cuda != 0)))
+        return rc;
+    /* --dep NAME=DIR and --eigen name their own sources. */
+    for (size_t i = 0; i < o->n_deps; i++) {
+        const char *eq = strchr(o->deps[i], '=');
+        if ((rc = ortkit__strv_pushf(&named, "%.*s", (int)(eq ? eq - o->deps[i] : 0), o->deps[i])))
+            goto cleanup;
+    }
+    if (o->eigen_dir && (rc = ortkit__strv_push(&named, "eigen")))
+        goto cleanup;
+    if ((rc = ortkit__builder_deps_resolve(&r->dep_sources, o->deps_dir, o->accept_versions,
+                                           o->n_accept_versions, (const char *const *)named.v,
+                                           named.n)))
+        goto cleanup;
+    if (ortkit__cache_dir(cache, sizeof cache, "dep-sources") != 0) {
+        rc = ortkit__error_set(ORTKIT_E_IO, "no cache directory of yours alone for the dependency "
+                               "sources: set XDG_CACHE_HOME or HOME to a directory you own");
+        goto cleanup;
+    }
+    rc = ortkit__builder_deps_prepare(&r->dep_sources, cache, r->source,
+                                      o->mode == ORTKIT__BUILDER_PLAN, o->log);
+cleanup:
+    ortkit__strv_free(&named);
+    return rc;
 }
 
 int ortkit__builder_build(ortkit__builder_result *r, const ortkit__builder_options *o)
@@ -311,7 +423,17 @@ int ortkit__builder_build(ortkit__builder_result *r, const ortkit__builder_optio
     if (v && v->defect[0])
         return ortkit__error_set(ORTKIT_E_UNSUPPORTED, "variant %s cannot be built: %s", v->name,
                                  v->defect);
+    snprintf(r->glibc_here, sizeof r->glibc_here, "%s", gnu_get_libc_version());
+    if (v && o->glibc_floor && o->mode != ORTKIT__BUILDER_PLAN &&
+        ortkit__version_compare(r->glibc_here, o->glibc_floor) > 0)
+        return ortkit__error_set(ORTKIT_E_UNSUPPORTED,
+                                 "this environment's C library is glibc %s, newer than --glibc-floor "
+                                 "%s: a library built here may need glibc %s; build in an older "
+                                 "root (scripts/build_root.sh makes Debian 11's, glibc 2.31)",
+                                 r->glibc_here, o->glibc_floor, r->glibc_here);
     if ((rc = find_toolchain(r, o)) || o->mode == ORTKIT__BUILDER_CHECK)
+        return rc;
+    if (v && o->deps_dir && (rc = supply_deps(r, o)))
         return rc;
 
     char ops_path[PATH_MAX];
@@ -325,7 +447,9 @@ int ortkit__builder_build(ortkit__builder_result *r, const ortkit__builder_optio
         .cudnn_home = r->cudnn_home[0] ? r->cudnn_home : NULL, .eigen_dir = o->eigen_dir,
         .ops_config = o->n_models ? ops_path : NULL, .python = "python3", .lto = o->lto,
         .fetch = o->fetch, .deps = o->deps, .n_deps = o->n_deps, .defines = o->defines,
-        .n_defines = o->n_defines, .static_core = o->static_core};
+        .n_defines = o->n_defines, .static_core = o->static_core,
+        .dep_sources = o->deps_dir ? &r->dep_sources : NULL, .deps_dir = o->deps_dir,
+        .glibc_floor = o->glibc_floor, .glibc_here = v ? r->glibc_here : NULL};
     if ((rc = ortkit__builder_plan_make(&r->plan, &cfg)))
         return rc;
     if (o->mode == ORTKIT__BUILDER_PLAN)
@@ -352,6 +476,8 @@ void ortkit__builder_result_free(ortkit__builder_result *r)
     free(r->report_json);
     free(r->ops_text);
     free(r->static_libs);
+    free(r->needs_libraries);
+    ortkit__builder_deps_free(&r->dep_sources);
     free(r->source);
     free(r->build_dir);
     memset(r, 0, sizeof *r);

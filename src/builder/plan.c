@@ -101,6 +101,81 @@ static int push_dep(ortkit__strv *c, const char *spec)
     return ortkit__strv_pushf(c, "-DFETCHCONTENT_SOURCE_DIR_%s=%s", name, eq + 1);
 }
 
+/*
+ * The variant's CPU flags reach ONNX Runtime's own code only: CMake
+ * includes this file after every project() call, so ORT's adds the flags
+ * and each dependency's (added below ORT's with FetchContent) takes them
+ * away again.  Dependencies need no ISA flags, and compiled without them
+ * they are the same compiles in every variant (a compiler cache serves the
+ * second variant's).
+ */
+static int cpu_flags_cmake(ortkit__builder_plan *p, const char *flags)
+{
+    if (asprintf(&p->cpu_flags_cmake,
+                 "# Written by ortkit build: the variant's CPU flags for ONNX Runtime's own code;\n"
+                 "# its dependencies (their own project()) compile without them.\n"
+                 "if(PROJECT_NAME STREQUAL \"onnxruntime\")\n"
+                 "  string(APPEND CMAKE_C_FLAGS \" %s\")\n"
+                 "  string(APPEND CMAKE_CXX_FLAGS \" %s\")\n"
+                 "else()\n"
+                 "  string(REPLACE \" %s\" \"\" CMAKE_C_FLAGS \"${CMAKE_C_FLAGS}\")\n"
+                 "  string(REPLACE \" %s\" \"\" CMAKE_CXX_FLAGS \"${CMAKE_CXX_FLAGS}\")\n"
+                 "endif()\n",
+                 flags, flags, flags, flags) < 0) {
+        p->cpu_flags_cmake = NULL;
+        return ortkit__error_nomem();
+    }
+    return 0;
+}
+
+/* Each supplied dependency's source directory, and no find_package: nothing from the system. */
+static int push_dep_sources(ortkit__builder_plan *p, const ortkit__builder_config *cfg)
+{
+    int rc = 0;
+    const ortkit__builder_deps *ds = cfg->dep_sources;
+    ortkit__strv *c = &p->configure, *s = &p->summary;
+    size_t n_named = 0;
+    PUSH(c, "-DFETCHCONTENT_TRY_FIND_PACKAGE_MODE=NEVER");
+    for (size_t i = 0; i < ds->n; i++) {
+        const ortkit__builder_dep *d = &ds->d[i];
+        if (d->match == ORTKIT__DEP_NAMED) {
+            n_named++;
+            continue;
+        }
+        char upper[64];
+        size_t k = 0;
+        for (; d->content[k] && k + 1 < sizeof upper; k++)
+            upper[k] = (char)toupper((unsigned char)d->content[k]);
+        upper[k] = '\0';
+        PUSH(c, "-DFETCHCONTENT_SOURCE_DIR_%s=%s", upper, d->tree ? d->tree : "?");
+    }
+    PUSH(s, "dependencies\tcompiled in, from %s (cmake/deps.txt: %zu used by this build%s, %zu "
+            "not); none from the system",
+         cfg->deps_dir, ds->n, n_named ? ", some named with --dep" : "", ds->unused.n);
+    for (size_t i = 0; i < ds->n; i++) {
+        const ortkit__builder_dep *d = &ds->d[i];
+        const char *file = d->path ? strrchr(d->path, '/') : NULL;
+        if (d->match == ORTKIT__DEP_NAMED) {
+            PUSH(s, "dependency\t%s: named with --dep (deps.txt: %s%.12s)", d->name,
+                 d->pinned_commit ? "commit " : "", d->pinned);
+            continue;
+        }
+        PUSH(s, "dependency\t%s %s%s (deps.txt: %s%.12s%s) from %s, sha256 %.12s%s%s", d->name,
+             d->version, d->match == ORTKIT__DEP_EXACT ? ", deps.txt's own file (SHA1 checked)"
+                         : d->match == ORTKIT__DEP_VERSION ? ", the pinned version"
+                                                           : ", ANOTHER VERSION (--accept-dep-version)",
+             d->pinned_commit ? "commit " : "", d->pinned, d->pinned_commit && strlen(d->pinned) > 12 ? "..." : "",
+             file ? file + 1 : "?", d->is_tree ? "(a tree)" : d->sha256,
+             d->patched ? "; ORT's patch " : "", d->patched ? d->patch : "");
+        if (d->origin)
+            PUSH(s, "  origin\t%s", d->origin);
+    }
+    for (size_t i = 0; i < ds->ignored.n; i++)
+        PUSH(s, "ignored\t%s/%s: no dependency of this build", cfg->deps_dir, ds->ignored.v[i]);
+cleanup:
+    return rc;
+}
+
 static int plan_ort(ortkit__builder_plan *p, const ortkit__builder_config *cfg)
 {
     int rc = 0;
@@ -163,7 +238,7 @@ static int plan_ort(ortkit__builder_plan *p, const ortkit__builder_config *cfg)
     }
     PUSH(c, "-Donnxruntime_ENABLE_LTO=%s", cfg->lto ? "ON" : "OFF");
     PUSH(c, "-Donnxruntime_REDUCED_OPS_BUILD=%s", cfg->ops_config ? "ON" : "OFF");
-    if (!cfg->fetch)
+    if (!cfg->fetch || cfg->dep_sources)
         PUSH(c, "-DFETCHCONTENT_FULLY_DISCONNECTED=ON");
     for (size_t i = 0; i < cfg->n_deps; i++)
         if ((rc = push_dep(c, cfg->deps[i])))
@@ -172,8 +247,18 @@ static int plan_ort(ortkit__builder_plan *p, const ortkit__builder_config *cfg)
         PUSH(c, "-Donnxruntime_USE_PREINSTALLED_EIGEN=ON");
         PUSH(c, "-Deigen_SOURCE_PATH=%s", cfg->eigen_dir);
     }
-    PUSH(c, "-DCMAKE_C_FLAGS=%s", v->cpu_flags);
-    PUSH(c, "-DCMAKE_CXX_FLAGS=%s", v->cpu_flags);
+    if (v->cpu_flags[0]) {
+        if ((rc = cpu_flags_cmake(p, v->cpu_flags)) ||
+            asprintf(&p->cpu_flags_path, "%s/cpu-flags.cmake", p->state_dir) < 0) {
+            p->cpu_flags_path = NULL;
+            rc = rc ? rc : ortkit__error_nomem();
+            goto cleanup;
+        }
+        PUSH(c, "-DCMAKE_PROJECT_INCLUDE=%s", p->cpu_flags_path);
+    }
+    /* Set, not left to the cache, where an older plan put the variant's flags. */
+    PUSH(c, "-DCMAKE_C_FLAGS=");
+    PUSH(c, "-DCMAKE_CXX_FLAGS=");
     if ((rc = push_launchers(c, cfg, cuda)) || (rc = push_defines(c, cfg)))
         goto cleanup;
 
@@ -183,7 +268,9 @@ static int plan_ort(ortkit__builder_plan *p, const ortkit__builder_config *cfg)
     PUSH(s, "variant\t%s (Flox: %s)", v->name, flox);
     PUSH(s, "source\t%s (ONNX Runtime %s)", cfg->source,
          cfg->ort_version ? cfg->ort_version : "?");
-    PUSH(s, "cpu\t%s %s: %s", ortkit_arch_name(v->arch), ortkit_isa_name(v->isa), v->cpu_flags);
+    PUSH(s, "cpu\t%s %s: %s%s", ortkit_arch_name(v->arch), ortkit_isa_name(v->isa),
+         v->cpu_flags[0] ? v->cpu_flags : "(no flags)",
+         v->cpu_flags[0] ? " (ONNX Runtime's own code; its dependencies compile without them)" : "");
     if (cuda)
         PUSH(s, "cuda\t%d.%d for SM %d.%d: %s SASS only (CMAKE_CUDA_ARCHITECTURES=%s); toolkit %s, "
                 "cuDNN %s",
@@ -195,11 +282,23 @@ static int plan_ort(ortkit__builder_plan *p, const ortkit__builder_config *cfg)
                 "libonnxruntime.a after the build (providers stay shared); unit tests and Python off");
     else
         PUSH(s, "outputs\tshared library; unit tests and Python off");
-    PUSH(s, "dependencies\t%s%s%s%s", cfg->fetch ? "CMake may download" : "offline (system packages",
-         cfg->eigen_dir ? "; Eigen from " : "", cfg->eigen_dir ? cfg->eigen_dir : "",
-         cfg->fetch ? "" : ")");
+    if (cfg->dep_sources) {
+        if ((rc = push_dep_sources(p, cfg)))
+            goto cleanup;
+    } else {
+        PUSH(s, "dependencies\t%s%s%s%s",
+             cfg->fetch ? "CMake may download (cmake/deps.txt)" : "offline (system packages",
+             cfg->eigen_dir ? "; Eigen from " : "", cfg->eigen_dir ? cfg->eigen_dir : "",
+             cfg->fetch ? "" : ")");
+    }
     for (size_t i = 0; i < cfg->n_deps; i++)
-        PUSH(s, "dependency\t%s", cfg->deps[i]);
+        PUSH(s, "dependency\t%s (--dep)", cfg->deps[i]);
+    if (cfg->glibc_here || cfg->glibc_floor)
+        PUSH(s, "glibc floor\t%s%s%s%s%s", cfg->glibc_floor ? "at most " : "",
+             cfg->glibc_floor ? cfg->glibc_floor : "",
+             cfg->glibc_floor ? " (--glibc-floor); " : "",
+             cfg->glibc_here ? "this environment's C library is glibc " : "",
+             cfg->glibc_here ? cfg->glibc_here : "");
     PUSH(s, "lto\t%s", cfg->lto ? "on" : "off");
     if (cfg->ops_config)
         PUSH(s, "operators\treduced to %s", cfg->ops_config);
@@ -246,6 +345,8 @@ void ortkit__builder_plan_free(ortkit__builder_plan *plan)
     ortkit__strv_free(&plan->summary);
     free(plan->stage_dir);
     free(plan->state_dir);
+    free(plan->cpu_flags_cmake);
+    free(plan->cpu_flags_path);
     memset(plan, 0, sizeof *plan);
 }
 
@@ -306,6 +407,8 @@ int ortkit__builder_plan_write(const ortkit__builder_plan *plan, FILE *out)
     }
     if (plan->reduce.n && (rc = write_command(out, "reduce operators", &plan->reduce)))
         return rc;
+    if (plan->cpu_flags_cmake)
+        fprintf(out, "\n%s (CMAKE_PROJECT_INCLUDE):\n%s", plan->cpu_flags_path, plan->cpu_flags_cmake);
     if ((rc = write_command(out, "configure", &plan->configure)))
         return rc;
     fprintf(out, "\ninstall:\n  cmake --install %s --prefix %s\n",

@@ -12,7 +12,8 @@ enum {
     OPT_SOURCE = 1, OPT_VARIANT, OPT_BUILD_DIR, OPT_BUDGET, OPT_JOBS, OPT_CACHE, OPT_DISTCC,
     OPT_LTO, OPT_OPS, OPT_PATCH, OPT_CUDA, OPT_CUDNN, OPT_EIGEN, OPT_DEP, OPT_FETCH, OPT_DEFINE,
     OPT_INTO, OPT_NO_BUNDLE, OPT_CMAKE, OPT_DRY, OPT_CHECK, OPT_PROGRESS, OPT_NO_PROGRESS,
-    OPT_JSON, OPT_LANG_MEM, OPT_NINJA_JOBS, OPT_MIN_DISK, OPT_TARGET, OPT_STATIC
+    OPT_JSON, OPT_LANG_MEM, OPT_NINJA_JOBS, OPT_MIN_DISK, OPT_TARGET, OPT_STATIC, OPT_DEPS,
+    OPT_ACCEPT_DEP, OPT_GLIBC_FLOOR
 };
 
 static const cli_opt build_opts[] = {
@@ -35,6 +36,14 @@ static const cli_opt build_opts[] = {
     {OPT_EIGEN, "eigen", 0, "DIR", 0, "a preinstalled Eigen (onnxruntime_USE_PREINSTALLED_EIGEN)"},
     {OPT_DEP, "dep", 0, "NAME=DIR", CLI_OPT_REPEATS,
      "a dependency's source (FETCHCONTENT_SOURCE_DIR_<NAME>)"},
+    {OPT_DEPS, "deps", 0, "DIR", 0,
+     "compile ONNX Runtime's dependencies (cmake/deps.txt) into the library from the sources in "
+     "DIR: NAME-VERSION archives or trees, or deps.txt's own files (docs/BUILD.md)"},
+    {OPT_ACCEPT_DEP, "accept-dep-version", 0, "NAME", CLI_OPT_REPEATS,
+     "with --deps: take NAME although its version is not the one deps.txt pins (recorded)"},
+    {OPT_GLIBC_FLOOR, "glibc-floor", 0, "VERSION", 0,
+     "the newest glibc the library may need, e.g. 2.31: refused before compiling when this "
+     "environment's glibc is newer, and checked on the built library"},
     {OPT_FETCH, "fetch", 0, NULL, 0, "let CMake download missing dependencies"},
     {OPT_DEFINE, NULL, 'D', "KEY=VALUE", CLI_OPT_REPEATS,
      "pass a CMake definition through (repeatable)"},
@@ -79,11 +88,11 @@ static const cli_opt_spec build_spec = {
 
 typedef struct build_args {
     const char *source, *variant, *build_dir, *cache, *distcc, *patch, *cuda, *cudnn, *eigen;
-    const char *cmake_project, *into, *target;
+    const char *cmake_project, *into, *target, *deps_dir, *glibc_floor;
     uint64_t budget, min_disk, lang_mem[ORTKIT__LANG_COUNT];
     long jobs, ninja_jobs;
     int lto, dry, check, json, fetch, progress, no_bundle, static_core;
-    ortkit__strv ops, defines, deps;
+    ortkit__strv ops, defines, deps, accept;
 } build_args;
 
 static void warn_line(const char *msg) { cli_warn("%s", msg); }
@@ -133,6 +142,18 @@ static int parse_args(build_args *a, int argc, char **argv)
                 return cli_usage("build", "--dep wants NAME=DIR");
             break;
         case OPT_FETCH: a->fetch = 1; break;
+        case OPT_DEPS: a->deps_dir = p.value; break;
+        case OPT_ACCEPT_DEP:
+            if (ortkit__strv_push(&a->accept, p.value))
+                return cli_fail("out of memory");
+            break;
+        case OPT_GLIBC_FLOOR: {
+            ortkit__version v;
+            if (ortkit__version_parse(&v, p.value, NULL) || v.n != 2)
+                return cli_usage("build", "--glibc-floor wants a glibc version such as 2.31");
+            a->glibc_floor = p.value;
+            break;
+        }
         case OPT_CMAKE: a->cmake_project = p.value; break;
         case OPT_PROGRESS: a->progress = 1; break;
         case OPT_NO_PROGRESS: a->progress = 0; break;
@@ -185,8 +206,14 @@ static int parse_args(build_args *a, int argc, char **argv)
         return cli_usage("build", "give either --source DIR (with --variant) or --cmake-project DIR");
     if (a->source && !a->variant)
         return cli_usage("build", "--source needs --variant NAME (see 'ortkit variants')");
-    if (a->cmake_project && (a->variant || a->ops.n || a->lto || a->eigen || a->deps.n))
-        return cli_usage("build", "--cmake-project takes no variant, --ops-from, --lto, --eigen or --dep");
+    if (a->cmake_project &&
+        (a->variant || a->ops.n || a->lto || a->eigen || a->deps.n || a->deps_dir || a->glibc_floor))
+        return cli_usage("build", "--cmake-project takes no variant, --ops-from, --lto, --eigen, "
+                                  "--dep, --deps or --glibc-floor");
+    if (a->accept.n && !a->deps_dir)
+        return cli_usage("build", "--accept-dep-version goes with --deps DIR");
+    if (a->deps_dir && a->fetch)
+        return cli_usage("build", "--deps DIR supplies the dependencies: it does not go with --fetch");
     return 0;
 }
 
@@ -195,6 +222,7 @@ static void free_args(build_args *a)
     ortkit__strv_free(&a->ops);
     ortkit__strv_free(&a->defines);
     ortkit__strv_free(&a->deps);
+    ortkit__strv_free(&a->accept);
 }
 
 static const char *chain_of(const build_args *a)
@@ -300,6 +328,8 @@ int cmd_build(int argc, char **argv)
         .min_disk = a.min_disk, .slots = (int)a.jobs, .ninja_jobs = (int)a.ninja_jobs,
         .lto = a.lto, .fetch = a.fetch, .models = (const char *const *)a.ops.v,
         .n_models = a.ops.n, .deps = (const char *const *)a.deps.v, .n_deps = a.deps.n,
+        .deps_dir = a.deps_dir, .accept_versions = (const char *const *)a.accept.v,
+        .n_accept_versions = a.accept.n, .glibc_floor = a.glibc_floor,
         .defines = (const char *const *)a.defines.v, .n_defines = a.defines.n,
         .progress = a.progress >= 0 ? a.progress : isatty(2), .quiet = a.json,
         .catch_signals = 1, .log = stderr, .warn = warn_line};

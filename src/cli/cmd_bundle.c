@@ -160,6 +160,8 @@ static void total_size(const ortkit_manifest *m, char *buf, size_t size)
     ortkit__human_bytes(buf, size, bytes);
 }
 
+static cJSON *bundle_build_json(const ortkit_manifest *m);
+
 static cJSON *manifest_json(const ortkit_manifest *m)
 {
     cJSON *o = cJSON_CreateObject();
@@ -180,7 +182,40 @@ static cJSON *manifest_json(const ortkit_manifest *m)
     cJSON_AddStringToObject(o, "version_from", m->version_from ? m->version_from : "");
     if (m->gpu_known)
         cJSON_AddItemToObject(o, "gpu", bundle_gpu_json(m));
+    if (m->needs_known) {
+        cJSON *n = cJSON_AddObjectToObject(o, "needs");
+        cJSON_AddStringToObject(n, "glibc", m->needs_glibc ? m->needs_glibc : "");
+        cJSON_AddStringToObject(n, "glibcxx", m->needs_glibcxx ? m->needs_glibcxx : "");
+        cJSON_AddStringToObject(n, "cxxabi", m->needs_cxxabi ? m->needs_cxxabi : "");
+        cJSON_AddItemToObject(n, "libraries",
+                              cJSON_CreateStringArray(m->needs_libraries, (int)m->needs_library_count));
+    }
+    if (m->build_known)
+        cJSON_AddItemToObject(o, "build", bundle_build_json(m));
     return o;
+}
+
+/* The manifest's "build": what ortkit compiled into the library. */
+static cJSON *bundle_build_json(const ortkit_manifest *m)
+{
+    cJSON *b = cJSON_CreateObject();
+    cJSON_AddStringToObject(b, "glibc", m->build_glibc);
+    cJSON_AddStringToObject(b, "glibc_floor", m->build_glibc_floor);
+    cJSON *a = cJSON_AddArrayToObject(b, "dependencies");
+    for (size_t i = 0; a && i < m->build_dependency_count; i++) {
+        const ortkit_bundle_dependency *d = &m->build_dependencies[i];
+        cJSON *e = cJSON_CreateObject();
+        if (!e || !cJSON_AddItemToArray(a, e))
+            break;
+        cJSON_AddStringToObject(e, "name", d->name);
+        cJSON_AddStringToObject(e, "version", d->version);
+        cJSON_AddStringToObject(e, "pinned", d->pinned);
+        cJSON_AddStringToObject(e, "match", d->match);
+        cJSON_AddStringToObject(e, "origin", d->origin);
+        cJSON_AddStringToObject(e, "sha256", d->sha256);
+        cJSON_AddBoolToObject(e, "patched", d->patched);
+    }
+    return b;
 }
 
 /* ---- import ------------------------------------------------------------------ */
@@ -356,6 +391,19 @@ static int bundle_verify(int argc, char **argv)
                m->file_count, size);
         if (load[0])
             printf("loading    %s\n", cli_esc(load));
+        if (m->needs_known)
+            printf("needs      glibc %s, GLIBCXX %s, CXXABI %s; %zu librar%s of the host%s\n",
+                   m->needs_glibc && m->needs_glibc[0] ? cli_esc(m->needs_glibc) : "-",
+                   m->needs_glibcxx && m->needs_glibcxx[0] ? cli_esc(m->needs_glibcxx) : "-",
+                   m->needs_cxxabi && m->needs_cxxabi[0] ? cli_esc(m->needs_cxxabi) : "-",
+                   m->needs_library_count, m->needs_library_count == 1 ? "y" : "ies",
+                   m->needs_library_count ? " (see --json)" : "");
+        if (m->build_known)
+            printf("built      by ortkit with glibc %s%s%s; %zu dependencies compiled in (see --json)\n",
+                   m->build_glibc[0] ? cli_esc(m->build_glibc) : "?",
+                   m->build_glibc_floor[0] ? ", floor " : "",
+                   m->build_glibc_floor[0] ? cli_esc(m->build_glibc_floor) : "",
+                   m->build_dependency_count);
         if (!bad && load_failed)
             printf("result     the files are intact; loading failed\n");
         else if (!bad)

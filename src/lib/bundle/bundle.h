@@ -150,6 +150,10 @@ int ortkit__headers_api_level(const char *dir);
 /* dir/manifest.json from fields, with every file now in dir (size, SHA-256,
  * link target); what is written is read back through the strict reader. */
 int ortkit__write_manifest(const char *dir, const ortkit_manifest *fields, const ortkit__cancel *cancel);
+/* The manifest's "build" key (bundle_build_manifest.c). */
+struct cJSON;
+int ortkit__manifest_build_read(const ortkit__json_reader *r, ortkit_bundle *b, const struct cJSON *build);
+int ortkit__manifest_build_write(struct cJSON *root, const ortkit_manifest *m);
 
 /* ---- static bundles (bundle_static.c) -------------------------------------- */
 

@@ -19,6 +19,8 @@
 #include "bundle_gpu.h"
 #include "abi.h"
 
+#include <cjson/cJSON.h>
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -521,6 +523,24 @@ static int add_so_links(const import *im)
     return add_link(im, "libonnxruntime.so", so_link);
 }
 
+/* The import option build_json, checked as the manifest's "build" key. */
+static int read_build(ortkit_bundle **out, const char *json)
+{
+    ortkit__json_reader r = {"the build's account (build_json)"};
+    cJSON *root = cJSON_Parse(json);
+    ortkit_bundle *b = calloc(1, sizeof *b);
+    int rc = !root ? ortkit__json_fail(&r, "not valid JSON")
+             : !b  ? ortkit__error_nomem()
+                   : ortkit__manifest_build_read(&r, b, root);
+    cJSON_Delete(root);
+    if (rc) {
+        ortkit_bundle_free(b);
+        return rc;
+    }
+    *out = b;
+    return ORTKIT_OK;
+}
+
 static int build_stage(import *im, const char *variant)
 {
     char path[PATH_MAX], from[PATH_MAX];
@@ -639,7 +659,20 @@ static int build_stage(import *im, const char *variant)
                  sizeof im->version_from - strlen(im->version_from), ", and the static archive's data");
     m.version_from = im->version_from;
     m.linkage = archive ? "static" : "shared";
-    return ortkit__write_manifest(im->stage, &m, &im->cancel);
+    /* The builder's account of the build, read as a manifest's would be. */
+    ortkit_bundle *build = NULL;
+    if (im->opts->build_json && (rc = read_build(&build, im->opts->build_json)))
+        return rc;
+    if (build) {
+        m.build_known = 1;
+        m.build_glibc = build->m.build_glibc;
+        m.build_glibc_floor = build->m.build_glibc_floor;
+        m.build_dependency_count = build->m.build_dependency_count;
+        m.build_dependencies = build->m.build_dependencies;
+    }
+    rc = ortkit__write_manifest(im->stage, &m, &im->cancel);
+    ortkit_bundle_free(build);
+    return rc;
 }
 
 static void import_free(import *im)
@@ -662,6 +695,7 @@ ORTKIT__ABI_STRUCT(options_abi, ortkit_bundle_import_options, "import options",
                    offsetof(ortkit_bundle_import_options, cancel),
                    offsetof(ortkit_bundle_import_options, ort_version),
                    offsetof(ortkit_bundle_import_options, static_archive),
+                   offsetof(ortkit_bundle_import_options, build_json),
                    sizeof(ortkit_bundle_import_options));
 
 int ortkit__bundle_import_with(ortkit_bundle **out, const char *src,

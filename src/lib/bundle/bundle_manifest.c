@@ -360,7 +360,8 @@ static int read_manifest(const reader *r, const cJSON *root)
     ortkit_manifest *m = &r->b->m;
     static const char *const keys[] = {"schema", "name", "created_by", "onnxruntime", "headers",
                                        "variant", "requires", "library", "providers", "files",
-                                       "needs", "verified_by_loading", "gpu", "linkage", NULL};
+                                       "needs", "verified_by_loading", "gpu", "linkage", "build",
+                                       NULL};
     if (!cJSON_IsObject(root))
         return FAIL(r, "not a JSON object");
     int64_t schema, level;
@@ -471,6 +472,9 @@ static int read_manifest(const reader *r, const cJSON *root)
         return FAIL(r, "library '%.200s' must be a file, not a link", m->library);
     const cJSON *gpu = member(root, "gpu");
     if (gpu && (rc = ortkit__manifest_gpu_read(&r->json, r->b, gpu)))
+        return rc;
+    const cJSON *build = member(root, "build");
+    if (build && (rc = ortkit__manifest_build_read(&r->json, r->b, build)))
         return rc;
     return check_variant(r);
 }
@@ -593,7 +597,7 @@ int ortkit__bundle_to_json(char **out, const ortkit_manifest *m)
             cJSON_AddItemToArray(libs, cJSON_CreateString(m->needs_libraries[i]));
     }
     cJSON_AddBoolToObject(root, "verified_by_loading", m->verified_by_loading);
-    if (ortkit__manifest_gpu_write(root, m)) {
+    if (ortkit__manifest_gpu_write(root, m) || ortkit__manifest_build_write(root, m)) {
         cJSON_Delete(root);
         return ortkit__error_nomem();
     }

@@ -1,0 +1,109 @@
+#!/bin/sh
+# build_root.sh - the oldest environment that builds ONNX Runtime 1.21: a
+# Debian 11 (bullseye) root, glibc 2.31 and GCC 10.2 (libstdc++ GLIBCXX_3.4.28).
+#
+# A library built here needs at most the glibc and libstdc++ of Debian 11 and
+# Ubuntu 20.04, so it loads on them and everything newer (RHEL 9, Ubuntu
+# 22.04/24.04, Amazon Linux 2023, Debian 12/13).  Why this root and not a
+# newer one with -static-libstdc++: docs/BUILD.md, "Builds that ship".
+#
+#   1. debootstrap --variant=buildd bullseye, then the packages below;
+#   2. CMake >= 3.28 (ONNX Runtime 1.21's minimum; bullseye has 3.18): built
+#      in the root from Debian unstable's CMake 4.3.4 source (the one CMake
+#      source the archive serves), once, and kept as a tarball in the download
+#      cache for the next root.  CMake 4 no longer configures projects that
+#      ask for CMake < 3.5 (some of ONNX Runtime's dependencies do): builds
+#      pass CMAKE_POLICY_VERSION_MINIMUM=3.5, CMake's own switch for that;
+#   3. ortkit itself, built in the root against bullseye's libraries (so it
+#      runs there: the host's needs glibc 2.34).
+#
+# usage: scripts/build_root.sh [ROOT]     (default deps/bullseye-root)
+# Prints the root's path on stdout when it is ready.  Idempotent.
+set -eu
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+deps="${ORTKIT_DEPS:-$here/deps}"
+root="${1:-$deps/bullseye-root}"
+cache="${ORTKIT_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/ortkit}/downloads"
+mirror=http://deb.debian.org/debian
+CMAKE_VERSION=4.3.4
+PACKAGES="build-essential python3 patch ninja-build ccache xz-utils ca-certificates file pkg-config
+ patchelf libcjson-dev libprotobuf-c-dev protobuf-c-compiler libsodium-dev libcurl4-openssl-dev
+ libarchive-dev libssl-dev"
+say() { printf 'build-root: %s\n' "$*" >&2; }
+
+[ "$(id -u)" = 0 ] || { say "needs root (debootstrap, chroot)"; exit 1; }
+mkdir -p "$cache"
+
+mounted=""
+cleanup() { [ -z "$mounted" ] || umount "$root/proc" 2>/dev/null || true; }
+trap cleanup EXIT INT TERM
+
+if [ ! -x "$root/usr/bin/apt-get" ] || [ ! -e "$root/.debootstrap-done" ]; then
+    say "debootstrap --variant=buildd bullseye $root (a few minutes)"
+    rm -rf "$root" && mkdir -p "$root"
+    debootstrap --variant=buildd bullseye "$root" "$mirror" >"$deps/debootstrap-bullseye.log" 2>&1 ||
+        { say "debootstrap failed; see $deps/debootstrap-bullseye.log"; exit 1; }
+    touch "$root/.debootstrap-done"
+fi
+cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
+mountpoint -q "$root/proc" || { mount -t proc proc "$root/proc" && mounted=1; }
+
+in_root() { chroot "$root" env -i PATH=/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root "$@"; }
+
+missing=$(in_root sh -c 'for p in '"$(echo $PACKAGES)"'; do
+    dpkg-query -W -f="\${Status}" "$p" 2>/dev/null | grep -q "install ok installed" || printf " %s" "$p"; done')
+if [ -n "$missing" ]; then
+    say "installing in the root:$missing"
+    in_root sh -c "export DEBIAN_FRONTEND=noninteractive; apt-get update -qq &&
+        apt-get install -y -qq --no-install-recommends $missing >/dev/null" ||
+        { say "apt-get install failed in the root"; exit 1; }
+fi
+
+# ---- CMake ------------------------------------------------------------------
+cmake_tgz="$cache/cmake-$CMAKE_VERSION-bullseye-x86_64.tar.gz"
+if ! in_root sh -c "cmake --version 2>/dev/null | grep -q 'version $CMAKE_VERSION'"; then
+    if [ ! -s "$cmake_tgz" ]; then
+        src="cmake_$CMAKE_VERSION.orig.tar.gz"
+        if [ ! -s "$cache/$src" ]; then
+            say "fetching $src (Debian unstable)"
+            apt_dir="$deps/apt-unstable-cmake-src"
+            mkdir -p "$apt_dir/lists/partial"
+            echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror unstable main" \
+                >"$apt_dir/sources.list"
+            opts="-o Dir::Etc::SourceList=$apt_dir/sources.list -o Dir::Etc::SourceParts=/dev/null
+                  -o Dir::State::Lists=$apt_dir/lists -o APT::Sandbox::User=root"
+            # shellcheck disable=SC2086
+            apt-get $opts update -qq
+            # shellcheck disable=SC2086
+            (cd "$cache" && apt-get $opts source --download-only cmake >/dev/null 2>&1 || true)
+            [ -s "$cache/$src" ] || { say "could not fetch $src (Debian unstable may have moved on: set CMAKE_VERSION in $0)"; exit 1; }
+        fi
+        say "building CMake $CMAKE_VERSION in the root (once; about 10 minutes on 2 cores)"
+        rm -rf "$root/tmp/cmake-src" && mkdir -p "$root/tmp/cmake-src"
+        tar -xzf "$cache/$src" -C "$root/tmp/cmake-src" --strip-components=1
+        in_root sh -c "cd /tmp/cmake-src && ./bootstrap --parallel=2 --prefix=/opt/cmake -- \
+            -DCMAKE_USE_OPENSSL=OFF -DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=Release >/tmp/cmake-bootstrap.log 2>&1 &&
+            make -j2 >>/tmp/cmake-bootstrap.log 2>&1 && rm -rf /opt/cmake && make install >>/tmp/cmake-bootstrap.log 2>&1" ||
+            { say "CMake's build failed; see $root/tmp/cmake-bootstrap.log"; exit 1; }
+        tar -czf "$cmake_tgz.part" -C "$root/opt" cmake && mv "$cmake_tgz.part" "$cmake_tgz"
+        rm -rf "$root/tmp/cmake-src"
+    else
+        rm -rf "$root/opt/cmake" && tar -xzf "$cmake_tgz" -C "$root/opt"
+    fi
+    for t in cmake ctest cpack; do ln -sf "/opt/cmake/bin/$t" "$root/usr/local/bin/$t"; done
+fi
+
+# ---- ortkit, built in the root --------------------------------------------------
+# Its own sources only (no build outputs, no deps/): a copy, so the root never
+# writes into the checkout.
+rm -rf "$root/opt/ortkit-src" && mkdir -p "$root/opt/ortkit-src"
+(cd "$here" && tar -cf - CMakeLists.txt ortkit.pc.in include src patches examples bench tests scripts) |
+    tar -xf - -C "$root/opt/ortkit-src"
+in_root sh -c 'cmake -S /opt/ortkit-src -B /opt/ortkit-build -G Ninja -DCMAKE_BUILD_TYPE=Release \
+        -DORTKIT_TESTS=OFF -DCMAKE_INSTALL_PREFIX=/opt/ortkit >/tmp/ortkit-build.log 2>&1 &&
+    cmake --build /opt/ortkit-build -j 2 >>/tmp/ortkit-build.log 2>&1 &&
+    cmake --install /opt/ortkit-build >>/tmp/ortkit-build.log 2>&1' ||
+    { say "ortkit does not build in the root; see $root/tmp/ortkit-build.log"; exit 1; }
+touch "$root/.ortkit-root-ready"
+echo "$root"
