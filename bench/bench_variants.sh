@@ -1,8 +1,12 @@
 #!/bin/sh
 # bench_variants.sh - what a CPU variant of ONNX Runtime is worth, measured.
 #
-# Runs inside the trixie chroot scripts/build_ort.sh makes (its builds need
-# trixie's glibc), on the bundles there: each pair of builds side by side in
+# Where it runs (BENCH_ROOT): "host", on this machine, for bundles that ship
+# (the bullseye root's, which load anywhere, and Microsoft's from set-up:
+# a bundle is looked for in deps/bullseye-root/bundles, then deps/bundles);
+# or "trixie", inside the trixie chroot scripts/build_ort.sh makes for its
+# system-linked builds (they need trixie's glibc), on the bundles there.
+# Each pair of builds side by side in
 # one process (`ortkit bench --runtime A --runtime B`, alternating blocks;
 # two builds that link the system's libonnx cannot share a process, so
 # those run as alternating processes),
@@ -23,6 +27,7 @@ set -eu
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 deps="${ORTKIT_DEPS:-$here/deps}"
+where=${BENCH_ROOT:-host}
 root="$deps/trixie-root"
 ver=1.21.0
 rounds=${ROUNDS:-3}
@@ -32,23 +37,40 @@ out=${OUT:-$deps/bench-variants.jsonl}
 models=${MODELS:-silero_vad ppocr_det ppocr_rec ppocr_cls gemm_mlp elementwise int8_matmul}
 say() { printf 'bench-variants: %s\n' "$*" >&2; }
 
-[ "$(id -u)" = 0 ] || { say "needs root (chroot)"; exit 1; }
-[ -x "$root/opt/ortkit/bin/ortkit" ] || { say "no ortkit in $root (run scripts/build_ort.sh first)"; exit 1; }
 [ $# -gt 0 ] || set -- cpu-x86-64:cpu-avx2 cpu:cpu-x86-64
+if [ "$where" = trixie ]; then
+    [ "$(id -u)" = 0 ] || { say "needs root (chroot)"; exit 1; }
+    [ -x "$root/opt/ortkit/bin/ortkit" ] || { say "no ortkit in $root (run scripts/build_ort.sh first)"; exit 1; }
+    mounted=""
+    cleanup() { [ -n "$mounted" ] && umount "$root/proc" 2>/dev/null || true; }
+    trap cleanup EXIT INT TERM
+    mountpoint -q "$root/proc" || { mount -t proc proc "$root/proc" && mounted=1; }
+    inside() { chroot "$root" env -i PATH=/opt/ortkit/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root "$@"; }
+    data="$root/data/variants"
+    D=/data/variants
+    bundle() { echo "/bundles/ort-$ver-$1"; }
+    bundle_here() { echo "$root/bundles/ort-$ver-$1"; }
+else
+    [ -x "$here/build/ortkit" ] || { say "build ortkit first (make build)"; exit 1; }
+    inside() { "$@"; }
+    ortkit() { "$here/build/ortkit" "$@"; }
+    data="$deps/bench-variants-data"
+    D=$data
+    bundle() {
+        for d in "$deps/bullseye-root/bundles" "$deps/bundles"; do
+            [ -d "$d/ort-$ver-$1" ] && { echo "$d/ort-$ver-$1"; return; }
+        done
+        echo "$deps/bundles/ort-$ver-$1"
+    }
+    bundle_here() { bundle "$1"; }
+fi
 for pair in "$@"; do
     for v in "${pair%%:*}" "${pair#*:}"; do
-        [ -d "$root/bundles/ort-$ver-$v" ] || { say "no bundle ort-$ver-$v in $root/bundles"; exit 1; }
+        [ -d "$(bundle_here "$v")" ] || { say "no bundle ort-$ver-$v ($(bundle_here "$v"))"; exit 1; }
     done
 done
 
-mounted=""
-cleanup() { [ -n "$mounted" ] && umount "$root/proc" 2>/dev/null || true; }
-trap cleanup EXIT INT TERM
-mountpoint -q "$root/proc" || { mount -t proc proc "$root/proc" && mounted=1; }
-inside() { chroot "$root" env -i PATH=/opt/ortkit/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root "$@"; }
-
 # The models, copied in once.
-data="$root/data/variants"
 mkdir -p "$data"
 for f in silero_vad.onnx ch_PP-OCRv4_det_infer.onnx ch_PP-OCRv4_rec_infer.onnx ch_ppocr_mobile_v2.0_cls_infer.onnx; do
     [ -s "$deps/models/$f" ] || { say "no $deps/models/$f (run scripts/setup.sh)"; exit 1; }
@@ -57,7 +79,6 @@ done
 [ -s "$data/int8_matmul.onnx" ] || /usr/bin/python3 "$here/bench/make_variant_models.py" "$data"
 [ -s "$data/vad/speech.npy" ] || /usr/bin/python3 "$here/scripts/make_vad_input.py" "$data/vad" >/dev/null
 
-D=/data/variants
 args_of() {
     case $1 in
     silero_vad) echo "$D/silero_vad.onnx -i input=$D/vad/speech.npy -i sr=$D/vad/sr.npy -i h=$D/vad/state.npy -i c=$D/vad/state.npy" ;;
@@ -70,13 +91,13 @@ args_of() {
 }
 
 : >"$out"
-# Builds that link the system's libonnx (Debian's way, as ortkit's are)
+# Builds that link the system's libonnx (Debian's way, as ortkit's trixie builds do)
 # cannot share a process: the second runtime's environment fails ("Trying
 # to add a domain to DomainToVersion map, but the domain is already exist"),
 # both registering ONNX's schemas in the one libonnx.  Such a pair runs in
 # separate processes instead, alternately (A then B, then B then A, ...).
 shares_libonnx() {
-    readelf -d "$root/bundles/ort-$ver-$1/lib/libonnxruntime.so.$ver" 2>/dev/null | grep -q 'libonnx\.so'
+    readelf -d "$(bundle_here "$1")/lib/libonnxruntime.so.$ver" 2>/dev/null | grep -q 'libonnx\.so'
 }
 one_bench() { # OUTFILE RUNTIME... (then the model's arguments in $bench_args)
     f=$1
@@ -95,14 +116,14 @@ for pair in "$@"; do
             while [ "$r" -le "$rounds" ]; do
                 say "$a vs $b, $m, $t thread(s), round $r of $rounds ($mode)"
                 if [ "$mode" = together ]; then
-                    one_bench "$data/run.json" --runtime "/bundles/ort-$ver-$a" --runtime "/bundles/ort-$ver-$b" ||
+                    one_bench "$data/run.json" --runtime "$(bundle "$a")" --runtime "$(bundle "$b")" ||
                         { say "bench failed: $a vs $b, $m"; exit 1; }
                     files="$data/run.json"
                 else
                     first=$a second=$b
                     [ $((r % 2)) = 0 ] && first=$b second=$a
-                    one_bench "$data/run-$first.json" --runtime "/bundles/ort-$ver-$first" &&
-                        one_bench "$data/run-$second.json" --runtime "/bundles/ort-$ver-$second" ||
+                    one_bench "$data/run-$first.json" --runtime "$(bundle "$first")" &&
+                        one_bench "$data/run-$second.json" --runtime "$(bundle "$second")" ||
                         { say "bench failed: $a vs $b, $m"; exit 1; }
                     files="$data/run-$a.json $data/run-$b.json"
                 fi

@@ -100,8 +100,17 @@ fi
 rm -rf "$root/opt/ortkit-src" && mkdir -p "$root/opt/ortkit-src"
 (cd "$here" && tar -cf - CMakeLists.txt ortkit.pc.in include src patches examples bench tests scripts) |
     tar -xf - -C "$root/opt/ortkit-src"
+# ONNX Runtime's C headers, as set-up fetched them (ortkit compiles against them).
+[ -e "$deps/ort-headers/include/onnxruntime_c_api.h" ] || { say "no ONNX Runtime headers: run scripts/setup.sh"; exit 1; }
+rm -rf "$root/opt/ort-headers" && cp -a "$deps/ort-headers" "$root/opt/ort-headers"
+# ONNX's .proto files, from this host's python3-onnx (the decoders are generated from them).
+mkdir -p "$root/opt/onnx-proto"
+cp /usr/lib/python3/dist-packages/onnx/onnx.proto /usr/lib/python3/dist-packages/onnx/onnx-data.proto \
+    "$root/opt/onnx-proto/"
 in_root sh -c 'cmake -S /opt/ortkit-src -B /opt/ortkit-build -G Ninja -DCMAKE_BUILD_TYPE=Release \
-        -DORTKIT_TESTS=OFF -DCMAKE_INSTALL_PREFIX=/opt/ortkit >/tmp/ortkit-build.log 2>&1 &&
+        -DORTKIT_TESTS=OFF -DORTKIT_ORT_INCLUDE_DIR=/opt/ort-headers/include \
+        -DORTKIT_ONNX_PROTO=/opt/onnx-proto/onnx.proto -DORTKIT_ONNX_DATA_PROTO=/opt/onnx-proto/onnx-data.proto \
+        -DCMAKE_INSTALL_PREFIX=/opt/ortkit >/tmp/ortkit-build.log 2>&1 &&
     cmake --build /opt/ortkit-build -j 2 >>/tmp/ortkit-build.log 2>&1 &&
     cmake --install /opt/ortkit-build >>/tmp/ortkit-build.log 2>&1' ||
     { say "ortkit does not build in the root; see $root/tmp/ortkit-build.log"; exit 1; }

@@ -148,6 +148,10 @@ static int push_dep_sources(ortkit__builder_plan *p, const ortkit__builder_confi
             upper[k] = (char)toupper((unsigned char)d->content[k]);
         upper[k] = '\0';
         PUSH(c, "-DFETCHCONTENT_SOURCE_DIR_%s=%s", upper, d->tree ? d->tree : "?");
+        /* ORT looks for SafeInt.hpp on the system first (find_path into
+         * this variable): set, the search is skipped. */
+        if (!strcmp(d->name, "safeint"))
+            PUSH(c, "-Dsafeint_SOURCE_DIR=%s", d->tree ? d->tree : "?");
     }
     PUSH(s, "dependencies\tcompiled in, from %s (cmake/deps.txt: %zu used by this build%s, %zu "
             "not); none from the system",

@@ -430,7 +430,7 @@ static int write_junit(const v_test *tests, size_t n, const v_config *cfg, doubl
         fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
         if (interrupted)
             fprintf(f, "<!-- partial: the run was interrupted (SIG%s) after %zu of %zu tests -->\n",
-                    sigabbrev_np(interrupted) ? sigabbrev_np(interrupted) : "?",
+                    ortkit__signal_abbrev(interrupted) ? ortkit__signal_abbrev(interrupted) : "?",
                     n - count_verdict(tests, n, V_NOT_RUN), n);
         fprintf(f, "<testsuites name=\"ortkit validate\" tests=\"%zu\" failures=\"%zu\" "
                    "errors=\"%zu\" skipped=\"%zu\" time=\"%.3f\">\n",
@@ -454,7 +454,7 @@ static int write_junit(const v_test *tests, size_t n, const v_config *cfg, doubl
                        "      <error type=\"interrupted\" message=\"the run was interrupted (SIG%s) "
                        "after %zu of %zu tests; this report is partial\"/>\n"
                        "    </testcase>\n  </testsuite>\n",
-                    seconds, sigabbrev_np(interrupted) ? sigabbrev_np(interrupted) : "?",
+                    seconds, ortkit__signal_abbrev(interrupted) ? ortkit__signal_abbrev(interrupted) : "?",
                     n - count_verdict(tests, n, V_NOT_RUN), n);
         }
         fputs("</testsuites>\n", f);

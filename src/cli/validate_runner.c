@@ -220,7 +220,7 @@ static void finish(child *c, v_test *t, int status, int timed_out, double timeou
             snprintf(r->message, sizeof r->message, "timed out after %g s; killed", timeout);
         } else if (WIFSIGNALED(status)) {
             int sig = WTERMSIG(status);
-            const char *abbrev = sigabbrev_np(sig);
+            const char *abbrev = ortkit__signal_abbrev(sig);
             t->signal = sig;
             snprintf(r->stage, sizeof r->stage, "crash");
             snprintf(r->message, sizeof r->message, "crashed: killed by SIG%s (%s)%s%s",

@@ -119,6 +119,12 @@ int ortkit__path_which(char **out, const char *program);
  * when there is none. */
 int ortkit__self_find(char *buf, size_t size, const char *rel_dirs, const char *name, int mode);
 
+/* ---- signals (proc.c) ------------------------------------------------------ */
+
+/* "SEGV" for SIGSEGV, NULL for a signal it does not know: a table rather
+ * than sigabbrev_np(), which needs glibc 2.32 (ortkit runs on 2.31). */
+const char *ortkit__signal_abbrev(int sig);
+
 /* ---- the per-user cache (cache.c) ----------------------------------------- */
 
 /* $XDG_CACHE_HOME/ortkit/NAME (else ~/.cache/ortkit/NAME) into buf, made

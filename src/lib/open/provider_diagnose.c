@@ -153,7 +153,7 @@ static const char *found_through(const ortkit__probe_request *req, const char *p
 
 static void signal_name(char *buf, size_t size, int sig)
 {
-    const char *abbrev = sigabbrev_np(sig);
+    const char *abbrev = ortkit__signal_abbrev(sig);
     snprintf(buf, size, "signal %d%s%s", sig, abbrev ? ", SIG" : "", abbrev ? abbrev : "");
 }
 

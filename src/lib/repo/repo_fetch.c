@@ -138,8 +138,15 @@ static int fetch_url(stream *s, const ortkit__source *src, const char *rel)
     if (!c)
         return ortkit__error_nomem();
     curl_easy_setopt(c, CURLOPT_URL, url);
+    /* HTTP(S) only, redirects too.  The string options are libcurl 7.85's;
+     * older libcurl (Debian 11 has 7.74) has only the bit masks. */
+#if LIBCURL_VERSION_NUM >= 0x075500
     curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
     curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+#else
+    curl_easy_setopt(c, CURLOPT_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+    curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+#endif
     curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
     curl_easy_setopt(c, CURLOPT_MAXREDIRS, 5L);
     curl_easy_setopt(c, CURLOPT_FAILONERROR, 1L);

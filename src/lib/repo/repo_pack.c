@@ -149,7 +149,7 @@ int ortkit__pack(char sha256[65], uint64_t *size, uint64_t *unpacked, const ortk
         archive_write_set_filter_option(a, "zstd", "compression-level", "3") != ARCHIVE_OK ||
         archive_write_set_format_pax_restricted(a) != ARCHIVE_OK ||
         archive_write_set_bytes_in_last_block(a, 1) != ARCHIVE_OK ||
-        archive_write_open2(a, &s, NULL, sink_write, NULL, NULL) != ARCHIVE_OK) {
+        archive_write_open(a, &s, NULL, sink_write, NULL) != ARCHIVE_OK) {
         rc = ortkit__error_set(ORTKIT_E_UNSUPPORTED, "cannot write a tar + zstd archive: %s",
                                archive_error_string(a));
         goto cleanup;
