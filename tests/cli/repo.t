@@ -87,6 +87,42 @@ expect_exit 1 "$ORTKIT" bundle install repo-serial1 --pubkey ortkit.pub --list
 expect_in err "as one seen before"
 [ -d "$XDG_STATE_HOME/ortkit/repos" ] && [ "$(stat -c %a "$XDG_STATE_HOME/ortkit/repos")" = 700 ]
 
+# Publish carries nothing it did not verify (the repository's directory may be
+# writable by others): an index that its key did not sign, another key's index,
+# a missing signature, or a carried archive that is not the one signed are
+# refused, naming what failed, and nothing is signed or written.
+"$ORTKIT" bundle import "$RT_OLD" --variant cpu-avx2 --into bundles-new >/dev/null
+NEWB=$(ls bundles-new)
+cp -r repo repo-swap
+sed -i "s/\"sha256\":	\"[0-9a-f]*\"/\"sha256\":	\"$(printf '%064d' 0)\"/" repo-swap/index.json
+cp repo-swap/index.json swap.before
+expect_exit 1 "$ORTKIT" bundle publish "bundles-new/$NEWB" --repo repo-swap --key ortkit.key
+expect_in err "cannot be trusted to publish into"
+expect_in err "the signature does not verify"
+cmp -s repo-swap/index.json swap.before || { echo "FAIL: publish rewrote a tampered index" >&2; exit 1; }
+"$ORTKIT" bundle keygen --key other.key --pubkey other.pub >/dev/null
+cp -r repo repo-other
+expect_exit 1 "$ORTKIT" bundle publish "bundles-new/$NEWB" --repo repo-other --key other.key
+expect_in err "is signed with key"
+cp -r repo repo-nosig
+rm repo-nosig/index.json.minisig
+expect_exit 1 "$ORTKIT" bundle publish "bundles-new/$NEWB" --repo repo-nosig --key ortkit.key
+expect_in err "index.json.minisig"
+expect_in err "cannot be trusted to publish into"
+# An archive swapped under a signed index is not carried into the next one.
+cp -r repo repo-arch
+chmod u+w repo-arch/archives/*.tar.zst
+for f in repo-arch/archives/*.tar.zst; do printf x >>"$f"; done
+cp repo-arch/index.json arch.before
+expect_exit 1 "$ORTKIT" bundle publish "bundles-new/$NEWB" --repo repo-arch --key ortkit.key
+expect_in err "is not the archive the signed index lists"
+expect_in err "bundle ort-1.17.3-cpu"
+cmp -s repo-arch/index.json arch.before || { echo "FAIL: publish rewrote the index" >&2; exit 1; }
+# Replacing that entry with a bundle that verifies needs no old archive.
+expect_exit 0 "$ORTKIT" bundle publish bundles/ort-1.17.3-cpu --repo repo-arch --key ortkit.key
+# And a repository whose index and archives are what its key signed takes new bundles.
+expect_exit 0 "$ORTKIT" bundle publish "bundles-new/$NEWB" --repo repo-arch --key ortkit.key
+
 # A serial only grows.
 expect_exit 1 "$ORTKIT" bundle publish bundles/ort-1.17.3-cpu --repo repo --key ortkit.key --serial 2
 expect_in err "a serial only grows"

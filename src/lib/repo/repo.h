@@ -127,9 +127,10 @@ int ortkit__fetch_file(const ortkit__source *src, ortkit__fetch_job *job);
 
 /* $XDG_STATE_HOME/ortkit/repos, made 0700. */
 int ortkit__state_dir(char **out, const char *option);
-/* Check serial and the index's hash against the newest seen from key id and
- * record them if newer: *last is the serial seen before (0: none). */
-int ortkit__state_check(uint64_t *last, const char *dir, const char *key_id, uint64_t serial,
+/* Check serial and the index's hash against the newest seen from the public
+ * key pk (the whole key, not its number) and record them if newer: *last is
+ * the serial seen before (0: none). */
+int ortkit__state_check(uint64_t *last, const char *dir, const ortkit__pubkey *pk, uint64_t serial,
                         const char *index_sha256);
 /* An exclusive lock on path (made 0600), waited for; *fd to close. */
 int ortkit__lock(int *fd, const char *path);

@@ -104,7 +104,7 @@ int ortkit_repo_open(ortkit_repo **out, const char *source, const ortkit_repo_op
     ortkit__key_id_hex(r->key_id, pk.id);
     ortkit__sha256_hex(sha, text, size);
     if ((rc = ortkit__state_dir(&state, o.state_dir)) ||
-        (rc = ortkit__state_check(&r->info.last_serial, state, r->key_id, index.serial, sha)))
+        (rc = ortkit__state_check(&r->info.last_serial, state, &pk, index.serial, sha)))
         goto cleanup;
     if (!(r->comment = ortkit__strdup(sig.trusted_comment))) {
         rc = ortkit__error_nomem();
