@@ -125,6 +125,17 @@ int ortkit__self_find(char *buf, size_t size, const char *rel_dirs, const char *
  * 0700; -1 when there is no home or the directory is not the user's alone
  * (then nothing is cached). */
 int ortkit__cache_dir(char *buf, size_t size, const char *name);
+/* dir as a place only this user can write: made 0700 when missing (its
+ * parents as ortkit__mkdirs makes them), else it must be a directory, not a
+ * link, owned by the user, with no access for group or others.
+ * ORTKIT_E_IO naming the rule it breaks and what to do (what: "the session
+ * cache"). */
+int ortkit__private_dir(const char *dir, const char *what);
+/* Create path for a writer that will open it again by name (ONNX Runtime):
+ * O_CREAT | O_EXCL | O_NOFOLLOW with mode (less the umask), so nothing
+ * planted there (a link to another file) is written through.  ORTKIT_E_IO
+ * with errno kept (EEXIST: try another name). */
+int ortkit__file_create_new(const char *path, unsigned mode);
 
 /* ---- running programs (spawn.c) ------------------------------------------- */
 

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -851,12 +852,26 @@ static int session_open(ortkit_session **out, ortkit_runtime *rt, const char *pa
     /* ORT writes the optimised model itself; aim it at a temporary name and
      * rename only when the session opened, so a failure leaves nothing. */
     if (o && o->optimized_model_path) {
-        size_t len = strlen(o->optimized_model_path) + 32;
+        static atomic_uint counter;
+        size_t len = strlen(o->optimized_model_path) + 48;
         if (!(optimized_tmp = malloc(len))) {
             rc = ortkit__error_nomem();
             goto fail;
         }
-        snprintf(optimized_tmp, len, "%s.tmp%ld", o->optimized_model_path, (long)getpid());
+        /* ORT opens the name and follows links: ortkit makes the file, new. */
+        rc = ORTKIT_E_IO;
+        for (int tries = 0; rc && tries < 16; tries++) {
+            snprintf(optimized_tmp, len, "%s.tmp.%ld.%u", o->optimized_model_path,
+                     (long)getpid(), atomic_fetch_add(&counter, 1));
+            if ((rc = ortkit__file_create_new(optimized_tmp, 0666)) && errno != EEXIST)
+                break;
+        }
+        if (rc) {
+            ortkit__error_wrap(rc, "cannot write optimised model '%s'", o->optimized_model_path);
+            free(optimized_tmp);
+            optimized_tmp = NULL; /* not ortkit's to remove */
+            goto fail;
+        }
     }
     ortkit__session_cache_begin(&cache, rt, path, data, size, o);
     rc = create_through_cache(s, &cache, path, data, size, o, optimized_tmp);
