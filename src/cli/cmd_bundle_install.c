@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { OPT_PUBKEY = 1, OPT_LIST, OPT_INTO, OPT_HOST, OPT_PIN, OPT_CACERT, OPT_JSON };
+enum { OPT_PUBKEY = 1, OPT_LIST, OPT_INTO, OPT_HOST, OPT_PIN, OPT_CACERT, OPT_FORCE, OPT_JSON };
 
 const cli_opt bundle_install_opts[] = {
     {OPT_PUBKEY, "pubkey", 'p', "KEY", 0,
@@ -23,13 +23,15 @@ const cli_opt bundle_install_opts[] = {
     {OPT_PIN, "pin", 0, "NAME|VERSION", 0, "only the bundle of that name or ONNX Runtime version"},
     {OPT_CACERT, "cacert", 0, "FILE", 0, "certificate authorities for https (PEM; default: the "
      "system's)"},
+    {OPT_FORCE, "force", 'f', NULL, 0, "replace a bundle of the same name that verifies but is "
+     "another (a damaged one is always replaced)"},
     {OPT_JSON, "json", 'j', NULL, 0, "print JSON"},
     CLI_OPT_END};
 
 typedef struct install_args {
     const char *source, *into, *host_file, *pin;
     ortkit_repo_options open;
-    int list, json;
+    int list, json, force;
 } install_args;
 
 void bundle_format_time(char out[32], int64_t t)
@@ -168,6 +170,7 @@ static int install(ortkit_repo *repo, const ortkit_bundle_choice *choice, const 
     ortkit_repo_install_options o = ORTKIT_REPO_INSTALL_OPTIONS_INIT;
     bar b = {0, 0, 0, isatty(2), 0};
     o.into = a->into;
+    o.force = a->force;
     o.progress = on_progress;
     o.progress_arg = &b;
     char size[32];
@@ -213,7 +216,7 @@ static int install(ortkit_repo *repo, const ortkit_bundle_choice *choice, const 
 
 int cmd_bundle_install(int argc, char **argv)
 {
-    install_args a = {NULL, NULL, NULL, NULL, ORTKIT_REPO_OPTIONS_INIT, 0, 0};
+    install_args a = {NULL, NULL, NULL, NULL, ORTKIT_REPO_OPTIONS_INIT, 0, 0, 0};
     int c;
     cli_opt_parser p;
     cli_opt_init(&p, &bundle_spec, bundle_install_opts, argc, argv);
@@ -225,6 +228,7 @@ int cmd_bundle_install(int argc, char **argv)
         case OPT_HOST: a.host_file = p.value; break;
         case OPT_PIN: a.pin = p.value; break;
         case OPT_CACERT: a.open.ca_file = p.value; break;
+        case OPT_FORCE: a.force = 1; break;
         case OPT_JSON: a.json = 1; break;
         }
     }

@@ -50,6 +50,19 @@ expect_in out "replaced   ort-1.17.3-cpu"
 expect_exit 0 "$ORTKIT" bundle verify inst/ort-1.17.3-cpu
 [ "$(ls -A inst)" = ".ortkit-install.lock
 ort-1.17.3-cpu" ] || { echo "FAIL: inst holds: $(ls -A inst)" >&2; exit 1; }
+# A healthy bundle of that name that is another (the user's own, verifying,
+# imported as another variant) is not replaced without --force.
+"$ORTKIT" bundle import "$RT_OLD" --variant cpu-avx2 --name ort-1.17.3-cpu --into own >/dev/null
+OWN=own/ort-1.17.3-cpu
+expect_exit 0 "$ORTKIT" bundle verify "$OWN"
+expect_exit 1 "$ORTKIT" bundle install repo --pubkey ortkit.pub --into own
+expect_in err "holds another bundle named 'ort-1.17.3-cpu' that verifies: not replaced"
+expect_in err "--force"
+grep -q cpu-avx2 "$OWN/manifest.json" || { echo "FAIL: the user's bundle was replaced" >&2; exit 1; }
+expect_exit 0 "$ORTKIT" bundle install repo --pubkey ortkit.pub --into own --force
+expect_in out "replaced   ort-1.17.3-cpu"
+! grep -q cpu-avx2 "$OWN/manifest.json" || { echo "FAIL: --force did not replace it" >&2; exit 1; }
+expect_exit 0 "$ORTKIT" bundle verify "$OWN"
 
 # A tampered index fails its signature; nothing is installed.
 cp -r repo repo-index

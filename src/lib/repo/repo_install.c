@@ -16,6 +16,7 @@
 #include "abi.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@
 
 ORTKIT__ABI_STRUCT(install_abi, ortkit_repo_install_options, "install options",
                    "ORTKIT_REPO_INSTALL_OPTIONS_INIT", ORTKIT_REPO_INSTALL_OPTIONS_VERSION,
+                   offsetof(ortkit_repo_install_options, force),
                    sizeof(ortkit_repo_install_options));
 
 typedef struct report_owned {
@@ -50,25 +52,29 @@ static int same_manifest(int *same, const ortkit_bundle *a, const ortkit_bundle 
     return rc;
 }
 
-/* The bundle at dir, if it opens and verifies and is entry's: *state 1.
- * Not there: 0.  There but damaged or another: 2. */
+/* What is at dir now (an install replaces only what cannot be used). */
+enum { EXISTING_NONE, EXISTING_SAME, EXISTING_DAMAGED, EXISTING_OTHER };
+
+/* The bundle at dir: not there, entry's (it opens and verifies), damaged
+ * (it does not open or verify), or another that verifies. */
 static int existing_state(int *state, const char *dir, const ortkit_repo_entry *e)
 {
     struct stat st;
-    *state = 0;
+    *state = EXISTING_NONE;
     if (lstat(dir, &st) != 0)
         return errno == ENOENT ? ORTKIT_OK
                                : ortkit__error_set(ORTKIT_E_IO, "cannot look at '%s': %s", dir,
                                                    strerror(errno));
-    *state = 2;
+    *state = EXISTING_DAMAGED;
     if (!S_ISDIR(st.st_mode))
         return ortkit__error_set(ORTKIT_E_IO, "'%s' is in the way: it is not a directory; remove "
                                  "it to install '%s' there", dir, e->name);
     ortkit_bundle *b = NULL;
     int same = 0;
-    if (ortkit_bundle_open(&b, dir) == 0 && ortkit_bundle_verify(b) == 0 &&
-        same_manifest(&same, b, e->bundle, e->name) == 0 && same)
-        *state = 1;
+    if (ortkit_bundle_open(&b, dir) == 0 && !ortkit_bundle_damage(b)[0] &&
+        ortkit_bundle_verify(b) == 0)
+        *state = same_manifest(&same, b, e->bundle, e->name) == 0 && same ? EXISTING_SAME
+                                                                          : EXISTING_OTHER;
     ortkit_bundle_free(b);
     return ORTKIT_OK;
 }
@@ -165,9 +171,17 @@ int ortkit_repo_install(ortkit_repo_report **out, ortkit_repo *repo, size_t i,
     r->pub.dir = r->dir;
     if ((rc = existing_state(&existing, dest, e)))
         goto cleanup;
-    if (existing == 1) { /* another install, or an earlier one, put it there */
+    if (existing == EXISTING_SAME) { /* another install, or an earlier one, put it there */
         r->pub.outcome = ORTKIT_REPO_UNCHANGED;
         keep_part = 0;
+        goto cleanup;
+    }
+    /* A healthy bundle of the same name may be the user's own: as import does,
+     * only force replaces it. */
+    if (existing == EXISTING_OTHER && !o.force) {
+        rc = ortkit__error_set(ORTKIT_E_IO, "'%s' holds another bundle named '%s' that verifies: "
+                               "not replaced (remove it, install into another directory, or "
+                               "replace it with --force)", dest, e->name);
         goto cleanup;
     }
     ortkit__fetch_job job = {e->archive, part, e->size, e->sha256, o.progress, o.progress_arg, 0, 0};
@@ -177,10 +191,11 @@ int ortkit_repo_install(ortkit_repo_report **out, ortkit_repo *repo, size_t i,
     if (rc)
         goto cleanup;
     keep_part = 0; /* whole and right: whatever follows, it is not resumed */
-    if ((rc = stage(tmp, sizeof tmp, into, part, e)) || (rc = swap_in(tmp, dest, existing == 2)))
+    if ((rc = stage(tmp, sizeof tmp, into, part, e)) ||
+        (rc = swap_in(tmp, dest, existing != EXISTING_NONE)))
         goto cleanup;
     tmp[0] = '\0';
-    r->pub.outcome = existing == 2 ? ORTKIT_REPO_REPLACED : ORTKIT_REPO_INSTALLED;
+    r->pub.outcome = existing != EXISTING_NONE ? ORTKIT_REPO_REPLACED : ORTKIT_REPO_INSTALLED;
 cleanup:
     if (tmp[0])
         ortkit__rmtree(tmp);
