@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -39,6 +40,31 @@ static void keep(char **buf, size_t *len, size_t *cap, const char *chunk, size_t
     *len += n;
 }
 
+#define STILL_RUNNING 1
+
+/* Reap pid, by the deadline when there is one (0: none): STILL_RUNNING
+ * when it is still running then. */
+static int wait_until(pid_t pid, int *ws, double deadline, const char *what)
+{
+    long nap_ns = 1000000; /* 1 ms, doubling to 50 ms: a probe ends in well under a second */
+    for (;;) {
+        pid_t got = waitpid(pid, ws, deadline > 0 ? WNOHANG : 0);
+        if (got == pid)
+            return ORTKIT_OK;
+        if (got < 0 && errno != EINTR)
+            return ortkit__error_set(ORTKIT_E_IO, "cannot wait for '%s': %s", what, strerror(errno));
+        if (got == 0) {
+            double left = deadline - ortkit__clock_now();
+            if (left <= 0)
+                return STILL_RUNNING;
+            struct timespec nap = {0, nap_ns < (long)(left * 1e9) ? nap_ns : (long)(left * 1e9) + 1};
+            nanosleep(&nap, NULL);
+            if (nap_ns < 50000000)
+                nap_ns *= 2;
+        }
+    }
+}
+
 int ortkit__spawn_timed(const char *const *argv, char *const *envp, double timeout_s,
                         int merge_stderr, char **output, int *status, int *timed_out)
 {
@@ -59,9 +85,18 @@ int ortkit__spawn_timed(const char *const *argv, char *const *envp, double timeo
     else
         posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
     pid_t pid;
+    /* A timed child leads a process group of its own, so that what it
+     * started (and what holds its stdout) is ended with it. */
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    if (timeout_s > 0) {
+        posix_spawnattr_setpgroup(&attr, 0);
+        posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+    }
     /* glibc's posix_spawnp reports a program that cannot be run here, not
      * as an exit status 127 of the child. */
-    int err = posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv, envp ? envp : environ);
+    int err = posix_spawnp(&pid, argv[0], &fa, &attr, (char *const *)argv, envp ? envp : environ);
+    posix_spawnattr_destroy(&attr);
     posix_spawn_file_actions_destroy(&fa);
     close(fds[1]);
     if (err) {
@@ -81,10 +116,11 @@ int ortkit__spawn_timed(const char *const *argv, char *const *envp, double timeo
             int ready = left > 0 ? poll(&pfd, 1, (int)(left * 1000) + 1) : 0;
             if (ready < 0 && errno == EINTR)
                 continue;
-            if (ready == 0) { /* out of time: the child is ended, not waited for longer */
-                kill(pid, SIGKILL);
+            if (ready == 0) { /* out of time: the group is ended, not waited for longer */
+                killpg(pid, SIGKILL);
                 if (timed_out)
                     *timed_out = 1;
+                deadline = 0;
                 break;
             }
         }
@@ -97,11 +133,14 @@ int ortkit__spawn_timed(const char *const *argv, char *const *envp, double timeo
     }
     close(fds[0]);
     int ws;
-    while (waitpid(pid, &ws, 0) < 0) {
-        if (errno != EINTR) {
-            rc = ortkit__error_set(ORTKIT_E_IO, "cannot wait for '%s': %s", argv[0], strerror(errno));
-            break;
-        }
+    if ((rc = wait_until(pid, &ws, deadline, argv[0])) == STILL_RUNNING) {
+        /* It closed its output and went on: the deadline still holds. */
+        killpg(pid, SIGKILL);
+        if (timed_out)
+            *timed_out = 1;
+        rc = wait_until(pid, &ws, 0, argv[0]);
+    } else if (!rc && deadline > 0) {
+        killpg(pid, SIGKILL); /* what the child left running in its group */
     }
     if (!rc)
         *status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);

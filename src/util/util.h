@@ -151,8 +151,10 @@ int ortkit__file_create_new(const char *path, unsigned mode);
  */
 int ortkit__spawn(const char *const *argv, int merge_stderr, char **output, int *status);
 /* The same with an environment (envp; NULL: this process's) and a time limit
- * (timeout_s > 0): a child still running then is killed (SIGKILL) and
- * *timed_out set; what it wrote before is kept. */
+ * (timeout_s > 0) that holds to the child's end, not only to the end of its
+ * output: the child then leads a process group of its own, which is killed
+ * (SIGKILL) when the time is up (*timed_out set; what it wrote before is
+ * kept), and after the child ends, so nothing it started outlives it. */
 int ortkit__spawn_timed(const char *const *argv, char *const *envp, double timeout_s,
                         int merge_stderr, char **output, int *status, int *timed_out);
 
