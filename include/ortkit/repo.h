@@ -49,10 +49,18 @@ typedef struct ortkit_repo_options {
     const char *state_dir;
     /* The time expiry is judged at, in seconds since the epoch; 0: now. */
     int64_t now;
+    /* version 2: how long a download may take.  Each transfer (the index,
+     * the signature, an archive) fails once it has taken timeout_s seconds
+     * in all (0: 3600), or once it has been slower than min_rate bytes a
+     * second for min_rate_window_s seconds (0: 1024 bytes a second over
+     * 30 s); the error names the limit. */
+    double timeout_s;
+    uint64_t min_rate;
+    double min_rate_window_s;
 } ortkit_repo_options;
 
-#define ORTKIT_REPO_OPTIONS_VERSION 1
-#define ORTKIT_REPO_OPTIONS_INIT {ORTKIT_REPO_OPTIONS_VERSION, NULL, NULL, NULL, 0}
+#define ORTKIT_REPO_OPTIONS_VERSION 2
+#define ORTKIT_REPO_OPTIONS_INIT {ORTKIT_REPO_OPTIONS_VERSION, NULL, NULL, NULL, 0, 0, 0, 0}
 
 /* The repository as its verified index describes it.  The repository's,
  * reached by pointer: later versions may add fields at the end. */

@@ -103,7 +103,15 @@ typedef struct ortkit__source {
     const char *base;    /* a URL or a directory, without a trailing '/' */
     int remote;          /* http(s) */
     const char *ca_file; /* NULL: the system's */
+    /* Limits of one transfer (ortkit_repo_options; 0: the defaults). */
+    double timeout_s;
+    uint64_t min_rate;
+    double min_rate_window_s;
 } ortkit__source;
+
+#define REPO_DEFAULT_TIMEOUT_S 3600.0
+#define REPO_DEFAULT_MIN_RATE 1024
+#define REPO_DEFAULT_MIN_RATE_WINDOW_S 30.0
 
 int ortkit__source_init(ortkit__source *src, char **base, const char *source, const char *ca_file);
 /* A small file whole (the index, its signature), at most max bytes. */
