@@ -64,6 +64,22 @@ expect_in out "replaced   ort-1.17.3-cpu"
 ! grep -q cpu-avx2 "$OWN/manifest.json" || { echo "FAIL: --force did not replace it" >&2; exit 1; }
 expect_exit 0 "$ORTKIT" bundle verify "$OWN"
 
+# What killed installs left is removed by the next install into that
+# directory: unpack directories of dead processes (and of old, PID-less
+# names), parts of archives the index no longer lists; a live process's
+# directory and the part of a listed archive (resumed) stay.
+DEAD=$(sh -c 'echo $$')
+mkdir -p stale/".ortkit-unpack-ort-1.17.3-cpu-$DEAD-Ab12Cd" stale/.ortkit-unpack-ort-1.17.3-cpu-Xy34Zw \
+    stale/".ortkit-unpack-ort-1.17.3-cpu-$$-Live01"
+head -c 1000000 /dev/zero >stale/".ortkit-unpack-ort-1.17.3-cpu-$DEAD-Ab12Cd/lib.so"
+head -c 1000 /dev/zero >stale/.ortkit-download-"$(printf '%064d' 7)".part
+head -c 1000 "repo/archives/$A" >stale/.ortkit-download-"${A%.tar.zst}".part
+expect_exit 0 "$ORTKIT" bundle install repo --pubkey ortkit.pub --into stale --json
+expect_in out '"resumed_from":	1000'
+[ "$(ls -A stale)" = ".ortkit-install.lock
+.ortkit-unpack-ort-1.17.3-cpu-$$-Live01
+ort-1.17.3-cpu" ] || { echo "FAIL: stale holds: $(ls -A stale)" >&2; exit 1; }
+
 # A tampered index fails its signature; nothing is installed.
 cp -r repo repo-index
 sed -i 's/"serial":	1/"serial":	9/' repo-index/index.json

@@ -9,15 +9,19 @@
  * index lists, and only then renamed into place (exchanged atomically with
  * a bundle of the same name, which is removed after).  A failure at any
  * step removes what the step made, and the destination stays as it was.
+ * What a killed install left is told by its name (the PID of the unpack
+ * directory, the archive hash of the part) and removed by the next one.
  */
 #include "bundle.h"
 #include "repo.h"
 
 #include "abi.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stddef.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,11 +83,69 @@ static int existing_state(int *state, const char *dir, const ortkit_repo_entry *
     return ORTKIT_OK;
 }
 
+#define UNPACK_PREFIX ".ortkit-unpack-"
+#define PART_PREFIX ".ortkit-download-"
+#define PART_SUFFIX ".part"
+
+/* The PID in ".ortkit-unpack-NAME-PID-XXXXXX"; 0 for a name without one
+ * (made before names carried it). */
+static long unpack_pid(const char *entry)
+{
+    const char *last = strrchr(entry, '-');
+    if (!last || last == entry)
+        return 0;
+    const char *p = last;
+    while (p > entry && p[-1] >= '0' && p[-1] <= '9')
+        p--;
+    if (p == last || p[-1] != '-')
+        return 0;
+    return strtol(p, NULL, 10);
+}
+
+static int listed(const ortkit_repo *repo, const char *sha, size_t len)
+{
+    for (size_t i = 0; i < ortkit_repo_count(repo); i++)
+        if (strlen(ortkit_repo_get(repo, i)->sha256) == len &&
+            !strncmp(ortkit_repo_get(repo, i)->sha256, sha, len))
+            return 1;
+    return 0;
+}
+
+/* Under the install lock, what killed installs left (a SIGKILL, a second
+ * Ctrl-C) goes, as import removes its own: unpack directories whose process
+ * is gone (or that carry no PID: only a holder of the lock makes them), and
+ * partial downloads of archives this repository's signed index no longer
+ * lists (they can never be resumed from it). */
+static void remove_stale(const char *into, const ortkit_repo *repo)
+{
+    DIR *d = opendir(into);
+    if (!d)
+        return;
+    size_t plen = strlen(PART_PREFIX), slen = strlen(PART_SUFFIX);
+    for (struct dirent *e; (e = readdir(d));) {
+        const char *n = e->d_name;
+        size_t len = strlen(n);
+        char path[PATH_MAX];
+        if (ortkit__pathf(path, sizeof path, "%s/%s", into, n))
+            continue;
+        if (!strncmp(n, UNPACK_PREFIX, strlen(UNPACK_PREFIX))) {
+            long pid = unpack_pid(n);
+            if (pid <= 0 || (pid != (long)getpid() && kill((pid_t)pid, 0) != 0 && errno == ESRCH))
+                ortkit__rmtree(path);
+        } else if (len > plen + slen && !strncmp(n, PART_PREFIX, plen) &&
+                   !strcmp(n + len - slen, PART_SUFFIX) && !listed(repo, n + plen, len - plen - slen)) {
+            unlink(path);
+        }
+    }
+    closedir(d);
+}
+
 /* Unpack and verify into a fresh directory beside the destination. */
 static int stage(char *tmp, size_t tmp_size, const char *into, const char *archive,
                  const ortkit_repo_entry *e)
 {
-    int rc = ortkit__pathf(tmp, tmp_size, "%s/.ortkit-unpack-%s-XXXXXX", into, e->name);
+    int rc = ortkit__pathf(tmp, tmp_size, "%s/" UNPACK_PREFIX "%s-%ld-XXXXXX", into, e->name,
+                           (long)getpid());
     if (rc)
         return rc;
     if (!mkdtemp(tmp)) {
@@ -162,9 +224,11 @@ int ortkit_repo_install(ortkit_repo_report **out, ortkit_repo *repo, size_t i,
     if (rc || (rc = ortkit__mkdirs(into)) ||
         (rc = ortkit__pathf(dest, sizeof dest, "%s/%s", into, e->name)) ||
         (rc = ortkit__pathf(lock, sizeof lock, "%s/.ortkit-install.lock", into)) ||
-        (rc = ortkit__pathf(part, sizeof part, "%s/.ortkit-download-%s.part", into, e->sha256)) ||
+        (rc = ortkit__pathf(part, sizeof part, "%s/" PART_PREFIX "%s" PART_SUFFIX, into,
+                            e->sha256)) ||
         (rc = ortkit__lock(&fd, lock)))
         goto cleanup;
+    remove_stale(into, repo);
     snprintf(r->name, sizeof r->name, "%s", e->name);
     snprintf(r->dir, sizeof r->dir, "%s", dest);
     r->pub.name = r->name;
