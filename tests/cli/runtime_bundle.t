@@ -73,3 +73,40 @@ expect_in err "is not a bundle"
 # A runtime directory that is no bundle loads as before, unverified.
 expect_exit 0 "$ORTKIT" version --runtime "$RT_OLD"
 expect_in out "ONNX Runtime 1.17.3"
+
+# Every directory on the way to a bundle (links followed, the directories
+# holding them included) must be the user's or root's and writable by no
+# one else (a sticky one holding the user's entry is fine): whoever can
+# replace an entry on the path can swap the bundle between its check and
+# its load (a renameat2 exchange did, 7 times in 100).
+"$ORTKIT" bundle import "$RT_OLD" --into grp >/dev/null
+chmod 0775 grp
+expect_exit 1 "$ORTKIT" version --runtime grp/ort-1.17.3-cpu
+expect_in err "a directory on the path to the bundle is writable by its group"
+chmod 0755 grp
+expect_exit 0 "$ORTKIT" version --runtime grp/ort-1.17.3-cpu
+mkdir -m 1777 sticky
+mv grp sticky/
+expect_exit 0 "$ORTKIT" version --runtime sticky/grp/ort-1.17.3-cpu
+# A bundle named through a link in a directory anyone can write: what loads
+# is the path that was verified, not the link, which may change meanwhile.
+mkdir -m 0777 open
+ln -s "$PWD/sticky/grp/ort-1.17.3-cpu" open/link
+expect_exit 0 env ORTKIT_RUNTIME="$PWD/open/link" "$ORTKIT" version
+expect_in out "path       $PWD/sticky/grp/ort-1.17.3-cpu/lib/libonnxruntime.so.1.17.3"
+# A directory anyone can write above the bundle itself is refused.
+mkdir -m 0777 open/deeper
+mv sticky/grp open/deeper/
+expect_exit 1 "$ORTKIT" version --runtime open/deeper/grp/ort-1.17.3-cpu
+expect_in err "open: a directory on the path to the bundle is writable by anyone"
+mv open/deeper/grp sticky/
+if [ "$(id -u)" = 0 ]; then
+    # Another account's directory above the bundle, even one no one else can write.
+    mkdir -m 0755 theirs
+    mv sticky/grp theirs/
+    chown 65534 theirs
+    expect_exit 1 "$ORTKIT" version --runtime theirs/grp/ort-1.17.3-cpu
+    expect_in err "theirs: a directory on the path to the bundle belongs to uid 65534"
+    expect_exit 1 "$ORTKIT" bundle verify theirs/grp/ort-1.17.3-cpu
+    expect_in out "belongs to uid 65534"
+fi
