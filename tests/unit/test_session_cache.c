@@ -362,6 +362,25 @@ static void test_untrusted_places(void **state)
         assert_int_equal(chown(entry, 65534, 65534), 0);
         expect_rebuilt(dir, "belongs to another user");
     }
+    /* A session keeps its entry mapped: no other account may be able to
+     * truncate it under the mapping (SIGBUS).  As root, a child that
+     * becomes uid 65534 tries. */
+    snprintf(entry, sizeof entry, "%s", only_entry(dir));
+    assert_int_equal(stat(entry, &st), 0);
+    assert_int_equal(st.st_mode & 022, 0);
+    if (geteuid() == 0) {
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            if (setgid(65534) != 0 || setuid(65534) != 0)
+                _exit(2);
+            int fd = open(entry, O_WRONLY);
+            _exit(fd < 0 && truncate(entry, 0) != 0 ? 0 : 1);
+        }
+        int ws = 0;
+        assert_int_equal(waitpid(pid, &ws, 0), pid);
+        assert_true(WIFEXITED(ws) && WEXITSTATUS(ws) == 0);
+    }
     /* Links at every name a fill of this process could take: the fill is
      * skipped rather than written through them, and the victim is intact. */
     snprintf(entry, sizeof entry, "%s", only_entry(dir));
