@@ -42,27 +42,39 @@ static void keep(char **buf, size_t *len, size_t *cap, const char *chunk, size_t
 
 #define STILL_RUNNING 1
 
-/* Reap pid, by the deadline when there is one (0: none): STILL_RUNNING
- * when it is still running then. */
-static int wait_until(pid_t pid, int *ws, double deadline, const char *what)
+/* Wait until pid has ended, by the deadline when there is one (0: none),
+ * without reaping it (WNOWAIT): while it is a zombie its process group
+ * cannot be taken by another.  STILL_RUNNING when it runs past the deadline. */
+static int wait_ended(pid_t pid, double deadline, const char *what)
 {
     long nap_ns = 1000000; /* 1 ms, doubling to 50 ms: a probe ends in well under a second */
     for (;;) {
-        pid_t got = waitpid(pid, ws, deadline > 0 ? WNOHANG : 0);
-        if (got == pid)
-            return ORTKIT_OK;
-        if (got < 0 && errno != EINTR)
+        siginfo_t info;
+        memset(&info, 0, sizeof info);
+        int r = waitid(P_PID, (id_t)pid, &info, WEXITED | WNOWAIT | (deadline > 0 ? WNOHANG : 0));
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
             return ortkit__error_set(ORTKIT_E_IO, "cannot wait for '%s': %s", what, strerror(errno));
-        if (got == 0) {
-            double left = deadline - ortkit__clock_now();
-            if (left <= 0)
-                return STILL_RUNNING;
-            struct timespec nap = {0, nap_ns < (long)(left * 1e9) ? nap_ns : (long)(left * 1e9) + 1};
-            nanosleep(&nap, NULL);
-            if (nap_ns < 50000000)
-                nap_ns *= 2;
-        }
+        if (info.si_pid == pid)
+            return ORTKIT_OK;
+        double left = deadline - ortkit__clock_now();
+        if (left <= 0)
+            return STILL_RUNNING;
+        struct timespec nap = {0, nap_ns < (long)(left * 1e9) ? nap_ns : (long)(left * 1e9) + 1};
+        nanosleep(&nap, NULL);
+        if (nap_ns < 50000000)
+            nap_ns *= 2;
     }
+}
+
+/* Reap pid, which has ended. */
+static int reap(pid_t pid, int *ws, const char *what)
+{
+    while (waitpid(pid, ws, 0) < 0)
+        if (errno != EINTR)
+            return ortkit__error_set(ORTKIT_E_IO, "cannot wait for '%s': %s", what, strerror(errno));
+    return ORTKIT_OK;
 }
 
 int ortkit__spawn_timed(const char *const *argv, char *const *envp, double timeout_s,
@@ -132,16 +144,20 @@ int ortkit__spawn_timed(const char *const *argv, char *const *envp, double timeo
         keep(&buf, &len, &cap, chunk, (size_t)n);
     }
     close(fds[0]);
-    int ws;
-    if ((rc = wait_until(pid, &ws, deadline, argv[0])) == STILL_RUNNING) {
+    int ws = 0;
+    if ((rc = wait_ended(pid, deadline, argv[0])) == STILL_RUNNING) {
         /* It closed its output and went on: the deadline still holds. */
         killpg(pid, SIGKILL);
         if (timed_out)
             *timed_out = 1;
-        rc = wait_until(pid, &ws, 0, argv[0]);
-    } else if (!rc && deadline > 0) {
-        killpg(pid, SIGKILL); /* what the child left running in its group */
+        rc = wait_ended(pid, 0, argv[0]);
     }
+    /* What the child left running in its group goes before the child is
+     * reaped, while the group's number is still its own. */
+    if (!rc && timeout_s > 0)
+        killpg(pid, SIGKILL);
+    if (!rc)
+        rc = reap(pid, &ws, argv[0]);
     if (!rc)
         *status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
     if (!buf && !rc)
