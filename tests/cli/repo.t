@@ -80,6 +80,12 @@ expect_in out '"resumed_from":	1000'
 .ortkit-unpack-ort-1.17.3-cpu-$$-Live01
 ort-1.17.3-cpu" ] || { echo "FAIL: stale holds: $(ls -A stale)" >&2; exit 1; }
 
+# A directory of that name that is no bundle is not removed either.
+mkdir -p notb/ort-1.17.3-cpu && echo mine >notb/ort-1.17.3-cpu/notes.txt
+expect_exit 1 "$ORTKIT" bundle install repo --pubkey ortkit.pub --into notb --force
+expect_in err "is in the way: it is not a bundle"
+[ -f notb/ort-1.17.3-cpu/notes.txt ] || { echo "FAIL: a directory that is no bundle went" >&2; exit 1; }
+
 # A tampered index fails its signature; nothing is installed.
 cp -r repo repo-index
 sed -i 's/"serial":	1/"serial":	9/' repo-index/index.json

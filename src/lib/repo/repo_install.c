@@ -73,6 +73,14 @@ static int existing_state(int *state, const char *dir, const ortkit_repo_entry *
     if (!S_ISDIR(st.st_mode))
         return ortkit__error_set(ORTKIT_E_IO, "'%s' is in the way: it is not a directory; remove "
                                  "it to install '%s' there", dir, e->name);
+    /* A directory that is no bundle at all is not an install's to remove. */
+    char manifest[PATH_MAX];
+    int rc = ortkit__pathf(manifest, sizeof manifest, "%s/" BUNDLE_MANIFEST, dir);
+    if (rc)
+        return rc;
+    if (lstat(manifest, &st) != 0)
+        return ortkit__error_set(ORTKIT_E_IO, "'%s' is in the way: it is not a bundle (no %s); "
+                                 "remove it to install '%s' there", dir, BUNDLE_MANIFEST, e->name);
     ortkit_bundle *b = NULL;
     int same = 0;
     if (ortkit_bundle_open(&b, dir) == 0 && !ortkit_bundle_damage(b)[0] &&
