@@ -49,10 +49,18 @@ typedef struct ortkit_repo_options {
     const char *state_dir;
     /* The time expiry is judged at, in seconds since the epoch; 0: now. */
     int64_t now;
+    /* version 2: how long a download may take.  Each transfer (the index,
+     * the signature, an archive) fails once it has taken timeout_s seconds
+     * in all (0: 3600), or once it has been slower than min_rate bytes a
+     * second for min_rate_window_s seconds (0: 1024 bytes a second over
+     * 30 s); the error names the limit. */
+    double timeout_s;
+    uint64_t min_rate;
+    double min_rate_window_s;
 } ortkit_repo_options;
 
-#define ORTKIT_REPO_OPTIONS_VERSION 1
-#define ORTKIT_REPO_OPTIONS_INIT {ORTKIT_REPO_OPTIONS_VERSION, NULL, NULL, NULL, 0}
+#define ORTKIT_REPO_OPTIONS_VERSION 2
+#define ORTKIT_REPO_OPTIONS_INIT {ORTKIT_REPO_OPTIONS_VERSION, NULL, NULL, NULL, 0, 0, 0, 0}
 
 /* The repository as its verified index describes it.  The repository's,
  * reached by pointer: later versions may add fields at the end. */
@@ -106,15 +114,17 @@ typedef struct ortkit_repo_install_options {
     const char *into;         /* NULL: the user's bundle directory */
     ortkit_repo_progress_fn progress; /* NULL: none */
     void *progress_arg;
+    /* version 2 */
+    int force;                /* replace a bundle of the same name that verifies but differs */
 } ortkit_repo_install_options;
 
-#define ORTKIT_REPO_INSTALL_OPTIONS_VERSION 1
-#define ORTKIT_REPO_INSTALL_OPTIONS_INIT {ORTKIT_REPO_INSTALL_OPTIONS_VERSION, NULL, NULL, NULL}
+#define ORTKIT_REPO_INSTALL_OPTIONS_VERSION 2
+#define ORTKIT_REPO_INSTALL_OPTIONS_INIT {ORTKIT_REPO_INSTALL_OPTIONS_VERSION, NULL, NULL, NULL, 0}
 
 typedef enum ortkit_repo_outcome {
     ORTKIT_REPO_INSTALLED = 0, /* it was not there */
     ORTKIT_REPO_UNCHANGED = 1, /* the same bundle was there and verifies: nothing done */
-    ORTKIT_REPO_REPLACED = 2   /* another or a damaged bundle of that name was replaced */
+    ORTKIT_REPO_REPLACED = 2   /* a damaged bundle of that name (or, with force, another) was replaced */
 } ortkit_repo_outcome;
 
 /* What an install did.  Library-allocated: later versions add fields at the end. */
@@ -133,7 +143,10 @@ typedef struct ortkit_repo_report {
  * (ortkit_bundle_verify) and that it is the one the index lists, and
  * rename it into place.  A failure leaves the destination as it was: never
  * a half bundle, and a bundle of the same name is replaced only by one
- * that verified.  Installs into one directory take turns (a lock file).
+ * that verified.  A bundle of the same name that verifies but is another
+ * (the user's own) is replaced only with options.force; without it the
+ * install fails with ORTKIT_E_IO, naming it.  Installs into one directory
+ * take turns (a lock file).
  */
 ORTKIT_API int ortkit_repo_install(ortkit_repo_report **out, ortkit_repo *repo, size_t i,
                                    const ortkit_repo_install_options *opts);

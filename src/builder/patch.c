@@ -2,13 +2,22 @@
  * patch.c - `--patch DIR`: a per-version patch set, as distributions carry.
  * The .patch files of DIR are applied in name order with `patch -p1`; each applied one
  * is recorded in <state>/patches-applied, so a rerun does not apply it
- * again.  A patch that is already in the tree (reverse-applies cleanly) is
- * recorded and skipped; one that neither applies nor is present fails.
+ * again.  A patch that is already in the tree is recorded and skipped; one
+ * that neither applies nor is present fails.  "Already in" is decided by
+ * really reverse-applying the patch to copies of the files it names (GNU
+ * patch's -R --dry-run exits 0 on a patch that is not reversed, "Ignoring
+ * -R"), and a patch that fails half-way (a git-style one may have made a
+ * link first) is undone from copies kept before it ran: on any failure the
+ * tree is as it was.  A patch naming a path outside the tree is refused
+ * (GNU patch would skip it and still succeed).
  */
 #include "builder.h"
+#include "patch_files.h"
 
 #include <dirent.h>
+#include <ftw.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -31,20 +40,98 @@ static int recorded(const char *list, const char *name)
     return 0;
 }
 
-/* mode: "check" (dry run), "apply", or "present" (does it reverse-apply?). */
+/* mode: "check" (dry run), "apply", or "reverse" (for real, refusing a
+ * patch that is not reversed: --forward with -R). */
 static int run_patch(const char *source, const char *file, const char *mode, char **out)
 {
     const char *check[] = {"patch", "-p1", "--batch", "--forward", "-s", "--dry-run", "-d", source,
                            "-i", file, NULL};
     const char *apply[] = {"patch", "-p1", "--batch", "--forward", "-s", "-d", source, "-i", file,
                            NULL};
-    const char *present[] = {"patch", "-p1", "--batch", "-R", "-s", "--dry-run", "-d", source,
+    const char *reverse[] = {"patch", "-p1", "--batch", "-R", "--forward", "-s", "-d", source,
                              "-i", file, NULL};
-    const char *const *argv = !strcmp(mode, "check") ? check : !strcmp(mode, "apply") ? apply : present;
+    const char *const *argv = !strcmp(mode, "check") ? check : !strcmp(mode, "apply") ? apply : reverse;
     int st = 0;
     if (ortkit__spawn(argv, 1, out, &st) != 0)
         return -1;
     return st;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    remove(path);
+    return 0;
+}
+
+/* Is the patch in the tree?  It reverse-applies, for real, to copies of the
+ * files it names (in scratch/in). */
+static int already_in(const char *source, const char *file, const ortkit__strv *names,
+                      const char *scratch)
+{
+    char copy[PATH_MAX];
+    ortkit__builder_patch_kept k;
+    if (ortkit__pathf(copy, sizeof copy, "%s/in", scratch) || ortkit__mkdirs(copy))
+        return 0;
+    int in = !ortkit__builder_patch_keep(&k, source, names, copy);
+    ortkit__builder_patch_kept_free(&k);
+    char *out = NULL;
+    in = in && run_patch(copy, file, "reverse", &out) == 0;
+    free(out);
+    return in;
+}
+
+/* Apply one patch; on any failure the tree is put back as it was. */
+static int apply_one(const char *source, const char *file, const char *name, const char *state_dir,
+                     FILE *log, size_t *applied, size_t *skipped)
+{
+    ortkit__strv names = {0};
+    ortkit__builder_patch_kept k = {0};
+    char scratch[PATH_MAX], kept[PATH_MAX], *out = NULL;
+    int rc, made = 0;
+    if ((rc = ortkit__builder_patch_names(&names, file)) ||
+        (rc = ortkit__pathf(scratch, sizeof scratch, "%s/.ortkit-patch-XXXXXX", state_dir)))
+        goto cleanup;
+    if (!mkdtemp(scratch)) {
+        rc = ortkit__error_set(ORTKIT_E_IO, "cannot create a directory in '%s'", state_dir);
+        goto cleanup;
+    }
+    made = 1;
+    /* Try first, so a patch that does not fit is not even started. */
+    if (run_patch(source, file, "check", &out) != 0) {
+        if (already_in(source, file, &names, scratch)) {
+            if (log)
+                fprintf(log, "ortkit: patch %s is already in %s\n", name, source);
+            (*skipped)++;
+        } else {
+            rc = ortkit__error_set(ORTKIT_E_IO, "patch %s does not apply to %s: %.*s", name,
+                                   source, out ? (int)strcspn(out, "\n") : 0, out ? out : "");
+        }
+        goto cleanup;
+    }
+    free(out);
+    out = NULL;
+    if ((rc = ortkit__pathf(kept, sizeof kept, "%s/kept", scratch)) ||
+        (rc = ortkit__mkdirs(kept)) || (rc = ortkit__builder_patch_keep(&k, source, &names, kept)))
+        goto cleanup;
+    if (run_patch(source, file, "apply", &out) != 0) {
+        int restored = ortkit__builder_patch_restore(&k);
+        rc = ortkit__error_set(ORTKIT_E_IO, "patch %s failed on %s: %.*s; %s", name, source,
+                               out ? (int)strcspn(out, "\n") : 0, out ? out : "",
+                               restored ? "and the tree could not be put back as it was"
+                                        : "the tree was put back as it was");
+        goto cleanup;
+    }
+    if (log)
+        fprintf(log, "ortkit: applied %s to %s\n", name, source);
+    (*applied)++;
+cleanup:
+    free(out);
+    if (made)
+        nftw(scratch, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    ortkit__builder_patch_kept_free(&k);
+    ortkit__strv_free(&names);
+    return rc;
 }
 
 int ortkit__builder_patch_apply(const char *patch_dir, const char *source, const char *state_dir,
@@ -85,39 +172,10 @@ int ortkit__builder_patch_apply(const char *patch_dir, const char *source, const
             (*skipped)++;
             continue;
         }
-        char file[PATH_MAX], *out = NULL;
-        if ((rc = ortkit__pathf(file, sizeof file, "%s/%s", dir, names.v[i])))
+        char file[PATH_MAX];
+        if ((rc = ortkit__pathf(file, sizeof file, "%s/%s", dir, names.v[i])) ||
+            (rc = apply_one(source, file, names.v[i], state_dir, log, applied, skipped)))
             goto cleanup;
-        /* Try first, so a patch that does not fit leaves the tree untouched. */
-        int st = run_patch(source, file, "check", &out);
-        if (st != 0) {
-            free(out);
-            out = NULL;
-            if (run_patch(source, file, "present", &out) == 0) {
-                if (log)
-                    fprintf(log, "ortkit: patch %s is already in %s\n", names.v[i], source);
-                (*skipped)++;
-            } else {
-                rc = ortkit__error_set(ORTKIT_E_IO, "patch %s does not apply to %s: %.*s",
-                                       names.v[i], source,
-                                       out ? (int)strcspn(out, "\n") : 0, out ? out : "");
-                free(out);
-                goto cleanup;
-            }
-        } else {
-            free(out);
-            out = NULL;
-            if (run_patch(source, file, "apply", &out) != 0) {
-                rc = ortkit__error_set(ORTKIT_E_IO, "patch %s failed on %s: %.*s", names.v[i],
-                                       source, out ? (int)strcspn(out, "\n") : 0, out ? out : "");
-                free(out);
-                goto cleanup;
-            }
-            if (log)
-                fprintf(log, "ortkit: applied %s to %s\n", names.v[i], source);
-            (*applied)++;
-        }
-        free(out);
         /* Record after each, so an interrupted run knows what is in. */
         size_t len = list ? strlen(list) : 0;
         char *next = malloc(len + strlen(names.v[i]) + 2);

@@ -96,6 +96,15 @@ int cli_json_print(cJSON *item);
 int cli_open_runtime(ortkit_runtime **out, const char *path);
 /* The same with more runtime options (opts->path included). */
 int cli_open_runtime_with(ortkit_runtime **out, const ortkit_runtime_options *opts);
+/* --bundle NAME|DIR as the runtime path to load (*out, free() it; NULL when
+ * bundle is NULL): a directory must be a bundle, a name or version pins one
+ * of the bundles found, for this host, as ORTKIT_BUNDLE does.  The library
+ * verifies the bundle when it loads from it.  CLI_USAGE with --runtime too. */
+int cli_bundle_path(char **out, const char *cmd, const char *runtime, const char *bundle);
+#define CLI_BUNDLE_ROW(id)                                                                         \
+    {(id), "bundle", 0, "NAME|DIR", 0,                                                             \
+     "load the runtime of this bundle (a name or ONNX Runtime version, as ORTKIT_BUNDLE, or a "   \
+     "bundle's directory), verified first"}
 
 /* The EP devices a runtime discovers, one line each (cmd_version.c). */
 void ep_devices_print(const ortkit_ep_devices *eps);

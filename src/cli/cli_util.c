@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /*
  * The length of the UTF-8 sequence at s, or 0 when s does not start one:
@@ -352,6 +353,58 @@ int cli_open_runtime(ortkit_runtime **out, const char *path)
     ortkit_runtime_options o = ORTKIT_RUNTIME_OPTIONS_INIT;
     o.path = path;
     return cli_open_runtime_with(out, &o);
+}
+
+int cli_bundle_path(char **out, const char *cmd, const char *runtime, const char *bundle)
+{
+    *out = NULL;
+    if (!bundle)
+        return CLI_OK;
+    if (runtime)
+        return cli_usage(cmd, "--bundle and --runtime both name the runtime to load; give one");
+    struct stat st;
+    ortkit_bundle *b = NULL;
+    if (strchr(bundle, '/') || (stat(bundle, &st) == 0 && S_ISDIR(st.st_mode))) {
+        /* A directory must be a bundle; the library verifies it when it loads from it. */
+        if (ortkit_bundle_open(&b, bundle))
+            return cli_fail("--bundle '%s' is not a bundle: %s", bundle, ortkit_error_last());
+        ortkit_bundle_free(b);
+        *out = ortkit__strdup(bundle);
+        return *out ? CLI_OK : cli_fail("out of memory");
+    }
+    /* A name or a version: chosen among the bundles found, as ORTKIT_BUNDLE pins one. */
+    ortkit_bundle_list *l = NULL;
+    ortkit_host *host = NULL;
+    ortkit_bundle_choice *choice = NULL;
+    const ortkit_bundle **list = NULL;
+    int rc = CLI_FAIL;
+    if (ortkit_bundle_list_open(&l) || ortkit_host_detect(&host)) {
+        cli_fail_lib();
+        goto cleanup;
+    }
+    size_t n = ortkit_bundle_list_count(l);
+    if (!(list = calloc(n + 1, sizeof *list))) {
+        cli_fail("out of memory");
+        goto cleanup;
+    }
+    for (size_t i = 0; i < n; i++)
+        list[i] = ortkit_bundle_list_get(l, i)->bundle;
+    if (ortkit_bundle_select(&choice, host, list, n, bundle)) {
+        cli_fail("cannot use bundle '%s': %s", bundle,
+                 choice ? choice->reason : ortkit_error_last());
+        goto cleanup;
+    }
+    if (!(*out = ortkit__strdup(ortkit_bundle_manifest(list[choice->index])->dir))) {
+        cli_fail("out of memory");
+        goto cleanup;
+    }
+    rc = CLI_OK;
+cleanup:
+    ortkit_bundle_choice_free(choice);
+    free(list);
+    ortkit_host_free(host);
+    ortkit_bundle_list_free(l);
+    return rc;
 }
 
 int cli_open_runtime_with(ortkit_runtime **out, const ortkit_runtime_options *opts)

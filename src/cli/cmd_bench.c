@@ -18,7 +18,7 @@
 enum {
     OPT_RUNS = 1, OPT_TIME, OPT_WARMUP, OPT_CALLERS, OPT_INPUT, OPT_RANDOM, OPT_ZEROS, OPT_DIM,
     OPT_SEED, OPT_THREADS, OPT_EP, OPT_STRICT, OPT_RUNTIME, OPT_COMPARE, OPT_BLOCK, OPT_JSON,
-    OPT_PLOT, OPT_PROGRESS, OPT_COLD, OPT_SESSIONS, OPT_POOLS
+    OPT_PLOT, OPT_PROGRESS, OPT_COLD, OPT_SESSIONS, OPT_POOLS, OPT_BUNDLE
 };
 
 static const cli_opt bench_opts[] = {
@@ -38,6 +38,7 @@ static const cli_opt bench_opts[] = {
     {OPT_STRICT, "strict", 0, NULL, 0, "fail when a provider in --ep cannot be used"},
     {OPT_RUNTIME, "runtime", 0, "PATH", 0,
      "ONNX Runtime library or directory; given twice, the two runtimes run side by side"},
+    CLI_BUNDLE_ROW(OPT_BUNDLE),
     {OPT_COMPARE, "compare", 0, "KEY=VALUE", CLI_OPT_REPEATS,
      "side by side: B is A with one setting changed; KEY is runtime, threads or ep (repeat for "
      "several)"},
@@ -66,7 +67,8 @@ static const cli_opt_spec bench_spec = {
     "bench",
     "usage: ortkit bench MODEL [-n RUNS | -t SECONDS] [--warmup N] [-c CALLERS]\n"
     "                    [-i NAME=FILE.npy]... [--random|--zeros] [--dim SYMBOL=SIZE]...\n"
-    "                    [--seed N] [--threads N] [--ep LIST] [--strict] [--runtime PATH]\n"
+    "                    [--seed N] [--threads N] [--ep LIST] [--strict]\n"
+    "                    [--runtime PATH | --bundle NAME|DIR]\n"
     "                    [--compare KEY=VALUE]... [--block N] [--json] [--plot FILE.svg]\n"
     "                    [--progress] [--cache[=DIR]] [--arena on|off] [--mem-pattern on|off]\n"
     "                    [--spin on|off] [--arena-extend power2|requested]\n"
@@ -88,6 +90,8 @@ typedef struct bench_args {
     char *ep_list[2];
     const char *runtimes[2];
     size_t n_runtimes;
+    const char *bundle;
+    char *bundle_path;     /* --bundle as the path to load */
     long threads_b;        /* -1: as A */
     int ep_b_set, runtime_b_set, compare, random_set, zeros_set;
     long seed;
@@ -241,6 +245,7 @@ static int parse_args(bench_args *a, int argc, char **argv)
                 return cli_usage("bench", "at most two runtimes can be compared");
             a->runtimes[a->n_runtimes++] = p.value;
             break;
+        case OPT_BUNDLE: a->bundle = p.value; break;
         case OPT_COMPARE:
             if (parse_compare(a, p.value))
                 return CLI_USAGE;
@@ -319,6 +324,11 @@ static int parse_args(bench_args *a, int argc, char **argv)
     }
     cfg->in.fill = a->zeros_set ? FILL_ZEROS : FILL_RANDOM;
     cfg->in.seed = (unsigned)a->seed;
+    int brc = cli_bundle_path(&a->bundle_path, "bench", a->runtimes[0], a->bundle);
+    if (brc)
+        return brc;
+    if (a->bundle_path)
+        a->runtimes[a->n_runtimes++] = a->bundle_path;
     if (a->runtimes[1] && !a->runtime_b_set)
         a->compare = 1; /* --runtime twice */
 
@@ -632,10 +642,20 @@ static int check_plot_dir(const char *path)
     return 0;
 }
 
+static int bench_main(bench_args *ap, int argc, char **argv);
+
 int cmd_bench(int argc, char **argv)
 {
     bench_args a;
     memset(&a, 0, sizeof a);
+    int rc = bench_main(&a, argc, argv);
+    free(a.bundle_path);
+    return rc;
+}
+
+static int bench_main(bench_args *ap, int argc, char **argv)
+{
+    bench_args a = *ap; /* zeroed; what cmd_bench frees is handed back */
     char **original = calloc((size_t)argc + 1, sizeof *original);
     for (int i = 0; original && i < argc; i++)
         if (!(original[i] = strdup(argv[i])))
@@ -643,6 +663,7 @@ int cmd_bench(int argc, char **argv)
     if (!original)
         return cli_fail("out of memory");
     int prc = parse_args(&a, argc, argv);
+    ap->bundle_path = a.bundle_path;
     if (prc || !a.mode.n_sessions) {
         for (int i = 0; i < argc; i++)
             free(original[i]);

@@ -110,7 +110,8 @@ const cli_opt_spec bundle_spec = {
     "       ortkit bundle complete BUNDLE [--from DIR]... [--json]\n"
     "       ortkit bundle keygen [--key FILE] [--pubkey FILE] [--json]\n"
     "       ortkit bundle publish BUNDLE... --repo DIR --key FILE [--expires WHEN] [--json]\n"
-    "       ortkit bundle install SOURCE --pubkey KEY [--list] [--into DIR] [--json]\n"
+    "       ortkit bundle install SOURCE --pubkey KEY [--list] [--into DIR] [--force]\n"
+    "                            [--timeout SECONDS] [--min-rate BYTES[/SECONDS]] [--json]\n"
     "       ortkit bundle choose [--host FILE] [--json] [DIR...]\n"
     "       ortkit bundle probe LIBRARY\n",
     "A bundle is a directory holding one ONNX Runtime build that works from\n"

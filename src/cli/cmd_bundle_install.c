@@ -3,13 +3,17 @@
 #include "cli.h"
 #include "interrupt.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-enum { OPT_PUBKEY = 1, OPT_LIST, OPT_INTO, OPT_HOST, OPT_PIN, OPT_CACERT, OPT_JSON };
+enum {
+    OPT_PUBKEY = 1, OPT_LIST, OPT_INTO, OPT_HOST, OPT_PIN, OPT_CACERT, OPT_FORCE, OPT_TIMEOUT,
+    OPT_MIN_RATE, OPT_JSON
+};
 
 const cli_opt bundle_install_opts[] = {
     {OPT_PUBKEY, "pubkey", 'p', "KEY", 0,
@@ -23,13 +27,18 @@ const cli_opt bundle_install_opts[] = {
     {OPT_PIN, "pin", 0, "NAME|VERSION", 0, "only the bundle of that name or ONNX Runtime version"},
     {OPT_CACERT, "cacert", 0, "FILE", 0, "certificate authorities for https (PEM; default: the "
      "system's)"},
+    {OPT_FORCE, "force", 'f', NULL, 0, "replace a bundle of the same name that verifies but is "
+     "another (a damaged one is always replaced)"},
+    {OPT_TIMEOUT, "timeout", 0, "SECONDS", 0, "the longest one download may take (default 3600)"},
+    {OPT_MIN_RATE, "min-rate", 0, "BYTES[/SECONDS]", 0, "fail a download slower than BYTES a "
+     "second for SECONDS (default 1024/30)"},
     {OPT_JSON, "json", 'j', NULL, 0, "print JSON"},
     CLI_OPT_END};
 
 typedef struct install_args {
     const char *source, *into, *host_file, *pin;
     ortkit_repo_options open;
-    int list, json;
+    int list, json, force;
 } install_args;
 
 void bundle_format_time(char out[32], int64_t t)
@@ -168,6 +177,7 @@ static int install(ortkit_repo *repo, const ortkit_bundle_choice *choice, const 
     ortkit_repo_install_options o = ORTKIT_REPO_INSTALL_OPTIONS_INIT;
     bar b = {0, 0, 0, isatty(2), 0};
     o.into = a->into;
+    o.force = a->force;
     o.progress = on_progress;
     o.progress_arg = &b;
     char size[32];
@@ -211,9 +221,43 @@ static int install(ortkit_repo *repo, const ortkit_bundle_choice *choice, const 
     return rc;
 }
 
+/* "90" or "2.5": seconds, 1 ms to a week. */
+static int parse_seconds(const char *text, double *out)
+{
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (!text[0] || !end || *end || errno || !(v >= 0.001 && v <= 604800))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* "4096" or "4096/10": bytes a second, over a window of seconds. */
+static int parse_min_rate(const char *text, ortkit_repo_options *o)
+{
+    char bytes[32];
+    const char *slash = strchr(text, '/');
+    size_t n = slash ? (size_t)(slash - text) : strlen(text);
+    long long rate;
+    if (n == 0 || n >= sizeof bytes)
+        return -1;
+    memcpy(bytes, text, n);
+    bytes[n] = '\0';
+    char *end = NULL;
+    errno = 0;
+    rate = strtoll(bytes, &end, 10);
+    if (*end || errno || rate < 1)
+        return -1;
+    o->min_rate = (uint64_t)rate;
+    return slash ? parse_seconds(slash + 1, &o->min_rate_window_s) ||
+                       o->min_rate_window_s < 1 || o->min_rate_window_s > 3600
+                 : 0;
+}
+
 int cmd_bundle_install(int argc, char **argv)
 {
-    install_args a = {NULL, NULL, NULL, NULL, ORTKIT_REPO_OPTIONS_INIT, 0, 0};
+    install_args a = {NULL, NULL, NULL, NULL, ORTKIT_REPO_OPTIONS_INIT, 0, 0, 0};
     int c;
     cli_opt_parser p;
     cli_opt_init(&p, &bundle_spec, bundle_install_opts, argc, argv);
@@ -225,6 +269,17 @@ int cmd_bundle_install(int argc, char **argv)
         case OPT_HOST: a.host_file = p.value; break;
         case OPT_PIN: a.pin = p.value; break;
         case OPT_CACERT: a.open.ca_file = p.value; break;
+        case OPT_FORCE: a.force = 1; break;
+        case OPT_TIMEOUT:
+            if (parse_seconds(p.value, &a.open.timeout_s))
+                return cli_usage("bundle", "--timeout wants seconds from 1 to 604800, got '%s'",
+                                 p.value);
+            break;
+        case OPT_MIN_RATE:
+            if (parse_min_rate(p.value, &a.open))
+                return cli_usage("bundle", "--min-rate wants BYTES or BYTES/SECONDS (bytes from 1, "
+                                 "seconds from 1 to 3600), got '%s'", p.value);
+            break;
         case OPT_JSON: a.json = 1; break;
         }
     }

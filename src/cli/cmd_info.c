@@ -2,16 +2,19 @@
 #include "cli.h"
 #include "opt.h"
 
-enum { OPT_RUNTIME = 1, OPT_JSON };
+#include <stdlib.h>
+
+enum { OPT_RUNTIME = 1, OPT_BUNDLE, OPT_JSON };
 
 static const cli_opt info_opts[] = {
     {OPT_RUNTIME, "runtime", 'r', "PATH", 0, "load this ONNX Runtime library or directory"},
+    CLI_BUNDLE_ROW(OPT_BUNDLE),
     {OPT_JSON, "json", 'j', NULL, 0, "print JSON"},
     CLI_OPT_END};
 
 static const cli_opt_spec info_spec = {
     "info",
-    "usage: ortkit info MODEL [--runtime PATH] [--json]\n",
+    "usage: ortkit info MODEL [--runtime PATH | --bundle NAME|DIR] [--json]\n",
     "Show a model's inputs and outputs (name, element type, shape with symbolic\n"
     "dimensions), its metadata, IR version and operator sets.\n",
     info_opts, NULL, NULL};
@@ -62,13 +65,15 @@ static int print_io(const char *title, const ortkit_session *s, int outputs)
 
 int cmd_info(int argc, char **argv)
 {
-    const char *runtime_path = NULL;
+    const char *runtime_path = NULL, *bundle = NULL;
+    char *bundle_path = NULL;
     int json = 0, c;
     cli_opt_parser p;
     cli_opt_init(&p, &info_spec, NULL, argc, argv);
     while ((c = cli_opt_next(&p)) > 0) {
         switch (c) {
         case OPT_RUNTIME: runtime_path = p.value; break;
+        case OPT_BUNDLE: bundle = p.value; break;
         case OPT_JSON: json = 1; break;
         }
     }
@@ -79,6 +84,11 @@ int cmd_info(int argc, char **argv)
     if (p.n_args != 1)
         return cli_usage("info", p.n_args ? "give exactly one model" : "no model given");
     const char *path = p.args[0];
+    int brc = cli_bundle_path(&bundle_path, "info", runtime_path, bundle);
+    if (brc)
+        return brc;
+    if (bundle_path)
+        runtime_path = bundle_path;
 
     ortkit_model_file *mf = NULL;
     ortkit_runtime *rt = NULL;
@@ -156,5 +166,6 @@ cleanup:
     ortkit_session_free(s);
     ortkit_runtime_free(rt);
     ortkit_model_file_free(mf);
+    free(bundle_path);
     return rc;
 }

@@ -20,7 +20,7 @@
 
 enum {
     OPT_INPUT = 1, OPT_RANDOM, OPT_ZEROS, OPT_DIM, OPT_OUTPUT, OPT_THREADS, OPT_EP, OPT_STRICT,
-    OPT_REPEAT, OPT_SEED, OPT_RUNTIME, OPT_JSON
+    OPT_REPEAT, OPT_SEED, OPT_RUNTIME, OPT_BUNDLE, OPT_JSON
 };
 
 static const cli_opt run_opts[] = {
@@ -37,6 +37,7 @@ static const cli_opt run_opts[] = {
     {OPT_REPEAT, "repeat", 0, "N", 0, "run N times and report latency statistics"},
     {OPT_SEED, "seed", 0, "N", 0, "seed for --random (default 1)"},
     {OPT_RUNTIME, "runtime", 0, "PATH", 0, "ONNX Runtime library or directory to load"},
+    CLI_BUNDLE_ROW(OPT_BUNDLE),
     {OPT_JSON, "json", 0, NULL, 0, "print JSON"},
     SESSION_FLAG_ROWS,
     RUNTIME_FLAG_ROWS,
@@ -46,8 +47,9 @@ static const cli_opt_spec run_spec = {
     "run",
     "usage: ortkit run MODEL [-i NAME=FILE.npy]... [--random|--zeros] [--dim SYMBOL=VALUE]...\n"
     "                  [-o DIR] [--threads N] [--ep LIST] [--strict] [--repeat N]\n"
-    "                  [--seed N] [--runtime PATH] [--json] [--cache[=DIR]] [--arena on|off]\n"
-    "                  [--mem-pattern on|off] [--spin on|off] [--arena-extend power2|requested]\n",
+    "                  [--seed N] [--runtime PATH | --bundle NAME|DIR] [--json] [--cache[=DIR]]\n"
+    "                  [--arena on|off] [--mem-pattern on|off] [--spin on|off]\n"
+    "                  [--arena-extend power2|requested]\n",
     "Run a model and show every output (type, shape, min/max/mean, first values),\n"
     "the time to create the session and the run latency.\n",
     run_opts, NULL,
@@ -64,7 +66,8 @@ static const cli_opt_spec run_spec = {
 #define MAX_ARGS 256
 
 typedef struct run_args {
-    const char *model, *runtime, *out_dir;
+    const char *model, *runtime, *bundle, *out_dir;
+    char *bundle_path;         /* --bundle as the path to load */
     input_spec in;
     const char *providers[MAX_ARGS];
     size_t n_providers;
@@ -115,6 +118,7 @@ static int parse_args(run_args *a, int argc, char **argv)
                 return cli_usage("run", "--seed wants a non-negative number, got '%s'", p.value);
             break;
         case OPT_RUNTIME: a->runtime = p.value; break;
+        case OPT_BUNDLE: a->bundle = p.value; break;
         case OPT_JSON: a->json = 1; break;
         default:
             if (session_flags_parse(&a->flags, "run", c, p.value))
@@ -129,6 +133,11 @@ static int parse_args(run_args *a, int argc, char **argv)
         return cli_usage("run", p.n_args ? "give exactly one model" : "no model given");
     a->model = p.args[0];
     a->in.seed = (unsigned)a->seed;
+    int rc = cli_bundle_path(&a->bundle_path, "run", a->runtime, a->bundle);
+    if (rc)
+        return rc;
+    if (a->bundle_path)
+        a->runtime = a->bundle_path;
     return providers_split("run", a->ep_list, a->providers, MAX_ARGS, &a->n_providers);
 }
 
@@ -524,8 +533,10 @@ int cmd_run(int argc, char **argv)
 {
     run_args a = {0};
     int prc = parse_args(&a, argc, argv);
-    if (prc)
+    if (prc) {
+        free(a.bundle_path);
         return prc < 0 ? CLI_OK : prc;
+    }
 
     ortkit_runtime *rt = NULL;
     ortkit_session *s = NULL;
@@ -603,5 +614,6 @@ cleanup:
     free(lat);
     ortkit_session_free(s);
     ortkit_runtime_free(rt);
+    free(a.bundle_path);
     return rc;
 }

@@ -26,7 +26,7 @@
 enum {
     OPT_JOBS = 1, OPT_FILTER, OPT_EXCLUDE, OPT_KNOWN, OPT_NO_KNOWN, OPT_ALLOW, OPT_TOL, OPT_RTOL,
     OPT_ATOL, OPT_TIMEOUT, OPT_REPEAT, OPT_SOAK, OPT_THREADS, OPT_EP, OPT_STRICT, OPT_JSON,
-    OPT_JUNIT, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_VERBOSE, OPT_LIST, OPT_RUNTIME
+    OPT_JUNIT, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_VERBOSE, OPT_LIST, OPT_RUNTIME, OPT_BUNDLE
 };
 
 static const cli_opt validate_opts[] = {
@@ -56,12 +56,14 @@ static const cli_opt validate_opts[] = {
     {OPT_VERBOSE, "verbose", 'v', NULL, 0, "a line per test as it ends"},
     {OPT_LIST, "list", 0, NULL, 0, "list the tests selected, without running them"},
     {OPT_RUNTIME, "runtime", 0, "PATH", 0, "ONNX Runtime library or directory to load"},
+    CLI_BUNDLE_ROW(OPT_BUNDLE),
     SESSION_FLAG_ROWS,
     CLI_OPT_END};
 
 static const cli_opt_spec validate_spec = {
     "validate",
-    "usage: ortkit validate [DIR...] [--runtime PATH] [-j N] [--filter PATTERN]...\n"
+    "usage: ortkit validate [DIR...] [--runtime PATH | --bundle NAME|DIR] [-j N]\n"
+    "                       [--filter PATTERN]...\n"
     "                       [--exclude PATTERN]... [--known-failures FILE] [--tolerances FILE]\n"
     "                       [--timeout SECONDS] [--repeat N] [--soak SECONDS] [--threads N]\n"
     "                       [--ep LIST] [--strict] [--json] [--junit FILE] [--list]\n"
@@ -85,7 +87,8 @@ typedef struct validate_args {
     size_t n_roots;
     const char *filters[MAX_PATTERNS], *excludes[MAX_PATTERNS];
     size_t n_filters, n_excludes;
-    const char *known, *tolerances, *runtime, *junit;
+    const char *known, *tolerances, *runtime, *junit, *bundle;
+    char *bundle_path;     /* --bundle as the path to load */
     int no_known, allow_xpass, json, verbose, list, strict;
     int progress; /* -1: when stderr is a terminal */
     long jobs, repeat, threads;
@@ -170,6 +173,7 @@ static int parse_args(validate_args *a, int argc, char **argv)
         case OPT_VERBOSE: a->verbose = 1; break;
         case OPT_LIST: a->list = 1; break;
         case OPT_RUNTIME: a->runtime = p.value; break;
+        case OPT_BUNDLE: a->bundle = p.value; break;
         default:
             if (session_flags_parse(&a->flags, "validate", c, p.value))
                 return CLI_USAGE;
@@ -188,6 +192,11 @@ static int parse_args(validate_args *a, int argc, char **argv)
     }
     if (a->progress < 0)
         a->progress = isatty(STDERR_FILENO);
+    int rc = cli_bundle_path(&a->bundle_path, "validate", a->runtime, a->bundle);
+    if (rc)
+        return rc;
+    if (a->bundle_path)
+        a->runtime = a->bundle_path;
     return providers_split("validate", a->ep_list, a->providers, MAX_PATTERNS, &a->n_providers);
 }
 
@@ -239,8 +248,10 @@ int cmd_validate(int argc, char **argv)
 {
     validate_args a = {0};
     int rc = parse_args(&a, argc, argv);
-    if (rc)
+    if (rc) {
+        free(a.bundle_path);
         return rc < 0 ? CLI_OK : rc;
+    }
     ortkit_conformance *found = NULL;
     v_test *tests = NULL;
     v_list known = {0}, tols = {0};
@@ -372,5 +383,6 @@ cleanup:
     ortkit_conformance_free(found);
     for (size_t i = 0; i < 4; i++)
         free(default_roots[i]);
+    free(a.bundle_path);
     return rc;
 }

@@ -22,9 +22,11 @@
 
 #include <dlfcn.h>
 #include <link.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 
 /* One field: tabs and line ends would break the line protocol. */
 static void field(const char *text)
@@ -85,6 +87,10 @@ static void check_cudnn(const char *origin)
 
 int main(int argc, char **argv)
 {
+    /* It runs in a process group of its own (the caller kills the group at
+     * its deadline), so a Ctrl-C at the terminal does not reach it: it must
+     * not outlive the caller either. */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (argc < 3) {
         fprintf(stderr, "usage: ortkit-probe RUNTIME PROVIDER[:OPTIONS] [--origin DIR] [--cudnn] "
                         "[-- SONAME...]\n");

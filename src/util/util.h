@@ -131,6 +131,17 @@ const char *ortkit__signal_abbrev(int sig);
  * 0700; -1 when there is no home or the directory is not the user's alone
  * (then nothing is cached). */
 int ortkit__cache_dir(char *buf, size_t size, const char *name);
+/* dir as a place only this user can write: made 0700 when missing (its
+ * parents as ortkit__mkdirs makes them), else it must be a directory, not a
+ * link, owned by the user, with no access for group or others.
+ * ORTKIT_E_IO naming the rule it breaks and what to do (what: "the session
+ * cache"). */
+int ortkit__private_dir(const char *dir, const char *what);
+/* Create path for a writer that will open it again by name (ONNX Runtime):
+ * O_CREAT | O_EXCL | O_NOFOLLOW with mode (less the umask), so nothing
+ * planted there (a link to another file) is written through.  ORTKIT_E_IO
+ * with errno kept (EEXIST: try another name). */
+int ortkit__file_create_new(const char *path, unsigned mode);
 
 /* ---- running programs (spawn.c) ------------------------------------------- */
 
@@ -146,8 +157,10 @@ int ortkit__cache_dir(char *buf, size_t size, const char *name);
  */
 int ortkit__spawn(const char *const *argv, int merge_stderr, char **output, int *status);
 /* The same with an environment (envp; NULL: this process's) and a time limit
- * (timeout_s > 0): a child still running then is killed (SIGKILL) and
- * *timed_out set; what it wrote before is kept. */
+ * (timeout_s > 0) that holds to the child's end, not only to the end of its
+ * output: the child then leads a process group of its own, which is killed
+ * (SIGKILL) when the time is up (*timed_out set; what it wrote before is
+ * kept), and after the child ends, so nothing it started outlives it. */
 int ortkit__spawn_timed(const char *const *argv, char *const *envp, double timeout_s,
                         int merge_stderr, char **output, int *status, int *timed_out);
 

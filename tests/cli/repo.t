@@ -50,6 +50,41 @@ expect_in out "replaced   ort-1.17.3-cpu"
 expect_exit 0 "$ORTKIT" bundle verify inst/ort-1.17.3-cpu
 [ "$(ls -A inst)" = ".ortkit-install.lock
 ort-1.17.3-cpu" ] || { echo "FAIL: inst holds: $(ls -A inst)" >&2; exit 1; }
+# A healthy bundle of that name that is another (the user's own, verifying,
+# imported as another variant) is not replaced without --force.
+"$ORTKIT" bundle import "$RT_OLD" --variant cpu-avx2 --name ort-1.17.3-cpu --into own >/dev/null
+OWN=own/ort-1.17.3-cpu
+expect_exit 0 "$ORTKIT" bundle verify "$OWN"
+expect_exit 1 "$ORTKIT" bundle install repo --pubkey ortkit.pub --into own
+expect_in err "holds another bundle named 'ort-1.17.3-cpu' that verifies: not replaced"
+expect_in err "--force"
+grep -q cpu-avx2 "$OWN/manifest.json" || { echo "FAIL: the user's bundle was replaced" >&2; exit 1; }
+expect_exit 0 "$ORTKIT" bundle install repo --pubkey ortkit.pub --into own --force
+expect_in out "replaced   ort-1.17.3-cpu"
+! grep -q cpu-avx2 "$OWN/manifest.json" || { echo "FAIL: --force did not replace it" >&2; exit 1; }
+expect_exit 0 "$ORTKIT" bundle verify "$OWN"
+
+# What killed installs left is removed by the next install into that
+# directory: unpack directories of dead processes (and of old, PID-less
+# names), parts of archives the index no longer lists; a live process's
+# directory and the part of a listed archive (resumed) stay.
+DEAD=$(sh -c 'echo $$')
+mkdir -p stale/".ortkit-unpack-ort-1.17.3-cpu-$DEAD-Ab12Cd" stale/.ortkit-unpack-ort-1.17.3-cpu-Xy34Zw \
+    stale/".ortkit-unpack-ort-1.17.3-cpu-$$-Live01"
+head -c 1000000 /dev/zero >stale/".ortkit-unpack-ort-1.17.3-cpu-$DEAD-Ab12Cd/lib.so"
+head -c 1000 /dev/zero >stale/.ortkit-download-"$(printf '%064d' 7)".part
+head -c 1000 "repo/archives/$A" >stale/.ortkit-download-"${A%.tar.zst}".part
+expect_exit 0 "$ORTKIT" bundle install repo --pubkey ortkit.pub --into stale --json
+expect_in out '"resumed_from":	1000'
+[ "$(ls -A stale)" = ".ortkit-install.lock
+.ortkit-unpack-ort-1.17.3-cpu-$$-Live01
+ort-1.17.3-cpu" ] || { echo "FAIL: stale holds: $(ls -A stale)" >&2; exit 1; }
+
+# A directory of that name that is no bundle is not removed either.
+mkdir -p notb/ort-1.17.3-cpu && echo mine >notb/ort-1.17.3-cpu/notes.txt
+expect_exit 1 "$ORTKIT" bundle install repo --pubkey ortkit.pub --into notb --force
+expect_in err "is in the way: it is not a bundle"
+[ -f notb/ort-1.17.3-cpu/notes.txt ] || { echo "FAIL: a directory that is no bundle went" >&2; exit 1; }
 
 # A tampered index fails its signature; nothing is installed.
 cp -r repo repo-index
@@ -86,6 +121,42 @@ expect_exit 0 "$ORTKIT" bundle publish bundles/ort-1.17.3-cpu --repo repo-serial
 expect_exit 1 "$ORTKIT" bundle install repo-serial1 --pubkey ortkit.pub --list
 expect_in err "as one seen before"
 [ -d "$XDG_STATE_HOME/ortkit/repos" ] && [ "$(stat -c %a "$XDG_STATE_HOME/ortkit/repos")" = 700 ]
+
+# Publish carries nothing it did not verify (the repository's directory may be
+# writable by others): an index that its key did not sign, another key's index,
+# a missing signature, or a carried archive that is not the one signed are
+# refused, naming what failed, and nothing is signed or written.
+"$ORTKIT" bundle import "$RT_OLD" --variant cpu-avx2 --into bundles-new >/dev/null
+NEWB=$(ls bundles-new)
+cp -r repo repo-swap
+sed -i "s/\"sha256\":	\"[0-9a-f]*\"/\"sha256\":	\"$(printf '%064d' 0)\"/" repo-swap/index.json
+cp repo-swap/index.json swap.before
+expect_exit 1 "$ORTKIT" bundle publish "bundles-new/$NEWB" --repo repo-swap --key ortkit.key
+expect_in err "cannot be trusted to publish into"
+expect_in err "the signature does not verify"
+cmp -s repo-swap/index.json swap.before || { echo "FAIL: publish rewrote a tampered index" >&2; exit 1; }
+"$ORTKIT" bundle keygen --key other.key --pubkey other.pub >/dev/null
+cp -r repo repo-other
+expect_exit 1 "$ORTKIT" bundle publish "bundles-new/$NEWB" --repo repo-other --key other.key
+expect_in err "is signed with key"
+cp -r repo repo-nosig
+rm repo-nosig/index.json.minisig
+expect_exit 1 "$ORTKIT" bundle publish "bundles-new/$NEWB" --repo repo-nosig --key ortkit.key
+expect_in err "index.json.minisig"
+expect_in err "cannot be trusted to publish into"
+# An archive swapped under a signed index is not carried into the next one.
+cp -r repo repo-arch
+chmod u+w repo-arch/archives/*.tar.zst
+for f in repo-arch/archives/*.tar.zst; do printf x >>"$f"; done
+cp repo-arch/index.json arch.before
+expect_exit 1 "$ORTKIT" bundle publish "bundles-new/$NEWB" --repo repo-arch --key ortkit.key
+expect_in err "is not the archive the signed index lists"
+expect_in err "bundle ort-1.17.3-cpu"
+cmp -s repo-arch/index.json arch.before || { echo "FAIL: publish rewrote the index" >&2; exit 1; }
+# Replacing that entry with a bundle that verifies needs no old archive.
+expect_exit 0 "$ORTKIT" bundle publish bundles/ort-1.17.3-cpu --repo repo-arch --key ortkit.key
+# And a repository whose index and archives are what its key signed takes new bundles.
+expect_exit 0 "$ORTKIT" bundle publish "bundles-new/$NEWB" --repo repo-arch --key ortkit.key
 
 # A serial only grows.
 expect_exit 1 "$ORTKIT" bundle publish bundles/ort-1.17.3-cpu --repo repo --key ortkit.key --serial 2

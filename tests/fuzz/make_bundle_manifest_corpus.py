@@ -141,6 +141,38 @@ def main(out):
     }
     for name, m in broken.items():
         seeds[f"bad_{name}.json"] = compact(m)
+
+    # GPU releases imported with their providers carry a "gpu" key (the
+    # manifests of tests/bundles/gpu/): whole, and broken in one way each.
+    for path in sorted(glob.glob(os.path.join(ROOT, "tests", "bundles", "gpu", "*.json"))):
+        with open(path, "rb") as f:
+            seeds["valid_gpu_" + os.path.basename(path)] = f.read()
+    with open(os.path.join(ROOT, "tests", "bundles", "gpu", "ort-1.29.0-cuda13.json")) as f:
+        gpu = json.load(f)
+
+    def gpu_edit(fn):
+        m = copy.deepcopy(gpu)
+        fn(m["gpu"])
+        return m
+
+    seeds["valid_gpu_complete.json"] = compact(gpu_edit(
+        lambda g: g.update(complete=True, missing=[], libraries=[])))
+    seeds["valid_gpu_ptx.json"] = compact(gpu_edit(
+        lambda g: g.update(ptx=["compute_120"], ptx_driver="580.65.06")))
+    gpu_broken = {
+        "gpu_not_object": lambda m: m.__setitem__("gpu", []),
+        "gpu_unknown_key": lambda m: m["gpu"].__setitem__("tensorcores", 4),
+        "gpu_cuda_bad": lambda m: m["gpu"].__setitem__("cuda", "13.x"),
+        "gpu_sass_bad": lambda m: m["gpu"].__setitem__("sass", ["sm_9x"]),
+        "gpu_driver_letters": lambda m: m["gpu"].__setitem__("min_driver", "580.sixty"),
+        "gpu_complete_string": lambda m: m["gpu"].__setitem__("complete", "yes"),
+        "gpu_needs_path": lambda m: m["gpu"].__setitem__("needs", ["../libcudart.so.13"]),
+        "gpu_cudnn_string": lambda m: m["gpu"].__setitem__("cudnn", "9"),
+    }
+    for name, fn in gpu_broken.items():
+        m = copy.deepcopy(gpu)
+        fn(m)
+        seeds[f"bad_{name}.json"] = compact(m)
     whole = text(small())
     seeds.update({
         "bad_duplicate_key.json": whole.replace(b'\t"schema": 1,', b'\t"schema": 1,\n\t"schema": 1,', 1),

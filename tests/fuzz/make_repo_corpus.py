@@ -48,6 +48,19 @@ def index_seeds():
     yield "bad_name_differs", edited(lambda i: i["bundles"][0].update(name="other"))
     yield "bad_twice", edited(lambda i: i["bundles"].append(copy.deepcopy(i["bundles"][0])))
     yield "bad_manifest", edited(lambda i: i["bundles"][0]["manifest"].pop("files"))
+    # A GPU release's manifest, with its "gpu" key, listed in an index.
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "..", "bundles", "gpu", "ort-1.29.0-cuda13.json")) as f:
+        gpu = json.load(f)
+
+    def with_gpu(i):
+        i["bundles"].append({"name": gpu["name"], "onnxruntime": "1.29.0", "variant": gpu["variant"],
+                             "archive": "archives/%s.tar.zst" % SHA[::-1], "size": 2 ** 31,
+                             "sha256": SHA[::-1], "unpacked_size": 2 ** 32, "manifest": gpu})
+    yield "valid_gpu", edited(with_gpu)
+    yield "bad_gpu_sass", edited(lambda i: (with_gpu(i), i["bundles"][1]["manifest"]["gpu"]
+                                            .update(sass=["sm_9x"])))
+    yield "bad_gpu_variant", edited(lambda i: (with_gpu(i), i["bundles"][1].update(variant="cpu")))
     yield "bad_nul", b'{"schema": 1, "serial": 1, "created": "2025\\u0000"}'
     yield "bad_not_json", b"{"
 

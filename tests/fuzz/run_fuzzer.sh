@@ -7,6 +7,15 @@
 # interesting inputs go to a scratch corpus there, never to the committed one.
 set -eu
 
+# run_fuzzer.sh --link-check BUILD_DIR TARGET links the target from the
+# objects the CMake build made of the same sources, with the libraries
+# below, and runs nothing: the test suite does it for every target
+# (fuzz.link.*), so the source list cannot rot unnoticed.
+link_check=""
+if [ "${1:-}" = "--link-check" ]; then
+    link_check=${2:?usage: run_fuzzer.sh --link-check BUILD_DIR TARGET}
+    shift 2
+fi
 target=${1:?usage: run_fuzzer.sh TARGET [SECONDS] [libFuzzer flags...]}
 seconds=${2:-60}
 [ $# -ge 2 ] && shift 2 || shift $#
@@ -21,23 +30,53 @@ generated="${FUZZ_BUILD:-$root/build}/generated"
 CC=${CC:-clang}
 
 [ -f "$src" ] || { echo "run_fuzzer.sh: no target '$src'" >&2; exit 2; }
-command -v "$CC" >/dev/null || { echo "run_fuzzer.sh: $CC not found (apt-get install clang)" >&2; exit 2; }
 
 # The library sources each target needs, by file name (the helpers of
 # src/util come with every target); FUZZ_SOURCES overrides.  A link that fails on undefined references names what to add.
-host="host.c host_cpu.c host_gpu.c variant.c"
+host="host.c host_cpu.c host_gpu.c host_libs.c variant.c elf.c"
+bundle="bundle_manifest.c bundle_gpu_manifest.c bundle.c fatbin.c $host"
 max_len=4096
 case $target in
     npy)             sources="status.c tensor.c npy.c" ;;
     tensor_proto)    sources="status.c tensor.c tensor_proto.c onnx.pb-c.c onnx-data.pb-c.c"
                      max_len=16384 ;;
     model_file)      sources="status.c model_file.c onnx.pb-c.c"; max_len=16384 ;;
-    elf)             sources="status.c elf.c $host"; max_len=16384 ;;
-    bundle_manifest) sources="status.c bundle_manifest.c bundle.c elf.c $host"; max_len=16384 ;;
+    elf)             sources="status.c $host"; max_len=16384 ;;
+    bundle_manifest) sources="status.c $bundle"; max_len=16384 ;;
     host_json)       sources="status.c abi.c host_json.c $host"; max_len=16384 ;;
+    repo_index)      sources="status.c repo_index.c $bundle"; max_len=16384 ;;
+    repo_signature)  sources="status.c repo_sign.c" ;;
     *)               sources="status.c $target.c" ;;
 esac
 sources=${FUZZ_SOURCES:-$sources}
+libs="$(pkg-config --libs libcjson libprotobuf-c libcrypto) -lm -ldl -lpthread"
+case $target in
+    repo_*) libs="$libs $(pkg-config --libs libsodium libcurl libarchive)" ;;
+esac
+
+if [ -n "$link_check" ]; then
+    # The build's objects of the same sources: their file names end in .c.o.
+    objs=""
+    for f in $sources; do
+        o=$(find "$link_check/CMakeFiles/ortkit_objects.dir" -name "$f.o" | head -n 1)
+        [ -n "$o" ] || { echo "run_fuzzer.sh: no object of '$f' in $link_check (for fuzz_$target)" >&2; exit 1; }
+        objs="$objs $o"
+    done
+    objs="$objs $(ls "$link_check"/CMakeFiles/ortkit_util_objects.dir/src/util/*.c.o | tr '\n' ' ')"
+    objs="$objs $(ls "$link_check/tests/CMakeFiles/fuzz_$target.dir/fuzz/"*.c.o | tr '\n' ' ')"
+    mkdir -p "$link_check/fuzz-link"
+    # shellcheck disable=SC2086
+    if ! ${LINK_CC:-cc} -o "$link_check/fuzz-link/fuzz_$target" $objs $libs 2>"$link_check/fuzz-link/$target.err"; then
+        echo "run_fuzzer.sh: fuzz_$target does not link from its sources ($sources and src/util);" \
+             "add what the undefined references name to its list:" >&2
+        grep -o "undefined reference to [^ ]*" "$link_check/fuzz-link/$target.err" | sort -u >&2 || \
+            cat "$link_check/fuzz-link/$target.err" >&2
+        exit 1
+    fi
+    echo "run_fuzzer.sh: fuzz_$target links from: $sources and src/util"
+    exit 0
+fi
+command -v "$CC" >/dev/null || { echo "run_fuzzer.sh: $CC not found (apt-get install clang)" >&2; exit 2; }
 
 # Each name is looked up in the library's folders and the generated ones.
 srcs=""
@@ -54,8 +93,6 @@ incs="-I$root/include -I$generated"
 for d in "$root"/src/lib/*/ "$root"/src/util/; do
     [ -d "$d" ] && incs="$incs -I$d"
 done
-libs="$(pkg-config --libs libcjson libprotobuf-c libcrypto) -lm -ldl -lpthread"
-
 mkdir -p "$out/corpus"
 # shellcheck disable=SC2086
 "$CC" -g -O1 -std=gnu11 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \

@@ -302,6 +302,81 @@ static void test_patches(void **state)
     assert_message_has("cannot open patch directory");
 }
 
+/* Every entry under src, with its type, mode and contents (or target), in
+ * one text: a tree "exactly as it was" has the same. */
+static char *tree_listing(void)
+{
+    char cmd[2048], *text = NULL;
+    snprintf(cmd, sizeof cmd, "cd '%s' && find . -printf '%%p %%y %%m %%l\\n' | sort && "
+             "find . -type f | sort | xargs -r md5sum > '%s'", at("src"), at("sums"));
+    FILE *f = popen(cmd, "r");
+    assert_non_null(f);
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    char line[1024];
+    while (fgets(line, sizeof line, f))
+        fputs(line, out);
+    assert_int_equal(pclose(f), 0);
+    char *sums = slurp(at("sums"));
+    fputs(sums, out);
+    free(sums);
+    fclose(out);
+    return text;
+}
+
+/* A patch that dry-runs but fails half-way (a git-style link made, then a
+ * second part on the same file fails) is undone: the tree is as it was. A
+ * patch naming a path outside the tree (GNU patch skips it, and its -R
+ * --dry-run then exits 0) is refused, never "already in". */
+static void test_patch_failures_leave_the_tree(void **state)
+{
+    (void)state;
+    size_t applied, skipped;
+    char *log = NULL;
+    put("src/a.txt", "one\ntwo\nthree\n");
+    put("src/sub/keep.txt", "kept\n");
+    char *before = tree_listing();
+    put("half/0001-half.patch",
+        "diff --git a/sub/new/link b/sub/new/link\nnew file mode 120000\n--- /dev/null\n"
+        "+++ b/sub/new/link\n@@ -0,0 +1 @@\n+../../a.txt\n\\ No newline at end of file\n"
+        "diff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1,3 +1,3 @@\n-one\n+ONE\n"
+        " two\n three\n"
+        "diff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1,3 +1,3 @@\n-one\n+uno\n"
+        " two\n three\n");
+    assert_int_equal(apply(at("half"), &applied, &skipped, &log), ORTKIT_E_IO);
+    free(log);
+    assert_message_has("patch 0001-half.patch failed on ");
+    assert_message_has("the tree was put back as it was");
+    char *after = tree_listing();
+    assert_string_equal(after, before);
+    free(after);
+    char *record = slurp(at("state/patches-applied"));
+    assert_null(strstr(record, "half"));
+    free(record);
+
+    /* A removed line "-- x" reads "--- x" inside a hunk: not a file name. */
+    put("src/dashes.txt", "a\n-- x\nb\n");
+    put("dashes/0001-dashes.patch", "--- a/dashes.txt\n+++ b/dashes.txt\n@@ -1,3 +1,3 @@\n a\n"
+        "--- x\n+++ y\n b\n");
+    assert_int_equal(apply(at("dashes"), &applied, &skipped, &log), 0);
+    free(log);
+    char *dashes = slurp(at("src/dashes.txt"));
+    assert_string_equal(dashes, "a\n++ y\nb\n");
+    free(dashes);
+    assert_int_equal(unlink(at("src/dashes.txt")), 0);
+
+    put("outside/0001-out.patch", "--- a/a.txt\n+++ b/a.txt\n@@ -1,3 +1,3 @@\n-one\n+ONE\n"
+        " two\n three\n--- a/../evil.txt\n+++ b/../evil.txt\n@@ -0,0 +1 @@\n+pwned\n");
+    assert_int_equal(apply(at("outside"), &applied, &skipped, &log), ORTKIT_E_FORMAT);
+    free(log);
+    assert_message_has("names '../evil.txt', outside the source tree: refused");
+    assert_int_equal(access(at("evil.txt"), F_OK), -1);
+    after = tree_listing();
+    assert_string_equal(after, before);
+    free(after);
+    free(before);
+}
+
 /* ---- the report ------------------------------------------------------------------ */
 
 static void known_report(ortkit__builder_report *rep)
@@ -421,6 +496,7 @@ int main(void)
         cmocka_unit_test(test_preflight_reduce_ops),
         cmocka_unit_test(test_lock),
         cmocka_unit_test(test_patches),
+        cmocka_unit_test(test_patch_failures_leave_the_tree),
         cmocka_unit_test(test_report_text),
         cmocka_unit_test(test_report_json),
     };

@@ -292,24 +292,37 @@ static void test_state(void **state)
     (void)state;
     char *dir = NULL;
     uint64_t last = 0;
+    ortkit__pubkey a, b, c;
+    memset(&a, 0, sizeof a);
+    memcpy(a.id, "ABCDEFGH", 8);
+    memset(a.pk, 1, sizeof a.pk);
+    b = a;
+    b.pk[31] ^= 1; /* the same key number, another key: anyone can make one */
+    c = a;
+    c.id[0] = 'Z';
     assert_int_equal(ortkit__state_dir(&dir, at("state/repos")), 0);
     struct stat st;
     assert_int_equal(stat(dir, &st), 0);
     assert_int_equal(st.st_mode & 0777, 0700);
-    assert_int_equal(ortkit__state_check(&last, dir, "ABCD", 5, SHA), 0);
+    assert_int_equal(ortkit__state_check(&last, dir, &a, 5, SHA), 0);
     assert_int_equal(last, 0);
-    assert_int_equal(ortkit__state_check(&last, dir, "ABCD", 5, SHA), 0); /* the same again */
+    assert_int_equal(ortkit__state_check(&last, dir, &a, 5, SHA), 0); /* the same again */
     assert_int_equal(last, 5);
-    assert_int_equal(ortkit__state_check(&last, dir, "ABCD", 4, SHA), ORTKIT_E_FORMAT);
+    assert_int_equal(ortkit__state_check(&last, dir, &a, 4, SHA), ORTKIT_E_FORMAT);
     assert_error_has("rollback");
     char other[65];
     memset(other, 'e', 64);
     other[64] = '\0';
-    assert_int_equal(ortkit__state_check(&last, dir, "ABCD", 5, other), ORTKIT_E_FORMAT);
+    assert_int_equal(ortkit__state_check(&last, dir, &a, 5, other), ORTKIT_E_FORMAT);
     assert_error_has("other contents");
-    assert_int_equal(ortkit__state_check(&last, dir, "ABCD", 6, other), 0);
-    assert_int_equal(ortkit__state_check(&last, dir, "EF01", 1, SHA), 0); /* another key */
+    assert_int_equal(ortkit__state_check(&last, dir, &a, 6, other), 0);
+    assert_int_equal(ortkit__state_check(&last, dir, &c, 1, SHA), 0); /* another key */
     assert_int_equal(last, 0);
+    /* A key sharing a's number with a serial of 2^53-1 is no rollback for a. */
+    assert_int_equal(ortkit__state_check(&last, dir, &b, 9007199254740991ULL, SHA), 0);
+    assert_int_equal(last, 0);
+    assert_int_equal(ortkit__state_check(&last, dir, &a, 7, SHA), 0);
+    assert_int_equal(last, 6);
     free(dir);
 }
 

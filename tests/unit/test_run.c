@@ -1,5 +1,6 @@
 /* test_run.c - running models: checks, every type, outputs, threads and cancellation. */
 #include "testutil.h"
+#include "pbwriter.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -121,6 +122,89 @@ static void test_input_checks(void **state)
     ortkit_tensor_free(dim4);
     ortkit_tensor_free(good);
     ortkit_tensor_free(i64);
+    ortkit_session_free(s);
+}
+
+/* A model with 10,000 inputs: names are found through the session's index,
+ * not by a search per input (which took 7-8 s a run at 50,000 inputs). */
+static void test_many_inputs(void **state)
+{
+    (void)state;
+    enum { N = 10000 };
+    /* ModelProto{ir_version 7, opset 13, graph{Sum(x0..x9999) -> y}}, each
+     * float32[1]: written here, since it is larger than a test model file may be. */
+    pbw node = {0}, graph = {0}, model = {0}, opset = {0}, vi = {0}, type = {0}, tt = {0},
+        dims = {0}, dim = {0};
+    pb_int(&dim, 1, 1);
+    pb_msg(&dims, 1, &dim);
+    pb_int(&tt, 1, 1); /* FLOAT */
+    pb_msg(&tt, 2, &dims);
+    pb_msg(&type, 1, &tt);
+    char name[16];
+    for (int i = 0; i < N; i++) {
+        snprintf(name, sizeof name, "x%d", i);
+        pb_str(&node, 1, name);
+    }
+    pb_str(&node, 2, "y");
+    pb_str(&node, 4, "Sum");
+    pb_msg(&graph, 1, &node);
+    pb_str(&graph, 2, "wide");
+    for (int i = 0; i <= N; i++) {
+        vi.len = 0;
+        snprintf(name, sizeof name, "x%d", i);
+        pb_str(&vi, 1, i < N ? name : "y");
+        pb_msg(&vi, 2, &type);
+        pb_msg(&graph, i < N ? 11 : 12, &vi);
+    }
+    pb_int(&model, 1, 7);
+    pb_msg(&model, 7, &graph);
+    pb_str(&opset, 1, "");
+    pb_int(&opset, 2, 13);
+    pb_msg(&model, 8, &opset);
+    ortkit_session *s = NULL;
+    if (ortkit_session_open_memory(&s, runtimes[0], model.buf, model.len, NULL))
+        fail_msg("cannot open the wide model: %s", ortkit_error_last());
+    pbw *parts[] = {&node, &graph, &model, &opset, &vi, &type, &tt, &dims, &dim};
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+        pb_free(parts[i]);
+    assert_int_equal(ortkit_session_input_count(s), N);
+    static char names_buf[N][8];
+    static const char *names[N];
+    static ortkit_tensor *ts[N];
+    const int64_t shape[1] = {1};
+    for (int i = 0; i < N; i++) {
+        snprintf(names_buf[i], sizeof names_buf[i], "x%d", N - 1 - i); /* in reverse */
+        names[i] = names_buf[i];
+        assert_int_equal(ortkit_tensor_new(&ts[i], ORTKIT_TYPE_FLOAT32, shape, 1), 0);
+        *(float *)ortkit_tensor_data(ts[i]) = 1.0f;
+    }
+    assert_int_equal(ortkit_session_input_index(s, "x0"), 0);
+    assert_int_equal(ortkit_session_input_index(s, "x9999"), N - 1);
+    assert_int_equal(ortkit_session_input_index(s, "x10000"), -1);
+    assert_int_equal(ortkit_session_input_index(s, NULL), -1);
+    assert_int_equal(ortkit_session_output_index(s, "y"), 0);
+    assert_int_equal(ortkit_session_output_index(s, "x0"), -1);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (int round = 0; round < 10; round++) {
+        ortkit_tensor *out = NULL;
+        assert_int_equal(ortkit_session_run(s, NULL, names, (const ortkit_tensor *const *)ts, N,
+                                            NULL, 0, &out), 0);
+        assert_true(*(const float *)ortkit_tensor_data(out) == (float)N);
+        ortkit_tensor_free(out);
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double took = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    /* A search per input is 5e8 string comparisons for these ten runs. */
+    if (took > 3.0)
+        fail_msg("10 runs of 10,000 inputs took %.2f s", took);
+    const char *twice[2] = {"x5", "x5"};
+    const ortkit_tensor *two[2] = {ts[0], ts[1]};
+    ortkit_tensor *out = NULL;
+    assert_int_equal(ortkit_session_run(s, NULL, twice, two, 2, NULL, 0, &out), ORTKIT_E_NAME);
+    assert_error_has("twice");
+    for (int i = 0; i < N; i++)
+        ortkit_tensor_free(ts[i]);
     ortkit_session_free(s);
 }
 
@@ -497,6 +581,7 @@ int main(void)
         cmocka_unit_test(test_add_matches_reference),
         cmocka_unit_test(test_same_tensor_two_runtimes),
         cmocka_unit_test(test_input_checks),
+        cmocka_unit_test(test_many_inputs),
         cmocka_unit_test(test_selected_outputs_and_sequences),
         cmocka_unit_test(test_every_type_round_trips),
         cmocka_unit_test(test_scalar),

@@ -1,5 +1,6 @@
 /* test_session_cache.c - the cache of optimised sessions: keys, hits, damaged and
- * foreign entries, eviction, two processes filling one entry, on both runtimes. */
+ * foreign entries, eviction, two processes filling one entry, on both runtimes;
+ * directories and entries others can write, links planted at fill names. */
 #include "testutil.h"
 #include "scratch.h"
 #include "session_cache.h"
@@ -176,18 +177,34 @@ static void poke(const char *path, off_t offset, const void *bytes, size_t n)
     close(fd);
 }
 
-static void expect_rebuilt(const char *dir, const char *reason)
+/* Open add.onnx cached in dir: the cache must end in state, its reason
+ * holding reason (and also, unless NULL); the session runs either way. */
+static void expect_state(const char *dir, ortkit_cache_state state, const char *reason,
+                         const char *also)
 {
     ortkit_session_options o = ORTKIT_SESSION_OPTIONS_INIT;
     o.cache_dir = dir;
     ortkit_session *s = NULL;
     const char *why;
-    assert_int_equal(open_add(runtimes[0], &o, &s, &why), ORTKIT_CACHE_FILLED);
-    if (!strstr(why, reason) || !strstr(why, "removed and made again"))
+    assert_int_equal(open_add(runtimes[0], &o, &s, &why), state);
+    if (!strstr(why, reason) || (also && !strstr(why, also)))
         fail_msg("reason '%s' lacks '%s'", why, reason);
     check_runs(s);
     ortkit_session_free(s);
+}
+
+static void expect_rebuilt(const char *dir, const char *reason)
+{
+    expect_state(dir, ORTKIT_CACHE_FILLED, reason, "removed and made again");
+    ortkit_session_options o = ORTKIT_SESSION_OPTIONS_INIT;
+    o.cache_dir = dir;
     assert_int_equal(state_of(runtimes[0], &o), ORTKIT_CACHE_HIT);
+}
+
+/* The session opens uncached, saying why. */
+static void expect_skipped(const char *dir, const char *reason)
+{
+    expect_state(dir, ORTKIT_CACHE_SKIPPED, reason, NULL);
 }
 
 static void test_damaged_entries_are_rebuilt(void **state)
@@ -301,6 +318,91 @@ static void test_foreign_entry_refused(void **state)
     assert_true(other[0]);
     assert_int_equal(rename(other, mine), 0);
     expect_rebuilt(dir, "holds the key");
+}
+
+/* The session cache is used only in a directory no one else can write,
+ * holding entries no one else can write; ortkit makes the file ONNX Runtime
+ * fills, so links planted at its name are never written through. */
+static void test_untrusted_places(void **state)
+{
+    (void)state;
+    /* A directory open to others (/tmp: as root its mode, else its owner). */
+    expect_skipped("/tmp", geteuid() == 0 ? "open to others (mode 1777)" : "not to this user");
+    const char *open_dir = at("open");
+    assert_int_equal(mkdir(open_dir, 0700), 0);
+    assert_int_equal(chmod(open_dir, 0755), 0);
+    expect_skipped(open_dir, "open to others (mode 0755)");
+    assert_int_equal(count_entries(open_dir), 0);
+    /* A link to a private directory is not followed. */
+    const char *mine = at("mine"), *link = at("mine-link");
+    assert_int_equal(mkdir(mine, 0700), 0);
+    assert_int_equal(symlink(mine, link), 0);
+    expect_skipped(link, "is not a directory");
+    if (geteuid() == 0) { /* another account's directory */
+        const char *theirs = at("theirs");
+        assert_int_equal(mkdir(theirs, 0700), 0);
+        assert_int_equal(chown(theirs, 65534, 65534), 0);
+        expect_skipped(theirs, "belongs to uid 65534");
+    }
+    /* A new directory is made private. */
+    const char *dir = at("private");
+    ortkit_session_options o = ORTKIT_SESSION_OPTIONS_INIT;
+    o.cache_dir = dir;
+    assert_int_equal(state_of(runtimes[0], &o), ORTKIT_CACHE_FILLED);
+    struct stat st;
+    assert_int_equal(stat(dir, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0700);
+    char entry[1024];
+    snprintf(entry, sizeof entry, "%s", only_entry(dir));
+    /* Entries others can write, or that are not the user's, are refused. */
+    assert_int_equal(chmod(entry, 0666), 0);
+    expect_rebuilt(dir, "can be written by others");
+    if (geteuid() == 0) {
+        snprintf(entry, sizeof entry, "%s", only_entry(dir));
+        assert_int_equal(chown(entry, 65534, 65534), 0);
+        expect_rebuilt(dir, "belongs to another user");
+    }
+    /* A session keeps its entry mapped: no other account may be able to
+     * truncate it under the mapping (SIGBUS).  As root, a child that
+     * becomes uid 65534 tries. */
+    snprintf(entry, sizeof entry, "%s", only_entry(dir));
+    assert_int_equal(stat(entry, &st), 0);
+    assert_int_equal(st.st_mode & 022, 0);
+    if (geteuid() == 0) {
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            if (setgid(65534) != 0 || setuid(65534) != 0)
+                _exit(2);
+            int fd = open(entry, O_WRONLY);
+            _exit(fd < 0 && truncate(entry, 0) != 0 ? 0 : 1);
+        }
+        int ws = 0;
+        assert_int_equal(waitpid(pid, &ws, 0), pid);
+        assert_true(WIFEXITED(ws) && WEXITSTATUS(ws) == 0);
+    }
+    /* Links at every name a fill of this process could take: the fill is
+     * skipped rather than written through them, and the victim is intact. */
+    snprintf(entry, sizeof entry, "%s", only_entry(dir));
+    const char *victim = at("victim");
+    FILE *f = fopen(victim, "w");
+    assert_non_null(f);
+    fputs("the victim's own bytes\n", f);
+    fclose(f);
+    size_t stem = strlen(entry) - strlen(ORTKIT__CACHE_SUFFIX);
+    for (unsigned n = 0; n < 4096; n++) {
+        char planted[1100];
+        snprintf(planted, sizeof planted, "%.*s.ort.tmp.%ld.%u", (int)stem, entry, (long)getpid(), n);
+        assert_int_equal(symlink(victim, planted), 0);
+    }
+    assert_int_equal(unlink(entry), 0);
+    expect_skipped(dir, "File exists");
+    char buf[64] = "";
+    f = fopen(victim, "r");
+    assert_non_null(f);
+    assert_non_null(fgets(buf, sizeof buf, f));
+    fclose(f);
+    assert_string_equal(buf, "the victim's own bytes\n");
 }
 
 /* Three entries of 1000 bytes, used 30, 20 and 10 seconds ago. */
@@ -438,6 +540,7 @@ int main(void)
         cmocka_unit_test(test_damaged_entries_are_rebuilt),
         cmocka_unit_test(test_verified_once_then_remembered),
         cmocka_unit_test(test_foreign_entry_refused),
+        cmocka_unit_test(test_untrusted_places),
         cmocka_unit_test(test_lru_eviction),
     };
     int failed = cmocka_run_group_tests_name("session cache, before ONNX Runtime loads", before_ort, NULL, NULL);

@@ -371,6 +371,63 @@ static void test_spawn_signal_and_missing(void **state)
     free(out);
 }
 
+/* Is pid gone (or a zombie nobody reaped yet)? */
+static int gone(long pid)
+{
+    char path[64], stat_text[256] = "";
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 1;
+    size_t n = fread(stat_text, 1, sizeof stat_text - 1, f);
+    fclose(f);
+    stat_text[n] = '\0';
+    const char *paren = strrchr(stat_text, ')');
+    return paren && paren[1] == ' ' && paren[2] == 'Z';
+}
+
+/* The time limit holds to the child's end: one that closes its output and
+ * hangs is killed at the deadline, with what it started in its group. */
+static void test_spawn_deadline_past_eof(void **state)
+{
+    (void)state;
+    /* Its output ends at once; the wait for its end is what must stop. */
+    const char *closes[] = {"sh", "-c", "echo started; exec >&-; sleep 30", NULL};
+    int status = -1, timed_out = 0;
+    char *out = NULL;
+    double t0 = ortkit__clock_now();
+    assert_int_equal(ortkit__spawn_timed(closes, NULL, 0.5, 0, &out, &status, &timed_out), 0);
+    assert_true(ortkit__clock_now() - t0 < 5);
+    assert_int_equal(timed_out, 1);
+    assert_string_equal(out, "started\n");
+    free(out);
+    /* A child of its own keeps the output open: the whole group goes. */
+    const char *hang[] = {"sh", "-c", "sleep 30 & echo $!; exec >&-; sleep 30", NULL};
+    t0 = ortkit__clock_now();
+    assert_int_equal(ortkit__spawn_timed(hang, NULL, 0.5, 0, &out, &status, &timed_out), 0);
+    double took = ortkit__clock_now() - t0;
+    assert_true(took >= 0.45 && took < 5);
+    assert_int_equal(timed_out, 1);
+    assert_int_equal(status, 128 + SIGKILL);
+    long grandchild = strtol(out, NULL, 10);
+    assert_true(grandchild > 0);
+    for (int i = 0; i < 100 && !gone(grandchild); i++)
+        usleep(10000);
+    assert_true(gone(grandchild));
+    free(out);
+    /* A child that ends in time is not counted as timed out, and what it
+     * left running in its group is ended with it. */
+    const char *leaves[] = {"sh", "-c", "sleep 30 >/dev/null & echo $!", NULL};
+    assert_int_equal(ortkit__spawn_timed(leaves, NULL, 10, 0, &out, &status, &timed_out), 0);
+    assert_int_equal(timed_out, 0);
+    assert_int_equal(status, 0);
+    grandchild = strtol(out, NULL, 10);
+    for (int i = 0; i < 100 && !gone(grandchild); i++)
+        usleep(10000);
+    assert_true(gone(grandchild));
+    free(out);
+}
+
 /* ---- memory, CPUs, clock -------------------------------------------------------- */
 
 static void test_proc(void **state)
@@ -445,6 +502,7 @@ int main(void)
         cmocka_unit_test(test_path_which),
         cmocka_unit_test(test_spawn_output_and_status),
         cmocka_unit_test(test_spawn_signal_and_missing),
+        cmocka_unit_test(test_spawn_deadline_past_eof),
         cmocka_unit_test(test_proc),
         cmocka_unit_test(test_strv_and_quote),
     };

@@ -200,18 +200,90 @@ static void check_owner(ortkit_bundle *b, const char *rel, const struct stat *st
                 rel, st->st_mode & S_IWOTH ? "anyone" : "its group");
 }
 
-/* The bundle directory itself, and the directory holding it: whoever can
- * write there can put another bundle in its place. */
+/* One directory the path to the bundle passes through, holding the entry
+ * child (lstat'ed as cst): whoever can replace that entry can swap the
+ * bundle between its check and its load. */
+static void check_passage(ortkit_bundle *b, const char *dir, const struct stat *cst)
+{
+    struct stat st;
+    if (lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return; /* the walk that follows fails on it anyway */
+    if (st.st_uid != geteuid() && st.st_uid != 0)
+        problem(b, "%s: a directory on the path to the bundle belongs to uid %u; whoever owns "
+                "it can swap the bundle between its check and its load (move the bundle, or "
+                "own the directory)", dir, (unsigned)st.st_uid);
+    else if ((st.st_mode & (S_IWGRP | S_IWOTH)) &&
+             /* A sticky directory lets no one else rename or remove what is not theirs. */
+             !((st.st_mode & S_ISVTX) && (cst->st_uid == geteuid() || cst->st_uid == 0)))
+        problem(b, "%s: a directory on the path to the bundle is writable by %s; others could "
+                "put another bundle in its place (chmod go-w, or move the bundle)", dir,
+                st.st_mode & S_IWOTH ? "anyone" : "its group");
+}
+
+/* Every directory the path to the bundle passes through, from the root,
+ * links followed one component at a time (so the directories holding each
+ * link count too); 40 links at most, as the kernel allows. */
+static void check_path_chain(ortkit_bundle *b)
+{
+    char rest[PATH_MAX], cur[PATH_MAX] = "";
+    if (b->m.dir[0] == '/')
+        snprintf(rest, sizeof rest, "%s", b->m.dir);
+    else if (!getcwd(cur, sizeof cur) || ortkit__pathf(rest, sizeof rest, "%s/%s", cur, b->m.dir))
+        return;
+    cur[0] = '\0'; /* the root */
+    int links = 0;
+    char *p = rest;
+    while (*p) {
+        while (*p == '/')
+            p++;
+        if (!*p)
+            break;
+        char name[NAME_MAX + 1];
+        size_t n = strcspn(p, "/");
+        if (n > NAME_MAX)
+            return;
+        memcpy(name, p, n);
+        name[n] = '\0';
+        p += n;
+        if (!strcmp(name, "."))
+            continue;
+        if (!strcmp(name, "..")) {
+            char *slash = strrchr(cur, '/');
+            if (slash)
+                *slash = '\0';
+            continue;
+        }
+        char next[PATH_MAX];
+        struct stat st;
+        if (ortkit__pathf(next, sizeof next, "%s/%s", cur, name) || lstat(next, &st) != 0)
+            return;
+        check_passage(b, cur[0] ? cur : "/", &st);
+        if (S_ISLNK(st.st_mode)) {
+            char target[PATH_MAX], joined[PATH_MAX];
+            ssize_t tn = readlink(next, target, sizeof target - 1);
+            if (tn < 0 || ++links > 40)
+                return;
+            target[tn] = '\0';
+            /* The link's target, then what was left of the path. */
+            if (ortkit__pathf(joined, sizeof joined, "%s%s", target, p))
+                return;
+            snprintf(rest, sizeof rest, "%s", joined);
+            p = rest;
+            if (target[0] == '/')
+                cur[0] = '\0';
+            continue;
+        }
+        snprintf(cur, sizeof cur, "%s", next);
+    }
+}
+
+/* The bundle directory itself, and every directory on the way to it. */
 static void check_directories(ortkit_bundle *b)
 {
     struct stat st;
     if (lstat(b->m.dir, &st) == 0)
         check_owner(b, ".", &st);
-    char parent[PATH_MAX];
-    if (ortkit__pathf(parent, sizeof parent, "%s/..", b->m.dir) == 0 && stat(parent, &st) == 0 &&
-        (st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX))
-        problem(b, "..: the directory holding the bundle is writable by %s; others could put "
-                "another bundle in its place (chmod go-w)", st.st_mode & S_IWOTH ? "anyone" : "its group");
+    check_path_chain(b);
 }
 
 /* Anything in the bundle that the manifest does not list. */

@@ -103,7 +103,15 @@ typedef struct ortkit__source {
     const char *base;    /* a URL or a directory, without a trailing '/' */
     int remote;          /* http(s) */
     const char *ca_file; /* NULL: the system's */
+    /* Limits of one transfer (ortkit_repo_options; 0: the defaults). */
+    double timeout_s;
+    uint64_t min_rate;
+    double min_rate_window_s;
 } ortkit__source;
+
+#define REPO_DEFAULT_TIMEOUT_S 3600.0
+#define REPO_DEFAULT_MIN_RATE 1024
+#define REPO_DEFAULT_MIN_RATE_WINDOW_S 30.0
 
 int ortkit__source_init(ortkit__source *src, char **base, const char *source, const char *ca_file);
 /* A small file whole (the index, its signature), at most max bytes. */
@@ -127,9 +135,10 @@ int ortkit__fetch_file(const ortkit__source *src, ortkit__fetch_job *job);
 
 /* $XDG_STATE_HOME/ortkit/repos, made 0700. */
 int ortkit__state_dir(char **out, const char *option);
-/* Check serial and the index's hash against the newest seen from key id and
- * record them if newer: *last is the serial seen before (0: none). */
-int ortkit__state_check(uint64_t *last, const char *dir, const char *key_id, uint64_t serial,
+/* Check serial and the index's hash against the newest seen from the public
+ * key pk (the whole key, not its number) and record them if newer: *last is
+ * the serial seen before (0: none). */
+int ortkit__state_check(uint64_t *last, const char *dir, const ortkit__pubkey *pk, uint64_t serial,
                         const char *index_sha256);
 /* An exclusive lock on path (made 0600), waited for; *fd to close. */
 int ortkit__lock(int *fd, const char *path);

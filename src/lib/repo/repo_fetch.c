@@ -13,6 +13,7 @@
 #include <curl/curl.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <openssl/evp.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -155,15 +156,30 @@ static int fetch_url(stream *s, const ortkit__source *src, const char *rel)
     curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_data);
     curl_easy_setopt(c, CURLOPT_WRITEDATA, s);
     curl_easy_setopt(c, CURLOPT_USERAGENT, "ortkit/" ORTKIT_VERSION_STRING);
-    /* A stalled server fails the transfer instead of hanging it. */
+    /* A stalled server, or one that drips, fails the transfer instead of
+     * keeping it alive for ever: a total deadline and a minimum rate. */
+    double timeout_s = src->timeout_s > 0 ? src->timeout_s : REPO_DEFAULT_TIMEOUT_S;
+    double window_s = src->min_rate_window_s > 0 ? src->min_rate_window_s
+                                                 : REPO_DEFAULT_MIN_RATE_WINDOW_S;
+    uint64_t min_rate = src->min_rate ? src->min_rate : REPO_DEFAULT_MIN_RATE;
+    long window = window_s < 1 ? 1 : (long)(window_s + 0.5);
     curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 30L);
-    curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
-    curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, 60L);
+    curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, (long)(timeout_s * 1000));
+    curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, (long)(min_rate > LONG_MAX ? LONG_MAX : min_rate));
+    curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, window);
     if (src->ca_file)
         curl_easy_setopt(c, CURLOPT_CAINFO, src->ca_file);
-    if (s->sha && s->have)
-        curl_easy_setopt(c, CURLOPT_RESUME_FROM_LARGE, (curl_off_t)s->have);
+    /* A Range header of its own rather than curl's resume, which fails a
+     * server that answers 200 ("Cannot resume"); on_data starts that whole
+     * answer over from byte 0. */
+    char range[32];
+    if (s->sha && s->have) {
+        snprintf(range, sizeof range, "%llu-", (unsigned long long)s->have);
+        curl_easy_setopt(c, CURLOPT_RANGE, range);
+    }
+    double started = ortkit__clock_now();
     CURLcode r = curl_easy_perform(c);
+    double took = ortkit__clock_now() - started;
     long code = 0;
     curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
     curl_easy_cleanup(c);
@@ -180,6 +196,15 @@ static int fetch_url(stream *s, const ortkit__source *src, const char *rel)
     if (r == CURLE_HTTP_RETURNED_ERROR)
         return ortkit__error_set(ORTKIT_E_IO, "cannot fetch '%s': "
                                  "the server answers %ld", url, code);
+    if (r == CURLE_OPERATION_TIMEDOUT && took >= timeout_s - 0.05)
+        return ortkit__error_set(ORTKIT_E_IO, "cannot fetch '%s': not done after %g s, the "
+                                 "limit of one download (--timeout; timeout_s in the repository "
+                                 "options)", url, timeout_s);
+    if (r == CURLE_OPERATION_TIMEDOUT && strstr(errbuf, "too slow"))
+        return ortkit__error_set(ORTKIT_E_IO, "cannot fetch '%s': slower than %llu bytes a "
+                                 "second for %ld s, the least a download may go at (--min-rate; "
+                                 "min_rate in the repository options)", url,
+                                 (unsigned long long)min_rate, window);
     return ortkit__error_set(ORTKIT_E_IO, "cannot fetch '%s': %s", url,
                              errbuf[0] ? errbuf : curl_easy_strerror(r));
 }

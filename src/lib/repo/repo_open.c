@@ -8,12 +8,14 @@
 
 #include "abi.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 ORTKIT__ABI_STRUCT(open_abi, ortkit_repo_options, "repository options", "ORTKIT_REPO_OPTIONS_INIT",
-                   ORTKIT_REPO_OPTIONS_VERSION, sizeof(ortkit_repo_options));
+                   ORTKIT_REPO_OPTIONS_VERSION, offsetof(ortkit_repo_options, timeout_s),
+                   sizeof(ortkit_repo_options));
 
 void ortkit_repo_free(ortkit_repo *repo)
 {
@@ -79,8 +81,16 @@ int ortkit_repo_open(ortkit_repo **out, const char *source, const ortkit_repo_op
     size_t size = 0, sig_size = 0;
     char what[PATH_MAX + 32], sha[65];
     int rc;
+    if (o.timeout_s < 0 || o.min_rate_window_s < 0) {
+        rc = ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_repo_open: a negative time limit");
+        goto cleanup;
+    }
     if ((rc = ortkit__pubkey_load(&pk, o.pubkey)) || (rc = ortkit__repo_new(&r, source, o.ca_file)))
         goto cleanup;
+    r->src.timeout_s = o.timeout_s > 0 ? o.timeout_s : REPO_DEFAULT_TIMEOUT_S;
+    r->src.min_rate = o.min_rate ? o.min_rate : REPO_DEFAULT_MIN_RATE;
+    r->src.min_rate_window_s = o.min_rate_window_s > 0 ? o.min_rate_window_s
+                                                       : REPO_DEFAULT_MIN_RATE_WINDOW_S;
     snprintf(what, sizeof what, "%s/" REPO_INDEX, r->base);
     if ((rc = ortkit__fetch_small(&text, &size, &r->src, REPO_INDEX, REPO_INDEX_MAX)) ||
         (rc = ortkit__fetch_small(&sig_text, &sig_size, &r->src, REPO_SIGNATURE,
@@ -104,7 +114,7 @@ int ortkit_repo_open(ortkit_repo **out, const char *source, const ortkit_repo_op
     ortkit__key_id_hex(r->key_id, pk.id);
     ortkit__sha256_hex(sha, text, size);
     if ((rc = ortkit__state_dir(&state, o.state_dir)) ||
-        (rc = ortkit__state_check(&r->info.last_serial, state, r->key_id, index.serial, sha)))
+        (rc = ortkit__state_check(&r->info.last_serial, state, &pk, index.serial, sha)))
         goto cleanup;
     if (!(r->comment = ortkit__strdup(sig.trusted_comment))) {
         rc = ortkit__error_nomem();

@@ -88,21 +88,70 @@ int ortkit_repo_keygen(const char *secret_key, const char *public_key, const cha
     return rc;
 }
 
-/* The repository's index as it is now; an empty one when there is none. */
-static int read_index(ortkit__repo_index *index, const char *dir)
+/* The repository's index as it is now (an empty one when there is none),
+ * trusted only when its signature verifies with the public half of sk:
+ * whoever can write the directory must not get an entry signed by the
+ * publisher's next, unrelated publication. */
+static int read_index(ortkit__repo_index *index, const char *dir, const ortkit__seckey *sk)
 {
-    char path[PATH_MAX];
+    char path[PATH_MAX], sig_path[PATH_MAX];
     int rc = ortkit__pathf(path, sizeof path, "%s/" REPO_INDEX, dir);
     memset(index, 0, sizeof *index);
-    if (rc || access(path, F_OK) != 0)
+    if (rc || (rc = ortkit__pathf(sig_path, sizeof sig_path, "%s/" REPO_SIGNATURE, dir)))
         return rc;
-    char *text = NULL;
-    size_t size = 0;
+    struct stat st;
+    if (lstat(path, &st) != 0 && errno == ENOENT) {
+        if (lstat(sig_path, &st) == 0)
+            return ortkit__error_set(ORTKIT_E_FORMAT, "'%s' has a signature but no index: not "
+                                     "published over (restore the index or remove '%s')", dir,
+                                     sig_path);
+        return ORTKIT_OK;
+    }
+    char *text = NULL, *sig_text = NULL;
+    size_t size = 0, sig_size = 0;
+    ortkit__signature sig;
+    ortkit__pubkey pk;
+    memcpy(pk.id, sk->id, sizeof pk.id);
+    memcpy(pk.pk, sk->sk + 32, sizeof pk.pk); /* libsodium keeps the public key there */
     if ((rc = ortkit__file_read(&text, &size, path, REPO_INDEX_MAX)) ||
+        (rc = ortkit__file_read(&sig_text, &sig_size, sig_path, REPO_SIGNATURE_MAX)) ||
+        (rc = ortkit__signature_parse(&sig, sig_text, sig_size)) ||
+        (rc = ortkit__verify(&sig, &pk, text, size, path)) ||
         (rc = ortkit__index_parse(index, text, size, path)))
-        ortkit__error_wrap(rc, "cannot add to the repository '%s'", dir);
+        ortkit__error_wrap(rc, "the repository '%s' cannot be trusted to publish into: nothing "
+                           "was carried or signed (publish into a new directory, or restore "
+                           "the index its key signed)", dir);
     free(text);
+    free(sig_text);
     return rc;
+}
+
+/* Every archive the new index carries over from the old one must still be
+ * the one that index signed: its size and SHA-256. */
+static int check_carried(const ortkit__repo_index *index, size_t old_count,
+                         const unsigned char *replaced, const char *dir)
+{
+    for (size_t i = 0; i < old_count; i++) {
+        const ortkit_repo_entry *e = &index->entries[i];
+        if (replaced[i])
+            continue;
+        char path[PATH_MAX], hex[65];
+        uint64_t size = 0;
+        int rc = ortkit__pathf(path, sizeof path, "%s/%s", dir, e->archive);
+        if (!rc)
+            rc = ortkit__sha256_file(hex, &size, path);
+        if (rc)
+            return ortkit__error_wrap(rc, "'%s' (bundle %s), listed by the signed index, cannot "
+                                      "be checked: not published", path, e->name);
+        if (size != e->size || strcmp(hex, e->sha256))
+            return ortkit__error_set(ORTKIT_E_FORMAT, "'%s' (bundle %s) is not the archive the "
+                                     "signed index lists (%llu bytes, SHA-256 %.16s...; the "
+                                     "index: %llu, %.16s...): it was changed; not published "
+                                     "(publish the bundle again to replace it)", path, e->name,
+                                     (unsigned long long)size, hex,
+                                     (unsigned long long)e->size, e->sha256);
+    }
+    return ORTKIT_OK;
 }
 
 /* An entry for the bundle at path, its archive packed into dir. */
@@ -145,11 +194,15 @@ cleanup:
     return rc;
 }
 
-/* Put e in the index, in place of an entry of the same name (e is emptied). */
-static int add_entry(ortkit__repo_index *index, ortkit_repo_entry *e)
+/* Put e in the index, in place of an entry of the same name (e is emptied);
+ * replaced[i] marks an entry of the old index (i < old_count) put aside. */
+static int add_entry(ortkit__repo_index *index, ortkit_repo_entry *e, unsigned char *replaced,
+                     size_t old_count)
 {
     for (size_t i = 0; i < index->count; i++) {
         if (!strcmp(index->entries[i].name, e->name)) {
+            if (i < old_count)
+                replaced[i] = 1;
             ortkit__entry_free(&index->entries[i]);
             index->entries[i] = *e;
             memset(e, 0, sizeof *e);
@@ -211,11 +264,23 @@ int ortkit_repo_publish(ortkit_repo **out, const char *dir, const char *const *b
     if (rc || (rc = ortkit__pathf(archives, sizeof archives, "%s/" REPO_ARCHIVES, dir)) ||
         (rc = ortkit__mkdirs(archives)) ||
         (rc = ortkit__pathf(lock, sizeof lock, "%s/.ortkit-publish.lock", dir)) ||
-        (rc = ortkit__lock(&fd, lock)) || (rc = read_index(&index, dir)))
+        (rc = ortkit__lock(&fd, lock)) || (rc = read_index(&index, dir, &sk)))
         goto cleanup;
-    for (size_t i = 0; i < count; i++)
-        if ((rc = make_entry(&e, bundles[i], dir)) || (rc = add_entry(&index, &e)))
-            goto cleanup;
+    size_t old_count = index.count;
+    unsigned char *replaced = calloc(old_count + 1, 1);
+    if (!replaced) {
+        rc = ortkit__error_nomem();
+        goto cleanup;
+    }
+    for (size_t i = 0; !rc && i < count; i++)
+        if (!(rc = make_entry(&e, bundles[i], dir)))
+            rc = add_entry(&index, &e, replaced, old_count);
+    /* The entries replaced were just packed from bundles that verified. */
+    if (!rc)
+        rc = check_carried(&index, old_count, replaced, dir);
+    free(replaced);
+    if (rc)
+        goto cleanup;
     if (o.serial && o.serial <= index.serial) {
         rc = ortkit__error_set(ORTKIT_E_INVALID_ARG, "serial %" PRIu64 " is not higher than the "
                                "repository's %" PRIu64 ": a serial only grows", o.serial,

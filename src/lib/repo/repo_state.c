@@ -3,7 +3,10 @@
  * serial it accepted and the hash of that index, per signing key, in a
  * directory only the user can read ($XDG_STATE_HOME/ortkit/repos, 0700).
  * A repository is known by its key, not by its address, so a mirror or a
- * stale cache cannot serve an older index under another URL.
+ * stale cache cannot serve an older index under another URL; by the whole
+ * public key, not minisign's 8-byte key number, which anyone can give a key
+ * of their own (an index of theirs with a huge serial would otherwise make
+ * the real repository's a "rollback" for ever).
  */
 #include "repo.h"
 
@@ -102,14 +105,17 @@ static int read_state(uint64_t *serial, char sha[65], const char *path)
     return rc;
 }
 
-int ortkit__state_check(uint64_t *last, const char *dir, const char *key_id, uint64_t serial,
+int ortkit__state_check(uint64_t *last, const char *dir, const ortkit__pubkey *pk, uint64_t serial,
                         const char *index_sha256)
 {
-    char path[PATH_MAX], lock[PATH_MAX], seen_sha[65];
+    char path[PATH_MAX], lock[PATH_MAX], seen_sha[65], key_id[17], key_hex[65];
     int fd = -1, rc;
     *last = 0;
-    if ((rc = ortkit__pathf(path, sizeof path, "%s/%s", dir, key_id)) ||
-        (rc = ortkit__pathf(lock, sizeof lock, "%s/%s.lock", dir, key_id)) ||
+    ortkit__key_id_hex(key_id, pk->id);
+    ortkit__digest_hex(key_hex, pk->pk);
+    /* "<key number>-<public key>": the number keeps the name readable. */
+    if ((rc = ortkit__pathf(path, sizeof path, "%s/%s-%s", dir, key_id, key_hex)) ||
+        (rc = ortkit__pathf(lock, sizeof lock, "%s/%s-%s.lock", dir, key_id, key_hex)) ||
         (rc = ortkit__lock(&fd, lock)))
         return rc;
     if ((rc = read_state(last, seen_sha, path)))

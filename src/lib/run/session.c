@@ -10,6 +10,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -433,6 +435,10 @@ void ortkit_session_free(ortkit_session *s)
     free_io(s->outputs, s->output_count);
     free(s->input_names);
     free(s->output_names);
+    if (s->input_table_made)
+        hdestroy_r(&s->input_table);
+    if (s->output_table_made)
+        hdestroy_r(&s->output_table);
     free_meta(&s->meta);
     free_providers(s);
     free(s->label);
@@ -509,6 +515,22 @@ static int describe_type(ortkit_session *s, const OrtTypeInfo *info, ortkit_io_i
     return ti ? describe_tensor(s, ti, io) : ORTKIT_OK;
 }
 
+/* The name -> index table of a list (glibc's hsearch_r); a name given
+ * twice keeps its first index, as a search from the start would. */
+static int index_names(struct hsearch_data *table, int *made, const ortkit_io_info *io, size_t n)
+{
+    memset(table, 0, sizeof *table);
+    if (!hcreate_r(n + n / 2 + 8, table))
+        return ortkit__error_nomem();
+    *made = 1;
+    for (size_t i = 0; i < n; i++) {
+        ENTRY e = {(char *)io[i].name, (void *)(uintptr_t)i}, *found = NULL;
+        if (!hsearch_r(e, ENTER, &found, table))
+            return ortkit__error_nomem();
+    }
+    return ORTKIT_OK;
+}
+
 static int load_io(ortkit_session *s, int outputs)
 {
     const OrtApi *api = s->rt->api;
@@ -553,7 +575,8 @@ static int load_io(ortkit_session *s, int outputs)
         if (rc)
             return rc;
     }
-    return ORTKIT_OK;
+    return index_names(outputs ? &s->output_table : &s->input_table,
+                       outputs ? &s->output_table_made : &s->input_table_made, io, n);
 }
 
 static int load_metadata(ortkit_session *s)
@@ -851,12 +874,26 @@ static int session_open(ortkit_session **out, ortkit_runtime *rt, const char *pa
     /* ORT writes the optimised model itself; aim it at a temporary name and
      * rename only when the session opened, so a failure leaves nothing. */
     if (o && o->optimized_model_path) {
-        size_t len = strlen(o->optimized_model_path) + 32;
+        static atomic_uint counter;
+        size_t len = strlen(o->optimized_model_path) + 48;
         if (!(optimized_tmp = malloc(len))) {
             rc = ortkit__error_nomem();
             goto fail;
         }
-        snprintf(optimized_tmp, len, "%s.tmp%ld", o->optimized_model_path, (long)getpid());
+        /* ORT opens the name and follows links: ortkit makes the file, new. */
+        rc = ORTKIT_E_IO;
+        for (int tries = 0; rc && tries < 16; tries++) {
+            snprintf(optimized_tmp, len, "%s.tmp.%ld.%u", o->optimized_model_path,
+                     (long)getpid(), atomic_fetch_add(&counter, 1));
+            if ((rc = ortkit__file_create_new(optimized_tmp, 0666)) && errno != EEXIST)
+                break;
+        }
+        if (rc) {
+            ortkit__error_wrap(rc, "cannot write optimised model '%s'", o->optimized_model_path);
+            free(optimized_tmp);
+            optimized_tmp = NULL; /* not ortkit's to remove */
+            goto fail;
+        }
     }
     ortkit__session_cache_begin(&cache, rt, path, data, size, o);
     rc = create_through_cache(s, &cache, path, data, size, o, optimized_tmp);
@@ -926,9 +963,19 @@ const ortkit_io_info *ortkit_session_output(const ortkit_session *s, size_t i)
     return s && i < s->output_count ? &s->outputs[i] : NULL;
 }
 
-static long find_name(const ortkit_io_info *io, size_t n, const char *name)
+static long find_name(const ortkit_io_info *io, size_t n, const struct hsearch_data *table,
+                      int made, const char *name)
 {
-    for (size_t i = 0; name && i < n; i++)
+    if (!name)
+        return -1;
+    if (made) {
+        /* FIND only reads the table, so threads may look up at once. */
+        ENTRY want = {(char *)name, NULL}, *found = NULL;
+        return hsearch_r(want, FIND, &found, (struct hsearch_data *)table) && found
+                   ? (long)(uintptr_t)found->data
+                   : -1;
+    }
+    for (size_t i = 0; i < n; i++)
         if (!strcmp(io[i].name, name))
             return (long)i;
     return -1;
@@ -936,12 +983,15 @@ static long find_name(const ortkit_io_info *io, size_t n, const char *name)
 
 long ortkit_session_input_index(const ortkit_session *s, const char *name)
 {
-    return s ? find_name(s->inputs, s->input_count, name) : -1;
+    return s ? find_name(s->inputs, s->input_count, &s->input_table, s->input_table_made, name)
+             : -1;
 }
 
 long ortkit_session_output_index(const ortkit_session *s, const char *name)
 {
-    return s ? find_name(s->outputs, s->output_count, name) : -1;
+    return s ? find_name(s->outputs, s->output_count, &s->output_table, s->output_table_made,
+                         name)
+             : -1;
 }
 
 const ortkit_model_metadata *ortkit_session_metadata(const ortkit_session *s)

@@ -4,6 +4,8 @@
 
 #include "runtime.h"
 
+#include <search.h>
+
 struct ortkit_session {
     ortkit_runtime *rt; /* one reference held */
     OrtSession *ort;
@@ -18,6 +20,10 @@ struct ortkit_session {
     char *cache_reason;             /* "" or why it was skipped or rebuilt */
     void *cache_map;                /* the cache entry ONNX Runtime uses in place (a hit) */
     size_t cache_map_size;
+    /* Name -> index, made once (a model may have tens of thousands of
+     * inputs, each looked up at every run); only read after the open. */
+    struct hsearch_data input_table, output_table;
+    int input_table_made, output_table_made;
 };
 
 /* run.c: tensors to and from the runtime.  _in sets *temp when the caller

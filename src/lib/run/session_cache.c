@@ -183,6 +183,14 @@ static int open_entry(ortkit__cache_plan *p)
     struct stat st;
     if (ortkit__file_open(&fd, p->entry, O_NOFOLLOW, &st))
         return errno == ENOENT || access(p->entry, F_OK) ? 1 : -1;
+    /* The session maps the entry for its life: only a file no one else can
+     * write (or truncate, which would kill it with SIGBUS) is used. */
+    if (st.st_uid != geteuid() || (st.st_mode & 022)) {
+        close(fd);
+        snprintf(p->reason, sizeof p->reason, "cache entry '%s' %s: refused", p->entry,
+                 st.st_uid != geteuid() ? "belongs to another user" : "can be written by others");
+        return -1;
+    }
     /* The last use, for eviction, before the identity is read: moving it
      * changes the identity. */
     struct timespec now;
@@ -243,15 +251,27 @@ static void unmap(ortkit__cache_plan *p)
     p->map_size = p->graph_size = 0;
 }
 
+/* ONNX Runtime opens the fill's name itself, following links: ortkit makes
+ * the file first, new and not through a link, in the checked directory. */
 static void plan_fill(ortkit__cache_plan *p)
 {
     static atomic_uint counter;
-    if (ortkit__pathf(p->fill_tmp, sizeof p->fill_tmp, "%s/%s.ort.tmp.%ld.%u", p->dir, p->key,
-                      (long)getpid(), atomic_fetch_add(&counter, 1))) {
-        skip(p, "the cache directory's path is too long");
-        return;
+    for (int tries = 0; tries < 16; tries++) {
+        if (ortkit__pathf(p->fill_tmp, sizeof p->fill_tmp, "%s/%s.ort.tmp.%ld.%u", p->dir, p->key,
+                          (long)getpid(), atomic_fetch_add(&counter, 1))) {
+            p->fill_tmp[0] = '\0';
+            skip(p, "the cache directory's path is too long");
+            return;
+        }
+        if (!ortkit__file_create_new(p->fill_tmp, 0600)) {
+            p->state = ORTKIT_CACHE_FILLED;
+            return;
+        }
+        if (errno != EEXIST)
+            break;
     }
-    p->state = ORTKIT_CACHE_FILLED;
+    p->fill_tmp[0] = '\0';
+    skip(p, "%s", ortkit_error_last());
 }
 
 void ortkit__session_cache_begin(ortkit__cache_plan *p, ortkit_runtime *rt, const char *path,
@@ -271,7 +291,8 @@ void ortkit__session_cache_begin(ortkit__cache_plan *p, ortkit_runtime *rt, cons
             return skip(p, "the config entry '%s' sets the model format itself", o->config_keys[i]);
     p->max_bytes = o->cache_max_bytes ? o->cache_max_bytes : ORTKIT__CACHE_DEFAULT_MAX;
     char model_sha[65], lib_sha[65];
-    if (ortkit__pathf(p->dir, sizeof p->dir, "%s", o->cache_dir) || ortkit__mkdirs(p->dir) ||
+    if (ortkit__pathf(p->dir, sizeof p->dir, "%s", o->cache_dir) ||
+        ortkit__private_dir(p->dir, "the session cache") ||
         (path ? ortkit__cache_file_digest(model_sha, p->dir, path)
               : ortkit__cache_bytes_digest(model_sha, data, size)) ||
         runtime_digest(rt, p->dir, lib_sha))
@@ -311,6 +332,10 @@ void ortkit__session_cache_store(ortkit__cache_plan *p)
     size_t size = 0;
     if (ortkit__file_read(&graph, &size, p->fill_tmp, SIZE_MAX / 2)) {
         skip(p, "ONNX Runtime saved no optimised graph: %s", ortkit_error_last());
+        goto cleanup;
+    }
+    if (size == 0) { /* the file ortkit made, never written */
+        skip(p, "ONNX Runtime saved no optimised graph in '%s'", p->fill_tmp);
         goto cleanup;
     }
     entry_header h;

@@ -197,6 +197,113 @@ static int step_settle(ortkit_resolution *r, step_slot *s, int rc, char *path, c
     return ORTKIT_OK;
 }
 
+/* The bundle whose files include those of directory dir (resolved): dir
+ * itself or its parent (a bundle's lib/) holding a manifest.  0: none. */
+static int bundle_root(char root[PATH_MAX], const char *dir)
+{
+    char real[PATH_MAX], manifest[PATH_MAX];
+    if (!realpath(dir, real))
+        return 0;
+    for (int up = 0; up < 2; up++) {
+        if (ortkit__pathf(manifest, sizeof manifest, "%s/" BUNDLE_MANIFEST, real))
+            return 0;
+        struct stat st;
+        if (lstat(manifest, &st) == 0) {
+            snprintf(root, PATH_MAX, "%s", real);
+            return 1;
+        }
+        char *slash = strrchr(real, '/');
+        if (!slash || slash == real)
+            return 0;
+        *slash = '\0';
+    }
+    return 0;
+}
+
+/* A bundle at root is verified as a chosen one is (through the verified-state
+ * cache) before anything in it is loaded by path: its RUNPATH is $ORIGIN, so
+ * an unlisted library in its lib/ would otherwise run. */
+static int verify_root(const char *root, const char *lib, const char *what, char *note,
+                       size_t note_size, char verified_dir[PATH_MAX])
+{
+    ortkit_bundle *b = NULL;
+    int rc = ortkit_bundle_open(&b, root);
+    if (rc == ORTKIT_E_NOMEM)
+        return rc;
+    if (rc) {
+        rc = ortkit__error_wrap(ORTKIT_E_RUNTIME_INVALID, "runtime '%s' (from %s) lies in '%s', "
+                                "which has a manifest but does not open as a bundle: not loaded",
+                                lib, what, root);
+        goto cleanup;
+    }
+    if (ortkit_bundle_damage(b)[0]) {
+        rc = ortkit__error_set(ORTKIT_E_RUNTIME_INVALID, "runtime '%s' (from %s) lies in bundle "
+                               "'%s', which is damaged: %s; not loaded", lib, what, root,
+                               ortkit_bundle_damage(b));
+        goto cleanup;
+    }
+    if ((rc = ortkit__bundle_check(b, 1, NULL))) {
+        if (rc == ORTKIT_E_NOMEM || rc == ORTKIT_E_INVALID_ARG)
+            goto cleanup;
+        rc = ortkit__error_set(ORTKIT_E_RUNTIME_INVALID, "runtime '%s' (from %s) lies in bundle "
+                               "'%s', which fails verification: %s; not loaded (see 'ortkit "
+                               "bundle verify %s')", lib, what, root,
+                               b->problem_count ? b->problems[0] : ortkit_error_last(), root);
+        goto cleanup;
+    }
+    snprintf(note, note_size, " (in bundle %s, verified)", ortkit_bundle_manifest(b)->name);
+    snprintf(verified_dir, PATH_MAX, "%s", ortkit_bundle_manifest(b)->dir); /* resolved at open */
+cleanup:
+    ortkit_bundle_free(b);
+    return rc;
+}
+
+/* Is the library path named lib inside a bundle, by its own directory or by
+ * the file a link leads to?  Each such bundle must verify; note says so for
+ * the account.  *load (malloc'd, NULL when lib is in no bundle) is then the
+ * path to load: lib resolved once, before verification, and lying in a
+ * verified bundle's directory (resolved when it was opened, so every
+ * directory on the way was checked), so that no link swapped after the
+ * check is followed when the library loads. */
+static int check_in_bundle(char **load, const char *lib, const char *what, char *note,
+                           size_t note_size)
+{
+    *load = NULL;
+    char dir[PATH_MAX], roots[2][PATH_MAX], verified[2][PATH_MAX];
+    size_t n = 0;
+    note[0] = '\0';
+    int rc = ortkit__pathf(dir, sizeof dir, "%s", lib);
+    if (rc)
+        return rc;
+    char *real = realpath(lib, NULL), real_dir[PATH_MAX] = "";
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    if (bundle_root(roots[n], slash ? (dir[0] ? dir : "/") : "."))
+        n++;
+    if (real && !ortkit__pathf(real_dir, sizeof real_dir, "%s", real) &&
+        (slash = strrchr(real_dir, '/')) != NULL) {
+        *slash = '\0';
+        if (bundle_root(roots[n], real_dir[0] ? real_dir : "/") &&
+            (n == 0 || strcmp(roots[0], roots[n])))
+            n++;
+    }
+    for (size_t i = 0; !rc && i < n; i++)
+        rc = verify_root(roots[i], lib, what, note, note_size, verified[i]);
+    for (size_t i = 0; !rc && i < n && !*load; i++) {
+        size_t len = strlen(verified[i]);
+        if (real && !strncmp(real, verified[i], len) && real[len] == '/')
+            *load = real;
+    }
+    if (!rc && n && !*load)
+        rc = ortkit__error_set(ORTKIT_E_RUNTIME_INVALID, "runtime '%s' (from %s) lies in bundle "
+                               "'%s' but resolves to '%s', outside it: not loaded", lib, what,
+                               roots[0], real ? real : "nothing");
+    if (!*load)
+        free(real);
+    return rc;
+}
+
 /* A place named by the options or a variable: unset is skipped, set decides. */
 static int step_explicit(ortkit_resolution *r, const char *source, const char *value,
                          const char *what)
@@ -206,11 +313,21 @@ static int step_explicit(ortkit_resolution *r, const char *source, const char *v
         step_say(s, "%s", "not set");
         return ORTKIT_OK;
     }
-    char *path = NULL;
+    char *path = NULL, note[BUNDLE_NAME_MAX + 32] = "";
     int rc = resolve_explicit(&path, value, what);
     if (!rc) /* before dlopen, which blocks on a FIFO and misreports a foreign library */
         rc = ortkit__elf_check_runtime(path, what);
-    return step_settle(r, s, rc, path, source);
+    /* Only a place that decides is verified: the account of the rest stays cheap. */
+    char *load = NULL;
+    if (!rc && !r->decided && !(rc = check_in_bundle(&load, path, what, note, sizeof note)) &&
+        load) {
+        free(path);
+        path = load;
+    }
+    rc = step_settle(r, s, rc, path, source);
+    if (!rc && note[0] && s->pub.verdict == ORTKIT_RESOLVE_TAKEN)
+        snprintf(s->detail + strlen(s->detail), sizeof s->detail - strlen(s->detail), "%s", note);
+    return rc;
 }
 
 /* Read the bundle directories and judge every bundle for the host. */
