@@ -57,8 +57,9 @@ static const cli_opt_spec run_spec = {
     "a map DIR/NAME.json ({\"keys\": [...], \"values\": [...]}), an optional holding\n"
     "none DIR/NAME.json holding null.  -i reads the same files back.\n"
     "Outputs that would share a file are an error before the model runs: a file\n"
-    "always holds the output its name says.  All files or none: a failure or an\n"
-    "interrupt leaves DIR as it was.\n"
+    "always holds the output its name says.  DIR and its parents are made as needed.\n"
+    "All files or none: a failure or an interrupt leaves DIR as it was, and removes\n"
+    "the directories the run made.\n"
     "Exit status: 0 ok, 1 failure, 2 usage, 130 interrupted (SIGINT or SIGTERM).\n"};
 
 #define MAX_ARGS 256
@@ -326,22 +327,29 @@ static void unstage_dirs(const char *staging, out_file *f, size_t n)
  * staging directory inside DIR (DIR/.ortkit-run-PID-XXXXXX, so that the next
  * run can tell one whose process is gone), every destination is checked, and
  * only then are they renamed into place.  A failure or an interrupt leaves
- * DIR as it was, and removes DIR when this run created it.
+ * DIR as it was, and removes DIR (and the parents it lacked) when this run
+ * created it.
  */
 static int save_outputs(const char *dir, out_file *f, const ortkit_session *s, ortkit_value **outs,
                         size_t n)
 {
     struct stat st;
     int created = 0, rc = CLI_FAIL, track_dir = -1, track_staging = -1;
+    size_t existed = 0;
     char staging[PATH_MAX], path[PATH_MAX];
     cli_interrupt_hold();
     if (stat(dir, &st) != 0) {
-        if (errno != ENOENT || mkdir(dir, 0777) != 0) {
+        /* DIR and the parents it lacks: made here, so removed on failure. */
+        if (errno != ENOENT) {
             rc = cli_fail("cannot create output directory '%s': %s", dir, strerror(errno));
             goto release;
         }
+        if (ortkit__mkdirs_made(dir, &existed)) {
+            rc = cli_fail("cannot create output directory '%s': %s", dir, ortkit__error_message());
+            goto release;
+        }
         created = 1;
-        track_dir = cli_interrupt_track(dir, CLI_TRACK_EMPTY_DIR);
+        track_dir = cli_interrupt_track_made(dir, existed);
     } else if (!S_ISDIR(st.st_mode)) {
         rc = cli_fail("output directory '%s' is not a directory", dir);
         goto release;
@@ -399,7 +407,7 @@ unstage:
     cli_interrupt_untrack(track_staging);
 done:
     if (rc && created)
-        rmdir(dir);
+        ortkit__rmdirs_made(dir, existed);
     cli_interrupt_untrack(track_dir);
 release:
     /* Once the outputs are in place an interrupt is too late to undo them:
