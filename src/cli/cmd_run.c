@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 enum {
-    OPT_INPUT = 1, OPT_RANDOM, OPT_ZEROS, OPT_DIM, OPT_OUTPUT, OPT_THREADS, OPT_EP, OPT_STRICT,
+    OPT_INPUT = 1, OPT_RANDOM, OPT_ZEROS, OPT_DIM, OPT_SHAPE, OPT_OUTPUT, OPT_THREADS, OPT_EP, OPT_STRICT,
     OPT_REPEAT, OPT_SEED, OPT_RUNTIME, OPT_JSON
 };
 
@@ -30,6 +30,8 @@ static const cli_opt run_opts[] = {
     {OPT_ZEROS, "zeros", 0, NULL, 0, "fill inputs not given with zeros"},
     {OPT_DIM, "dim", 0, "SYMBOL=VALUE", CLI_OPT_REPEATS,
      "size of a symbolic dimension for generated inputs"},
+    {OPT_SHAPE, "shape", 0, "NAME=D0,D1", CLI_OPT_REPEATS,
+     "the whole shape of generated input NAME (for dimensions without a name)"},
     {OPT_OUTPUT, "output", 'o', "DIR", 0, "save each output in DIR (NAME.npy, NAME.json, NAME/)"},
     {OPT_THREADS, "threads", 0, "N", 0, "intra-op threads (default: ORT's, one per core)"},
     {OPT_EP, "ep", 0, "LIST", 0, "execution providers in order, e.g. cuda,cpu"},
@@ -45,12 +47,17 @@ static const cli_opt run_opts[] = {
 static const cli_opt_spec run_spec = {
     "run",
     "usage: ortkit run MODEL [-i NAME=FILE.npy]... [--random|--zeros] [--dim SYMBOL=VALUE]...\n"
-    "                  [-o DIR] [--threads N] [--ep LIST] [--strict] [--repeat N]\n"
-    "                  [--seed N] [--runtime PATH] [--json] [--cache[=DIR]] [--arena on|off]\n"
-    "                  [--mem-pattern on|off] [--spin on|off] [--arena-extend power2|requested]\n",
+    "                  [--shape NAME=D0,D1,...]... [-o DIR] [--threads N] [--ep LIST]\n"
+    "                  [--strict] [--repeat N] [--seed N] [--runtime PATH] [--json]\n"
+    "                  [--cache[=DIR]] [--arena on|off] [--mem-pattern on|off] [--spin on|off]\n"
+    "                  [--arena-extend power2|requested]\n",
     "Run a model and show every output (type, shape, min/max/mean, first values),\n"
     "the time to create the session and the run latency.\n",
     run_opts, NULL,
+    "--dim sizes a symbolic dimension by its name, in every input that has it; a\n"
+    "dimension without a name (a model exported with shape [None, 12]) has none:\n"
+    "--shape X=4,12 gives generated input X its whole shape, which must agree with\n"
+    "the model's fixed dimensions (NAME= for a scalar).\n"
     "-o DIR saves output NAME as DIR/NAME.npy, each character other than a letter,\n"
     "a digit, '.', '_' or '-' replaced by '_' (\".\", \"..\" and \"\" give output.npy).\n"
     "A sequence is the directory DIR/NAME/ of 0.npy, 1.npy... (0.json... for maps),\n"
@@ -96,6 +103,10 @@ static int parse_args(run_args *a, int argc, char **argv)
             a->in.fill = fill;
             break;
         }
+        case OPT_SHAPE:
+            if (input_spec_add_shape(&a->in, "run", p.value))
+                return CLI_USAGE;
+            break;
         case OPT_DIM:
             if (input_spec_add_dim(&a->in, "run", p.value))
                 return CLI_USAGE;
