@@ -3,6 +3,8 @@
 #include "bundle_gpu_view.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 const char *bundle_dir_state_name(ortkit_bundle_dir_state s)
 {
@@ -119,4 +121,49 @@ void bundle_needs_print(const ortkit_manifest *m)
         else
             printf("%snothing\n", lead);
     }
+}
+
+/* Does the bundle carry a file of that name in lib/? */
+static int carries(const ortkit_manifest *m, const char *name)
+{
+    for (size_t i = 0; i < m->file_count; i++)
+        if (!strncmp(m->files[i].path, "lib/", 4) && !strcmp(m->files[i].path + 4, name))
+            return 1;
+    return 0;
+}
+
+int bundle_part_missing(const ortkit_manifest *m, const ortkit_bundle_part *p, const ortkit_host *h,
+                        char *buf, size_t size)
+{
+    int judged = 1;
+    buf[0] = '\0';
+    for (size_t i = 0; i < p->library_count; i++) {
+        if (carries(m, p->libraries[i]))
+            continue;
+        int has = ortkit_host_has_library(h, p->libraries[i]);
+        judged &= has >= 0;
+        if (has == 0)
+            snprintf(buf + strlen(buf), size - strlen(buf), "%s%s", buf[0] ? ", " : "", p->libraries[i]);
+    }
+    return buf[0] ? 1 : judged ? 0 : -1;
+}
+
+int bundle_provider_unavailable(const ortkit_manifest *m, const char *provider, const ortkit_host *h,
+                                char *buf, size_t size)
+{
+    char missing[512];
+    for (size_t i = 1; i < m->part_count; i++) {
+        if (strcmp(m->parts[i]->name, provider) || bundle_part_missing(m, m->parts[i], h, missing,
+                                                                       sizeof missing) != 1)
+            continue;
+        /* TensorRT says its major in its soname: name what is not installed. */
+        const char *trt = strstr(missing, "libnvinfer.so.");
+        if (trt)
+            snprintf(buf, size, "TensorRT %d is not installed (needs %s, not in the bundle, not on "
+                     "this host)", atoi(trt + 14), missing);
+        else
+            snprintf(buf, size, "needs %s, not in the bundle, not on this host", missing);
+        return 1;
+    }
+    return 0;
 }

@@ -99,6 +99,27 @@ PY
 # Selection on a machine without a GPU: the core serves the CPU.
 expect_exit 0 "$ORTKIT" bundle choose --host "$SRC/tests/hosts/sapphire-rapids.json" "$PWD/forms/dir"
 expect_in out "for its CPU only: CUDAExecutionProvider unavailable (this host has no NVIDIA GPU)"
+# doctor shows each part against the host: here a machine without a GPU,
+# CUDA or TensorRT, which lists its libraries.
+cat >nogpu.json <<'EOF'
+{"schema": 1, "arch": "x86_64", "cpu": {"features": ["sse3", "avx", "avx2", "fma"]},
+ "os": {"name": "Linux", "glibc": "2.36", "glibcxx": "3.4.30",
+        "libraries": ["ld-linux-x86-64.so.2", "libc.so.6", "libdl.so.2", "libgcc_s.so.1", "libm.so.6",
+                      "libpthread.so.0", "librt.so.1", "libstdc++.so.6"]}}
+EOF
+expect_exit 0 env ORTKIT_PATH="$PWD/forms" ORTKIT_BUNDLE=dir "$ORTKIT" doctor --host nogpu.json
+expect_in out "  caveat     for its CPU only: CUDAExecutionProvider unavailable (this host has no NVIDIA GPU); TensorrtExecutionProvider unavailable: needs libcublas.so.13, libcudart.so.13, libcudnn.so.9, libnvinfer.so.10 and 1 more"
+expect_in out "    PART                       ON THIS HOST  LACKS"
+expect_in out "    core                       ok"
+expect_in out "    CUDAExecutionProvider      unavailable   libcublas.so.13, libcublasLt.so.13, libcuda.so.1, libcudart.so.13, libcurand.so.10"
+expect_in out "    TensorrtExecutionProvider  unavailable   libcublas.so.13, libcudart.so.13, libcudnn.so.9, libnvinfer.so.10, libnvonnxparser.so.10"
+expect_exit 0 env ORTKIT_PATH="$PWD/forms" ORTKIT_BUNDLE=dir "$ORTKIT" doctor --host nogpu.json --json
+/usr/bin/python3 - out <<'PY'
+import json, sys
+parts = {p["name"]: p for p in json.load(open(sys.argv[1]))["choice"]["parts"]}
+assert parts["core"]["on_this_host"] == "ok", parts
+assert "libnvinfer.so.10" in parts["TensorrtExecutionProvider"]["lacks"], parts
+PY
 expect_exit 2 "$ORTKIT" bundle show
 expect_in err "show needs BUNDLE"
 expect_exit 1 "$ORTKIT" bundle show "$PWD/nowhere"
