@@ -10,11 +10,11 @@ for f in onnxruntime-node-1.30.0.tgz vad-node-0.0.3.tgz libonnxruntime-dev_1.21.
 done
 
 # --- the Makefile: `make run` asks for the run part, `make test` for all -----
-expect_exit 0 make -n -C "$SRC" run
+expect_exit 0 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -n -C "$SRC" run
 expect_in out "sh scripts/setup.sh run"
 expect_in out 'bundles BUNDLED="1.30.0"'
 expect_not_in out "setup.sh test"
-expect_exit 0 make -n -C "$SRC" test
+expect_exit 0 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -n -C "$SRC" test
 expect_in out "sh scripts/setup.sh test"
 expect_in out 'bundles BUNDLED="1.30.0 1.17.3"'
 
