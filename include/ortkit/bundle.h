@@ -46,7 +46,20 @@ typedef struct ortkit_bundle_gpu_library {
     const char *sha256;
 } ortkit_bundle_gpu_library;
 
-/* The bundle's, reached by pointer: later versions may add fields at the end. */
+/* One part of a bundle and what it needs of a host (the manifest's
+ * "parts", added in 0.4): the core, or one execution provider with the
+ * files it brings.  The bundle's, reached by pointer: later versions may
+ * add fields at the end. */
+typedef struct ortkit_bundle_part {
+    const char *name;             /* "core", or the provider: "CUDAExecutionProvider" */
+    size_t file_count;            /* its ELF files: "lib/libonnxruntime_providers_cuda.so" */
+    const char *const *files;
+    /* Every library its files need (DT_NEEDED, followed through the files
+     * the bundle carries) that the bundle does not carry, sorted. */
+    size_t library_count;
+    const char *const *libraries;
+} ortkit_bundle_part;
+
 /* One third-party dependency compiled into a bundle that ortkit built
  * (the manifest's "build": docs/BUNDLES.md). */
 typedef struct ortkit_bundle_dependency {
@@ -62,6 +75,7 @@ typedef struct ortkit_bundle_dependency {
     int patched;          /* ONNX Runtime's own patch for it was applied */
 } ortkit_bundle_dependency;
 
+/* The bundle's, reached by pointer: later versions may add fields at the end. */
 typedef struct ortkit_manifest {
     int schema;               /* ORTKIT_BUNDLE_SCHEMA */
     const char *name;         /* the bundle's directory name (the manifest's when parsed) */
@@ -135,6 +149,14 @@ typedef struct ortkit_manifest {
      * static bundles over; a program that links one hands ortkit its own
      * OrtGetApiBase (<ortkit/runtime.h>). */
     const char *linkage;
+    /* What each part needs (added in 0.4): parts[0] is the core, then each
+     * provider library but the shared bridge, by name.  A provider's needs
+     * are that provider's: without them the core loads and the provider is
+     * unavailable.  part_count 0 when the manifest records no parts (a
+     * build without provider libraries, or an older manifest): then needs_*
+     * are the core's. */
+    size_t part_count;
+    const ortkit_bundle_part *const *parts;
     /* How ortkit built it (added in 0.4; build_known 0 when the manifest
      * says nothing, as for imported releases): the glibc of the build
      * environment and the floor asked for ("2.31"; "" when none), and every

@@ -11,6 +11,10 @@ extern const cli_opt_spec bundle_spec;
 extern const cli_opt bundle_choose_opts[];
 int bundle_choose(int argc, char **argv);
 
+/* cmd_bundle_show.c: `ortkit bundle show BUNDLE [--json]`. */
+extern const cli_opt bundle_show_opts[];
+int bundle_show(int argc, char **argv);
+
 /* load_check.c: `ortkit bundle probe LIBRARY`, which loads a library in its
  * own process and prints what it reports as JSON, and the parent's side. */
 extern const cli_opt bundle_probe_opts[];

@@ -1,5 +1,10 @@
 /* bundle_view.c - the bundle search as `ortkit bundle list` and `ortkit doctor` show it. */
 #include "bundle_view.h"
+#include "bundle_gpu_view.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 const char *bundle_dir_state_name(ortkit_bundle_dir_state s)
 {
@@ -20,4 +25,194 @@ cJSON *bundle_dirs_json(const ortkit_bundle_list *l)
         cJSON_AddItemToArray(dirs, o);
     }
     return dirs;
+}
+
+/* cJSON's string array, which wants an int count. */
+static cJSON *strings(const char *const *list, size_t n)
+{
+    return n ? cJSON_CreateStringArray(list, (int)n) : cJSON_CreateArray();
+}
+
+void bundle_total_size(const ortkit_manifest *m, char *buf, size_t size)
+{
+    double bytes = 0;
+    for (size_t i = 0; i < m->file_count; i++)
+        bytes += (double)m->files[i].size;
+    ortkit__human_bytes(buf, size, bytes);
+}
+
+/* The manifest's "build": what ortkit compiled into the library. */
+static cJSON *build_json(const ortkit_manifest *m)
+{
+    cJSON *b = cJSON_CreateObject();
+    cJSON_AddStringToObject(b, "glibc", m->build_glibc);
+    cJSON_AddStringToObject(b, "glibc_floor", m->build_glibc_floor);
+    cJSON *a = cJSON_AddArrayToObject(b, "dependencies");
+    for (size_t i = 0; a && i < m->build_dependency_count; i++) {
+        const ortkit_bundle_dependency *d = &m->build_dependencies[i];
+        cJSON *e = cJSON_CreateObject();
+        if (!e || !cJSON_AddItemToArray(a, e))
+            break;
+        cJSON_AddStringToObject(e, "name", d->name);
+        cJSON_AddStringToObject(e, "version", d->version);
+        cJSON_AddStringToObject(e, "pinned", d->pinned);
+        cJSON_AddStringToObject(e, "match", d->match);
+        cJSON_AddStringToObject(e, "origin", d->origin);
+        cJSON_AddStringToObject(e, "sha256", d->sha256);
+        cJSON_AddBoolToObject(e, "patched", d->patched);
+    }
+    return b;
+}
+
+void bundle_build_print(const ortkit_manifest *m)
+{
+    if (!m->build_known)
+        return;
+    size_t other = 0;
+    for (size_t i = 0; i < m->build_dependency_count; i++)
+        other += strcmp(m->build_dependencies[i].match, "sha1") && strcmp(m->build_dependencies[i].match, "version");
+    printf("built      by ortkit with glibc %s%s%s; %zu dependencies compiled in",
+           m->build_glibc[0] ? cli_esc(m->build_glibc) : "?", m->build_glibc_floor[0] ? ", held to " : "",
+           m->build_glibc_floor[0] ? cli_esc(m->build_glibc_floor) : "", m->build_dependency_count);
+    if (other)
+        printf(", %zu not at deps.txt's version", other);
+    printf("\n");
+    for (size_t i = 0; i < m->build_dependency_count; i++) {
+        const ortkit_bundle_dependency *d = &m->build_dependencies[i];
+        printf("  %-16s %-22s %s%s\n", cli_esc(d->name), cli_esc(d->version),
+               !strcmp(d->match, "sha1") ? "deps.txt's own file"
+               : !strcmp(d->match, "version") ? "deps.txt's version"
+               : !strcmp(d->match, "named") ? "a source given as it is"
+                                           : "deps.txt pins ",
+               !strcmp(d->match, "accepted") ? cli_esc(d->pinned) : "");
+    }
+}
+
+cJSON *bundle_summary_json(const ortkit_manifest *m)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (!o)
+        return NULL;
+    cJSON_AddStringToObject(o, "name", m->name);
+    cJSON_AddStringToObject(o, "dir", m->dir);
+    cJSON_AddStringToObject(o, "ort_version", m->ort_version);
+    cJSON_AddNumberToObject(o, "api_level", m->api_level);
+    cJSON_AddStringToObject(o, "variant", m->variant);
+    cJSON_AddStringToObject(o, "arch", ortkit_arch_name(m->arch));
+    cJSON_AddStringToObject(o, "linkage", m->linkage ? m->linkage : "shared");
+    cJSON *p = cJSON_AddArrayToObject(o, "providers");
+    for (size_t i = 0; p && i < m->provider_count; i++)
+        cJSON_AddItemToArray(p, cJSON_CreateString(m->providers[i]));
+    cJSON_AddNumberToObject(o, "files", (double)m->file_count);
+    cJSON_AddBoolToObject(o, "verified_by_loading", m->verified_by_loading);
+    cJSON_AddStringToObject(o, "version_from", m->version_from ? m->version_from : "");
+    if (m->gpu_known)
+        cJSON_AddItemToObject(o, "gpu", bundle_gpu_json(m));
+    if (m->needs_known) {
+        cJSON *n = cJSON_AddObjectToObject(o, "needs");
+        cJSON_AddStringToObject(n, "glibc", m->needs_glibc);
+        cJSON_AddStringToObject(n, "glibcxx", m->needs_glibcxx);
+        cJSON_AddStringToObject(n, "cxxabi", m->needs_cxxabi);
+        cJSON_AddItemToObject(n, "libraries", strings(m->needs_libraries, m->needs_library_count));
+    }
+    if (m->build_known)
+        cJSON_AddItemToObject(o, "build", build_json(m));
+    cJSON *parts = cJSON_AddArrayToObject(o, "parts");
+    for (size_t i = 0; parts && i < m->part_count; i++) {
+        cJSON *part = cJSON_CreateObject();
+        cJSON_AddStringToObject(part, "name", m->parts[i]->name);
+        cJSON_AddItemToObject(part, "files", strings(m->parts[i]->files, m->parts[i]->file_count));
+        cJSON_AddItemToObject(part, "libraries",
+                              strings(m->parts[i]->libraries, m->parts[i]->library_count));
+        cJSON_AddItemToArray(parts, part);
+    }
+    return o;
+}
+
+void bundle_summary_print(const ortkit_manifest *m)
+{
+    char size[32];
+    bundle_total_size(m, size, sizeof size);
+    printf("runtime    ONNX Runtime %s (C API %d), variant %s, %s\n", cli_esc(m->ort_version),
+           m->api_level, cli_esc(m->variant), ortkit_arch_name(m->arch));
+    printf("providers ");
+    for (size_t i = 0; i < m->provider_count; i++)
+        printf(" %s", cli_esc(m->providers[i]));
+    printf("\nversion    from %s\n", m->version_from && m->version_from[0] ? cli_esc(m->version_from) : "-");
+    printf("files      %zu, %s\n", m->file_count, size);
+    if (!m->verified_by_loading)
+        printf("loaded     no: not yet verified by loading; 'ortkit bundle verify %s' on a "
+               "host that can load it does\n", cli_esc(m->name));
+    bundle_gpu_print(m);
+}
+
+void bundle_needs_print(const ortkit_manifest *m)
+{
+    if (!m->needs_known) {
+        printf("needs      not recorded (a manifest older than ortkit 0.1)\n");
+        return;
+    }
+    printf("needs      glibc %s, GLIBCXX %s, CXXABI %s\n", m->needs_glibc[0] ? cli_esc(m->needs_glibc) : "-",
+           m->needs_glibcxx[0] ? cli_esc(m->needs_glibcxx) : "-",
+           m->needs_cxxabi[0] ? cli_esc(m->needs_cxxabi) : "-");
+    if (!m->part_count) {
+        cli_print_wrapped(stdout, "libraries  ", m->needs_libraries, m->needs_library_count);
+        return;
+    }
+    /* Each part's libraries: a provider's are its own (without them the
+     * core loads and that provider is unavailable). */
+    printf("parts      what each needs that the bundle does not carry\n");
+    for (size_t i = 0; i < m->part_count; i++) {
+        char lead[96];
+        snprintf(lead, sizeof lead, "  %-26s ", cli_esc(m->parts[i]->name));
+        if (m->parts[i]->library_count)
+            cli_print_wrapped(stdout, lead, m->parts[i]->libraries, m->parts[i]->library_count);
+        else
+            printf("%snothing\n", lead);
+    }
+}
+
+/* Does the bundle carry a file of that name in lib/? */
+static int carries(const ortkit_manifest *m, const char *name)
+{
+    for (size_t i = 0; i < m->file_count; i++)
+        if (!strncmp(m->files[i].path, "lib/", 4) && !strcmp(m->files[i].path + 4, name))
+            return 1;
+    return 0;
+}
+
+int bundle_part_missing(const ortkit_manifest *m, const ortkit_bundle_part *p, const ortkit_host *h,
+                        char *buf, size_t size)
+{
+    int judged = 1;
+    buf[0] = '\0';
+    for (size_t i = 0; i < p->library_count; i++) {
+        if (carries(m, p->libraries[i]))
+            continue;
+        int has = ortkit_host_has_library(h, p->libraries[i]);
+        judged &= has >= 0;
+        if (has == 0)
+            snprintf(buf + strlen(buf), size - strlen(buf), "%s%s", buf[0] ? ", " : "", p->libraries[i]);
+    }
+    return buf[0] ? 1 : judged ? 0 : -1;
+}
+
+int bundle_provider_unavailable(const ortkit_manifest *m, const char *provider, const ortkit_host *h,
+                                char *buf, size_t size)
+{
+    char missing[512];
+    for (size_t i = 1; i < m->part_count; i++) {
+        if (strcmp(m->parts[i]->name, provider) || bundle_part_missing(m, m->parts[i], h, missing,
+                                                                       sizeof missing) != 1)
+            continue;
+        /* TensorRT says its major in its soname: name what is not installed. */
+        const char *trt = strstr(missing, "libnvinfer.so.");
+        if (trt)
+            snprintf(buf, size, "TensorRT %d is not installed (needs %s, not in the bundle, not on "
+                     "this host)", atoi(trt + 14), missing);
+        else
+            snprintf(buf, size, "needs %s, not in the bundle, not on this host", missing);
+        return 1;
+    }
+    return 0;
 }

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 enum {
-    OPT_RUNS = 1, OPT_TIME, OPT_WARMUP, OPT_CALLERS, OPT_INPUT, OPT_RANDOM, OPT_ZEROS, OPT_DIM,
+    OPT_RUNS = 1, OPT_TIME, OPT_WARMUP, OPT_CALLERS, OPT_INPUT, OPT_RANDOM, OPT_ZEROS, OPT_DIM, OPT_SHAPE,
     OPT_SEED, OPT_THREADS, OPT_EP, OPT_STRICT, OPT_RUNTIME, OPT_COMPARE, OPT_BLOCK, OPT_JSON,
     OPT_PLOT, OPT_PROGRESS, OPT_COLD, OPT_SESSIONS, OPT_POOLS, OPT_BUNDLE
 };
@@ -32,6 +32,8 @@ static const cli_opt bench_opts[] = {
     {OPT_ZEROS, "zeros", 0, NULL, CLI_OPT_SAME_LINE, NULL},
     {OPT_DIM, "dim", 0, "SYMBOL=SIZE", CLI_OPT_REPEATS,
      "size of a symbolic dimension for generated inputs"},
+    {OPT_SHAPE, "shape", 0, "NAME=D0,D1", CLI_OPT_REPEATS,
+     "the whole shape of generated input NAME (for dimensions without a name)"},
     {OPT_SEED, "seed", 0, "N", 0, "seed for --random (default 1)"},
     {OPT_THREADS, "threads", 0, "N", 0, "intra-op threads (default: ORT's, one per core)"},
     {OPT_EP, "ep", 0, "LIST", 0, "execution providers in order, e.g. cuda,cpu"},
@@ -67,8 +69,8 @@ static const cli_opt_spec bench_spec = {
     "bench",
     "usage: ortkit bench MODEL [-n RUNS | -t SECONDS] [--warmup N] [-c CALLERS]\n"
     "                    [-i NAME=FILE.npy]... [--random|--zeros] [--dim SYMBOL=SIZE]...\n"
-    "                    [--seed N] [--threads N] [--ep LIST] [--strict]\n"
-    "                    [--runtime PATH | --bundle NAME|DIR]\n"
+    "                    [--shape NAME=D0,D1,...]... [--seed N] [--threads N] [--ep LIST]\n"
+    "                    [--strict] [--runtime PATH | --bundle NAME|DIR]\n"
     "                    [--compare KEY=VALUE]... [--block N] [--json] [--plot FILE.svg]\n"
     "                    [--progress] [--cache[=DIR]] [--arena on|off] [--mem-pattern on|off]\n"
     "                    [--spin on|off] [--arena-extend power2|requested]\n"
@@ -81,6 +83,10 @@ static const cli_opt_spec bench_spec = {
     "CPU use and memory.  Side by side, two runtimes or two settings run the same\n"
     "inputs in alternating blocks and every figure is shown for both with B/A.\n",
     bench_opts, NULL,
+    "--dim sizes a symbolic dimension by its name, in every input that has it; a\n"
+    "dimension without a name (a model exported with shape [None, 12]) has none:\n"
+    "--shape X=4,12 gives generated input X its whole shape, which must agree with\n"
+    "the model's fixed dimensions.\n"
     "Ctrl-C or SIGTERM stops after the runs in flight: the figures so far are\n"
     "reported (--json says \"interrupted\", the --plot says it is partial).\n"
     "Exit status: 0 ok, 1 failure, 2 usage, 130 interrupted.\n"};
@@ -226,6 +232,10 @@ static int parse_args(bench_args *a, int argc, char **argv)
             break;
         case OPT_RANDOM: a->random_set = 1; break;
         case OPT_ZEROS: a->zeros_set = 1; break;
+        case OPT_SHAPE:
+            if (input_spec_add_shape(&cfg->in, "bench", p.value))
+                return CLI_USAGE;
+            break;
         case OPT_DIM:
             if (strstr(p.value, "..") ? parse_sweep(a, p.value) : input_spec_add_dim(&cfg->in, "bench", p.value))
                 return CLI_USAGE;

@@ -20,8 +20,10 @@ enum { OPT_NAME = 1, OPT_VARIANT, OPT_INTO, OPT_FORCE, OPT_JSON, OPT_VERSION, OP
 static const cli_opt import_opts[] = {
     {OPT_NAME, "name", 'n', "NAME", 0, "the bundle's name (default ort-<version>-<variant>)"},
     {OPT_VARIANT, "variant", 'v', "V", 0,
-     "what it is built for: cpu (default: any CPU of its architecture) or a variant such as "
-     "cuda12.9-sm90-avx512 (see 'ortkit variants'); a CUDA build needs one"},
+     "what it is built for: cpu (default: any CPU of its architecture), a variant such as "
+     "cuda12.9-sm90-avx512 (see 'ortkit variants'), or cudaN for a GPU release of CUDA N; a "
+     "GPU release (a CUDA provider beside the library) needs none: its CUDA, driver and GPU code "
+     "are read from its binaries, which any variant given must agree with"},
     {OPT_INTO, "into", 'i', "DIR", 0,
      "where to put it (default: $XDG_DATA_HOME/ortkit/bundles, ~/.local/share/ortkit/bundles)"},
     {OPT_FORCE, "force", 'f', NULL, 0, "replace a bundle of the same name"},
@@ -32,9 +34,9 @@ static const cli_opt import_opts[] = {
      "never load the library (by default it is loaded only when this host can): the bundle is "
      "marked not yet verified by loading"},
     {OPT_PROVIDERS, "providers", 'p', "DIR", 0,
-     "a GPU release's provider libraries, of the core's release (checked): the manifest records "
-     "the CUDA, cuDNN and driver they need and the GPU targets of their fat binaries; with "
-     "--variant (a CUDA variant), the binaries must bear out its CUDA major and GPU code"},
+     "a GPU release's provider libraries, when they are not beside the core, of the core's "
+     "release (checked): the manifest records the CUDA, cuDNN and driver they need, the GPU "
+     "targets of their fat binaries, and what each provider needs of a host"},
     JSON_ROW,
     CLI_OPT_END};
 
@@ -70,6 +72,11 @@ static const cli_subcommand bundle_subs[] = {
      "$XDG_DATA_DIRS (/usr/local/share, /usr/share) + /ortkit/bundles, and in ortkit's default "
      "directory",
      json_opts, bundle_list},
+    {"show", "BUNDLE",
+     "what a bundle is, from its manifest: the runtime, its providers, its GPU facts (CUDA, "
+     "cuDNN, driver, GPU code, CUDA libraries carried and missing) and what each part (the "
+     "core, each provider) needs of a host; nothing is checked or loaded",
+     bundle_show_opts, bundle_show},
     {"complete", "BUNDLE",
      "make a GPU bundle self-contained: copy in every CUDA library its providers need (and "
      "cuDNN's parts, cuFFT), never the driver's; a library built for another CUDA major is "
@@ -107,6 +114,7 @@ const cli_opt_spec bundle_spec = {
     "                           [--force] [--json]\n"
     "       ortkit bundle verify BUNDLE [--json]\n"
     "       ortkit bundle list [--json]\n"
+    "       ortkit bundle show BUNDLE [--json]\n"
     "       ortkit bundle complete BUNDLE [--from DIR]... [--json]\n"
     "       ortkit bundle keygen [--key FILE] [--pubkey FILE] [--json]\n"
     "       ortkit bundle publish BUNDLE... --repo DIR --key FILE [--expires WHEN] [--json]\n"
@@ -153,72 +161,6 @@ static int read_options(cli_opt_parser *p, const cli_opt *opts, int argc, char *
     return c == CLI_OPT_HELP ? -1 : c == CLI_OPT_BAD ? CLI_USAGE : 0;
 }
 
-static void total_size(const ortkit_manifest *m, char *buf, size_t size)
-{
-    double bytes = 0;
-    for (size_t i = 0; i < m->file_count; i++)
-        bytes += (double)m->files[i].size;
-    ortkit__human_bytes(buf, size, bytes);
-}
-
-static cJSON *bundle_build_json(const ortkit_manifest *m);
-
-static cJSON *manifest_json(const ortkit_manifest *m)
-{
-    cJSON *o = cJSON_CreateObject();
-    if (!o)
-        return NULL;
-    cJSON_AddStringToObject(o, "name", m->name);
-    cJSON_AddStringToObject(o, "dir", m->dir);
-    cJSON_AddStringToObject(o, "ort_version", m->ort_version);
-    cJSON_AddNumberToObject(o, "api_level", m->api_level);
-    cJSON_AddStringToObject(o, "variant", m->variant);
-    cJSON_AddStringToObject(o, "arch", ortkit_arch_name(m->arch));
-    cJSON_AddStringToObject(o, "linkage", m->linkage ? m->linkage : "shared");
-    cJSON *p = cJSON_AddArrayToObject(o, "providers");
-    for (size_t i = 0; p && i < m->provider_count; i++)
-        cJSON_AddItemToArray(p, cJSON_CreateString(m->providers[i]));
-    cJSON_AddNumberToObject(o, "files", (double)m->file_count);
-    cJSON_AddBoolToObject(o, "verified_by_loading", m->verified_by_loading);
-    cJSON_AddStringToObject(o, "version_from", m->version_from ? m->version_from : "");
-    if (m->gpu_known)
-        cJSON_AddItemToObject(o, "gpu", bundle_gpu_json(m));
-    if (m->needs_known) {
-        cJSON *n = cJSON_AddObjectToObject(o, "needs");
-        cJSON_AddStringToObject(n, "glibc", m->needs_glibc ? m->needs_glibc : "");
-        cJSON_AddStringToObject(n, "glibcxx", m->needs_glibcxx ? m->needs_glibcxx : "");
-        cJSON_AddStringToObject(n, "cxxabi", m->needs_cxxabi ? m->needs_cxxabi : "");
-        cJSON_AddItemToObject(n, "libraries",
-                              cJSON_CreateStringArray(m->needs_libraries, (int)m->needs_library_count));
-    }
-    if (m->build_known)
-        cJSON_AddItemToObject(o, "build", bundle_build_json(m));
-    return o;
-}
-
-/* The manifest's "build": what ortkit compiled into the library. */
-static cJSON *bundle_build_json(const ortkit_manifest *m)
-{
-    cJSON *b = cJSON_CreateObject();
-    cJSON_AddStringToObject(b, "glibc", m->build_glibc);
-    cJSON_AddStringToObject(b, "glibc_floor", m->build_glibc_floor);
-    cJSON *a = cJSON_AddArrayToObject(b, "dependencies");
-    for (size_t i = 0; a && i < m->build_dependency_count; i++) {
-        const ortkit_bundle_dependency *d = &m->build_dependencies[i];
-        cJSON *e = cJSON_CreateObject();
-        if (!e || !cJSON_AddItemToArray(a, e))
-            break;
-        cJSON_AddStringToObject(e, "name", d->name);
-        cJSON_AddStringToObject(e, "version", d->version);
-        cJSON_AddStringToObject(e, "pinned", d->pinned);
-        cJSON_AddStringToObject(e, "match", d->match);
-        cJSON_AddStringToObject(e, "origin", d->origin);
-        cJSON_AddStringToObject(e, "sha256", d->sha256);
-        cJSON_AddBoolToObject(e, "patched", d->patched);
-    }
-    return b;
-}
-
 /* ---- import ------------------------------------------------------------------ */
 
 static int bundle_import(int argc, char **argv)
@@ -247,23 +189,11 @@ static int bundle_import(int argc, char **argv)
         return cli_fail_lib();
     const ortkit_manifest *m = ortkit_bundle_manifest(b);
     if (a.json) {
-        rc = cli_json_print(manifest_json(m));
+        rc = cli_json_print(bundle_summary_json(m));
     } else {
-        char size[32];
-        total_size(m, size, sizeof size);
         printf("imported   %s\n", cli_esc(m->name));
         printf("into       %s\n", cli_esc(m->dir));
-        printf("runtime    ONNX Runtime %s (C API %d), variant %s, %s\n", cli_esc(m->ort_version),
-               m->api_level, cli_esc(m->variant), ortkit_arch_name(m->arch));
-        printf("providers ");
-        for (size_t i = 0; i < m->provider_count; i++)
-            printf(" %s", cli_esc(m->providers[i]));
-        printf("\nversion    from %s\n", m->version_from && m->version_from[0] ? cli_esc(m->version_from) : "-");
-        printf("files      %zu, %s\n", m->file_count, size);
-        if (!m->verified_by_loading)
-            printf("loaded     no: not yet verified by loading; 'ortkit bundle verify %s' on a "
-                   "host that can load it does\n", cli_esc(m->name));
-        bundle_gpu_print(m);
+        bundle_summary_print(m);
     }
     ortkit_bundle_free(b);
     return rc;
@@ -372,7 +302,7 @@ static int bundle_verify(int argc, char **argv)
         load_failed = load_check(b, a.no_load_check, load, sizeof load);
     m = ortkit_bundle_manifest(b);
     if (a.json) {
-        cJSON *o = manifest_json(m);
+        cJSON *o = bundle_summary_json(m);
         cJSON_AddBoolToObject(o, "ok", !bad && !load_failed);
         cJSON_AddStringToObject(o, "load_check", load);
         cJSON *problems = cJSON_AddArrayToObject(o, "problems");
@@ -381,7 +311,7 @@ static int bundle_verify(int argc, char **argv)
         rc = cli_json_print(o);
     } else {
         char size[32];
-        total_size(m, size, sizeof size);
+        bundle_total_size(m, size, sizeof size);
         printf("bundle     %s\n", cli_esc(m->name));
         printf("dir        %s\n", cli_esc(m->dir));
         printf("runtime    ONNX Runtime %s, variant %s, %s\n", cli_esc(m->ort_version),
@@ -392,19 +322,8 @@ static int bundle_verify(int argc, char **argv)
                m->file_count, size);
         if (load[0])
             printf("loading    %s\n", cli_esc(load));
-        if (m->needs_known)
-            printf("needs      glibc %s, GLIBCXX %s, CXXABI %s; %zu librar%s of the host%s\n",
-                   m->needs_glibc && m->needs_glibc[0] ? cli_esc(m->needs_glibc) : "-",
-                   m->needs_glibcxx && m->needs_glibcxx[0] ? cli_esc(m->needs_glibcxx) : "-",
-                   m->needs_cxxabi && m->needs_cxxabi[0] ? cli_esc(m->needs_cxxabi) : "-",
-                   m->needs_library_count, m->needs_library_count == 1 ? "y" : "ies",
-                   m->needs_library_count ? " (see --json)" : "");
-        if (m->build_known)
-            printf("built      by ortkit with glibc %s%s%s; %zu dependencies compiled in (see --json)\n",
-                   m->build_glibc[0] ? cli_esc(m->build_glibc) : "?",
-                   m->build_glibc_floor[0] ? ", floor " : "",
-                   m->build_glibc_floor[0] ? cli_esc(m->build_glibc_floor) : "",
-                   m->build_dependency_count);
+        bundle_needs_print(m);
+        bundle_build_print(m);
         if (!bad && load_failed)
             printf("result     the files are intact; loading failed\n");
         else if (!bad)
@@ -455,7 +374,7 @@ static int bundle_list(int argc, char **argv)
         cJSON *arr = cJSON_AddArrayToObject(root, "bundles");
         for (size_t i = 0; i < n; i++) {
             const ortkit_bundle_entry *e = ortkit_bundle_list_get(l, i);
-            cJSON *o = e->bundle ? manifest_json(ortkit_bundle_manifest(e->bundle)) : cJSON_CreateObject();
+            cJSON *o = e->bundle ? bundle_summary_json(ortkit_bundle_manifest(e->bundle)) : cJSON_CreateObject();
             if (!e->bundle) {
                 cJSON_AddStringToObject(o, "name", e->name);
                 cJSON_AddStringToObject(o, "dir", e->dir);

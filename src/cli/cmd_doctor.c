@@ -82,6 +82,10 @@ static const char *why_not_try(const report *r, const char *p, char *buf, size_t
             return "this host has no NVIDIA GPU";
         if (!gpu_runtime_expected(r))
             return "the runtime is a CPU build (no CUDA libraries beside it)";
+        /* A provider's own libraries, as the manifest records them per part. */
+        if (r->chosen && !strncmp(ortkit_runtime_source(r->rt), "bundle ", 7) &&
+            bundle_provider_unavailable(ortkit_bundle_manifest(r->chosen), p, r->host, buf, size))
+            return buf;
         if (!strcmp(p, "TensorrtExecutionProvider")) {
             char dir[PATH_MAX], lib[PATH_MAX + 48];
             snprintf(dir, sizeof dir, "%s", ortkit_runtime_path(r->rt));
@@ -100,7 +104,7 @@ static void live_checks(report *r)
     size_t n = ortkit_runtime_provider_count(r->rt);
     for (size_t i = 0; i < n && r->check_count < sizeof r->checks / sizeof r->checks[0]; i++) {
         check *c = &r->checks[r->check_count++];
-        char buf[128];
+        char buf[sizeof c->detail];
         c->provider = ortkit_runtime_provider(r->rt, i);
         const char *skip = why_not_try(r, c->provider, buf, sizeof buf);
         if (skip) {
@@ -259,6 +263,42 @@ static int print_bundles(const report *r)
     return rc;
 }
 
+/* What each part of the chosen bundle needs that this host lacks: a
+ * provider's libraries are that provider's (without them the core loads and
+ * the provider is unavailable). */
+static void print_parts(const report *r, const ortkit_manifest *m)
+{
+    if (!m->part_count)
+        return;
+    cli_table *t = cli_table_new(3, (const char *const[]){"PART", "ON THIS HOST", "LACKS"});
+    for (size_t i = 0; t && i < m->part_count; i++) {
+        char missing[512];
+        int got = bundle_part_missing(m, m->parts[i], r->host, missing, sizeof missing);
+        cli_table_add(t, (const char *const[]){m->parts[i]->name,
+                                               got > 0 ? "unavailable" : got == 0 ? "ok" : "not judged",
+                                               got > 0 ? missing : got < 0 ? "the host does not list its libraries" : ""});
+    }
+    printf(LABEL "what each part needs of this host (libraries the bundle does not carry)\n", "parts");
+    if (cli_table_print(t, stdout, "    ") != 0)
+        printf("    (out of memory)\n");
+    cli_table_free(t);
+}
+
+static cJSON *parts_json(const report *r, const ortkit_manifest *m)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (size_t i = 0; a && i < m->part_count; i++) {
+        char missing[512];
+        int got = bundle_part_missing(m, m->parts[i], r->host, missing, sizeof missing);
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", m->parts[i]->name);
+        cJSON_AddStringToObject(o, "on_this_host", got > 0 ? "unavailable" : got == 0 ? "ok" : "not judged");
+        cJSON_AddStringToObject(o, "lacks", got > 0 ? missing : "");
+        cJSON_AddItemToArray(a, o);
+    }
+    return a;
+}
+
 static void print_choice(const report *r)
 {
     printf("\nChoice%s%s%s\n", r->pin ? " (pinned: " : "", cli_esc(r->pin), r->pin ? ")" : "");
@@ -272,6 +312,7 @@ static void print_choice(const report *r)
     printf(LABEL "%s\n", "why", cli_esc(r->choice->reason));
     if (verdict(r, r->choice->index)->why[0])
         printf(LABEL "%s\n", "caveat", cli_esc(verdict(r, r->choice->index)->why));
+    print_parts(r, m);
     if (r->host_file)
         return;
     if (r->verify_ok) {
@@ -494,6 +535,8 @@ static cJSON *json_report(const report *r)
                                                   : cJSON_CreateNull());
     cJSON_AddItemToObject(ch, "pin", r->pin ? cJSON_CreateString(r->pin) : cJSON_CreateNull());
     cJSON_AddStringToObject(ch, "reason", r->choice ? r->choice->reason : "no bundles were found");
+    if (r->chosen)
+        cJSON_AddItemToObject(ch, "parts", parts_json(r, ortkit_bundle_manifest(r->chosen)));
     if (r->chosen && !r->host_file) {
         cJSON_AddBoolToObject(ch, "integrity_ok", r->verify_ok);
         cJSON *p = cJSON_AddArrayToObject(ch, "problems");

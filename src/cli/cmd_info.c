@@ -1,25 +1,32 @@
 /* cmd_info.c - `ortkit info MODEL`: what a model takes, returns and says about itself. */
 #include "cli.h"
+#include "inputs.h"
 #include "opt.h"
 
 #include <stdlib.h>
+#include <string.h>
 
-enum { OPT_RUNTIME = 1, OPT_BUNDLE, OPT_JSON };
+enum { OPT_RUNTIME = 1, OPT_BUNDLE, OPT_JSON, OPT_SHAPE };
 
 static const cli_opt info_opts[] = {
     {OPT_RUNTIME, "runtime", 'r', "PATH", 0, "load this ONNX Runtime library or directory"},
     CLI_BUNDLE_ROW(OPT_BUNDLE),
     {OPT_JSON, "json", 'j', NULL, 0, "print JSON"},
+    {OPT_SHAPE, "shape", 0, "NAME=D0,D1", CLI_OPT_REPEATS,
+     "check a shape for run and bench's --shape against the model, and show it"},
     CLI_OPT_END};
 
 static const cli_opt_spec info_spec = {
     "info",
-    "usage: ortkit info MODEL [--runtime PATH | --bundle NAME|DIR] [--json]\n",
+    "usage: ortkit info MODEL [--runtime PATH | --bundle NAME|DIR] [--json]\n"
+    "                   [--shape NAME=D0,D1,...]...\n",
     "Show a model's inputs and outputs (name, element type, shape with symbolic\n"
     "dimensions), its metadata, IR version and operator sets.\n",
-    info_opts, NULL, NULL};
+    info_opts, NULL,
+    "A dimension without a name is shown as '?': run and bench cannot size it with\n"
+    "--dim, and a note says which --shape gives generated inputs their shape.\n"};
 
-static cJSON *io_json(const ortkit_io_info *io)
+static cJSON *io_json(const ortkit_io_info *io, const input_spec *spec)
 {
     static const char *const kinds[] = {"unknown", "tensor", "sequence", "map", "optional", "sparse_tensor"};
     cJSON *o = cJSON_CreateObject();
@@ -42,11 +49,36 @@ static cJSON *io_json(const ortkit_io_info *io)
                 cJSON_AddItemToArray(shape, cJSON_CreateString(io->dims[d].symbol[0] ? io->dims[d].symbol : "?"));
         }
     }
+    const shape_value *sh = spec ? input_spec_shape(spec, io->name) : NULL;
+    if (sh) {
+        cJSON *given = cJSON_AddArrayToObject(o, "shape_given");
+        for (size_t d = 0; d < sh->rank; d++)
+            cJSON_AddItemToArray(given, cJSON_CreateNumber((double)sh->dims[d]));
+    }
     return o;
 }
 
-/* 0, or CLI_FAIL when the table could not be made. */
-static int print_io(const char *title, const ortkit_session *s, int outputs)
+/* "D0,12": the shape --shape wants, Dn for each dimension without a size. */
+static int unnamed_shape(const ortkit_io_info *io, char *buf, size_t size)
+{
+    int unnamed = 0;
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t d = 0; io->kind == ORTKIT_KIND_TENSOR && io->rank != SIZE_MAX && d < io->rank; d++) {
+        unnamed |= io->dims[d].value < 0 && !io->dims[d].symbol[0];
+        if (used < size)
+            used += (size_t)(io->dims[d].value >= 0
+                                 ? snprintf(buf + used, size - used, "%s%lld", d ? "," : "",
+                                            (long long)io->dims[d].value)
+                                 : snprintf(buf + used, size - used, "%sD%zu", d ? "," : "", d));
+    }
+    return unnamed;
+}
+
+/* 0, or CLI_FAIL when the table could not be made.  An input's --shape is
+ * shown after its type; an input with a dimension without a name and no
+ * --shape gets a note on what run and bench need. */
+static int print_io(const char *title, const ortkit_session *s, int outputs, const input_spec *spec)
 {
     size_t n = outputs ? ortkit_session_output_count(s) : ortkit_session_input_count(s);
     printf("%s (%zu)\n", title, n);
@@ -54,12 +86,25 @@ static int print_io(const char *title, const ortkit_session *s, int outputs)
     cli_table *t = cli_table_new(2, headers);
     for (size_t i = 0; i < n; i++) {
         const ortkit_io_info *io = outputs ? ortkit_session_output(s, i) : ortkit_session_input(s, i);
-        char desc[512];
+        const shape_value *sh = outputs ? NULL : input_spec_shape(spec, io->name);
+        char desc[512], given[400];
         ortkit_io_describe(io, desc, sizeof desc);
+        if (sh) {
+            shape_text(sh, given, sizeof given);
+            size_t used = strlen(desc);
+            snprintf(desc + used, sizeof desc - used, " as %s (--shape)", given);
+        }
         cli_table_add(t, (const char *const[]){io->name, desc});
     }
     int rc = cli_table_print(t, stdout, "  ") ? cli_fail("out of memory") : 0;
     cli_table_free(t);
+    for (size_t i = 0; !rc && !outputs && i < n; i++) {
+        const ortkit_io_info *io = ortkit_session_input(s, i);
+        char shape[400];
+        if (unnamed_shape(io, shape, sizeof shape) && !input_spec_shape(spec, io->name))
+            printf("  note: '%s' has a dimension without a name (no --dim sizes it): run and bench "
+                   "generate it with --shape %s=%s\n", cli_esc(io->name), cli_esc(io->name), shape);
+    }
     return rc;
 }
 
@@ -68,6 +113,7 @@ int cmd_info(int argc, char **argv)
     const char *runtime_path = NULL, *bundle = NULL;
     char *bundle_path = NULL;
     int json = 0, c;
+    static input_spec spec; /* large: not on the stack */
     cli_opt_parser p;
     cli_opt_init(&p, &info_spec, NULL, argc, argv);
     while ((c = cli_opt_next(&p)) > 0) {
@@ -75,6 +121,10 @@ int cmd_info(int argc, char **argv)
         case OPT_RUNTIME: runtime_path = p.value; break;
         case OPT_BUNDLE: bundle = p.value; break;
         case OPT_JSON: json = 1; break;
+        case OPT_SHAPE:
+            if (input_spec_add_shape(&spec, "info", p.value))
+                return CLI_USAGE;
+            break;
         }
     }
     if (c == CLI_OPT_HELP)
@@ -99,6 +149,8 @@ int cmd_info(int argc, char **argv)
         cli_fail_lib();
         goto cleanup;
     }
+    if (input_shapes_check(&spec, path, s))
+        goto cleanup;
     const ortkit_model_metadata *m = ortkit_session_metadata(s);
     if (json) {
         cJSON *root = cJSON_CreateObject();
@@ -115,10 +167,10 @@ int cmd_info(int argc, char **argv)
         cJSON_AddNumberToObject(root, "initializers", (double)mf->initializer_count);
         cJSON *in = cJSON_AddArrayToObject(root, "inputs");
         for (size_t i = 0; i < ortkit_session_input_count(s); i++)
-            cJSON_AddItemToArray(in, io_json(ortkit_session_input(s, i)));
+            cJSON_AddItemToArray(in, io_json(ortkit_session_input(s, i), &spec));
         cJSON *out = cJSON_AddArrayToObject(root, "outputs");
         for (size_t i = 0; i < ortkit_session_output_count(s); i++)
-            cJSON_AddItemToArray(out, io_json(ortkit_session_output(s, i)));
+            cJSON_AddItemToArray(out, io_json(ortkit_session_output(s, i), NULL));
         cJSON *md = cJSON_AddObjectToObject(root, "metadata");
         cJSON_AddStringToObject(md, "producer", m->producer);
         cJSON_AddStringToObject(md, "graph_name", m->graph_name);
@@ -139,10 +191,10 @@ int cmd_info(int argc, char **argv)
         printf(" %s %lld%s", mf->opsets[i].domain[0] ? cli_esc(mf->opsets[i].domain) : "ai.onnx",
                (long long)mf->opsets[i].version, i + 1 < mf->opset_count ? "," : "");
     printf("\ngraph     %zu nodes, %zu initializers\n\n", mf->node_count, mf->initializer_count);
-    if (print_io("inputs", s, 0))
+    if (print_io("inputs", s, 0, &spec))
         goto cleanup;
     printf("\n");
-    if (print_io("outputs", s, 1))
+    if (print_io("outputs", s, 1, &spec))
         goto cleanup;
     printf("\nmetadata\n");
     static const char *const headers[] = {"key", "value"};

@@ -19,8 +19,8 @@
 #include <unistd.h>
 
 enum {
-    OPT_INPUT = 1, OPT_RANDOM, OPT_ZEROS, OPT_DIM, OPT_OUTPUT, OPT_THREADS, OPT_EP, OPT_STRICT,
-    OPT_REPEAT, OPT_SEED, OPT_RUNTIME, OPT_BUNDLE, OPT_JSON
+    OPT_INPUT = 1, OPT_RANDOM, OPT_ZEROS, OPT_DIM, OPT_SHAPE, OPT_OUTPUT, OPT_THREADS, OPT_EP,
+    OPT_STRICT, OPT_REPEAT, OPT_SEED, OPT_RUNTIME, OPT_BUNDLE, OPT_JSON
 };
 
 static const cli_opt run_opts[] = {
@@ -30,6 +30,8 @@ static const cli_opt run_opts[] = {
     {OPT_ZEROS, "zeros", 0, NULL, 0, "fill inputs not given with zeros"},
     {OPT_DIM, "dim", 0, "SYMBOL=VALUE", CLI_OPT_REPEATS,
      "size of a symbolic dimension for generated inputs"},
+    {OPT_SHAPE, "shape", 0, "NAME=D0,D1", CLI_OPT_REPEATS,
+     "the whole shape of generated input NAME (for dimensions without a name)"},
     {OPT_OUTPUT, "output", 'o', "DIR", 0, "save each output in DIR (NAME.npy, NAME.json, NAME/)"},
     {OPT_THREADS, "threads", 0, "N", 0, "intra-op threads (default: ORT's, one per core)"},
     {OPT_EP, "ep", 0, "LIST", 0, "execution providers in order, e.g. cuda,cpu"},
@@ -46,21 +48,27 @@ static const cli_opt run_opts[] = {
 static const cli_opt_spec run_spec = {
     "run",
     "usage: ortkit run MODEL [-i NAME=FILE.npy]... [--random|--zeros] [--dim SYMBOL=VALUE]...\n"
-    "                  [-o DIR] [--threads N] [--ep LIST] [--strict] [--repeat N]\n"
-    "                  [--seed N] [--runtime PATH | --bundle NAME|DIR] [--json] [--cache[=DIR]]\n"
-    "                  [--arena on|off] [--mem-pattern on|off] [--spin on|off]\n"
+    "                  [--shape NAME=D0,D1,...]... [-o DIR] [--threads N] [--ep LIST]\n"
+    "                  [--strict] [--repeat N] [--seed N] [--runtime PATH | --bundle NAME|DIR]\n"
+    "                  [--json] [--cache[=DIR]] [--arena on|off] [--mem-pattern on|off]\n"
+    "                  [--spin on|off]\n"
     "                  [--arena-extend power2|requested]\n",
     "Run a model and show every output (type, shape, min/max/mean, first values),\n"
     "the time to create the session and the run latency.\n",
     run_opts, NULL,
+    "--dim sizes a symbolic dimension by its name, in every input that has it; a\n"
+    "dimension without a name (a model exported with shape [None, 12]) has none:\n"
+    "--shape X=4,12 gives generated input X its whole shape, which must agree with\n"
+    "the model's fixed dimensions (NAME= for a scalar).\n"
     "-o DIR saves output NAME as DIR/NAME.npy, each character other than a letter,\n"
     "a digit, '.', '_' or '-' replaced by '_' (\".\", \"..\" and \"\" give output.npy).\n"
     "A sequence is the directory DIR/NAME/ of 0.npy, 1.npy... (0.json... for maps),\n"
     "a map DIR/NAME.json ({\"keys\": [...], \"values\": [...]}), an optional holding\n"
     "none DIR/NAME.json holding null.  -i reads the same files back.\n"
     "Outputs that would share a file are an error before the model runs: a file\n"
-    "always holds the output its name says.  All files or none: a failure or an\n"
-    "interrupt leaves DIR as it was.\n"
+    "always holds the output its name says.  DIR and its parents are made as needed.\n"
+    "All files or none: a failure or an interrupt leaves DIR as it was, and removes\n"
+    "the directories the run made.\n"
     "Exit status: 0 ok, 1 failure, 2 usage, 130 interrupted (SIGINT or SIGTERM).\n"};
 
 #define MAX_ARGS 256
@@ -98,6 +106,10 @@ static int parse_args(run_args *a, int argc, char **argv)
             a->in.fill = fill;
             break;
         }
+        case OPT_SHAPE:
+            if (input_spec_add_shape(&a->in, "run", p.value))
+                return CLI_USAGE;
+            break;
         case OPT_DIM:
             if (input_spec_add_dim(&a->in, "run", p.value))
                 return CLI_USAGE;
@@ -335,22 +347,29 @@ static void unstage_dirs(const char *staging, out_file *f, size_t n)
  * staging directory inside DIR (DIR/.ortkit-run-PID-XXXXXX, so that the next
  * run can tell one whose process is gone), every destination is checked, and
  * only then are they renamed into place.  A failure or an interrupt leaves
- * DIR as it was, and removes DIR when this run created it.
+ * DIR as it was, and removes DIR (and the parents it lacked) when this run
+ * created it.
  */
 static int save_outputs(const char *dir, out_file *f, const ortkit_session *s, ortkit_value **outs,
                         size_t n)
 {
     struct stat st;
     int created = 0, rc = CLI_FAIL, track_dir = -1, track_staging = -1;
+    size_t existed = 0;
     char staging[PATH_MAX], path[PATH_MAX];
     cli_interrupt_hold();
     if (stat(dir, &st) != 0) {
-        if (errno != ENOENT || mkdir(dir, 0777) != 0) {
+        /* DIR and the parents it lacks: made here, so removed on failure. */
+        if (errno != ENOENT) {
             rc = cli_fail("cannot create output directory '%s': %s", dir, strerror(errno));
             goto release;
         }
+        if (ortkit__mkdirs_made(dir, &existed)) {
+            rc = cli_fail("cannot create output directory '%s': %s", dir, ortkit__error_message());
+            goto release;
+        }
         created = 1;
-        track_dir = cli_interrupt_track(dir, CLI_TRACK_EMPTY_DIR);
+        track_dir = cli_interrupt_track_made(dir, existed);
     } else if (!S_ISDIR(st.st_mode)) {
         rc = cli_fail("output directory '%s' is not a directory", dir);
         goto release;
@@ -408,7 +427,7 @@ unstage:
     cli_interrupt_untrack(track_staging);
 done:
     if (rc && created)
-        rmdir(dir);
+        ortkit__rmdirs_made(dir, existed);
     cli_interrupt_untrack(track_dir);
 release:
     /* Once the outputs are in place an interrupt is too late to undo them:

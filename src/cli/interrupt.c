@@ -22,6 +22,7 @@ static volatile sig_atomic_t received, held;
 static struct {
     char path[PATH_MAX];
     cli_track_kind kind;
+    size_t existed; /* CLI_TRACK_MADE_DIRS */
     atomic_int used;
 } tracked[MAX_TRACKED];
 static atomic_int tracked_top;
@@ -65,7 +66,7 @@ static void hard_exit(void)
         if (tracked[i].kind == CLI_TRACK_FLAT_DIR)
             cli_remove_flat_dir(tracked[i].path);
         else
-            rmdir(tracked[i].path);
+            ortkit__rmdirs_made(tracked[i].path, tracked[i].existed);
     }
     static const char msg[] = "ortkit: interrupted\n";
     ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
@@ -113,16 +114,25 @@ int cli_interrupt_poll(void *arg)
     return received != 0;
 }
 
-int cli_interrupt_track(const char *path, cli_track_kind kind)
+/* The slot is complete (existed too) before its flag says so. */
+static int track(const char *path, cli_track_kind kind, size_t existed)
 {
     int i = atomic_load(&tracked_top);
     if (i == MAX_TRACKED || strlen(path) >= sizeof tracked[i].path)
         return -1;
     memcpy(tracked[i].path, path, strlen(path) + 1);
     tracked[i].kind = kind;
+    tracked[i].existed = existed;
     atomic_store(&tracked[i].used, 1);
     atomic_store(&tracked_top, i + 1);
     return i;
+}
+
+int cli_interrupt_track(const char *path, cli_track_kind kind) { return track(path, kind, 0); }
+
+int cli_interrupt_track_made(const char *path, size_t existed)
+{
+    return track(path, CLI_TRACK_MADE_DIRS, existed);
 }
 
 void cli_interrupt_untrack(int handle)

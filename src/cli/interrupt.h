@@ -19,6 +19,8 @@
 #ifndef ORTKIT_CLI_INTERRUPT_H
 #define ORTKIT_CLI_INTERRUPT_H
 
+#include <stddef.h>
+
 enum { CLI_INTERRUPTED = 130 };
 
 /* Install the handlers for SIGINT and SIGTERM (again: no effect). */
@@ -33,11 +35,14 @@ int cli_interrupt_poll(void *arg);
 
 /* What a hard exit removes, in the reverse order of registration. */
 typedef enum cli_track_kind {
-    CLI_TRACK_FLAT_DIR,  /* a directory holding only files: the files, then it */
-    CLI_TRACK_EMPTY_DIR  /* a directory, only when empty (one the command created) */
+    CLI_TRACK_FLAT_DIR, /* a directory holding only files: the files, then it */
+    CLI_TRACK_MADE_DIRS /* directories the command made (cli_interrupt_track_made), while empty */
 } cli_track_kind;
 /* Register path; a handle for cli_interrupt_untrack, or -1 when the table is full. */
 int cli_interrupt_track(const char *path, cli_track_kind kind);
+/* CLI_TRACK_MADE_DIRS: path, made by ortkit__mkdirs_made, whose first
+ * `existed` characters were there before. */
+int cli_interrupt_track_made(const char *path, size_t existed);
 void cli_interrupt_untrack(int handle);
 
 /* "ortkit: interrupted; <message>" on stderr; returns CLI_INTERRUPTED. */

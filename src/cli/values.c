@@ -159,7 +159,14 @@ int make_input(ortkit_tensor **out, const ortkit_io_info *io, fill_mode fill, co
     }
     if (unresolved)
         return -1;
-    int rc = ortkit_tensor_new(out, io->type, shape, io->rank);
+    return make_tensor(out, io->type, shape, io->rank, fill, seed);
+}
+
+int make_tensor(ortkit_tensor **out, ortkit_type type, const int64_t *shape, size_t rank,
+                fill_mode fill, unsigned *seed)
+{
+    *out = NULL;
+    int rc = ortkit_tensor_new(out, type, shape, rank);
     if (rc)
         return rc;
     if (fill == FILL_RANDOM)

@@ -30,6 +30,9 @@ typedef struct dim_value {
  */
 int make_input(ortkit_tensor **out, const ortkit_io_info *io, fill_mode fill, const dim_value *dims,
                size_t n_dims, unsigned *seed, char *missing, size_t missing_size);
+/* A tensor of this type and shape, zeros or random (--shape). */
+int make_tensor(ortkit_tensor **out, ortkit_type type, const int64_t *shape, size_t rank,
+                fill_mode fill, unsigned *seed);
 
 /*
  * A value of type t for a model input that is not a plain tensor, zeros or

@@ -202,25 +202,72 @@ fail:
     return rc;
 }
 
-int ortkit__mkdirs(const char *path)
+int ortkit__mkdirs(const char *path) { return ortkit__mkdirs_made(path, NULL); }
+
+int ortkit__mkdirs_made(const char *path, size_t *existed)
 {
     char buf[PATH_MAX];
-    int rc = ortkit__pathf(buf, sizeof buf, "%s", path);
+    size_t keep = 0, last = 0;
+    int made = 0, rc = ortkit__pathf(buf, sizeof buf, "%s", path);
+    if (existed)
+        *existed = strlen(buf);
     if (rc)
         return rc;
-    /* Each parent in turn, then the whole; one that exists is fine. */
+    /* Each parent in turn, then the whole; one that exists is fine.  The
+     * parent of the first one made is where an undo stops. */
     for (char *p = buf + 1;; p++) {
         if (*p != '/' && *p != '\0')
             continue;
         char c = *p;
         *p = '\0';
-        if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-            return ortkit__error_set(ORTKIT_E_IO, "cannot create '%s': %s", buf, strerror(errno));
+        int ok = mkdir(buf, 0777) == 0;
+        if (ok && !made) {
+            const char *slash = strrchr(buf, '/');
+            keep = !slash ? 0 : slash == buf ? 1 : (size_t)(slash - buf);
+            made = 1;
+        }
+        if (ok)
+            last = (size_t)(p - buf);
+        if (!ok && errno != EEXIST) {
+            rc = ortkit__error_set(ORTKIT_E_IO, "cannot create '%s': %s", buf, strerror(errno));
+            if (made) { /* undo what this call made */
+                buf[last] = '\0';
+                ortkit__rmdirs_made(buf, keep);
+            }
+            return rc;
+        }
         *p = c;
         if (!c)
             break;
     }
+    if (existed)
+        *existed = made ? keep : strlen(buf);
     return ORTKIT_OK;
+}
+
+int ortkit__rmdirs_made(const char *path, size_t existed)
+{
+    char buf[PATH_MAX];
+    size_t n = strlen(path);
+    if (n >= sizeof buf) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    memcpy(buf, path, n + 1);
+    /* Deepest first; a directory that is not empty (or not there) stops it,
+     * and nothing at or above the part that existed is touched. */
+    while (n > existed) {
+        while (n > 1 && buf[n - 1] == '/')
+            buf[--n] = '\0';
+        if (n <= existed)
+            break;
+        if (rmdir(buf) != 0)
+            return -1;
+        while (n > 0 && buf[n - 1] != '/')
+            n--;
+        buf[n] = '\0';
+    }
+    return 0;
 }
 
 int ortkit__file_read_block(int fd, void *buf, size_t cap, size_t *got, const char *path)

@@ -98,6 +98,14 @@ int ortkit__file_read_block(int fd, void *buf, size_t cap, size_t *got, const ch
 int ortkit__file_write_all(int fd, const void *data, size_t size, const char *path);
 /* mkdir -p (mode 0777 less the umask). */
 int ortkit__mkdirs(const char *path);
+/* ortkit__mkdirs that also says, in *existed, how much of path was there
+ * before: the length of the first made directory's parent (strlen(path)
+ * when it made nothing).  A failure undoes what it made. */
+int ortkit__mkdirs_made(const char *path, size_t *existed);
+/* Undo ortkit__mkdirs_made: remove path and its parents while they are
+ * empty, deepest first, never the first `existed` characters.  0 when all
+ * are gone; -1 (errno set) at the first that stays.  Async-signal-safe. */
+int ortkit__rmdirs_made(const char *path, size_t existed);
 
 /* ---- paths (path.c) -------------------------------------------------------- */
 

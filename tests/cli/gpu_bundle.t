@@ -32,6 +32,99 @@ if a != b:
 PY
 done
 
+# What this ortkit's import writes, parts and all (tests/bundles/gpu/current;
+# the files above are of the version before parts, kept to show they read).
+for b in ort-1.19.2-cuda12 ort-1.29.0-cuda13; do
+    /usr/bin/python3 - "$B/$b/manifest.json" "$SRC/tests/bundles/gpu/current/$b.json" <<'PY'
+import json, sys
+a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+if a["parts"] != b["parts"]:
+    sys.exit("parts differ:\n%s\n%s" % (a["parts"], b["parts"]))
+assert [p["name"] for p in a["parts"]] == ["core", "CUDAExecutionProvider", "TensorrtExecutionProvider"], a["parts"]
+PY
+done
+
+# --- a GPU release as it comes: Microsoft's layout, the CUDA-built core and the
+# CUDA, shared and TensorRT providers together in lib/.  Both forms of import
+# take it, without a variant or with cudaN, and write the same manifest.
+mkdir -p rel/lib
+for f in "$U/core-node-1.29.0/package/bin/napi-v6/linux/x64/libonnxruntime.so.1" "$U/gpu-1.29.0/$X64/"*.so; do
+    ln "$f" rel/lib/ 2>/dev/null || cp "$f" rel/lib/
+done
+mkdir forms
+expect_exit 0 "$ORTKIT" bundle import "$PWD/rel" --into "$PWD/forms" --name dir
+expect_in out "runtime    ONNX Runtime 1.29.0 (C API 29), variant cuda13, x86_64"
+expect_in out "complete   no: 6 of 6 CUDA libraries missing"
+expect_exit 0 "$ORTKIT" bundle import "$PWD/rel" --variant cuda13 --into "$PWD/forms" --name dir13
+expect_exit 0 "$ORTKIT" bundle import "$PWD/rel/lib/libonnxruntime.so.1" --providers "$PWD/rel/lib" \
+    --into "$PWD/forms" --name providers
+/usr/bin/python3 - forms <<'PY'
+import json, sys
+def m(n):
+    d = json.load(open("%s/%s/manifest.json" % (sys.argv[1], n)))
+    d.pop("name")
+    # The .pc and CMake files name the bundle: the rest is the same, byte for byte.
+    d["files"] = [f for f in d["files"] if not f["path"].startswith(("lib/pkgconfig", "lib/cmake"))]
+    return d
+a, b, c = m("dir"), m("dir13"), m("providers")
+assert a == b == c, [k for k in a if a[k] != c.get(k)]
+assert a["variant"] == "cuda13" and a["gpu"]["sass"][-1] == "sm_120a", a["variant"]
+PY
+expect_exit 1 "$ORTKIT" bundle import "$PWD/rel" --variant cuda12 --into "$PWD/forms"
+expect_in err "ortkit: cannot import '$PWD/rel' as cuda12: its CUDA provider is built for CUDA 13"
+expect_exit 1 "$ORTKIT" bundle import "$PWD/rel" --variant cuda13.0-sm100-avx2 --into "$PWD/forms"
+expect_in err "its providers carry no sm_100a code"
+
+# --- bundle show: what it is, and what each part needs ------------------------
+expect_exit 0 "$ORTKIT" bundle show "$PWD/forms/dir"
+expect_in out "bundle     dir"
+expect_in out "cuda       13.0 (cuDNN 9), driver >= 580.65.06"
+expect_in out "sass       sm_75 sm_80 sm_86 sm_89 sm_90a sm_120a"
+expect_in out "needs      glibc 2.28, GLIBCXX 3.4.22, CXXABI 1.3.11"
+expect_in out "parts      what each needs that the bundle does not carry"
+expect_in out "  core                       ld-linux-x86-64.so.2 libc.so.6"
+expect_in out "  CUDAExecutionProvider      ld-linux-x86-64.so.2 libc.so.6 libcublas.so.13"
+expect_in out "  TensorrtExecutionProvider  ld-linux-x86-64.so.2 libc.so.6 libcublas.so.13"
+expect_in out "libnvinfer.so.10"
+expect_exit 0 "$ORTKIT" bundle show "$PWD/forms/dir" --json
+/usr/bin/python3 - out <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+parts = {p["name"]: p for p in d["parts"]}
+assert "libnvinfer.so.10" in parts["TensorrtExecutionProvider"]["libraries"]
+assert "libnvinfer.so.10" not in parts["core"]["libraries"] + parts["CUDAExecutionProvider"]["libraries"]
+assert "libcuda.so.1" in parts["CUDAExecutionProvider"]["libraries"] and "libcuda.so.1" not in parts["core"]["libraries"]
+assert d["gpu"]["cuda"] == "13.0" and d["damage"] == "", d
+PY
+# Selection on a machine without a GPU: the core serves the CPU.
+expect_exit 0 "$ORTKIT" bundle choose --host "$SRC/tests/hosts/sapphire-rapids.json" "$PWD/forms/dir"
+expect_in out "for its CPU only: CUDAExecutionProvider unavailable (this host has no NVIDIA GPU)"
+# doctor shows each part against the host: here a machine without a GPU,
+# CUDA or TensorRT, which lists its libraries.
+cat >nogpu.json <<'EOF'
+{"schema": 1, "arch": "x86_64", "cpu": {"features": ["sse3", "avx", "avx2", "fma"]},
+ "os": {"name": "Linux", "glibc": "2.36", "glibcxx": "3.4.30",
+        "libraries": ["ld-linux-x86-64.so.2", "libc.so.6", "libdl.so.2", "libgcc_s.so.1", "libm.so.6",
+                      "libpthread.so.0", "librt.so.1", "libstdc++.so.6"]}}
+EOF
+expect_exit 0 env ORTKIT_PATH="$PWD/forms" ORTKIT_BUNDLE=dir "$ORTKIT" doctor --host nogpu.json
+expect_in out "  caveat     for its CPU only: CUDAExecutionProvider unavailable (this host has no NVIDIA GPU); TensorrtExecutionProvider unavailable: needs libcublas.so.13, libcudart.so.13, libcudnn.so.9, libnvinfer.so.10 and 1 more"
+expect_in out "    PART                       ON THIS HOST  LACKS"
+expect_in out "    core                       ok"
+expect_in out "    CUDAExecutionProvider      unavailable   libcublas.so.13, libcublasLt.so.13, libcuda.so.1, libcudart.so.13, libcurand.so.10"
+expect_in out "    TensorrtExecutionProvider  unavailable   libcublas.so.13, libcudart.so.13, libcudnn.so.9, libnvinfer.so.10, libnvonnxparser.so.10"
+expect_exit 0 env ORTKIT_PATH="$PWD/forms" ORTKIT_BUNDLE=dir "$ORTKIT" doctor --host nogpu.json --json
+/usr/bin/python3 - out <<'PY'
+import json, sys
+parts = {p["name"]: p for p in json.load(open(sys.argv[1]))["choice"]["parts"]}
+assert parts["core"]["on_this_host"] == "ok", parts
+assert "libnvinfer.so.10" in parts["TensorrtExecutionProvider"]["lacks"], parts
+PY
+expect_exit 2 "$ORTKIT" bundle show
+expect_in err "show needs BUNDLE"
+expect_exit 1 "$ORTKIT" bundle show "$PWD/nowhere"
+rm -rf rel forms
+
 # A provider of another release is refused by name, and nothing is left.
 mkdir into
 expect_exit 1 "$ORTKIT" bundle import "$U/core-1.19.2/package/bin/napi-v3/linux/x64" \

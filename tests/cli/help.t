@@ -84,7 +84,7 @@ expect_exit 2 "$ORTKIT" run --r m
 expect_in err "option '--r' is unknown" # --random, --repeat or --runtime
 # Bundle's subcommands come from its table.
 expect_exit 2 "$ORTKIT" bundle
-expect_in err "a subcommand is needed: import, verify, list, complete, keygen, publish, install, choose or probe"
+expect_in err "a subcommand is needed: import, verify, list, show, complete, keygen, publish, install, choose or probe"
 # build --help shows every option it takes, the tuning ones too.
 expect_exit 0 "$ORTKIT" build --help
 for opt in "tuning and tests:" "--lang-mem LANG=SIZE" "--ninja-jobs N" "--min-disk SIZE" \

@@ -1,6 +1,7 @@
 # ortkit run -o DIR: all or nothing.  Outputs that would share a file are
 # refused before anything is written; a failure or an interrupt (SIGTERM,
-# SIGINT) leaves DIR exactly as it was and removes a DIR the run created;
+# SIGINT) leaves DIR exactly as it was and removes a DIR the run created
+# (with the parents it made for it: -o a/b/c makes a/ and a/b/ as needed);
 # what a killed run left behind is removed by the next run into DIR.
 
 PY=/usr/bin/python3
@@ -53,17 +54,37 @@ expect_in err "ortkit: output 'bbbbbbbb"
 snap keep | expect_same before
 expect_exit 1 "$ORTKIT" run long.onnx --zeros -o fresh
 absent fresh
+# Parents are made as needed, and removed with it: all or nothing.
+expect_exit 1 "$ORTKIT" run long.onnx --zeros -o deep/er/fresh
+absent deep
+expect_exit 1 "$ORTKIT" run long.onnx --zeros -o keep/deep/er
+snap keep | expect_same before
 
 # --- success: files replaced in place, nothing else left -----------------------
 expect_exit 0 "$ORTKIT" run two.onnx --zeros -o keep
 [ "$(ls -A keep | tr '\n' ' ')" = "a.npy b.npy y_0.npy " ] || { echo "FAIL: keep holds: $(ls -A keep)" >&2; exit 1; }
 "$PY" -c 'import numpy as np; assert (np.load("keep/a.npy") == 0).all()'
+# -o a/b as the help says: the parents a directory lacks are made.
+expect_exit 0 "$ORTKIT" run two.onnx --zeros -o new/sub/dir
+[ "$(ls -A new/sub/dir | tr '\n' ' ')" = "a.npy b.npy " ] || { echo "FAIL: new/sub/dir holds: $(ls -A new/sub/dir)" >&2; exit 1; }
+rm -r new
+# A parent that is a file: refused, nothing made.
+echo x >afile
+expect_exit 1 "$ORTKIT" run two.onnx --zeros -o afile/sub
+expect_in err "ortkit: cannot create output directory 'afile/sub': Not a directory"
+mkdir ro && chmod 0555 ro
+if ! touch ro/probe 2>/dev/null; then
+    expect_exit 1 "$ORTKIT" run two.onnx --zeros -o ro/a/b
+    expect_in err "ortkit: cannot create output directory 'ro/a/b': cannot create 'ro/a': Permission denied"
+    absent ro/a
+fi
+rm -f ro/probe && chmod 0755 ro
 
 # --- interrupted while saving: DIR as it was, 130 ----------------------------------
 # The test hook pauses after each output is staged, so that the signal lands
 # half-way through the save, with a.npy staged and b.npy not yet.
 for sig in TERM INT; do
-    for dir in keep fresh; do
+    for dir in keep fresh deep/er/fresh; do
         snap keep >before
         rm -f err
         ORTKIT_RUN_SAVE_PAUSE_TEST=60 "$ORTKIT" run two.onnx --random -o "$dir" >out 2>err &
@@ -85,6 +106,7 @@ for sig in TERM INT; do
         expect_lines out 0
         snap keep | expect_same before
         absent fresh
+        absent deep
     done
 done
 

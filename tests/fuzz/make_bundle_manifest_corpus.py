@@ -56,6 +56,24 @@ def compact(value):
 NEEDS = {"glibc": "2.28", "glibcxx": "3.4.22", "cxxabi": "1.3.11",
          "libraries": ["libc.so.6", "libm.so.6", "libstdc++.so.6"]}
 
+# A GPU release's core and providers, each part with its own needs.
+PROVIDER_FILES = [{"path": "lib/libonnxruntime_providers_cuda.so", "size": 229797928, "sha256": SHA},
+                  {"path": "lib/libonnxruntime_providers_shared.so", "size": 17520, "sha256": SHA},
+                  {"path": "lib/libonnxruntime_providers_tensorrt.so", "size": 872592, "sha256": SHA}]
+PARTS = [{"name": "core", "files": ["lib/libonnxruntime.so.1.30.0"], "libraries": ["libc.so.6"]},
+         {"name": "CUDAExecutionProvider", "files": ["lib/libonnxruntime_providers_cuda.so",
+                                                     "lib/libonnxruntime_providers_shared.so"],
+          "libraries": ["libc.so.6", "libcuda.so.1", "libcudart.so.12"]},
+         {"name": "TensorrtExecutionProvider", "files": ["lib/libonnxruntime_providers_tensorrt.so"],
+          "libraries": ["libnvinfer.so.10"]}]
+
+
+def with_parts(parts):
+    def fn(m):
+        m["files"] += copy.deepcopy(PROVIDER_FILES)
+        m["parts"] = parts
+    return fn
+
 
 def main(out):
     os.makedirs(out, exist_ok=True)
@@ -76,6 +94,7 @@ def main(out):
         "minimal": edited(lambda m: [m.pop(k) for k in ("created_by", "headers", "providers")]),
         "needs": edited(lambda m: m.__setitem__("needs", NEEDS)),
         "needs_empty": edited(lambda m: m.__setitem__("needs", {})),
+        "parts": edited(with_parts(PARTS)),
     }
     for name, m in valid.items():
         seeds[f"valid_{name}.json"] = text(m)
@@ -138,6 +157,13 @@ def main(out):
         "link_missing": files(lambda f: f[1].update(link="libonnxruntime.so.2")),
         "link_slash": files(lambda f: f[1].update(link="../lib/x")),
         "link_loop": files(lambda f: f[2].update(link="libonnxruntime.so")),
+        "parts_no_core": edited(with_parts(PARTS[1:])),
+        "parts_core_without_library": edited(with_parts([dict(PARTS[0], files=[])] + PARTS[1:])),
+        "parts_twice": edited(with_parts(PARTS + [PARTS[2]])),
+        "parts_file_unlisted": edited(with_parts(PARTS[:2] + [dict(PARTS[2], files=["lib/libx.so"])])),
+        "parts_library_path": edited(with_parts(PARTS[:2] + [dict(PARTS[2], libraries=["../libx.so"])])),
+        "parts_unknown_key": edited(with_parts(PARTS[:2] + [dict(PARTS[2], needs=[])])),
+        "parts_object": edited(with_parts({})),
     }
     for name, m in broken.items():
         seeds[f"bad_{name}.json"] = compact(m)

@@ -182,6 +182,37 @@ def model_dynamic() -> onnx.ModelProto:
     return make_model(graph, doc_string="symbolic batch, height and width")
 
 
+# What converters of classical models (skl2onnx, onnxmltools) write: an
+# input of shape [None, 12], its first dimension without a name or a size.
+CLASSIFIER_BIAS = np.array([0.5, 0.0, -0.5], dtype=np.float32)
+
+
+def model_classifier_unnamed() -> onnx.ModelProto:
+    w = np.linspace(-1.0, 1.0, 36, dtype=np.float32).reshape(12, 3)
+    graph = helper.make_graph(
+        [
+            helper.make_node("MatMul", ["X", "W"], ["scores"]),
+            helper.make_node("Add", ["scores", "B"], ["logits"]),
+            helper.make_node("Softmax", ["logits"], ["probabilities"], axis=1),
+        ],
+        "classifier",
+        [tensor("X", FLOAT, [None, 12])],
+        [tensor("probabilities", FLOAT, [None, 3])],
+        initializer=[numpy_helper.from_array(w, "W"), numpy_helper.from_array(CLASSIFIER_BIAS, "B")],
+    )
+    return make_model(graph, doc_string="a linear classifier exported with shape [None, 12]")
+
+
+def model_unnamed_pair() -> onnx.ModelProto:
+    graph = helper.make_graph(
+        [helper.make_node("Add", ["X", "Y"], ["sum"])],
+        "unnamed_pair",
+        [tensor("X", FLOAT, [None, "N"]), tensor("Y", FLOAT, ["N"])],
+        [tensor("sum", FLOAT, [None, "N"])],
+    )
+    return make_model(graph, doc_string="a dimension without a name beside a named one")
+
+
 MATMUL_LAYERS = 4
 MATMUL_WIDTH = 64
 
@@ -570,6 +601,8 @@ def main() -> int:
     w.model("seq_out.onnx", model_seq_out())
     w.model("int_scalar.onnx", model_int_scalar())
     w.model("escapes.onnx", model_escapes())
+    w.model("classifier_unnamed.onnx", model_classifier_unnamed())
+    w.model("unnamed_pair.onnx", model_unnamed_pair())
 
     # onnx.checker wants a shape on every graph input and output; the format
     # does not (no shape: an unknown rank), and ONNX Runtime loads it.

@@ -15,6 +15,9 @@
 #define R1192 SRC "/tests/bundles/gpu/ort-1.19.2-cuda12.json"
 #define R129 SRC "/tests/bundles/gpu/ort-1.29.0-cuda13.json"
 #define SEEDS SRC "/tests/fuzz/corpus/fuzz_fatbin/"
+/* What this ortkit's import writes for the same releases: with "parts". */
+#define R129_NOW SRC "/tests/bundles/gpu/current/ort-1.29.0-cuda13.json"
+#define R130_CPU SRC "/tests/fuzz/corpus/fuzz_bundle_manifest/real_ort-1.30.0-cpu.json"
 
 static char *slurp(const char *path, size_t *size)
 {
@@ -349,6 +352,98 @@ static void test_select_releases(void **state)
     ortkit_bundle_free(b[1]);
 }
 
+/* A described host that lists its libraries: the system's, CUDA 13's
+ * user-space libraries, the driver's; with an H100 on driver 580, or none. */
+#define SYS_LIBS "\"ld-linux-x86-64.so.2\", \"libc.so.6\", \"libdl.so.2\", \"libgcc_s.so.1\", " \
+    "\"libm.so.6\", \"libpthread.so.0\", \"librt.so.1\", \"libstdc++.so.6\""
+#define CUDA13_LIBS ", \"libcublas.so.13\", \"libcublasLt.so.13\", \"libcudart.so.13\", " \
+    "\"libcurand.so.10\", \"libcufft.so.12\", \"libcudnn.so.9\""
+#define DRIVER_LIB ", \"libcuda.so.1\""
+
+static ortkit_host *listed_host(const char *libs, int gpu)
+{
+    char json[2048];
+    snprintf(json, sizeof json,
+             "{\"schema\": 1, \"arch\": \"x86_64\", \"os\": {\"glibc\": \"2.36\", \"glibcxx\": "
+             "\"3.4.30\", \"libraries\": [%s]}, \"nvidia\": {\"driver\": \"%s\", \"cuda\": \"%s\", "
+             "\"gpus\": [%s]}}", libs, gpu ? "580.65.06" : "", gpu ? "13.0" : "",
+             gpu ? "{\"name\": \"NVIDIA H100 PCIe\", \"compute_capability\": \"9.0\"}" : "");
+    ortkit_host *h = NULL;
+    if (ortkit_host_from_json(&h, json) != 0)
+        fail_msg("host: %s", ortkit_error_last());
+    return h;
+}
+
+/* The verdict of bundle i among b on h: fits, the step, and why holds want. */
+static void verdict(ortkit_bundle **b, size_t n, ortkit_host *h, size_t i, int fits,
+                    const char *step, const char *want, size_t chosen)
+{
+    ortkit_bundle_choice *c = NULL;
+    int rc = ortkit_bundle_select(&c, h, (const ortkit_bundle *const *)b, n, NULL);
+    assert_non_null(c);
+    const ortkit_bundle_verdict *v = ortkit_bundle_choice_verdict(c, i);
+    if (v->fits != fits || strcmp(v->step, step) || !strstr(v->why, want) || c->index != chosen)
+        fail_msg("bundle %zu: fits %d, step '%s', why '%s', chose %zu (rc %d: %s); expected %d, '%s', "
+                 "'%s', %zu", i, v->fits, v->step, v->why, c->index, rc, c->reason, fits, step, want,
+                 chosen);
+    ortkit_bundle_choice_free(c);
+    ortkit_host_free(h);
+}
+
+/* Each provider's needs are its own: the accelerator the host asks for
+ * makes its provider's hard, the others only leave their provider out. */
+static void test_select_parts(void **state)
+{
+    (void)state;
+    ortkit_bundle *b[2] = {release(R129_NOW, 1), NULL};
+    const ortkit_manifest *m = ortkit_bundle_manifest(b[0]);
+    assert_int_equal(m->part_count, 3);
+    assert_string_equal(m->parts[0]->name, "core");
+    assert_string_equal(m->parts[1]->name, "CUDAExecutionProvider");
+    assert_string_equal(m->parts[2]->name, "TensorrtExecutionProvider");
+
+    /* A GPU host without TensorRT: CUDA it is, TensorRT is left out. */
+    verdict(b, 1, listed_host(SYS_LIBS CUDA13_LIBS DRIVER_LIB, 1), 0, 1, "",
+            "TensorrtExecutionProvider unavailable: needs libnvinfer.so.10, libnvonnxparser.so.10, "
+            "not in the bundle, not on this host", 0);
+    /* A GPU host whose driver library is missing: CUDA cannot run, and CUDA is what it asks for. */
+    verdict(b, 1, listed_host(SYS_LIBS CUDA13_LIBS, 1), 0, 0, "accelerator",
+            "CUDAExecutionProvider needs libcuda.so.1, not in the bundle, not on this host",
+            ORTKIT_BUNDLE_NONE);
+    /* No GPU, no driver, no CUDA: the core serves the CPU. */
+    verdict(b, 1, listed_host(SYS_LIBS, 0), 0, 1, "",
+            "for its CPU only: CUDAExecutionProvider unavailable (this host has no NVIDIA GPU); "
+            "TensorrtExecutionProvider unavailable: needs libcublas.so.13", 0);
+    /* ... after any CPU build, even an older ONNX Runtime. */
+    size_t size;
+    char *json = slurp(R130_CPU, &size);
+    assert_int_equal(ortkit_bundle_parse(&b[1], json, size), 0);
+    free(json);
+    verdict(b, 2, listed_host(SYS_LIBS, 0), 1, 1, "accelerator",
+            "", 1);
+    ortkit_bundle_choice *c = NULL;
+    ortkit_host *h = listed_host(SYS_LIBS, 0);
+    assert_int_equal(ortkit_bundle_select(&c, h, (const ortkit_bundle *const *)b, 2, NULL), 0);
+    assert_non_null(strstr(ortkit_bundle_choice_verdict(c, 1)->order,
+                           "a CPU build; a GPU build that serves this host with its CPU only, such as "
+                           "ort-1.29.0-cuda13, comes after it"));
+    ortkit_bundle_choice_free(c);
+    ortkit_host_free(h);
+    /* On the GPU host the GPU build comes first. */
+    verdict(b, 2, listed_host(SYS_LIBS CUDA13_LIBS DRIVER_LIB, 1), 0, 1, "accelerator", "", 0);
+    ortkit_bundle_free(b[0]);
+
+    /* A manifest of the previous version (no parts) still reads, and is
+     * judged as before: every file's needs together. */
+    b[0] = release(R129, 1);
+    assert_int_equal(ortkit_bundle_manifest(b[0])->part_count, 0);
+    verdict(b, 1, listed_host(SYS_LIBS, 0), 0, 0, "loadable",
+            "needs libcublas.so.13, libcublasLt.so.13, libcuda.so.1, libcudart.so.13 and 4 more",
+            ORTKIT_BUNDLE_NONE);
+    ortkit_bundle_free(b[0]);
+    ortkit_bundle_free(b[1]);
+}
+
 int main(void)
 {
     unsetenv("ORTKIT_FORCE_SM");
@@ -360,6 +455,7 @@ int main(void)
         cmocka_unit_test(test_variant_with_evidence),
         cmocka_unit_test(test_fit_cuda13_release), cmocka_unit_test(test_fit_cuda12_release),
         cmocka_unit_test(test_multi_gpu_policy), cmocka_unit_test(test_select_releases),
+        cmocka_unit_test(test_select_parts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

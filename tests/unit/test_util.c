@@ -256,6 +256,28 @@ static void test_mkdirs(void **state)
     assert_int_equal(ortkit__file_write_atomic(at("a/file"), "x", 1), 0);
     assert_int_equal(ortkit__mkdirs(at("a/file/d")), ORTKIT_E_IO);
     assert_error_has("cannot create");
+
+    /* What existed is said, and an undo stops there. */
+    size_t existed = 0, base = strlen(at(""));
+    assert_int_equal(ortkit__mkdirs_made(at("a/b/c"), &existed), 0);
+    assert_int_equal(existed, strlen(at("a/b/c"))); /* nothing made */
+    char deep[PATH_MAX];
+    snprintf(deep, sizeof deep, "%s", at("a/m/n/o/"));
+    assert_int_equal(ortkit__mkdirs_made(deep, &existed), 0);
+    assert_int_equal(existed, base + 1); /* ".../a" */
+    assert_int_equal(ortkit__rmdirs_made(deep, existed), 0);
+    assert_int_equal(stat(at("a/m"), &st), -1);
+    assert_int_equal(stat(at("a/b/c"), &st), 0);
+    /* A directory that is not empty stays, and so do its parents. */
+    assert_int_equal(ortkit__mkdirs_made(at("a/p/q"), &existed), 0);
+    assert_int_equal(ortkit__file_write_atomic(at("a/p/keep"), "x", 1), 0);
+    assert_int_equal(ortkit__rmdirs_made(at("a/p/q"), existed), -1);
+    assert_int_equal(stat(at("a/p/q"), &st), -1);
+    assert_int_equal(stat(at("a/p/keep"), &st), 0);
+    /* A failure half-way undoes what the call made. */
+    assert_int_equal(ortkit__mkdirs_made(at("a/s/t/../../file/d"), &existed), ORTKIT_E_IO);
+    assert_error_has("file/d': Not a directory");
+    assert_int_equal(stat(at("a/s"), &st), -1);
 }
 
 /* ---- paths --------------------------------------------------------------------- */

@@ -37,6 +37,16 @@ struct ortkit_bundle {
     size_t string_count, string_cap;
 };
 
+/* The manifest's "parts" (bundle_parts.c): what the core and each provider
+ * library need, apart.  collect reads them from the ELF files in dir into
+ * b->m (none when the bundle has no provider library but the bridge). */
+struct cJSON;
+int ortkit__parts_collect(ortkit_bundle *b, const char *dir);
+int ortkit__manifest_parts_read(const ortkit__json_reader *r, ortkit_bundle *b, const struct cJSON *parts);
+int ortkit__manifest_parts_write(struct cJSON *root, const ortkit_manifest *m);
+/* A library file name a manifest may hold: printable, no '/', not "." or "..". */
+int ortkit__bundle_library_name_ok(const char *s);
+
 /* Parse and validate manifest JSON; what names the source in messages. */
 int ortkit__bundle_parse(ortkit_bundle **out, const char *json, size_t size, const char *what);
 /* The listed file at path (the files are sorted), or NULL. */

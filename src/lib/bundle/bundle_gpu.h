@@ -76,6 +76,10 @@ void ortkit__gpu_library_majors(const char *path, const char *soname, int *cuda,
 int ortkit__manifest_gpu_read(const ortkit__json_reader *r, ortkit_bundle *b, const struct cJSON *gpu);
 int ortkit__manifest_gpu_write(struct cJSON *root, const ortkit_manifest *m);
 
+/* How many GPUs a process on this host would see (ORTKIT_FORCE_SM,
+ * CUDA_VISIBLE_DEVICES); -1 when ORTKIT_FORCE_SM cannot be read.  A host
+ * that shows none asks for no GPU: a GPU bundle serves it with its CPU. */
+int ortkit__gpu_visible(const ortkit_host *h);
 /* Whether a host can run a GPU release bundle (m->gpu_known); why says why
  * not, or a caveat (PTX JIT).  1 fits, 0 does not. */
 int ortkit__gpu_fits(const ortkit_manifest *m, const ortkit_host *host, char *why, size_t why_size);

@@ -132,6 +132,13 @@ static void list_targets(char *buf, size_t size, const ortkit_manifest *m)
         snprintf(buf + strlen(buf), size - strlen(buf), " %s", m->gpu_ptx[i]);
 }
 
+int ortkit__gpu_visible(const ortkit_host *h)
+{
+    served s;
+    char why[160];
+    return served_gpus(&s, h, why, sizeof why) != 0 ? -1 : (int)s.count;
+}
+
 int ortkit__gpu_fits(const ortkit_manifest *m, const ortkit_host *h, char *why, size_t why_size)
 {
     why[0] = '\0';

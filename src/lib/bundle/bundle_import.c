@@ -71,7 +71,12 @@ typedef struct import {
     const char *licence_names[8];
     size_t licence_count;
     ortkit__cancel cancel;
-    ortkit__gpu_release *gpu; /* --providers: a GPU release's providers; NULL */
+    ortkit__gpu_release *gpu; /* a GPU release's providers; NULL */
+    /* Where a GPU release's providers are: --providers, or the library's
+     * own directory when a CUDA provider lies beside it (both forms of
+     * import take a release the same way); "" for none. */
+    char gpu_dir[PATH_MAX];
+    int gpu_major;            /* --variant cudaN: the release's CUDA major; 0 */
 } import;
 
 /* The library in dir: libonnxruntime.so, .so.1, else any libonnxruntime.so.*;
@@ -346,13 +351,15 @@ static int inspect_library(import *im)
     return ORTKIT_OK;
 }
 
-/* Provider libraries beside the library; a CUDA one makes it a CUDA build.
- * With --providers they come from that directory alone, which may be the
- * library's own (a GPU release unpacked in one place). */
+/* Provider libraries beside the library.  A CUDA one makes it a GPU
+ * release, imported as with --providers on its own directory: the
+ * providers' needs and GPU code read from their binaries, the CUDA
+ * libraries left to `bundle complete`.  With --providers they come from
+ * that directory alone, which may be the library's own. */
 static int find_providers(import *im)
 {
     if (im->opts->providers)
-        return ORTKIT_OK;
+        return ortkit__pathf(im->gpu_dir, sizeof im->gpu_dir, "%s", im->opts->providers);
     DIR *d = opendir(im->libdir);
     if (!d)
         return ortkit__error_set(ORTKIT_E_IO, "cannot read '%s': %s", im->libdir, strerror(errno));
@@ -365,18 +372,26 @@ static int find_providers(import *im)
             im->has_cuda_provider = 1;
     }
     closedir(d);
-    int cuda = im->variant && im->variant->cuda;
-    if (im->has_cuda_provider && !cuda)
-        return ortkit__error_set(ORTKIT_E_INVALID_ARG,
-                                 "cannot import '%s': it is a CUDA build "
-                                 "(libonnxruntime_providers_cuda.so); give its variant, e.g. "
-                                 "--variant cuda12.9-sm90-avx2 (see 'ortkit variants')", im->src);
+    int cuda = (im->variant && im->variant->cuda) || im->gpu_major;
     if (cuda && !im->has_cuda_provider)
         return ortkit__error_set(ORTKIT_E_INVALID_ARG,
                                  "cannot import '%s' as %s: there is no "
                                  "libonnxruntime_providers_cuda.so beside the library",
-                                 im->src, im->variant->name);
-    return ORTKIT_OK;
+                                 im->src, im->opts->variant);
+    if (!im->has_cuda_provider)
+        return ORTKIT_OK;
+    if (im->variant && !im->variant->cuda)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG,
+                                 "cannot import '%s' as %s: it is a CUDA build "
+                                 "(libonnxruntime_providers_cuda.so beside the library), and variant "
+                                 "%s is for the CPU only", im->src, im->variant->name,
+                                 im->variant->name);
+    /* The release's providers are copied from their directory with the
+     * release's checks, not as files beside the library. */
+    for (size_t i = 0; i < im->prov_count; i++)
+        free(im->prov_names[i]);
+    im->prov_count = 0;
+    return ortkit__pathf(im->gpu_dir, sizeof im->gpu_dir, "%s", im->libdir);
 }
 
 /* What a named CUDA variant promises, held to what its providers' binaries
@@ -385,6 +400,12 @@ static int variant_matches_release(const import *im)
 {
     const ortkit_variant *v = im->variant;
     const ortkit__gpu_release *g = im->gpu;
+    if (!v) /* --variant cudaN: the major alone */
+        return g->cuda / 1000 == im->gpu_major
+                   ? ORTKIT_OK
+                   : ortkit__error_set(ORTKIT_E_INVALID_ARG,
+                                       "cannot import '%s' as %s: its CUDA provider is built for "
+                                       "CUDA %d", im->src, im->opts->variant, g->cuda / 1000);
     if (g->cuda / 1000 != v->cuda / 1000)
         return ortkit__error_set(ORTKIT_E_INVALID_ARG,
                                  "cannot import '%s' as %s: its CUDA provider is built for CUDA "
@@ -408,15 +429,16 @@ static int variant_matches_release(const import *im)
  * given too names the bundle and its CPU needs, and must agree with them. */
 static int gpu_release(import *im, const char **variant)
 {
-    if (!im->opts->providers)
+    if (!im->gpu_dir[0])
         return ORTKIT_OK;
     if (!(im->gpu = calloc(1, sizeof *im->gpu)))
         return ortkit__error_nomem();
-    int rc = ortkit__gpu_release_read(im->gpu, im->opts->providers, im->version, im->lib);
-    if (!rc && im->variant)
-        rc = variant_matches_release(im);
+    int rc = ortkit__gpu_release_read(im->gpu, im->gpu_dir, im->version, im->lib);
     if (rc)
         return ortkit__error_wrap(rc, "cannot import '%s'", im->src);
+    /* Its messages name the source already. */
+    if ((im->variant || im->gpu_major) && (rc = variant_matches_release(im)))
+        return rc;
     if (!im->variant)
         *variant = im->gpu->variant;
     return ORTKIT_OK;
@@ -567,41 +589,8 @@ static int build_stage(import *im, const char *variant)
             (rc = ortkit__copy_file(from, path, 0755, &im->cancel)))
             return rc;
     }
-    /* With the providers' evidence the manifest lists what they need as
-     * missing; `ortkit bundle complete` adds it, checked and listed. */
-    if (im->variant && im->variant->cuda && !im->gpu) {
-        /* What the library and its providers need (the source's copies: same content). */
-        char *copies[MAX_PROVIDER_LIBS] = {0};
-        const char *elf_paths[MAX_PROVIDER_LIBS + 1] = {im->lib};
-        size_t n_elf = 1;
-        for (size_t i = 0; i < im->prov_count; i++)
-            if (asprintf(&copies[i], "%s/%s", im->libdir, im->prov_names[i]) >= 0)
-                elf_paths[n_elf++] = copies[i];
-        ortkit__dep *deps = NULL;
-        size_t n = 0;
-        rc = ortkit__cuda_deps(&deps, &n, elf_paths, n_elf, im->libdir, im->variant->cuda,
-                               im->variant->arch);
-        for (size_t i = 0; i < im->prov_count; i++)
-            free(copies[i]);
-        size_t dl = strlen(im->libdir);
-        for (size_t i = 0; !rc && i < n; i++) {
-            /* One found in the source is held to the source's rule; the
-             * others come from the CUDA installation by design. */
-            const char *dep = deps[i].path;
-            if (!strncmp(dep, im->libdir, dl) && dep[dl] == '/' && !strchr(dep + dl + 1, '/')) {
-                char rel[PATH_MAX];
-                if ((rc = beside_lib(rel, im, dep + dl + 1)) || (rc = source_file(im, from, rel)))
-                    break;
-                dep = from;
-            }
-            if (!(rc = ortkit__pathf(path, sizeof path, "%s/lib/%s", im->stage, deps[i].name)) &&
-                access(path, F_OK) != 0)
-                rc = ortkit__copy_file(dep, path, 0755, &im->cancel);
-        }
-        ortkit__cuda_deps_free(deps, n);
-        if (rc)
-            return ortkit__error_wrap(rc, "cannot import '%s'", im->src);
-    }
+    /* A GPU release's CUDA libraries are not looked for here: the manifest
+     * lists them as missing, and `ortkit bundle complete` adds them. */
     if ((rc = ortkit__pathf(path, sizeof path, "%s/lib", im->stage)) ||
         (rc = ortkit__set_runpaths(path, &im->cancel)) ||
         (rc = ortkit__pathf(path, sizeof path, "%s/include", im->stage)))
@@ -727,7 +716,12 @@ int ortkit__bundle_import_with(ortkit_bundle **out, const char *src,
                                BUNDLE_NAME_MAX);
         goto cleanup;
     }
-    if (im->opts->variant && strcmp(im->opts->variant, "cpu")) {
+    const char *vname = im->opts->variant;
+    if (vname && !strncmp(vname, "cuda", 4) && vname[4] >= '1' && vname[4] <= '9' &&
+        strspn(vname + 4, "0123456789") == strlen(vname + 4) && strlen(vname) <= 6) {
+        /* "cuda13": a GPU release of that CUDA major, the rest read from its binaries. */
+        im->gpu_major = atoi(vname + 4);
+    } else if (vname && strcmp(vname, "cpu")) {
         if ((rc = ortkit_variant_parse(&im->variant, im->opts->variant)))
             goto cleanup;
         if (im->opts->providers && !im->variant->cuda) {

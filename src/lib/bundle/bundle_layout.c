@@ -584,7 +584,8 @@ int ortkit__write_manifest(const char *dir, const ortkit_manifest *fields, const
     b->m.file_count = fl.count;
     b->m.files = fl.files;
     qsort(fl.files, fl.count, sizeof *fl.files, cmp_files);
-    if ((rc = collect_needs(b, &fl, dir, &libs, cancel)) || (rc = ortkit__bundle_to_json(&json, &b->m)))
+    if ((rc = collect_needs(b, &fl, dir, &libs, cancel)) || (rc = ortkit__parts_collect(b, dir)) ||
+        (rc = ortkit__bundle_to_json(&json, &b->m)))
         goto cleanup;
     /* What is written must read back: the same strict reader checks it. */
     if ((rc = ortkit__bundle_parse(&check, json, strlen(json), "the new manifest")))

@@ -306,7 +306,7 @@ static int symbol_version_ok(const char *s)
     return n && strspn(s, "0123456789.") == n && s[0] != '.' && s[n - 1] != '.' && !strstr(s, "..");
 }
 
-static int library_name_ok(const char *s)
+int ortkit__bundle_library_name_ok(const char *s)
 {
     size_t n = strlen(s);
     if (!n || n > 255 || strchr(s, '/') || !strcmp(s, ".") || !strcmp(s, ".."))
@@ -345,7 +345,7 @@ static int read_needs(const reader *r, const cJSON *needs)
             return ortkit__error_nomem();
         m->needs_libraries = list;
         for (const cJSON *l = libs->child; l; l = l->next) {
-            if (!cJSON_IsString(l) || !library_name_ok(l->valuestring))
+            if (!cJSON_IsString(l) || !ortkit__bundle_library_name_ok(l->valuestring))
                 return FAIL(r, "'needs.libraries' must hold library file names like \"libm.so.6\"");
             if (!(list[m->needs_library_count++] = ortkit__bundle_keep(r->b, l->valuestring)))
                 return ortkit__error_nomem();
@@ -360,7 +360,8 @@ static int read_manifest(const reader *r, const cJSON *root)
     ortkit_manifest *m = &r->b->m;
     static const char *const keys[] = {"schema", "name", "created_by", "onnxruntime", "headers",
                                        "variant", "requires", "library", "providers", "files",
-                                       "needs", "verified_by_loading", "gpu", "linkage", "build",
+                                       "needs", "verified_by_loading", "gpu", "linkage", "parts",
+                                       "build",
                                        NULL};
     if (!cJSON_IsObject(root))
         return FAIL(r, "not a JSON object");
@@ -473,6 +474,11 @@ static int read_manifest(const reader *r, const cJSON *root)
     const cJSON *gpu = member(root, "gpu");
     if (gpu && (rc = ortkit__manifest_gpu_read(&r->json, r->b, gpu)))
         return rc;
+    /* Absent before 0.4, and in bundles without provider libraries. */
+    const cJSON *parts = member(root, "parts");
+    if (parts && (rc = ortkit__manifest_parts_read(&r->json, r->b, parts)))
+        return rc;
+    /* Absent in bundles ortkit did not build. */
     const cJSON *build = member(root, "build");
     if (build && (rc = ortkit__manifest_build_read(&r->json, r->b, build)))
         return rc;
@@ -597,7 +603,8 @@ int ortkit__bundle_to_json(char **out, const ortkit_manifest *m)
             cJSON_AddItemToArray(libs, cJSON_CreateString(m->needs_libraries[i]));
     }
     cJSON_AddBoolToObject(root, "verified_by_loading", m->verified_by_loading);
-    if (ortkit__manifest_gpu_write(root, m) || ortkit__manifest_build_write(root, m)) {
+    if (ortkit__manifest_gpu_write(root, m) || ortkit__manifest_parts_write(root, m) ||
+        ortkit__manifest_build_write(root, m)) {
         cJSON_Delete(root);
         return ortkit__error_nomem();
     }

@@ -34,7 +34,7 @@ enum { STEP_DAMAGED, STEP_ARCH, STEP_LOADABLE, STEP_ACCEL, STEP_CPU, STEP_ORT, S
 
 /* What orders fitting bundles, most important first. */
 typedef struct rank {
-    int gpu;        /* a CUDA build */
+    int gpu;        /* 1 a CUDA build on its GPU, 0 a CPU build, -1 a GPU build for its CPU only */
     int sm;         /* its GPU target */
     int cuda;
     uint64_t features; /* the CPU features it was built to use */
@@ -54,11 +54,11 @@ static int popcount64(uint64_t x)
     return n;
 }
 
-static void rank_of(const ortkit_manifest *m, rank *r)
+static void rank_of(const ortkit_manifest *m, int cpu_only, rank *r)
 {
-    r->gpu = m->cuda != 0;
-    r->sm = m->sm;
-    r->cuda = m->cuda;
+    r->gpu = cpu_only ? -1 : m->cuda != 0;
+    r->sm = cpu_only ? 0 : m->sm;
+    r->cuda = cpu_only ? 0 : m->cuda;
     r->features = m->cpu_features;
     r->level = ortkit__bundle_cpu_level(m, &r->level_label);
     r->ort = m->ort_version;
@@ -135,13 +135,74 @@ static int carries(const ortkit_manifest *m, const char *soname)
     return 0;
 }
 
+/* The libraries a part needs that the bundle does not carry, into a
+ * NULL-terminated list (malloc'd); NULL when out of memory. */
+static const char **uncarried(const ortkit_manifest *m, const char *const *libs, size_t n,
+                              size_t *count)
+{
+    const char **needed = calloc(n + 1, sizeof *needed);
+    *count = 0;
+    for (size_t i = 0; needed && i < n; i++)
+        if (!carries(m, libs[i]))
+            needed[(*count)++] = libs[i];
+    return needed;
+}
+
+/* Whether the host has what part p needs: 1 yes (or not judged), 0 no,
+ * with why; -1 out of memory. */
+static int part_met(const ortkit_manifest *m, const ortkit_bundle_part *p, const ortkit_host *h,
+                    char *why, size_t why_size)
+{
+    size_t n;
+    const char **needed = uncarried(m, p->libraries, p->library_count, &n);
+    if (!needed)
+        return -1;
+    int met = ortkit__needs_met(h, NULL, NULL, needed, n, why, why_size);
+    free(needed);
+    return met;
+}
+
+/*
+ * The providers' parts, once the core is loadable: each provider's needs
+ * are its own.  The accelerator the host asks for makes its provider's
+ * hard (a GPU host and the CUDA provider): lacking them, the bundle does
+ * not fit.  The others only make their provider unavailable, which the
+ * caveat says.  0 when a hard part is not met (why says why).
+ */
+static int providers_met(const ortkit_manifest *m, const ortkit_host *h, int cpu_only, char *caveat,
+                         size_t caveat_size, char *why, size_t why_size)
+{
+    for (size_t i = 1; i < m->part_count; i++) {
+        const ortkit_bundle_part *p = m->parts[i];
+        int hard = !cpu_only && m->cuda && !strcmp(p->name, "CUDAExecutionProvider");
+        char need[200];
+        int met = part_met(m, p, h, need, sizeof need);
+        if (met < 0) {
+            SAY("out of memory");
+            return 0;
+        }
+        if (met == 1)
+            continue;
+        if (hard) {
+            SAY("%s %.180s", p->name, need);
+            return 0;
+        }
+        if (!(cpu_only && !strcmp(p->name, "CUDAExecutionProvider")))
+            snprintf(caveat + strlen(caveat), caveat_size - strlen(caveat), "%s%s unavailable: %.150s",
+                     caveat[0] ? "; " : "", p->name, need);
+    }
+    return 1;
+}
+
 /* Does one bundle fit the host?  why says why not (or a caveat); *step the
- * step that decided. */
+ * step that decided; *cpu_only whether a GPU build serves it with its CPU
+ * only (the host shows no GPU). */
 static int fits(const ortkit_bundle *b, const ortkit_host *h, const char *forced, char *why,
-                size_t why_size, int *step)
+                size_t why_size, int *step, int *cpu_only)
 {
     why[0] = '\0';
     *step = STEP_DAMAGED;
+    *cpu_only = 0;
     if (!b) {
         SAY("its manifest cannot be used");
         return 0;
@@ -167,15 +228,16 @@ static int fits(const ortkit_bundle *b, const ortkit_host *h, const char *forced
      * system's libraries, where both the manifest and the host say. */
     *step = STEP_LOADABLE;
     char caveat[256] = "";
-    const char **needed = calloc(m->needs_library_count + 1, sizeof *needed);
+    /* The core's own libraries where the manifest has parts; the providers'
+     * are judged with the accelerator. */
+    const ortkit_bundle_part *core = m->part_count ? m->parts[0] : NULL;
     size_t n_needed = 0;
+    const char **needed = core ? uncarried(m, core->libraries, core->library_count, &n_needed)
+                               : uncarried(m, m->needs_libraries, m->needs_library_count, &n_needed);
     if (!needed) {
         SAY("out of memory");
         return 0;
     }
-    for (size_t i = 0; i < m->needs_library_count; i++)
-        if (!carries(m, m->needs_libraries[i]))
-            needed[n_needed++] = m->needs_libraries[i];
     int loadable = ortkit__needs_met(h, m->needs_glibc, m->needs_glibcxx, needed, n_needed, why,
                                      why_size);
     free(needed);
@@ -190,11 +252,22 @@ static int fits(const ortkit_bundle *b, const ortkit_host *h, const char *forced
         return 0;
     }
     *step = STEP_ACCEL;
-    if (!accelerator_fits(m, var, h, why, why_size))
+    /* A host that shows no GPU asks for none: a GPU release's core serves
+     * it with the CPU, below every CPU build (ranked so). */
+    if (m->gpu_known && ortkit__gpu_visible(h) == 0) {
+        *cpu_only = 1;
+        snprintf(caveat + strlen(caveat), sizeof caveat - strlen(caveat), "%sfor its CPU only: "
+                 "CUDAExecutionProvider unavailable (%s)", caveat[0] ? "; " : "",
+                 h->gpu_count ? "CUDA_VISIBLE_DEVICES hides every GPU" : "this host has no NVIDIA GPU");
+    } else if (!accelerator_fits(m, var, h, why, why_size)) {
         return 0;
+    }
     if (why[0])
         snprintf(caveat + strlen(caveat), sizeof caveat - strlen(caveat), "%s%s",
                  caveat[0] ? "; " : "", why);
+    why[0] = '\0';
+    if (!providers_met(m, h, *cpu_only, caveat, sizeof caveat, why, why_size))
+        return 0;
     *step = STEP_CPU;
     uint64_t missing = m->cpu_features & ~h->cpu_features;
     if (missing) {
@@ -231,8 +304,12 @@ static void reason_for(char *out, size_t size, const ortkit_bundle *best, const 
     const char *nn = next->m.name;
     switch (key) {
     case KEY_GPU:
-        snprintf(out, size, "a GPU build (%s) that this host's GPU and driver can run; GPU builds "
-                 "come before CPU builds such as %s", best->m.variant, nn);
+        if (rb->gpu > 0)
+            snprintf(out, size, "a GPU build (%s) that this host's GPU and driver can run; GPU "
+                     "builds come before CPU builds such as %s", best->m.variant, nn);
+        else
+            snprintf(out, size, "a CPU build; a GPU build that serves this host with its CPU only, "
+                     "such as %s, comes after it", nn);
         break;
     case KEY_SM:
         snprintf(out, size, "built for SM %d.%d, the newest GPU target among those that run here "
@@ -312,6 +389,7 @@ static int pin_matches(const ortkit_bundle *b, const char *pin, int kind)
 /* A verdict and the text its why points at. */
 typedef struct verdict_data {
     ortkit_bundle_verdict pub;
+    int cpu_only; /* a GPU build serving this host with its CPU */
     char why[256];
     char order[768];
 } verdict_data;
@@ -355,7 +433,8 @@ static int choose(choice_data *out, const ortkit_host *host, const ortkit_bundle
     host = &forced_host;
     for (size_t i = 0; i < count; i++) {
         int step;
-        v[i].pub.fits = fits(bundles[i], host, forced, v[i].why, sizeof v[i].why, &step);
+        v[i].pub.fits = fits(bundles[i], host, forced, v[i].why, sizeof v[i].why, &step,
+                             &v[i].cpu_only);
         v[i].pub.step = v[i].pub.fits ? "" : step_names[step];
         for (size_t j = 0; bundles[i] && j < i; j++) {
             if (bundles[j] && !strcmp(bundles[j]->m.name, bundles[i]->m.name)) {
@@ -401,7 +480,7 @@ static int choose(choice_data *out, const ortkit_host *host, const ortkit_bundle
         if (!wanted[i] || !v[i].pub.fits)
             continue;
         fitting++;
-        rank_of(&bundles[i]->m, &r);
+        rank_of(&bundles[i]->m, v[i].cpu_only, &r);
         if (best == ORTKIT_BUNDLE_NONE || compare(&r, &rb, &key) > 0) {
             best = i;
             rb = r;
@@ -434,11 +513,11 @@ static int choose(choice_data *out, const ortkit_host *host, const ortkit_bundle
     for (size_t i = 0; i < count; i++) {
         if (!wanted[i] || !v[i].pub.fits)
             continue;
-        rank_of(&bundles[i]->m, &r);
+        rank_of(&bundles[i]->m, v[i].cpu_only, &r);
         size_t at = n_order;
         for (; at > 0; at--) {
             rank ra;
-            rank_of(&bundles[order[at - 1]]->m, &ra);
+            rank_of(&bundles[order[at - 1]]->m, v[order[at - 1]].cpu_only, &ra);
             if (compare(&r, &ra, &key) <= 0)
                 break;
             order[at] = order[at - 1];
@@ -455,8 +534,8 @@ static int choose(choice_data *out, const ortkit_host *host, const ortkit_bundle
             continue;
         }
         rank ra, rn;
-        rank_of(&bundles[order[k]]->m, &ra);
-        rank_of(&bundles[order[k + 1]]->m, &rn);
+        rank_of(&bundles[order[k]]->m, v[order[k]].cpu_only, &ra);
+        rank_of(&bundles[order[k + 1]]->m, v[order[k + 1]].cpu_only, &rn);
         compare(&ra, &rn, &key);
         d->pub.step = step_names[key_step(key)];
         reason_for(d->order, sizeof d->order, bundles[order[k]], &ra, bundles[order[k + 1]], &rn, key);
