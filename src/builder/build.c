@@ -380,7 +380,9 @@ static int supply_deps(ortkit__builder_result *r, const ortkit__builder_options 
     }
     if (o->eigen_dir && (rc = ortkit__strv_push(&named, "eigen")))
         goto cleanup;
-    if ((rc = ortkit__builder_deps_resolve(&r->dep_sources, o->deps_dir, o->accept_versions,
+    if ((rc = ortkit__path_absolute(&r->deps_dir, o->deps_dir)))
+        goto cleanup;
+    if ((rc = ortkit__builder_deps_resolve(&r->dep_sources, r->deps_dir, o->accept_versions,
                                            o->n_accept_versions, (const char *const *)named.v,
                                            named.n)))
         goto cleanup;
@@ -448,7 +450,7 @@ int ortkit__builder_build(ortkit__builder_result *r, const ortkit__builder_optio
         .ops_config = o->n_models ? ops_path : NULL, .python = "python3", .lto = o->lto,
         .fetch = o->fetch, .deps = o->deps, .n_deps = o->n_deps, .defines = o->defines,
         .n_defines = o->n_defines, .static_core = o->static_core,
-        .dep_sources = o->deps_dir ? &r->dep_sources : NULL, .deps_dir = o->deps_dir,
+        .dep_sources = o->deps_dir ? &r->dep_sources : NULL, .deps_dir = r->deps_dir,
         .glibc_floor = o->glibc_floor, .glibc_here = v ? r->glibc_here : NULL};
     if ((rc = ortkit__builder_plan_make(&r->plan, &cfg)))
         return rc;
@@ -477,6 +479,7 @@ void ortkit__builder_result_free(ortkit__builder_result *r)
     free(r->ops_text);
     free(r->static_libs);
     free(r->needs_libraries);
+    free(r->deps_dir);
     ortkit__builder_deps_free(&r->dep_sources);
     free(r->source);
     free(r->build_dir);

@@ -491,6 +491,7 @@ typedef struct ortkit__builder_result {
     size_t bundle_missing;         /* CUDA builds: libraries its bundle still lacks */
     char *static_libs;             /* --static: what programs link after the archive */
     ortkit__builder_deps dep_sources; /* --deps: what went in */
+    char *deps_dir;                /* --deps DIR, absolute */
     char glibc_here[16];           /* this environment's glibc, "2.31" */
     /* What the built library needs, measured on it (the bundle's manifest). */
     char needs_glibc[16], needs_glibcxx[16], needs_cxxabi[16];

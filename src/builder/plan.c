@@ -297,11 +297,10 @@ static int plan_ort(ortkit__builder_plan *p, const ortkit__builder_config *cfg)
     }
     for (size_t i = 0; i < cfg->n_deps; i++)
         PUSH(s, "dependency\t%s (--dep)", cfg->deps[i]);
-    if (cfg->glibc_here || cfg->glibc_floor)
-        PUSH(s, "glibc floor\t%s%s%s%s%s", cfg->glibc_floor ? "at most " : "",
-             cfg->glibc_floor ? cfg->glibc_floor : "",
-             cfg->glibc_floor ? " (--glibc-floor); " : "",
-             cfg->glibc_here ? "this environment's C library is glibc " : "",
+    /* Said only when asked for: the environment's glibc alone is in the report. */
+    if (cfg->glibc_floor)
+        PUSH(s, "glibc floor\tat most %s (--glibc-floor)%s%s", cfg->glibc_floor,
+             cfg->glibc_here ? "; this environment's C library is glibc " : "",
              cfg->glibc_here ? cfg->glibc_here : "");
     PUSH(s, "lto\t%s", cfg->lto ? "on" : "off");
     if (cfg->ops_config)

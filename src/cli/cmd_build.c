@@ -253,6 +253,8 @@ static cJSON *plan_json(const ortkit__builder_plan *plan, const build_args *a, c
                                                       (int)plan->reduce.n));
     if (ops_text)
         cJSON_AddStringToObject(root, "required_operators", ops_text);
+    if (plan->cpu_flags_cmake)
+        cJSON_AddStringToObject(root, "cpu_flags_cmake", plan->cpu_flags_cmake);
     cJSON *gate = cJSON_AddObjectToObject(root, "gate");
     if (gate) {
         if (a->budget)
