@@ -3,7 +3,9 @@
 #
 # Where it runs (BENCH_ROOT): "host", on this machine, for bundles that ship
 # (the bullseye root's, which load anywhere, and Microsoft's from set-up:
-# a bundle is looked for in deps/bullseye-root/bundles, then deps/bundles);
+# a bundle is looked for in deps/bullseye-root/bundles, deps/compare-bundles
+# (where build_ort.sh --ship-check puts Microsoft's of the same version),
+# then deps/bundles);
 # or "trixie", inside the trixie chroot scripts/build_ort.sh makes for its
 # system-linked builds (they need trixie's glibc), on the bundles there.
 # Each pair of builds side by side in
@@ -57,7 +59,7 @@ else
     data="$deps/bench-variants-data"
     D=$data
     bundle() {
-        for d in "$deps/bullseye-root/bundles" "$deps/bundles"; do
+        for d in "$deps/bullseye-root/bundles" "$deps/compare-bundles" "$deps/bundles"; do
             [ -d "$d/ort-$ver-$1" ] && { echo "$d/ort-$ver-$1"; return; }
         done
         echo "$deps/bundles/ort-$ver-$1"

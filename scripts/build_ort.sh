@@ -372,11 +372,13 @@ fi
 ship_check() {
     out="$deps/ship-check"
     host_ortkit="$here/build/ortkit"
-    npm="$deps/bundles/ort-$ort_version-cpu"
+    # Microsoft's build of the same version, as a bundle kept apart from
+    # deps/bundles (the tests' bundle directory).
+    npm="$deps/compare-bundles/ort-$ort_version-cpu"
     rm -rf "$out" && mkdir -p "$out/outputs"
     ORT_VERSIONS="$ort_version" sh "$here/scripts/setup.sh" --no-apt >/dev/null
     [ -d "$npm" ] || "$host_ortkit" bundle import "$deps/runtime/$ort_version" --name "ort-$ort_version-cpu" \
-        --into "$deps/bundles" >/dev/null
+        --into "$deps/compare-bundles" >/dev/null
     built=""
     for v in cpu-x86-64 cpu-avx2; do
         b="$root/bundles/ort-$ort_version-$v"
@@ -395,21 +397,43 @@ ship_check() {
             "$host_ortkit" bundle verify "$b" || echo "exit $?"
             "$host_ortkit" bundle verify "$b" --json >"$out/verify-$(basename "$b").json" || true
         done
-        runtimes=""
-        for b in $npm $built; do runtimes="$runtimes --runtime $b"; done
-        echo "== Silero VAD, all in one process:$runtimes"
-        # shellcheck disable=SC2086
-        "$host_ortkit" bench "$models/silero_vad.onnx" $vad --threads 1 -n 2000 $runtimes || echo "exit $?"
-        echo "== PP-OCRv4 det 640x640, all in one process"
-        # shellcheck disable=SC2086
-        "$host_ortkit" bench "$models/ch_PP-OCRv4_det_infer.onnx" $det --threads 2 -n 30 $runtimes || echo "exit $?"
+        # Two builds that link nothing but glibc and libstdc++ share a process.
+        set -- $built
+        for pair in "$1 ${2:-}" "$npm ${2:-$1}"; do
+            set -- $pair
+            [ $# = 2 ] || continue
+            echo "== Silero VAD, one process: --runtime $1 --runtime $2"
+            # shellcheck disable=SC2086
+            "$host_ortkit" bench "$models/silero_vad.onnx" $vad --threads 1 -n 2000 --runtime "$1" --runtime "$2" ||
+                echo "exit $?"
+            echo "== PP-OCRv4 det 640x640, one process: --runtime $1 --runtime $2"
+            # shellcheck disable=SC2086
+            "$host_ortkit" bench "$models/ch_PP-OCRv4_det_infer.onnx" $det --threads 2 -n 30 --runtime "$1" \
+                --runtime "$2" || echo "exit $?"
+        done
         for b in $npm $built; do
             n=$(basename "$b")
             echo "== ortkit validate --runtime $n (the ONNX backend conformance suite)"
             "$host_ortkit" validate --runtime "$b" --json >"$out/validate-$n.json" 2>"$out/validate-$n.err" || true
-            /usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); s=d.get("summary",d); print({k:v for k,v in s.items() if isinstance(v,(int,float,str))})' \
-                "$out/validate-$n.json" || tail -n 3 "$out/validate-$n.err"
         done
+        echo "== conformance: each build against Microsoft's $ort_version, test by test"
+        # shellcheck disable=SC2046
+        /usr/bin/python3 - "$out/validate-$(basename "$npm").json" $(for b in $built; do
+            echo "$out/validate-$(basename "$b").json"; done) <<'PY'
+import json, sys
+def load(f):
+    d = json.load(open(f))
+    return d["totals"], {t["suite"] + "/" + t["name"]: t["status"] for t in d["tests"]}
+ref_tot, ref = load(sys.argv[1])
+print("%-28s %5s pass %4s fail" % ("Microsoft's (npm)", ref_tot["pass"], ref_tot["fail"]))
+for f in sys.argv[2:]:
+    tot, got = load(f)
+    worse = sorted(k for k in ref if ref[k] == "pass" and got.get(k) != "pass")
+    better = sorted(k for k in ref if ref[k] != "pass" and got.get(k) == "pass")
+    name = f.rsplit("validate-", 1)[1][:-5]
+    print("%-28s %5s pass %4s fail; worse than Microsoft's: %d %s; better: %d %s" % (
+        name, tot["pass"], tot["fail"], len(worse), " ".join(worse[:8]), len(better), " ".join(better[:8])))
+PY
     } >"$out/report.txt" 2>&1
     fleet_check >>"$out/report.txt" 2>&1 || { cat "$out/report.txt"; say "the fleet check failed"; return 1; }
     cat "$out/report.txt"
@@ -445,6 +469,8 @@ fleet_check() {
     server=$!
     sleep 1
     echo "== in $fleet: $(. "$fleet/etc/os-release" && echo "$PRETTY_NAME"), glibc $(chroot "$fleet" ldd --version | head -n 1 | awk '{print $NF}')"
+    # A host has /proc: the loader finds $ORIGIN (RUNPATH) through /proc/self/exe.
+    mountpoint -q "$fleet/proc" || mount -t proc proc "$fleet/proc"
     in_fleet() { chroot "$fleet" env -i PATH=/opt/ortkit/bin:/usr/bin:/bin HOME=/root "$@"; }
     rc=0
     echo "== ortkit bundle install http://127.0.0.1:$port --pubkey ship.pub"
@@ -458,6 +484,7 @@ fleet_check() {
     # shellcheck disable=SC2086
     in_fleet ortkit run /data/ch_PP-OCRv4_det_infer.onnx $det --threads 1 -o /data/out/ch_PP-OCRv4_det_infer || rc=1
     kill "$server" 2>/dev/null || true
+    umount "$fleet/proc" 2>/dev/null || true
     echo "== the same with Microsoft's $ort_version on this host"
     # shellcheck disable=SC2086
     "$host_ortkit" run "$models/silero_vad.onnx" $vad --threads 1 --runtime "$npm" -o "$out/outputs/silero_vad" >/dev/null || rc=1
