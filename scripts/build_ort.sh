@@ -292,6 +292,25 @@ compare() {
         --plot "/data/bench-$variant-vs-npm.svg" || true
 }
 
+# Two runs' saved outputs (DIR/MODEL/OUTPUT.npy), A against B: the largest
+# difference per output; fails when one is not close (rtol 1e-4, atol 1e-5).
+compare_outputs() {
+    /usr/bin/python3 - "$1" "$2" <<'PY'
+import numpy as np, os, sys
+a, b = sys.argv[1], sys.argv[2]
+bad = 0
+for model in sorted(os.listdir(b)):
+    for f in sorted(os.listdir(os.path.join(b, model))):
+        x = np.load(os.path.join(a, model, f)).astype(np.float64)
+        y = np.load(os.path.join(b, model, f)).astype(np.float64)
+        d = float(np.max(np.abs(x - y))) if x.size else 0.0
+        ok = x.shape == y.shape and np.allclose(x, y, rtol=1e-4, atol=1e-5)
+        bad += not ok
+        print("%-24s %-12s %-16s max |diff| %.3g  %s" % (model, f[:-4], x.shape, d, "ok" if ok else "DIFFERS"))
+sys.exit(1 if bad else 0)
+PY
+}
+
 # ---- 5b. a CUDA build, on a machine without a GPU --------------------------------
 # What can be checked without a GPU, into deps/cuda-ort-VARIANT.txt: the
 # bundle verified, the GPU code and CUDA libraries its binaries show, the
@@ -330,21 +349,8 @@ cuda_check() {
         done
     } >"$out" 2>&1
     echo "== the CUDA build's core against Microsoft's 1.21.0: largest difference per output" >>"$out"
-    /usr/bin/python3 - "$root/data/outputs/$(basename "$built")" "$root/data/outputs/$(basename "$npm")" \
-        >>"$out" 2>&1 <<'PY' || { cat "$out" >&2; say "the CUDA build's outputs differ ($out)"; return 1; }
-import numpy as np, os, sys
-a, b = sys.argv[1], sys.argv[2]
-bad = 0
-for model in sorted(os.listdir(b)):
-    for f in sorted(os.listdir(os.path.join(b, model))):
-        x = np.load(os.path.join(a, model, f)).astype(np.float64)
-        y = np.load(os.path.join(b, model, f)).astype(np.float64)
-        d = float(np.max(np.abs(x - y))) if x.size else 0.0
-        ok = x.shape == y.shape and np.allclose(x, y, rtol=1e-4, atol=1e-5)
-        bad += not ok
-        print("%-24s %-12s %-16s max |diff| %.3g  %s" % (model, f[:-4], x.shape, d, "ok" if ok else "DIFFERS"))
-sys.exit(1 if bad else 0)
-PY
+    compare_outputs "$root/data/outputs/$(basename "$built")" "$root/data/outputs/$(basename "$npm")" \
+        >>"$out" 2>&1 || { cat "$out" >&2; say "the CUDA build's outputs differ ($out)"; return 1; }
     cat "$out"
     say "CUDA check: $out"
 }
@@ -492,20 +498,7 @@ fleet_check() {
     "$host_ortkit" run "$models/ch_PP-OCRv4_det_infer.onnx" $det --threads 1 --runtime "$npm" \
         -o "$out/outputs/ch_PP-OCRv4_det_infer" >/dev/null || rc=1
     echo "== the fleet host's outputs against Microsoft's: largest difference per output"
-    /usr/bin/python3 - "$fleet/data/out" "$out/outputs" <<'PY' || rc=1
-import numpy as np, os, sys
-a, b = sys.argv[1], sys.argv[2]
-bad = 0
-for model in sorted(os.listdir(b)):
-    for f in sorted(os.listdir(os.path.join(b, model))):
-        x = np.load(os.path.join(a, model, f)).astype(np.float64)
-        y = np.load(os.path.join(b, model, f)).astype(np.float64)
-        d = float(np.max(np.abs(x - y))) if x.size else 0.0
-        ok = x.shape == y.shape and np.allclose(x, y, rtol=1e-4, atol=1e-5)
-        bad += not ok
-        print("%-24s %-12s %-16s max |diff| %.3g  %s" % (model, f[:-4], x.shape, d, "ok" if ok else "DIFFERS"))
-sys.exit(1 if bad else 0)
-PY
+    compare_outputs "$fleet/data/out" "$out/outputs" || rc=1
     return $rc
 }
 if [ "$mode" = --ship-check ]; then
