@@ -82,9 +82,12 @@ test-asan: build-asan
 test-tsan: build-tsan
 	@cd $(TSAN) && ctest --output-on-failure -R '^unit\.test_concurrency$$'
 
-# A real ONNX Runtime built with `ortkit build` in a Debian trixie chroot (not
-# part of `make test`; see docs/BUILD.md).  VARIANT=cpu-avx2 by default;
-# BUILD_ORT_FLAGS=--dry-run or --check stops before compiling.
+# A real ONNX Runtime built with `ortkit build` (not part of `make test`; see
+# docs/BUILD.md): in a Debian 11 root with its dependencies compiled in, a
+# bundle that loads on any x86-64 Linux with glibc 2.31 or newer
+# (ORT_ROOT=trixie: the earlier system-linked build).  VARIANT=cpu-avx2 by
+# default; BUILD_ORT_FLAGS=--dry-run or --check stops before compiling,
+# --ship-check checks the built bundles where they were not built.
 .PHONY: build-ort
 build-ort: build
 	@sh scripts/build_ort.sh $(BUILD_ORT_FLAGS)

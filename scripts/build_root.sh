@@ -27,7 +27,7 @@ root="${1:-$deps/bullseye-root}"
 cache="${ORTKIT_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/ortkit}/downloads"
 mirror=http://deb.debian.org/debian
 CMAKE_VERSION=4.3.4
-PACKAGES="build-essential python3 patch ninja-build ccache xz-utils ca-certificates file pkg-config
+PACKAGES="build-essential python3 python3-flatbuffers patch ninja-build ccache xz-utils ca-certificates file pkg-config
  patchelf libcjson-dev libprotobuf-c-dev protobuf-c-compiler libsodium-dev libcurl4-openssl-dev
  libarchive-dev libssl-dev"
 say() { printf 'build-root: %s\n' "$*" >&2; }
