@@ -19,7 +19,9 @@
 #       Figures go to BUILD_DIR/gpu-check/.  Where the machine has no build
 #       tree: ORTKIT_BIN (the installed ortkit), ORTKIT_NODE_TESTS (ONNX's
 #       node test directory) and ORTKIT_MODELS (silero_vad.onnx and
-#       ch_PP-OCRv4_det_infer.onnx) say where things are.
+#       ch_PP-OCRv4_det_infer.onnx) say where things are; ORTKIT_GPU_NAME and
+#       ORTKIT_GPU_VARIANT name the bundle and its variant (for a build of
+#       ortkit's own: ort-1.21.0-cuda13.0-sm90-avx2, cuda13.0-sm90-avx2).
 #
 # Exit 77 when the machine has no NVIDIA GPU (NVML sees none).
 set -eu
@@ -98,7 +100,7 @@ print(g[0]["compute_capability"].replace(".", "") if g else "")' "$work/host.jso
     fi
     show "$ortkit" host
 
-    say "2/7 ONNX Runtime 1.29.0 (CUDA 13) and the CUDA 13 libraries"
+    say "2/7 the ONNX Runtime core and CUDA provider, and the CUDA 13 libraries"
     rt=$(runtime_dir "$src" "$work")
     host_ldpath=${LD_LIBRARY_PATH-}
     extra=$(pip_cuda_dirs)
@@ -107,9 +109,9 @@ print(g[0]["compute_capability"].replace(".", "") if g else "")' "$work/host.jso
 
     say "3/7 a self-contained CUDA 13 bundle for sm_$sm"
     rm -rf "$work/bundles"
-    name="ort-1.29.0-cuda13-sm$sm"
+    name="${ORTKIT_GPU_NAME:-ort-1.29.0-cuda13-sm$sm}"
     show "$ortkit" bundle import "$rt/libonnxruntime.so" --providers "$rt" --name "$name" \
-        --into "$work/bundles"
+        ${ORTKIT_GPU_VARIANT:+--variant "$ORTKIT_GPU_VARIANT"} --into "$work/bundles"
     show "$ortkit" bundle complete "$work/bundles/$name"
     show "$ortkit" bundle verify "$work/bundles/$name"
     # From here on the bundle must stand alone: the CUDA libraries found
