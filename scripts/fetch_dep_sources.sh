@@ -1,8 +1,8 @@
 #!/bin/sh
 # fetch_dep_sources.sh - the sources of ONNX Runtime 1.21.0's third-party
-# dependencies, for `ortkit build --deps DIR`, from Debian trixie's source
-# packages (ONNX Runtime's own build downloads them from GitHub, which this
-# machine cannot reach).
+# dependencies, for `ortkit build --deps DIR`, from Debian's packages
+# (ONNX Runtime's own build downloads them from its deps.txt URLs; a machine
+# that reaches only Debian's archive takes Debian's sources of them).
 #
 # Each orig tarball is fetched once into the download cache with a private
 # sources list (`apt-get source --download-only`), then laid out in DIR under
@@ -10,8 +10,8 @@
 # NAME deps.txt's and VERSION upstream's, and beside each a NAME-VERSION.EXT.origin
 # line saying where it came from.  Three are cut out of something larger:
 # Boost.Mp11 (libs/mp11 of boost1.83), SafeInt (libsafeint-dev's headers) and
-# utf8_range (protobuf's
-# third_party/utf8_range), repacked with their origin said.
+# utf8_range (protobuf's third_party/utf8_range), repacked with their origin
+# said.
 #
 # usage: scripts/fetch_dep_sources.sh [DIR]   (default deps/ort-deps-1.21.0)
 set -eu
