@@ -470,11 +470,11 @@ static int extract(const char *archive_path, const char *dest)
             p += 2;
         if (!p[0])
             continue;
-        const char *link = archive_entry_symlink(entry);
-        if (!inside(p, 0) || (link && !inside(link, depth(p)))) {
+        const char *link = archive_entry_symlink(entry), *hard = archive_entry_hardlink(entry);
+        if (!inside(p, 0) || (link && !inside(link, depth(p))) || (hard && !inside(hard, 0))) {
             rc = ortkit__error_set(ORTKIT_E_FORMAT, "the archive %s holds '%s'%s%s, which leads out "
-                                   "of it: refused", archive_path, p, link ? " -> " : "",
-                                   link ? link : "");
+                                   "of it: refused", archive_path, p, link || hard ? " -> " : "",
+                                   link ? link : hard ? hard : "");
             goto cleanup;
         }
         const char *slash = strchr(p, '/');

@@ -387,6 +387,17 @@ static void hostile_archives_are_refused(void **state)
     assert_int_not_equal(ortkit__builder_deps_prepare(&d, cache, src, 0, NULL), 0);
     struct stat st;
     assert_int_not_equal(stat(at("escaped"), &st), 0);
+    ortkit__builder_deps_free(&d);
+    /* A hard link whose target climbs out. */
+    assert_int_equal(sh("cd '%s' && rm -f re2-2024-07-02.tar.gz && /usr/bin/python3 -c \""
+                        "import io, tarfile; t = tarfile.open('re2-2024-07-02.tar.gz', 'w:gz'); "
+                        "d = tarfile.TarInfo('r'); d.type = tarfile.DIRTYPE; t.addfile(d); "
+                        "h = tarfile.TarInfo('r/h'); h.type = tarfile.LNKTYPE; "
+                        "h.linkname = 'r/../../etc/passwd'; t.addfile(h); t.close()\"", dir), 0);
+    assert_int_equal(ortkit__builder_deps_read(&d, at("re2.txt"), 0), 0);
+    assert_int_equal(ortkit__builder_deps_resolve(&d, dir, NULL, 0, NULL, 0), 0);
+    assert_int_equal(ortkit__builder_deps_prepare(&d, cache, src, 0, NULL), ORTKIT_E_FORMAT);
+    assert_non_null(strstr(ortkit__error_message(), "which leads out of it"));
     /* Nothing half-made is left for the next build to use. */
     assert_int_equal(sh("test -z \"$(ls '%s')\"", cache), 0);
     ortkit__builder_deps_free(&d);
