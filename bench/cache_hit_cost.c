@@ -31,7 +31,7 @@
 #include <onnxruntime_c_api.h>
 
 #include "bench_common.h"
-#include "runtime.h"
+#include "runtime_internal.h"
 #include "session_cache.h"
 
 #include <dirent.h>

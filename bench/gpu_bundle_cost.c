@@ -12,6 +12,7 @@
  * does), so the ratio is not only coreutils' slower SHA-256.
  */
 #include "ortkit.h"
+#include "ortkit/tools/bundle_make.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -21,11 +21,14 @@
  * SONAME (libortkit.so.0).  Names are never removed or changed; status codes
  * and enums grow only at the end; options and result structs the caller
  * allocates grow through their version field; structs the library
- * allocates grow only at their end.  The tooling API under ortkit/sys/
- * (conformance tests, ONNX protobuf values, tensor comparison, the
- * self-test) is less stable: it may change in any minor release, and a
- * program includes it by name, e.g. #include <ortkit/sys/compare.h>.  See
- * docs/CONVENTIONS.md.
+ * allocates grow only at their end.  All of it is libortkit (pkg-config
+ * ortkit), which needs no network, signature or archive library.
+ *
+ * The tools under ortkit/tools/ (making bundles, signed repositories,
+ * conformance tests, ONNX protobuf values, tensor comparison, the
+ * self-test) are libortkit-tools (pkg-config ortkit-tools), less stable:
+ * they may change in any minor release, and a program includes them by
+ * name, e.g. #include <ortkit/tools/compare.h>.  See docs/CONVENTIONS.md.
  */
 #ifndef ORTKIT_H
 #define ORTKIT_H
@@ -41,7 +44,6 @@
 #include "ortkit/model_file.h"
 #include "ortkit/bundle.h"
 #include "ortkit/select.h"
-#include "ortkit/repo.h"
 #include "ortkit/resolve.h"
 
 #endif /* ORTKIT_H */

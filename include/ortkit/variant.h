@@ -81,16 +81,6 @@ ORTKIT_API int ortkit_variant_in_matrix(const ortkit_variant *v, ortkit_variant_
 ORTKIT_API int ortkit_variant_fits(const ortkit_variant *v, const ortkit_host *host,
                                    char *why, size_t why_size);
 
-/*
- * What was measured of one build's worth over another, by variant name
- * ("cpu-avx2" over "cpu-x86-64"; "cpu" is a generic build such as
- * Microsoft's): a phrase such as "measured 0.85-1.13 p50 on 7 models (...):
- * no consistent gain", or NULL when the pair was never measured, so that no
- * gain is ever claimed that was not.  The figures and commands are in
- * docs/PERFORMANCE.md.
- */
-ORTKIT_API const char *ortkit_variant_measured(const char *higher, const char *lower);
-
 #ifdef __cplusplus
 }
 #endif

@@ -1,5 +1,6 @@
 /* choice_view.c - the account of a bundle choice, for `bundle choose` and `doctor`. */
 #include "choice_view.h"
+#include "variant_worth.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +42,28 @@ void choice_view_preamble(FILE *out, const char *indent)
     }
 }
 
+/* A verdict's order, and where the CPU level decided it, what that level
+ * was measured to be worth over the next bundle's (variant_worth.h). */
+static void order_text(char *out, size_t size, const choice_row *rows, size_t n,
+                       const ortkit_bundle_choice *c, size_t i)
+{
+    const ortkit_bundle_verdict *v = ortkit_bundle_choice_verdict(c, i);
+    snprintf(out, size, "%s", v->order);
+    if (strcmp(v->step, "cpu level") || !rows[i].bundle)
+        return;
+    for (size_t j = 0; j < n; j++) {
+        const ortkit_bundle_verdict *w = ortkit_bundle_choice_verdict(c, j);
+        if (w->rank != v->rank + 1 || !rows[j].bundle)
+            continue;
+        const char *hi = ortkit_bundle_manifest(rows[i].bundle)->variant;
+        const char *lo = ortkit_bundle_manifest(rows[j].bundle)->variant;
+        const char *m = variant_worth(hi, lo);
+        size_t len = strlen(out);
+        snprintf(out + len, size - len, "; %s over %s: %s", hi, lo, m ? m : "not measured");
+        return;
+    }
+}
+
 /* Display order: rank 1, 2, ... then those that do not fit, as found. */
 static size_t *display_order(size_t n, const ortkit_bundle_choice *c)
 {
@@ -73,13 +96,15 @@ int choice_view_print(FILE *out, const choice_row *rows, size_t n, const ortkit_
         const choice_row *r = &rows[o[k]];
         const ortkit_bundle_verdict *v = ortkit_bundle_choice_verdict(c, o[k]);
         const ortkit_manifest *m = r->bundle ? ortkit_bundle_manifest(r->bundle) : NULL;
-        char rank[24] = "-", why[1200];
+        char rank[24] = "-", why[1800], order[1200];
         if (v->rank)
             snprintf(rank, sizeof rank, "%zu", v->rank);
         if (!m)
             snprintf(why, sizeof why, "%s", r->error);
-        else if (v->fits)
-            snprintf(why, sizeof why, "%s%s%s", v->order, v->order[0] && v->why[0] ? "; " : "", v->why);
+        else if (v->fits) {
+            order_text(order, sizeof order, rows, n, c, o[k]);
+            snprintf(why, sizeof why, "%s%s%s", order, order[0] && v->why[0] ? "; " : "", v->why);
+        }
         else
             snprintf(why, sizeof why, "%s", v->why);
         cli_table_add(t, (const char *[]){rank, r->name, m ? m->ort_version : "-",
@@ -115,7 +140,9 @@ cJSON *choice_view_json(const choice_row *rows, size_t n, const ortkit_bundle_ch
         cJSON_AddNumberToObject(e, "rank", (double)v->rank);
         cJSON_AddStringToObject(e, "step", v->step);
         cJSON_AddStringToObject(e, "why", m ? v->why : r->error);
-        cJSON_AddStringToObject(e, "order", v->order);
+        char order[1200];
+        order_text(order, sizeof order, rows, n, c, o[k]);
+        cJSON_AddStringToObject(e, "order", order);
         cJSON_AddBoolToObject(e, "chosen", c->index == o[k]);
         cJSON_AddItemToArray(arr, e);
     }

@@ -9,6 +9,8 @@
 #define ORTKIT_CLI_H
 
 #include "ortkit.h"
+#include "ortkit/tools/bundle_make.h"
+#include "ortkit/tools/repo.h"
 #include "util.h"
 
 #include <cjson/cJSON.h>

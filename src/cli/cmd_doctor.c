@@ -6,7 +6,7 @@
 #include "cli.h"
 #include "bundle_view.h"
 #include "choice_view.h"
-#include "ortkit/sys/selftest.h"
+#include "ortkit/tools/selftest.h"
 #include "opt.h"
 
 #include <libgen.h>

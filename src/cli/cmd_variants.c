@@ -1,5 +1,6 @@
 /* cmd_variants.c - `ortkit variants`: the build variants, and which fit a host. */
 #include "cli.h"
+#include "variant_worth.h"
 #include "opt.h"
 
 #include <stdlib.h>
@@ -126,7 +127,7 @@ static void print_measured(const ortkit_variant *const *list, size_t count)
         int below_said = 0;
         for (size_t j = 0; j < sizeof cpu_below / sizeof cpu_below[0]; j++) {
             const char *lower = cpu_below[j][1];
-            const char *m = ortkit_variant_measured(list[i]->name, lower);
+            const char *m = variant_worth(list[i]->name, lower);
             if (!m)
                 continue;
             if (!any++)
@@ -224,7 +225,7 @@ int cmd_variants(int argc, char **argv)
             cJSON *o = variant_json(v, flox_name, ok, why);
             const char *below = level_below(v);
             if (o && below) {
-                const char *m = ortkit_variant_measured(v->name, below);
+                const char *m = variant_worth(v->name, below);
                 cJSON *over = cJSON_AddObjectToObject(o, "over_level_below");
                 cJSON_AddStringToObject(over, "variant", below);
                 cJSON_AddItemToObject(over, "measured", m ? cJSON_CreateString(m) : cJSON_CreateNull());

@@ -8,7 +8,7 @@
 #define ORTKIT_CLI_VALIDATE_H
 
 #include "cli.h"
-#include "ortkit/sys/conformance.h"
+#include "ortkit/tools/conformance.h"
 
 #include <stddef.h>
 

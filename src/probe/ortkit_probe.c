@@ -18,7 +18,7 @@
  *   ok METHOD | fail STAGE MESSAGE
  */
 #include <ortkit.h>
-#include <ortkit/sys/selftest.h>
+#include <ortkit/tools/selftest.h>
 
 #include <dlfcn.h>
 #include <link.h>

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <limits.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -296,5 +297,23 @@ int ortkit__file_write_all(int fd, const void *data, size_t size, const char *pa
         p += n;
         size -= (size_t)n;
     }
+    return ORTKIT_OK;
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    return remove(path) != 0 && errno != ENOENT ? -1 : 0;
+}
+
+int ortkit__rmtree(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return errno == ENOENT ? ORTKIT_OK
+                               : ortkit__error_set(ORTKIT_E_IO, "cannot remove '%s': %s", path,
+                                                   strerror(errno));
+    if (nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS) != 0)
+        return ortkit__error_set(ORTKIT_E_IO, "cannot remove '%s': %s", path, strerror(errno));
     return ORTKIT_OK;
 }

@@ -1,8 +1,6 @@
-/* human.c - sizes and durations as people write them. */
+/* human.c - sizes and durations written for people (human_parse.c reads them). */
 #include "util.h"
 
-#include <ctype.h>
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,39 +44,4 @@ void ortkit__human_memory(char *buf, size_t size, uint64_t bytes)
         snprintf(buf, size, "%.0f KiB", b / (double)ORTKIT__KiB);
     else
         snprintf(buf, size, "%llu B", (unsigned long long)bytes);
-}
-
-int ortkit__human_parse_size(const char *s, uint64_t *out)
-{
-    if (!s || !*s)
-        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "no size given");
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s || !(v >= 0) || isinf(v))
-        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "'%s' is not a size", s);
-    while (*end == ' ')
-        end++;
-    double mul = 1;
-    switch (toupper((unsigned char)*end)) {
-    case 'K': mul = (double)ORTKIT__KiB; end++; break;
-    case 'M': mul = (double)ORTKIT__MiB; end++; break;
-    case 'G': mul = (double)ORTKIT__GiB; end++; break;
-    case 'T': mul = (double)ORTKIT__GiB * 1024; end++; break;
-    case '\0': break;
-    case 'B': break;
-    default: return ortkit__error_set(ORTKIT_E_INVALID_ARG, "'%s' is not a size", s);
-    }
-    /* "G", "GB", "GiB", "g" all mean binary units. */
-    if (mul > 1 && (*end == 'i' || *end == 'I'))
-        end++;
-    if (*end == 'B' || *end == 'b')
-        end++;
-    double bytes = v * mul;
-    if (*end)
-        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "'%s' is not a size", s);
-    if (bytes >= 18446744073709551616.0) /* 2^64: what a uint64_t holds */
-        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "'%s' is too large: at most 16 EiB", s);
-    *out = (uint64_t)bytes;
-    return ORTKIT_OK;
 }

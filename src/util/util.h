@@ -102,6 +102,9 @@ int ortkit__mkdirs(const char *path);
  * before: the length of the first made directory's parent (strlen(path)
  * when it made nothing).  A failure undoes what it made. */
 int ortkit__mkdirs_made(const char *path, size_t *existed);
+/* rm -r: remove a directory tree (or a file), never following symbolic
+ * links; a path that does not exist is not an error. */
+int ortkit__rmtree(const char *path);
 /* Undo ortkit__mkdirs_made: remove path and its parents while they are
  * empty, deepest first, never the first `existed` characters.  0 when all
  * are gone; -1 (errno set) at the first that stays.  Async-signal-safe. */

@@ -17,7 +17,7 @@ done
 (cd "$SRC/include" && find . -name '*.h' | sort) >headers.want
 (cd "$prefix/include" && find . -name '*.h' | sort) >headers.got
 expect_same headers.want <headers.got
-expect_in headers.got "./ortkit/sys/compare.h"
+expect_in headers.got "./ortkit/tools/compare.h"
 expect_exit 0 bare_env "$prefix/bin/ortkit" version
 # The bundle `make build` imported (deps/bundles), else set-up's runtime.
 if [ -e "$RT_NEW/../../bundles/ort-1.30.0-cpu/manifest.json" ]; then
@@ -33,10 +33,10 @@ expect_in out "sum"
 PKG_CONFIG_PATH="$PWD/moved/lib/pkgconfig" pkg-config --cflags ortkit >flags
 expect_in flags "$PWD/moved/lib/pkgconfig/../../include"
 # A program of the tooling tier builds against the moved tree: it includes
-# <ortkit/sys/...> by name.
+# <ortkit/tools/...> by name.
 cat >tier.c <<'EOF'
 #include <ortkit.h>
-#include <ortkit/sys/compare.h>
+#include <ortkit/tools/compare.h>
 #include <stdio.h>
 
 int main(void)

@@ -3,7 +3,7 @@
  * walk, and either a consistent list of GPU targets or a format error. */
 #include "fatbin.h"
 #include "fuzz_verdict.h"
-#include "internal.h"
+#include "core.h"
 
 #include <stdint.h>
 #include <stdlib.h>

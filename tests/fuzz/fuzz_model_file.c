@@ -6,7 +6,7 @@
  * the limit named.
  */
 #include "fuzz_verdict.h"
-#include "internal.h"
+#include "core.h"
 #include "model_scan.h"
 
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /* fuzz_npy.c - .npy parsing on arbitrary bytes: no crash, no leak, and sane results. */
-#include "internal.h"
+#include "core.h"
 
 #include <stdint.h>
 #include <stdlib.h>

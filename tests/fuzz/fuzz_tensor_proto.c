@@ -1,7 +1,7 @@
 /* fuzz_tensor_proto.c - TensorProto / SequenceProto / MapProto / OptionalProto decoding on
  * arbitrary bytes: no crash, no leak, no allocation the input does not pay for. */
-#include "internal.h"
-#include "ortkit/sys/proto.h"
+#include "core.h"
+#include "ortkit/tools/proto.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -33,8 +33,8 @@ CC=${CC:-clang}
 
 # The library sources each target needs, by file name (the helpers of
 # src/util come with every target); FUZZ_SOURCES overrides.  A link that fails on undefined references names what to add.
-host="host.c host_cpu.c host_gpu.c host_libs.c variant.c elf.c"
-bundle="bundle_manifest.c bundle_gpu_manifest.c bundle_build_manifest.c bundle_parts.c bundle.c fatbin.c $host"
+host="arch.c host.c host_files.c host_cpu.c host_gpu.c host_libs.c variant.c elf.c"
+bundle="bundle_manifest.c bundle_gpu_manifest.c bundle_build_manifest.c bundle_parts.c bundle_object.c bundle.c fatbin.c $host"
 max_len=4096
 case $target in
     npy)             sources="status.c tensor.c npy.c" ;;
@@ -58,7 +58,8 @@ if [ -n "$link_check" ]; then
     # The build's objects of the same sources: their file names end in .c.o.
     objs=""
     for f in $sources; do
-        o=$(find "$link_check/CMakeFiles/ortkit_objects.dir" -name "$f.o" | head -n 1)
+        o=$(find "$link_check/CMakeFiles/ortkit_objects.dir" "$link_check/CMakeFiles/ortkit_tools_objects.dir" \
+                 -name "$f.o" | head -n 1)
         [ -n "$o" ] || { echo "run_fuzzer.sh: no object of '$f' in $link_check (for fuzz_$target)" >&2; exit 1; }
         objs="$objs $o"
     done
@@ -82,7 +83,7 @@ command -v "$CC" >/dev/null || { echo "run_fuzzer.sh: $CC not found (apt-get ins
 srcs=""
 for f in $sources; do
     found=""
-    for d in "$root"/src/lib/*/ "$root"/src/util/ "$generated/"; do
+    for d in "$root"/src/runtime/*/ "$root"/src/tools/*/ "$root"/src/util/ "$generated/"; do
         [ -f "$d$f" ] && found="$found $d$f"
     done
     [ -n "$found" ] || { echo "run_fuzzer.sh: no source '$f' (for fuzz_$target)" >&2; exit 2; }
@@ -90,7 +91,7 @@ for f in $sources; do
 done
 srcs="$srcs $(ls "$root"/src/util/*.c | tr '\n' ' ')"
 incs="-I$root/include -I$generated"
-for d in "$root"/src/lib/*/ "$root"/src/util/; do
+for d in "$root"/src/runtime/*/ "$root"/src/tools/*/ "$root"/src/util/; do
     [ -d "$d" ] && incs="$incs -I$d"
 done
 mkdir -p "$out/corpus"

@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""check_layers.py - keep the library's dependency rule (docs/ARCHITECTURE.md).
+"""check_layers.py - keep ortkit's dependency rule (docs/ARCHITECTURE.md).
 
-Reads the object files of each module (src/lib/<module>/, src/util/) from a
-build tree with nm, maps every symbol a module uses to the module defining
-it, and fails when a module uses one it may not.  Calls through the public
-header count as much as calls through an internal one.  Includes are checked
-too: a module may include only the internal headers of modules it may use.
+Reads the object files of each module (src/runtime/<module>/,
+src/tools/<module>/, src/util/, src/cli/, src/probe/) from a build tree with
+nm, maps every symbol a module uses to the module defining it, and fails
+  - when a module uses one it may not (calls through a public header count
+    as much as calls through an internal one);
+  - when a module includes an internal header of a module it may not use;
+  - when files of one module use each other in a cycle (a.c uses b.c's
+    symbol and b.c, directly or through others of the module, uses a.c's).
 
 usage: check_layers.py SOURCE_DIR OBJECT_DIR...
 """
@@ -14,42 +17,57 @@ import re
 import subprocess
 import sys
 
-# Who may use whom.  The flow: util <- core <- host <- bundle <- select;
-# load <- core; run <- load; validate <- run; open joins select and load.
-ALLOWED = {
+# The runtime wing (libortkit), in the order of its flow; each may use those
+# before it that the table names.
+RUNTIME = {
     "util": set(),
     "core": {"util"},
-    "host": {"core", "util"},
-    "bundle": {"host", "core", "util"},
-    "select": {"bundle", "host", "core", "util"},
-    "repo": {"select", "bundle", "host", "core", "util"},
+    "formats": {"core", "util"},
+    "host": {"formats", "core", "util"},
+    "variant": {"host", "core", "util"},
+    "bundle": {"variant", "host", "formats", "core", "util"},
+    "select": {"bundle", "variant", "host", "core", "util"},
+    "resolve": {"select", "bundle", "variant", "host", "formats", "core", "util"},
     "load": {"core", "util"},
     "run": {"load", "core", "util"},
+    "open": {"resolve", "select", "bundle", "variant", "host", "formats", "run", "load", "core", "util"},
+}
+# The tools wing (libortkit-tools, and the builder): it may use the runtime
+# wing, internals included; the runtime wing never uses it.
+TOOLS = {
+    "bundle_make": set(RUNTIME),
+    "repo": {"bundle_make"} | set(RUNTIME),
     "validate": {"run", "load", "core", "util"},
-    "open": {"select", "bundle", "host", "load", "core", "util"},
-    # Above the library: the builder and the command-line tool use its public
-    # API (names without a double underscore) and, below it, the helpers.
+}
+# Above both: the builder, the tool and the probe use the libraries' public
+# API (names without a double underscore) and util; the tool uses the
+# builder, the probe the self-test it compiles in.
+ABOVE = {
     "builder": {"util"},
     "cli": {"builder", "util"},
-    "probe": set(),
+    "probe": {"validate", "util"},
 }
-ABOVE = {"builder", "cli", "probe"}
+ALLOWED = {**RUNTIME, **TOOLS, **ABOVE}
+WING = {**{m: "src/runtime" for m in RUNTIME}, **{m: "src/tools" for m in TOOLS}}
+WING.update({"util": "src", "builder": "src/tools", "cli": "src", "probe": "src"})
 
 
 def module_of(path):
-    m = re.search(r"src/(?:lib/)?([a-z]+)/[^/]+\.(?:c|h)(?:\.o)?$", path)
+    m = re.search(r"src/(?:runtime/|tools/)?([a-z_]+)/[^/]+\.(?:c|h)(?:\.o)?$", path)
     return m.group(1) if m and m.group(1) in ALLOWED else None
 
 
 def objects(src, dirs):
     """Object files whose source still exists (a build tree keeps stale ones)."""
+    seen = set()
     for d in dirs:
         for root, _, files in os.walk(d):
             for f in files:
                 path = os.path.join(root, f)
                 m = re.search(r"\.dir/(src/.+\.c)\.o$", path)
-                if m and os.path.exists(os.path.join(src, m.group(1))):
-                    yield path
+                if m and os.path.exists(os.path.join(src, m.group(1))) and m.group(1) not in seen:
+                    seen.add(m.group(1))
+                    yield m.group(1), path
 
 
 def symbols(obj):
@@ -61,66 +79,117 @@ def symbols(obj):
     return defined, used
 
 
+def folder(src, mod):
+    return os.path.join(src, WING[mod], mod)
+
+
 def headers(src):
     """Internal header name -> module, for every module folder."""
     owner = {}
     for mod in ALLOWED:
-        for base in (f"{src}/src/lib/{mod}", f"{src}/src/{mod}"):
-            if os.path.isdir(base):
-                for f in os.listdir(base):
-                    if f.endswith(".h"):
-                        owner[f] = mod
+        base = folder(src, mod)
+        if os.path.isdir(base):
+            for f in os.listdir(base):
+                if f.endswith(".h"):
+                    owner[f] = mod
     return owner
+
+
+def cycles(graph):
+    """The strongly connected components of more than one node (Tarjan)."""
+    index, low, stack, on, out = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
 
 
 def main():
     if len(sys.argv) < 3:
         print(__doc__, file=sys.stderr)
         return 2
+    sys.setrecursionlimit(10000)
     src, dirs = sys.argv[1], sys.argv[2:]
-    defined_in, uses = {}, {}
-    for obj in objects(src, dirs):
-        mod = module_of(obj)
+    defined_in, file_of, uses = {}, {}, {}
+    for rel, obj in objects(src, dirs):
+        mod = module_of(rel)
         if not mod:
             continue
         defined, used = symbols(obj)
         for s in defined:
-            defined_in[s] = mod
-        uses.setdefault(mod, {}).setdefault(obj, set()).update(used)
+            defined_in.setdefault(s, mod)
+            file_of.setdefault(s, rel)
+        uses.setdefault(mod, {})[rel] = used
     if not uses:
         print(f"check_layers: no module objects under {' '.join(dirs)}", file=sys.stderr)
         return 1
     bad = []
+    graphs = {}
     for mod, objs in sorted(uses.items()):
-        for obj, used in sorted(objs.items()):
+        for rel, used in sorted(objs.items()):
             for s in sorted(used):
                 other = defined_in.get(s)
-                if not other or other == mod or other in ALLOWED[mod]:
+                if not other:
+                    continue
+                if other == mod:
+                    if file_of[s] != rel:
+                        graphs.setdefault(mod, {}).setdefault(rel, set()).add(file_of[s])
+                    continue
+                if other in ALLOWED[mod]:
                     continue
                 if mod in ABOVE and other not in ABOVE and not s.startswith("ortkit__"):
                     continue  # the public API
-                bad.append(f"{os.path.basename(obj)[:-2]} ({mod}) uses {s} from {other}")
+                bad.append(f"{os.path.basename(rel)} ({mod}) uses {s} from {other}")
+    for mod, graph in sorted(graphs.items()):
+        for comp in cycles(graph):
+            names = ", ".join(os.path.basename(f) for f in comp)
+            bad.append(f"files of {mod} use each other in a cycle: {names}")
     owner = headers(src)
     inc = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
     for mod in ALLOWED:
-        for base in (f"{src}/src/lib/{mod}", f"{src}/src/{mod}"):
-            if not os.path.isdir(base) or base.endswith("/src/lib/cli"):
+        base = folder(src, mod)
+        if not os.path.isdir(base):
+            continue
+        for f in sorted(os.listdir(base)):
+            if not f.endswith((".c", ".h")):
                 continue
-            for f in sorted(os.listdir(base)):
-                if not f.endswith((".c", ".h")):
-                    continue
-                for h in inc.findall(open(os.path.join(base, f), encoding="utf-8").read()):
-                    other = owner.get(os.path.basename(h))
-                    if other and other != mod and other not in ALLOWED[mod]:
-                        bad.append(f"{f} ({mod}) includes {h} from {other}")
+            for h in inc.findall(open(os.path.join(base, f), encoding="utf-8").read()):
+                if h.startswith("ortkit/") or h == "ortkit.h":
+                    continue  # a public header
+                other = owner.get(os.path.basename(h))
+                if other and other != mod and other not in ALLOWED[mod]:
+                    bad.append(f"{f} ({mod}) includes {h} from {other}")
     for line in bad:
         print(f"check_layers: {line}", file=sys.stderr)
     checked = sum(len(o) for o in uses.values())
     if bad:
-        print(f"check_layers: {len(bad)} uses break the dependency rule (docs/ARCHITECTURE.md)",
+        print(f"check_layers: {len(bad)} breaks of the dependency rule (docs/ARCHITECTURE.md)",
               file=sys.stderr)
         return 1
-    print(f"check_layers: {checked} objects in {len(uses)} modules keep the dependency rule")
+    print(f"check_layers: {checked} objects in {len(uses)} modules keep the dependency rule, "
+          "no file cycles")
     return 0
 
 

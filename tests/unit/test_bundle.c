@@ -6,8 +6,8 @@
  */
 #include "testutil.h"
 
-#include "bundle.h"
-#include "ortkit/sys/selftest.h"
+#include "bundle_make.h"
+#include "ortkit/tools/selftest.h"
 
 #include <cjson/cJSON.h>
 #include <dirent.h>

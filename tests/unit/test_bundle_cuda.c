@@ -8,7 +8,7 @@
 #include "testutil.h"
 #include "scratch.h"
 
-#include "bundle.h"
+#include "bundle_make.h"
 
 #include <elf.h>
 #include <sys/stat.h>

@@ -9,7 +9,7 @@
  */
 #include "testutil.h"
 
-#include "bundle.h"
+#include "bundle_make.h"
 
 #include <cjson/cJSON.h>
 #include <stdarg.h>

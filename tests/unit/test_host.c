@@ -2,7 +2,7 @@
  * NVML), and host JSON: round trips and strict reading. */
 #include "testutil.h"
 
-#include "internal.h"
+#include "core.h"
 
 #include <ftw.h>
 #include <sys/stat.h>

@@ -7,7 +7,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "internal.h"
+#include "core.h"
 
 #include <dirent.h>
 #include <fcntl.h>

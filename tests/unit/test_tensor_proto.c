@@ -8,8 +8,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "internal.h"
-#include "ortkit/sys/proto.h"
+#include "core.h"
+#include "ortkit/tools/proto.h"
 #include "pbwriter.h"
 
 #include <stdio.h>

@@ -5,10 +5,10 @@
 #endif
 #include "testutil.h"
 
-#include "internal.h"
-#include "ortkit/sys/compare.h"
-#include "ortkit/sys/conformance.h"
-#include "ortkit/sys/proto.h"
+#include "core.h"
+#include "ortkit/tools/compare.h"
+#include "ortkit/tools/conformance.h"
+#include "ortkit/tools/proto.h"
 #include "pbwriter.h"
 
 #include <ftw.h>

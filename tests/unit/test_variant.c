@@ -1,7 +1,7 @@
 /* test_variant.c - the variant table: names, round trips, build flags, host fitness. */
 #include "testutil.h"
 
-#include "internal.h"
+#include "core.h"
 
 #include <ctype.h>
 

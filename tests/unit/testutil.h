@@ -11,6 +11,8 @@
 #include <cmocka.h>
 
 #include "ortkit.h"
+#include "ortkit/tools/bundle_make.h"
+#include "ortkit/tools/repo.h"
 
 /* A path under the generated test models. */
 static inline const char *model_path(const char *name)

@@ -1,0 +1,36 @@
+/*
+ * ort_library.h - what an ONNX Runtime library is, read from its file
+ * without loading it (ort_library.c); not installed.
+ */
+#ifndef ORTKIT_ORT_LIBRARY_H
+#define ORTKIT_ORT_LIBRARY_H
+
+#include "core.h"
+
+typedef struct ortkit__ort_version {
+    char version[64];  /* "1.30.0" */
+    char from[160];    /* how it was learnt: "its file name and its read-only data" */
+} ortkit__ort_version;
+
+/* The ONNX Runtime version of the library at path (resolved: its file name
+ * counts), from its file name, its SONAME and the version string in its
+ * read-only data, which must agree.  given (NULL: none) is the caller's
+ * word, taken when the binary says nothing against it and refused
+ * (ORTKIT_E_INVALID_ARG) when it does.  ORTKIT_E_FORMAT, asking for the
+ * version, when the witnesses disagree or are silent. */
+int ortkit__ort_version_read(ortkit__ort_version *out, const char *path, const char *soname,
+                             const char *given);
+
+/*
+ * 1 when provider is a provider-bridge library (it exports GetProvider) and
+ * core was built without CUDA (it does not export
+ * OrtSessionOptionsAppendExecutionProvider_CUDA): the provider calls back
+ * into the core for the CPU half of many kernels (If, Loop, Scan, Einsum,
+ * GatherElements, Concat, NLLLoss: ORT's cpu_provider_shared), which only a
+ * core built with CUDA has, so the pair loads, registers and runs simple
+ * models, then crashes the process on the first such node.  0 otherwise,
+ * or when either file's symbols cannot be read.
+ */
+int ortkit__bridge_lacks_cuda_core(const char *provider, const char *core);
+
+#endif

@@ -1,0 +1,488 @@
+/*
+ * build.c - one whole build, from options to report: the variant and the
+ * source tree, pre-flight, the plan, the build directory's lock, patches,
+ * the required-operators file, the build under the gate, the report and
+ * the bundle.  `ortkit build` only reads its options and prints; the
+ * builder's tests reach every step here.
+ */
+#include "builder.h"
+#include "ortkit/tools/bundle_make.h"
+
+#include <cjson/cJSON.h>
+#include <gnu/libc-version.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* A failure the library recorded, carried over into the builder's message:
+ * inside the tool they are two copies of the error channel. */
+static int library_failure(int rc)
+{
+    return ortkit__error_set(rc, "%s", ortkit_error_last());
+}
+
+/* Where the build goes, and what it builds, as absolute paths. */
+static int resolve_paths(ortkit__builder_result *r, const ortkit__builder_options *o)
+{
+    int rc = ortkit__path_absolute(&r->source, o->source ? o->source : o->cmake_project);
+    if (rc || o->build_dir)
+        return rc ? rc : ortkit__path_absolute(&r->build_dir, o->build_dir);
+    const char *base = r->variant ? r->variant->name : strrchr(r->source, '/') + 1;
+    char *name = NULL;
+    if (asprintf(&name, "build-%s", *base ? base : "project") < 0)
+        return ortkit__error_nomem();
+    rc = ortkit__path_absolute(&r->build_dir, name);
+    free(name);
+    return rc;
+}
+
+/* Pre-flight (it finds the CUDA toolkit the plan names); a plan alone only
+ * names what pre-flight would look for. */
+static int find_toolchain(ortkit__builder_result *r, const ortkit__builder_options *o)
+{
+    const ortkit_variant *v = r->variant;
+    if (o->mode != ORTKIT__BUILDER_PLAN) {
+        ortkit__builder_preflight pf = {v ? ORTKIT__BUILD_ORT : ORTKIT__BUILD_CMAKE, r->source,
+                                        r->build_dir, v, o->cuda_home, o->min_disk,
+                                        o->chain && strstr(o->chain, "ccache"), o->distcc_hosts,
+                                        o->n_models > 0};
+        int rc = ortkit__builder_preflight_run(&pf, &r->toolchain, r->cuda_home,
+                                               sizeof r->cuda_home, r->cudnn_home,
+                                               sizeof r->cudnn_home, o->warn);
+        if (rc)
+            return rc;
+    } else if (v && v->cuda) {
+        const char *env = getenv("CUDA_HOME");
+        snprintf(r->cuda_home, sizeof r->cuda_home, "%s",
+                 o->cuda_home ? o->cuda_home : env && *env ? env : "/usr/local/cuda");
+        env = getenv("CUDNN_HOME");
+        snprintf(r->cudnn_home, sizeof r->cudnn_home, "%s", env && *env ? env : r->cuda_home);
+    }
+    if (o->cudnn_home)
+        snprintf(r->cudnn_home, sizeof r->cudnn_home, "%s", o->cudnn_home);
+    return ORTKIT_OK;
+}
+
+/* The required-operators file; for a plan, written to a scratch file whose
+ * text is kept in r->ops_text, then removed. */
+static int write_ops_config(ortkit__builder_result *r, const ortkit__builder_options *o,
+                            const char *path)
+{
+    char scratch[PATH_MAX];
+    const char *dst = path;
+    if (o->mode == ORTKIT__BUILDER_PLAN) {
+        const char *tmp = getenv("TMPDIR");
+        int rc = ortkit__pathf(scratch, sizeof scratch, "%s/ortkit-ops.%ld.config",
+                               tmp && *tmp ? tmp : "/tmp", (long)getpid());
+        if (rc)
+            return rc;
+        dst = scratch;
+    }
+    size_t n_ops = 0;
+    int rc = ortkit__builder_ops_write(dst, o->models, o->n_models, &n_ops);
+    if (rc)
+        return rc;
+    if (o->mode == ORTKIT__BUILDER_PLAN) {
+        rc = ortkit__file_read(&r->ops_text, NULL, dst, 1 << 20);
+        unlink(dst);
+    }
+    return rc;
+}
+
+/* The static core: the static libraries the shared library's link took,
+ * merged into BUILD/static/libonnxruntime.a, and what programs link after it. */
+static int make_static_core(ortkit__builder_result *r, char *archive, size_t size)
+{
+    ortkit__builder_link link;
+    int rc = ortkit__builder_link_read(&link, r->build_dir, "onnxruntime");
+    if (rc)
+        return rc;
+    char dir[PATH_MAX];
+    if (!(rc = ortkit__pathf(dir, sizeof dir, "%s/static", r->build_dir)) &&
+        !(rc = ortkit__mkdirs(dir)) &&
+        !(rc = ortkit__pathf(archive, size, "%s/libonnxruntime.a", dir)) &&
+        !(rc = ortkit__builder_archive_merge(archive, &link.archives))) {
+        free(r->static_libs);
+        if (!(r->static_libs = ortkit__builder_link_words(&link)))
+            rc = ortkit__error_nomem();
+        r->static_archives = link.archives.n;
+    }
+    ortkit__builder_link_free(&link);
+    return rc;
+}
+
+/* A CUDA build's bundle is made self-contained from the toolkit and cuDNN
+ * it was built with (wherever the environment points), each library
+ * checked for the right CUDA major and listed; what is not there stays
+ * listed as missing in the manifest and in r->bundle_missing. */
+static int complete_cuda_bundle(ortkit__builder_result *r, const char *dir)
+{
+    char dirs[4][PATH_MAX];
+    const char *from[4];
+    const char *homes[] = {r->cuda_home, r->cuda_home, r->cudnn_home, r->cudnn_home};
+    size_t n = 0;
+    for (size_t i = 0; i < 4; i++) {
+        /* cuDNN inside the toolkit (pip's layout, the usual case): once. */
+        if (!homes[i][0] || (i >= 2 && !strcmp(homes[i], r->cuda_home)) ||
+            ortkit__pathf(dirs[n], sizeof dirs[n], "%s/%s", homes[i], i % 2 ? "lib" : "lib64"))
+            continue;
+        from[n] = dirs[n];
+        n++;
+    }
+    ortkit_bundle_complete_options co = ORTKIT_BUNDLE_COMPLETE_OPTIONS_INIT;
+    co.from = from;
+    co.from_count = n;
+    ortkit_bundle *b = NULL;
+    if (ortkit_bundle_complete(&b, dir, &co) != 0)
+        return ortkit__error_set(ORTKIT_E_IO, "the build succeeded and was bundled in %s, but its "
+                                 "CUDA libraries could not be added: %s", dir, ortkit_error_last());
+    const ortkit_manifest *m = ortkit_bundle_manifest(b);
+    r->bundle_missing = m ? m->gpu_missing_count : 0;
+    ortkit_bundle_free(b);
+    return ORTKIT_OK;
+}
+
+/* What the built library needs of a host, as the bundle measured it. */
+static int record_needs(ortkit__builder_result *r, const ortkit_manifest *m)
+{
+    snprintf(r->needs_glibc, sizeof r->needs_glibc, "%s", m->needs_glibc ? m->needs_glibc : "");
+    snprintf(r->needs_glibcxx, sizeof r->needs_glibcxx, "%s", m->needs_glibcxx ? m->needs_glibcxx : "");
+    snprintf(r->needs_cxxabi, sizeof r->needs_cxxabi, "%s", m->needs_cxxabi ? m->needs_cxxabi : "");
+    size_t len = 1;
+    for (size_t i = 0; i < m->needs_library_count; i++)
+        len += strlen(m->needs_libraries[i]) + 1;
+    free(r->needs_libraries);
+    if (!(r->needs_libraries = calloc(1, len)))
+        return ortkit__error_nomem();
+    for (size_t i = 0; i < m->needs_library_count; i++) {
+        if (i)
+            strcat(r->needs_libraries, " ");
+        strcat(r->needs_libraries, m->needs_libraries[i]);
+    }
+    return ORTKIT_OK;
+}
+
+/* The manifest's "build": the environment's glibc, the floor asked for,
+ * and what went into the library. */
+static char *account_json(const ortkit__builder_result *r, const ortkit__builder_options *o)
+{
+    cJSON *j = cJSON_CreateObject();
+    if (!j)
+        return NULL;
+    cJSON_AddStringToObject(j, "glibc", r->glibc_here);
+    cJSON_AddItemToObject(j, "glibc_floor", o->glibc_floor ? cJSON_CreateString(o->glibc_floor)
+                                                           : cJSON_CreateNull());
+    cJSON_AddItemToObject(j, "dependencies", ortkit__builder_deps_json(&r->dep_sources));
+    char *text = cJSON_PrintUnformatted(j);
+    cJSON_Delete(j);
+    return text;
+}
+
+/* The one place the builder hands its result to the bundle module.  A CUDA
+ * build is imported with its providers' evidence (CUDA, cuDNN, the GPU code
+ * in their fat binaries, held to the variant's), then completed. */
+static int make_bundle(ortkit__builder_result *r, const ortkit__builder_options *o)
+{
+    ortkit_bundle_import_options io = ORTKIT_BUNDLE_IMPORT_OPTIONS_INIT;
+    char archive[PATH_MAX], providers[PATH_MAX];
+    int rc;
+    io.variant = r->variant->name;
+    io.into = o->bundle_into;
+    io.force = 1;
+    if (r->variant->cuda) {
+        if ((rc = ortkit__pathf(providers, sizeof providers, "%s/lib", r->plan.stage_dir)))
+            return rc;
+        io.providers = providers;
+    }
+    if (o->static_core) {
+        if ((rc = make_static_core(r, archive, sizeof archive)))
+            return ortkit__error_wrap(rc, "the build succeeded, but its static core could not be "
+                                      "made (the build is in %s)", r->build_dir);
+        io.static_archive = archive;
+        io.static_libs = r->static_libs;
+    }
+    char *build_json = account_json(r, o);
+    if (!build_json)
+        return ortkit__error_nomem();
+    io.build_json = build_json;
+    ortkit_bundle *b = NULL;
+    rc = ortkit_bundle_import(&b, r->plan.stage_dir, &io);
+    free(build_json);
+    if (rc != 0)
+        return ortkit__error_set(ORTKIT_E_IO,
+                                 "the build succeeded, but making its bundle failed: %s (the build "
+                                 "is in %s)",
+                                 ortkit_error_last(), r->plan.stage_dir);
+    const ortkit_manifest *m = ortkit_bundle_manifest(b);
+    snprintf(r->bundle, sizeof r->bundle, "%s", m && m->dir ? m->dir : "");
+    rc = m ? record_needs(r, m) : ORTKIT_OK;
+    ortkit_bundle_free(b);
+    if (rc)
+        return rc;
+    return r->variant->cuda && r->bundle[0] ? complete_cuda_bundle(r, r->bundle) : ORTKIT_OK;
+}
+
+/* --glibc-floor held against what the library turned out to need. */
+static int check_floor(const ortkit__builder_result *r, const ortkit__builder_options *o)
+{
+    if (!o->glibc_floor || !r->needs_glibc[0] ||
+        ortkit__version_compare(r->needs_glibc, o->glibc_floor) <= 0)
+        return ORTKIT_OK;
+    return ortkit__error_set(ORTKIT_E_UNSUPPORTED,
+                             "the library built needs glibc %s, newer than --glibc-floor %s (the "
+                             "bundle %s says so and loads only on such hosts): build in an older "
+                             "environment", r->needs_glibc, o->glibc_floor, r->bundle);
+}
+
+/* What the report says about the build besides its figures. */
+static cJSON *build_facts(const ortkit__builder_result *r, const ortkit__builder_options *o)
+{
+    const ortkit__builder_toolchain *tc = &r->toolchain;
+    cJSON *j = cJSON_CreateObject();
+    if (!j)
+        return NULL;
+    if (r->variant) {
+        cJSON_AddStringToObject(j, "variant", r->variant->name);
+        cJSON_AddStringToObject(j, "cpu_flags", r->variant->cpu_flags);
+        cJSON_AddStringToObject(j, "ort_version", r->version);
+    } else {
+        cJSON_AddStringToObject(j, "project", o->cmake_project);
+    }
+    cJSON *t = cJSON_AddObjectToObject(j, "toolchain");
+    if (t) {
+        cJSON_AddStringToObject(t, "cmake", tc->cmake);
+        cJSON_AddStringToObject(t, "ninja", tc->ninja);
+        cJSON_AddStringToObject(t, "cc", tc->cc);
+        cJSON_AddStringToObject(t, "cxx", tc->cxx);
+        if (tc->nvcc[0])
+            cJSON_AddStringToObject(t, "nvcc", tc->nvcc);
+        if (tc->cudnn[0])
+            cJSON_AddStringToObject(t, "cudnn", tc->cudnn);
+    }
+    cJSON_AddItemToObject(j, "configure",
+                          cJSON_CreateStringArray((const char *const *)r->plan.configure.v,
+                                                  (int)r->plan.configure.n));
+    cJSON_AddStringToObject(j, "chain", o->chain ? o->chain : "none");
+    cJSON_AddStringToObject(j, "build_dir", r->build_dir);
+    cJSON_AddStringToObject(j, "stage", r->plan.stage_dir);
+    if (r->bundle[0]) {
+        cJSON_AddStringToObject(j, "bundle", r->bundle);
+        if (r->variant && r->variant->cuda)
+            cJSON_AddNumberToObject(j, "bundle_cuda_libraries_missing", (double)r->bundle_missing);
+    }
+    if (r->dep_sources.n)
+        cJSON_AddItemToObject(j, "dependencies", ortkit__builder_deps_json(&r->dep_sources));
+    if (r->variant) {
+        cJSON *fl = cJSON_AddObjectToObject(j, "glibc");
+        cJSON_AddStringToObject(fl, "environment", r->glibc_here);
+        if (o->glibc_floor)
+            cJSON_AddStringToObject(fl, "floor", o->glibc_floor);
+    }
+    if (r->needs_libraries) {
+        cJSON *nd = cJSON_AddObjectToObject(j, "needs");
+        cJSON_AddStringToObject(nd, "glibc", r->needs_glibc);
+        cJSON_AddStringToObject(nd, "glibcxx", r->needs_glibcxx);
+        cJSON_AddStringToObject(nd, "cxxabi", r->needs_cxxabi);
+        cJSON_AddStringToObject(nd, "libraries", r->needs_libraries);
+    }
+    if (r->static_libs) {
+        cJSON *st = cJSON_AddObjectToObject(j, "static");
+        cJSON_AddNumberToObject(st, "archives_merged", (double)r->static_archives);
+        cJSON_AddStringToObject(st, "links_after", r->static_libs);
+    }
+    return j;
+}
+
+/*
+ * The report as JSON into r->report_json, also written to
+ * BUILD/ortkit-report.json.  A rerun that compiled nothing leaves an
+ * existing report alone: it holds the figures of the build that did the work.
+ */
+static int save_report(ortkit__builder_result *r, const ortkit__builder_options *o)
+{
+    cJSON *facts = build_facts(r, o);
+    char *facts_text = facts ? cJSON_PrintUnformatted(facts) : NULL;
+    cJSON_Delete(facts);
+    free(r->report_json);
+    r->report_json = facts_text ? ortkit__builder_report_json(&r->report, facts_text) : NULL;
+    free(facts_text);
+    if (!r->report_json)
+        return ortkit__error_nomem();
+    char path[PATH_MAX];
+    int rc = ortkit__pathf(path, sizeof path, "%s/ortkit-report.json", r->build_dir);
+    if (!rc && (r->report.n > 0 || access(path, F_OK) != 0))
+        rc = ortkit__file_write_atomic(path, r->report_json, strlen(r->report_json));
+    return rc;
+}
+
+/* Lock, patch, write the operators file, build, report, bundle. */
+static int build_locked(ortkit__builder_result *r, const ortkit__builder_options *o,
+                        const char *ops_path)
+{
+    const ortkit_variant *v = r->variant;
+    int rc;
+    if (o->patch_dir) {
+        size_t applied = 0, skipped = 0;
+        if ((rc = ortkit__builder_patch_apply(o->patch_dir, r->source, r->plan.state_dir, o->log,
+                                              &applied, &skipped)))
+            return rc;
+    }
+    if (o->n_models && (rc = write_ops_config(r, o, ops_path)))
+        return rc;
+    if (r->plan.cpu_flags_path &&
+        (rc = ortkit__file_write_atomic(r->plan.cpu_flags_path, r->plan.cpu_flags_cmake,
+                                        strlen(r->plan.cpu_flags_cmake))))
+        return rc;
+    if (o->catch_signals) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = ortkit__builder_interrupt; /* no SA_RESTART: poll and waitpid see it */
+        sigaction(SIGINT, &sa, NULL);
+        sigaction(SIGTERM, &sa, NULL);
+    }
+    ortkit__builder_execute_options eo = {
+        .plan = &r->plan, .build_dir = r->build_dir,
+        .kind = v ? ORTKIT__BUILD_ORT : ORTKIT__BUILD_CMAKE, .budget = o->budget,
+        .slots = o->slots, .ninja_jobs = o->ninja_jobs, .chain = o->chain,
+        .distcc_hosts = o->distcc_hosts, .progress = o->progress, .quiet = o->quiet,
+        .target = o->target, .install = o->target == NULL};
+    memcpy(eo.lang_default, o->lang_mem, sizeof eo.lang_default);
+    if ((rc = ortkit__builder_execute(&eo, &r->report)))
+        return rc;
+    /* Saved before bundling too, so that a failed bundle step keeps the
+     * figures of the build it follows. */
+    if ((rc = save_report(r, o)))
+        return rc;
+    /* A partial build (a target) is neither installed nor bundled. */
+    if (v && !o->no_bundle && !o->target && (rc = make_bundle(r, o)))
+        return rc;
+    if ((rc = save_report(r, o)))
+        return rc;
+    return check_floor(r, o);
+}
+
+/* --deps: deps.txt's entries mapped to DIR, checked, and (unless only a
+ * plan is wanted) extracted into the user's cache with ORT's patches. */
+static int supply_deps(ortkit__builder_result *r, const ortkit__builder_options *o)
+{
+    char path[PATH_MAX], cache[PATH_MAX];
+    ortkit__strv named = {0};
+    int rc = ortkit__pathf(path, sizeof path, "%s/cmake/deps.txt", r->source);
+    if (rc || (rc = ortkit__builder_deps_read(&r->dep_sources, path, r->variant->cuda != 0)))
+        return rc;
+    /* --dep NAME=DIR and --eigen name their own sources. */
+    for (size_t i = 0; i < o->n_deps; i++) {
+        const char *eq = strchr(o->deps[i], '=');
+        if ((rc = ortkit__strv_pushf(&named, "%.*s", (int)(eq ? eq - o->deps[i] : 0), o->deps[i])))
+            goto cleanup;
+    }
+    if (o->eigen_dir && (rc = ortkit__strv_push(&named, "eigen")))
+        goto cleanup;
+    if ((rc = ortkit__path_absolute(&r->deps_dir, o->deps_dir)))
+        goto cleanup;
+    if ((rc = ortkit__builder_deps_resolve(&r->dep_sources, r->deps_dir, o->accept_versions,
+                                           o->n_accept_versions, (const char *const *)named.v,
+                                           named.n)))
+        goto cleanup;
+    if (ortkit__cache_dir(cache, sizeof cache, "dep-sources") != 0) {
+        rc = ortkit__error_set(ORTKIT_E_IO, "no cache directory of yours alone for the dependency "
+                               "sources: set XDG_CACHE_HOME or HOME to a directory you own");
+        goto cleanup;
+    }
+    rc = ortkit__builder_deps_prepare(&r->dep_sources, cache, r->source,
+                                      o->mode == ORTKIT__BUILDER_PLAN, o->log);
+cleanup:
+    ortkit__strv_free(&named);
+    return rc;
+}
+
+int ortkit__builder_build(ortkit__builder_result *r, const ortkit__builder_options *o)
+{
+    memset(r, 0, sizeof *r);
+    int rc;
+    if (!o->source == !o->cmake_project)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG,
+                                 "a build needs a source tree or a CMake project, not both");
+    if (o->static_core && !o->source)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "--static makes a bundle of an ONNX Runtime "
+                                 "build: it needs --source and --variant");
+    if (o->static_core && o->no_bundle)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "--static makes a static bundle: it cannot "
+                                 "go with --no-bundle");
+    if (o->source) {
+        if (!o->variant)
+            return ortkit__error_set(ORTKIT_E_INVALID_ARG, "a source tree needs a variant");
+        if ((rc = ortkit_variant_parse(&r->variant, o->variant)))
+            return library_failure(rc);
+    }
+    if ((rc = resolve_paths(r, o)))
+        return rc;
+    const ortkit_variant *v = r->variant;
+    if (v && (rc = ortkit__builder_ort_version(r->version, sizeof r->version, r->source)))
+        return rc;
+    if (v && v->defect[0])
+        return ortkit__error_set(ORTKIT_E_UNSUPPORTED, "variant %s cannot be built: %s", v->name,
+                                 v->defect);
+    snprintf(r->glibc_here, sizeof r->glibc_here, "%s", gnu_get_libc_version());
+    if (v && o->glibc_floor && o->mode != ORTKIT__BUILDER_PLAN &&
+        ortkit__version_compare(r->glibc_here, o->glibc_floor) > 0)
+        return ortkit__error_set(ORTKIT_E_UNSUPPORTED,
+                                 "this environment's C library is glibc %s, newer than --glibc-floor "
+                                 "%s: a library built here may need glibc %s; build in an older "
+                                 "root (scripts/build_root.sh makes Debian 11's, glibc 2.31)",
+                                 r->glibc_here, o->glibc_floor, r->glibc_here);
+    if ((rc = find_toolchain(r, o)) || o->mode == ORTKIT__BUILDER_CHECK)
+        return rc;
+    if (v && o->deps_dir && (rc = supply_deps(r, o)))
+        return rc;
+
+    char ops_path[PATH_MAX];
+    if ((rc = ortkit__pathf(ops_path, sizeof ops_path, "%s/.ortkit/required_operators.config",
+                            r->build_dir)))
+        return rc;
+    ortkit__builder_config cfg = {
+        .kind = v ? ORTKIT__BUILD_ORT : ORTKIT__BUILD_CMAKE, .source = r->source,
+        .build_dir = r->build_dir, .variant = v, .ort_version = r->version,
+        .launcher = o->launcher, .cuda_home = r->cuda_home[0] ? r->cuda_home : NULL,
+        .cudnn_home = r->cudnn_home[0] ? r->cudnn_home : NULL, .eigen_dir = o->eigen_dir,
+        .ops_config = o->n_models ? ops_path : NULL, .python = "python3", .lto = o->lto,
+        .fetch = o->fetch, .deps = o->deps, .n_deps = o->n_deps, .defines = o->defines,
+        .n_defines = o->n_defines, .static_core = o->static_core,
+        .dep_sources = o->deps_dir ? &r->dep_sources : NULL, .deps_dir = r->deps_dir,
+        .glibc_floor = o->glibc_floor, .glibc_here = v ? r->glibc_here : NULL};
+    if ((rc = ortkit__builder_plan_make(&r->plan, &cfg)))
+        return rc;
+    if (o->mode == ORTKIT__BUILDER_PLAN)
+        return o->n_models ? write_ops_config(r, o, ops_path) : ORTKIT_OK;
+
+    /* The state directory (lock, history, the gate's socket) is made 0700
+     * and checked before anything goes in it. */
+    int state_fd = -1;
+    if ((rc = ortkit__builder_state_dir_open(r->plan.state_dir, 1, &state_fd)))
+        return rc;
+    close(state_fd);
+    ortkit__builder_lock lock = {-1};
+    if ((rc = ortkit__builder_lock_take(&lock, r->plan.state_dir)))
+        return rc;
+    rc = build_locked(r, o, ops_path);
+    ortkit__builder_lock_release(&lock);
+    return rc;
+}
+
+void ortkit__builder_result_free(ortkit__builder_result *r)
+{
+    ortkit__builder_plan_free(&r->plan);
+    ortkit__builder_report_free(&r->report);
+    free(r->report_json);
+    free(r->ops_text);
+    free(r->static_libs);
+    free(r->needs_libraries);
+    free(r->deps_dir);
+    ortkit__builder_deps_free(&r->dep_sources);
+    free(r->source);
+    free(r->build_dir);
+    memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,165 @@
+/*
+ * repo.h - what the repository modules share; not installed.
+ *
+ *   repo_sign.c     minisign's key and signature files: read, write, sign, verify
+ *   repo_index.c    index.json: read it strictly, write it
+ *   repo_pack.c     a bundle into a tar + zstd archive, and back (never a link out)
+ *   repo_fetch.c    files from a directory or over http(s), resumed, checked while streaming
+ *   repo_state.c    the newest serial seen from each key; lock files
+ *   repo_open.c     open a repository: fetch, verify, judge
+ *   repo_install.c  install one entry
+ *   repo_publish.c  publish bundles, make key pairs
+ */
+#ifndef ORTKIT_REPO_H
+#define ORTKIT_REPO_H
+
+#include "core.h"
+#include "ortkit/tools/repo.h"
+
+#include <limits.h>
+#include <stdint.h>
+
+#define REPO_INDEX "index.json"
+#define REPO_SIGNATURE "index.json.minisig"
+#define REPO_ARCHIVES "archives"
+/* An index or a signature larger than this is refused before it is read. */
+#define REPO_INDEX_MAX ((size_t)64 << 20)
+#define REPO_SIGNATURE_MAX ((size_t)4096)
+#define REPO_MAX_ENTRIES 4096
+
+/* ---- keys and signatures (repo_sign.c) --------------------------------------- */
+
+typedef struct ortkit__pubkey {
+    unsigned char id[8]; /* minisign's key number, as stored */
+    unsigned char pk[32];
+} ortkit__pubkey;
+
+typedef struct ortkit__seckey {
+    unsigned char id[8];
+    unsigned char sk[64]; /* libsodium's Ed25519 secret key (seed + public key) */
+} ortkit__seckey;
+
+typedef struct ortkit__signature {
+    int prehashed;                /* "ED": over BLAKE2b-512 of the file; "Ed": over the file */
+    unsigned char id[8];
+    unsigned char sig[64];
+    char trusted_comment[1024];
+    unsigned char global_sig[64]; /* over sig and the trusted comment */
+} ortkit__signature;
+
+/* "0123456789ABCDEF": the key number as minisign prints it. */
+void ortkit__key_id_hex(char out[17], const unsigned char id[8]);
+/* A public key file's text, or the key's base64 line alone. */
+int ortkit__pubkey_parse(ortkit__pubkey *out, const char *text, size_t size);
+/* The trusted key of options: a path, or the base64 key itself ("RW..."). */
+int ortkit__pubkey_load(ortkit__pubkey *out, const char *path_or_key);
+/* A secret key file's text; password for an encrypted one (NULL: none). */
+int ortkit__seckey_parse(ortkit__seckey *out, const char *text, size_t size, const char *password);
+/* The public and secret key files' text for sk (malloc'd). */
+int ortkit__pubkey_format(char **out, const ortkit__seckey *sk);
+int ortkit__seckey_format(char **out, const ortkit__seckey *sk, const char *password,
+                          uint64_t opslimit, uint64_t memlimit);
+/* A signature file's text. */
+int ortkit__signature_parse(ortkit__signature *out, const char *text, size_t size);
+/* Sign data (prehashed, as minisign does by default): the file's text (malloc'd). */
+int ortkit__sign(char **out, const ortkit__seckey *sk, const void *data, size_t size,
+                 const char *trusted_comment);
+/* Verify data against a parsed signature with the trusted key: ORTKIT_E_FORMAT
+ * naming what failed (another key, the file, the trusted comment). */
+int ortkit__verify(const ortkit__signature *sig, const ortkit__pubkey *pk, const void *data,
+                   size_t size, const char *what);
+
+/* ---- the index (repo_index.c) ----------------------------------------------------- */
+
+typedef struct ortkit__repo_index {
+    uint64_t serial;
+    int64_t created, expires;
+    size_t count;
+    ortkit_repo_entry *entries;   /* strings and bundles owned by the index */
+} ortkit__repo_index;
+
+int ortkit__index_parse(ortkit__repo_index *out, const char *json, size_t size, const char *what);
+void ortkit__index_free(ortkit__repo_index *index);
+void ortkit__entry_free(ortkit_repo_entry *entry);
+/* index.json's text for an index (pretty-printed, newline-terminated); free() it. */
+int ortkit__index_to_json(char **out, const ortkit__repo_index *index);
+/* "2025-11-23T10:00:00Z" <-> seconds since the epoch. */
+int ortkit__time_parse(int64_t *out, const char *text);
+void ortkit__time_format(char out[32], int64_t t);
+
+/* ---- archives (repo_pack.c) ----------------------------------------------------- */
+
+/* Pack the bundle into dir/archives/<sha256>.tar.zst: *sha256 and *size
+ * describe the archive, *unpacked the files' bytes. */
+int ortkit__pack(char sha256[65], uint64_t *size, uint64_t *unpacked, const ortkit_bundle *bundle,
+                 const char *dir);
+/* Unpack archive into the empty directory to: regular files, directories
+ * and links to a name in the same directory only, at most max_bytes. */
+int ortkit__unpack(const char *archive, const char *to, uint64_t max_bytes);
+
+/* ---- fetching (repo_fetch.c) ---------------------------------------------------- */
+
+typedef struct ortkit__source {
+    const char *base;    /* a URL or a directory, without a trailing '/' */
+    int remote;          /* http(s) */
+    const char *ca_file; /* NULL: the system's */
+    /* Limits of one transfer (ortkit_repo_options; 0: the defaults). */
+    double timeout_s;
+    uint64_t min_rate;
+    double min_rate_window_s;
+} ortkit__source;
+
+#define REPO_DEFAULT_TIMEOUT_S 3600.0
+#define REPO_DEFAULT_MIN_RATE 1024
+#define REPO_DEFAULT_MIN_RATE_WINDOW_S 30.0
+
+int ortkit__source_init(ortkit__source *src, char **base, const char *source, const char *ca_file);
+/* A small file whole (the index, its signature), at most max bytes. */
+int ortkit__fetch_small(char **out, size_t *size, const ortkit__source *src, const char *rel,
+                        size_t max);
+/* Fetch rel into part (appending to what an earlier attempt kept there),
+ * checking the size and the SHA-256 while it streams.  On a transfer failure
+ * the part is kept for the next attempt; on a wrong size or hash it is
+ * removed. */
+typedef struct ortkit__fetch_job {
+    const char *rel, *part;
+    uint64_t size;
+    const char *sha256;
+    ortkit_repo_progress_fn progress;
+    void *progress_arg;
+    uint64_t resumed_from, downloaded; /* out */
+} ortkit__fetch_job;
+int ortkit__fetch_file(const ortkit__source *src, ortkit__fetch_job *job);
+
+/* ---- state and locks (repo_state.c) --------------------------------------------- */
+
+/* $XDG_STATE_HOME/ortkit/repos, made 0700. */
+int ortkit__state_dir(char **out, const char *option);
+/* Check serial and the index's hash against the newest seen from the public
+ * key pk (the whole key, not its number) and record them if newer: *last is
+ * the serial seen before (0: none). */
+int ortkit__state_check(uint64_t *last, const char *dir, const ortkit__pubkey *pk, uint64_t serial,
+                        const char *index_sha256);
+/* An exclusive lock on path (made 0600), waited for; *fd to close. */
+int ortkit__lock(int *fd, const char *path);
+/* SHA-256 of memory as hex; a finished digest as hex. */
+void ortkit__sha256_hex(char out[65], const void *data, size_t size);
+void ortkit__digest_hex(char out[65], const unsigned char md[32]);
+
+/* ---- a repository (repo_open.c) ------------------------------------------------ */
+
+struct ortkit_repo {
+    ortkit_repo_info info;
+    ortkit__repo_index index;
+    ortkit__source src;
+    char *base, *source, *comment;
+    char key_id[17];
+    char ca_file[PATH_MAX];
+};
+
+/* A repository at source with no index yet. */
+int ortkit__repo_new(ortkit_repo **out, const char *source, const char *ca_file);
+/* Make index the repository's (index is left empty). */
+void ortkit__repo_take_index(ortkit_repo *repo, ortkit__repo_index *index);
+
+#endif
