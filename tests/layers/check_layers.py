@@ -37,7 +37,7 @@ ABOVE = {"builder", "cli", "probe"}
 
 
 def module_of(path):
-    m = re.search(r"src/(?:lib/)?([a-z]+)/[^/]+\.(?:c|h)(?:\.o)?$", path)
+    m = re.search(r"src/(?:lib/)?([a-z]+)/(?:[a-z]+/)?[^/]+\.(?:c|h)(?:\.o)?$", path)
     return m.group(1) if m and m.group(1) in ALLOWED else None
 
 
@@ -61,15 +61,21 @@ def symbols(obj):
     return defined, used
 
 
+def files_in(base):
+    """The files of a module folder and of its subfolders (src/cli/<family>/)."""
+    for root, _, files in os.walk(base):
+        for f in sorted(files):
+            yield os.path.join(root, f)
+
+
 def headers(src):
     """Internal header name -> module, for every module folder."""
     owner = {}
     for mod in ALLOWED:
         for base in (f"{src}/src/lib/{mod}", f"{src}/src/{mod}"):
-            if os.path.isdir(base):
-                for f in os.listdir(base):
-                    if f.endswith(".h"):
-                        owner[f] = mod
+            for f in files_in(base):
+                if f.endswith(".h"):
+                    owner[os.path.basename(f)] = mod
     return owner
 
 
@@ -106,10 +112,11 @@ def main():
         for base in (f"{src}/src/lib/{mod}", f"{src}/src/{mod}"):
             if not os.path.isdir(base) or base.endswith("/src/lib/cli"):
                 continue
-            for f in sorted(os.listdir(base)):
+            for path in files_in(base):
+                f = os.path.basename(path)
                 if not f.endswith((".c", ".h")):
                     continue
-                for h in inc.findall(open(os.path.join(base, f), encoding="utf-8").read()):
+                for h in inc.findall(open(path, encoding="utf-8").read()):
                     other = owner.get(os.path.basename(h))
                     if other and other != mod and other not in ALLOWED[mod]:
                         bad.append(f"{f} ({mod}) includes {h} from {other}")

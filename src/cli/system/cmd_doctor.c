@@ -4,8 +4,8 @@
  * report is meant to be pasted whole into a bug report.
  */
 #include "cli.h"
-#include "bundle_view.h"
-#include "choice_view.h"
+#include "bundle/bundle_view.h"
+#include "bundle/choice_view.h"
 #include "ortkit/sys/selftest.h"
 #include "opt.h"
 

@@ -7,7 +7,7 @@
 #ifndef ORTKIT_CLI_BENCH_MODES_H
 #define ORTKIT_CLI_BENCH_MODES_H
 
-#include "inputs.h"
+#include "run/inputs.h"
 #include "session_flags.h"
 
 #define BENCH_MAX_MODELS 16

@@ -1,5 +1,5 @@
 /* cmd_validate.c - `ortkit validate [DIR...]`: run ONNX backend tests against a runtime. */
-#include "inputs.h"
+#include "run/inputs.h"
 #include "interrupt.h"
 #include "opt.h"
 #include "session_flags.h"

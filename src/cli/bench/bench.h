@@ -6,7 +6,7 @@
 #ifndef ORTKIT_CLI_BENCH_H
 #define ORTKIT_CLI_BENCH_H
 
-#include "inputs.h"
+#include "run/inputs.h"
 #include "session_flags.h"
 #include "util.h"
 
