@@ -7,6 +7,10 @@ it, and fails when a module uses one it may not.  Calls through the public
 header count as much as calls through an internal one.  Includes are checked
 too: a module may include only the internal headers of modules it may use.
 
+The files of the command-line tool (src/cli) must not use each other in a
+cycle either: file A using a symbol of file B while B, or a file B uses,
+uses one of A's.
+
 usage: check_layers.py SOURCE_DIR OBJECT_DIR...
 """
 import os
@@ -79,17 +83,55 @@ def headers(src):
     return owner
 
 
+# The modules whose files are held to having no cycle among them.
+NO_FILE_CYCLES = {"cli"}
+
+
+def file_cycles(file_uses, defined_by):
+    """The cycles among files (each a list of file names), found with Tarjan's algorithm."""
+    edges = {f: sorted({defined_by[s] for s in used if s in defined_by} - {f})
+             for f, used in file_uses.items()}
+    index, low, stack, on_stack, found = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in edges.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(edges):
+        if v not in index:
+            visit(v)
+    return found
+
+
 def main():
     if len(sys.argv) < 3:
         print(__doc__, file=sys.stderr)
         return 2
     src, dirs = sys.argv[1], sys.argv[2:]
-    defined_in, uses = {}, {}
+    defined_in, uses, defines = {}, {}, {}
     for obj in objects(src, dirs):
         mod = module_of(obj)
         if not mod:
             continue
         defined, used = symbols(obj)
+        defines[obj] = defined
         for s in defined:
             defined_in[s] = mod
         uses.setdefault(mod, {}).setdefault(obj, set()).update(used)
@@ -120,6 +162,15 @@ def main():
                     other = owner.get(os.path.basename(h))
                     if other and other != mod and other not in ALLOWED[mod]:
                         bad.append(f"{f} ({mod}) includes {h} from {other}")
+    for mod in sorted(NO_FILE_CYCLES & set(uses)):
+        file_uses, defined_by = {}, {}
+        for obj, used in uses[mod].items():
+            name = re.sub(r"^.*/src/", "src/", obj)[:-2]
+            file_uses[name] = used
+            for s in defines[obj]:
+                defined_by[s] = name
+        for cycle in file_cycles(file_uses, defined_by):
+            bad.append(f"files of {mod} use each other in a cycle: {', '.join(cycle)}")
     for line in bad:
         print(f"check_layers: {line}", file=sys.stderr)
     checked = sum(len(o) for o in uses.values())

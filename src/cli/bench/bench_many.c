@@ -198,10 +198,8 @@ cleanup:
 static int many_child(int argc, char *const *argv, long n, int global, int spin, cli_table *t)
 {
     char self[PATH_MAX], ns[32];
-    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (len <= 0)
+    if (cli_self_exe(self, sizeof self))
         return cli_fail("cannot find this program (/proc/self/exe)");
-    self[len] = '\0';
     snprintf(ns, sizeof ns, "%ld", n);
     const char **args = calloc((size_t)argc + 12, sizeof *args);
     if (!args)

@@ -9,87 +9,12 @@
 #include "opt.h"
 
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
-
-enum {
-    OPT_RUNS = 1, OPT_TIME, OPT_WARMUP, OPT_CALLERS, OPT_INPUT, OPT_RANDOM, OPT_ZEROS, OPT_DIM, OPT_SHAPE,
-    OPT_SEED, OPT_THREADS, OPT_EP, OPT_STRICT, OPT_RUNTIME, OPT_COMPARE, OPT_BLOCK, OPT_JSON,
-    OPT_PLOT, OPT_PROGRESS, OPT_COLD, OPT_SESSIONS, OPT_POOLS, OPT_BUNDLE
-};
-
-static const cli_opt bench_opts[] = {
-    {OPT_RUNS, "runs", 'n', "N", 0, "timed runs (per side; default 1000, at most 10000000)"},
-    {OPT_TIME, "time", 't', "SECONDS", 0,
-     "run for this long instead (per side; at most 10000000 runs)"},
-    {OPT_WARMUP, "warmup", 0, "N", 0, "untimed runs before timing (default 5)"},
-    {OPT_CALLERS, "callers", 'c', "N", 0, "N threads calling one session at once (1 to 256)"},
-    {OPT_INPUT, "input", 'i', "NAME=FILE", CLI_OPT_REPEATS, "feed input NAME from FILE: .npy, .json (a map), a directory (a sequence)"},
-    {OPT_RANDOM, "random", 0, NULL, 0, "generate the other inputs (default: --random)"},
-    {OPT_ZEROS, "zeros", 0, NULL, CLI_OPT_SAME_LINE, NULL},
-    {OPT_DIM, "dim", 0, "SYMBOL=SIZE", CLI_OPT_REPEATS,
-     "size of a symbolic dimension for generated inputs"},
-    {OPT_SHAPE, "shape", 0, "NAME=D0,D1", CLI_OPT_REPEATS,
-     "the whole shape of generated input NAME (for dimensions without a name)"},
-    {OPT_SEED, "seed", 0, "N", 0, "seed for --random (default 1)"},
-    {OPT_THREADS, "threads", 0, "N", 0, "intra-op threads (default: ORT's, one per core)"},
-    {OPT_EP, "ep", 0, "LIST", 0, "execution providers in order, e.g. cuda,cpu"},
-    {OPT_STRICT, "strict", 0, NULL, 0, "fail when a provider in --ep cannot be used"},
-    {OPT_RUNTIME, "runtime", 0, "PATH", 0,
-     "ONNX Runtime library or directory; given twice, the two runtimes run side by side"},
-    CLI_BUNDLE_ROW(OPT_BUNDLE),
-    {OPT_COMPARE, "compare", 0, "KEY=VALUE", CLI_OPT_REPEATS,
-     "side by side: B is A with one setting changed; KEY is runtime, threads or ep (repeat for "
-     "several)"},
-    {OPT_BLOCK, "block", 0, "N", 0, "runs per block when alternating (default: ~0.1 s)"},
-    {OPT_JSON, "json", 0, NULL, 0, "print JSON"},
-    {OPT_PLOT, "plot", 0, "FILE.svg", 0, "draw the latency distribution (histogram and CDF)"},
-    {OPT_PROGRESS, "progress", 0, NULL, 0, "show progress on stderr even when it is not a terminal"},
-    SESSION_FLAG_ROWS,
-    RUNTIME_FLAG_ROWS,
-    CLI_OPT_HEADING("Other measurements:"),
-    {OPT_COLD, "cold", 0, "N", 0,
-     "session creation only, N times from the model and N times from the session cache, "
-     "alternating (the cache: --cache's directory, else a temporary one)"},
-    {OPT_SESSIONS, "sessions", 0, "N,...", 0,
-     "N sessions (of the MODELs in turn) run by the -c callers at once: throughput, latency "
-     "percentiles, CPU use; -n counts runs over all callers"},
-    {OPT_POOLS, "pools", 0, "session|global,...", 0,
-     "with --sessions: a thread pool pair per session (ORT's default) or one for all; --spin "
-     "takes on,off too; lists run every combination, each in its own process"},
-    CLI_OPT_TERM("--dim SYMBOL=LO..HI[:STEP]",
-                 "memory: run sizes LO to HI (step 1 or STEP) and back down, -n runs each (default "
-                 "3), resident memory after each"),
-    CLI_OPT_END};
-
-static const cli_opt_spec bench_spec = {
-    "bench",
-    "usage: ortkit bench MODEL [-n RUNS | -t SECONDS] [--warmup N] [-c CALLERS]\n"
-    "                    [-i NAME=FILE.npy]... [--random|--zeros] [--dim SYMBOL=SIZE]...\n"
-    "                    [--shape NAME=D0,D1,...]... [--seed N] [--threads N] [--ep LIST]\n"
-    "                    [--strict] [--runtime PATH | --bundle NAME|DIR]\n"
-    "                    [--compare KEY=VALUE]... [--block N] [--json] [--plot FILE.svg]\n"
-    "                    [--progress] [--cache[=DIR]] [--arena on|off] [--mem-pattern on|off]\n"
-    "                    [--spin on|off] [--arena-extend power2|requested]\n"
-    "       ortkit bench MODEL --cold N [--cache[=DIR]]\n"
-    "       ortkit bench MODEL... --sessions N,... [--pools session|global,...]\n"
-    "                    [--spin on|off,...] [-c CALLERS] [-n RUNS | -t SECONDS]\n"
-    "       ortkit bench MODEL --dim SYMBOL=LO..HI[:STEP]... [-n RUNS] [--arena on|off]\n",
-    "Measure a model: session creation, first run, then after a warm-up the\n"
-    "latency of each run (min, mean, stddev, p50, p90, p95, p99, max), throughput,\n"
-    "CPU use and memory.  Side by side, two runtimes or two settings run the same\n"
-    "inputs in alternating blocks and every figure is shown for both with B/A.\n",
-    bench_opts, NULL,
-    "--dim sizes a symbolic dimension by its name, in every input that has it; a\n"
-    "dimension without a name (a model exported with shape [None, 12]) has none:\n"
-    "--shape X=4,12 gives generated input X its whole shape, which must agree with\n"
-    "the model's fixed dimensions.\n"
-    "Ctrl-C or SIGTERM stops after the runs in flight: the figures so far are\n"
-    "reported (--json says \"interrupted\", the --plot says it is partial).\n"
-    "Exit status: 0 ok, 1 failure, 2 usage, 130 interrupted.\n"};
 
 typedef struct bench_args {
     bench_config cfg;
@@ -98,7 +23,7 @@ typedef struct bench_args {
     size_t n_runtimes;
     const char *bundle;
     char *bundle_path;     /* --bundle as the path to load */
-    long threads_b;        /* -1: as A */
+    long threads, threads_b; /* threads_b -1: as A */
     int ep_b_set, runtime_b_set, compare, random_set, zeros_set;
     long seed;
     bench_mode_args mode;
@@ -183,139 +108,184 @@ static int parse_compare(bench_args *a, char *arg)
     return 0;
 }
 
-static int parse_seconds(const char *s, double *out)
+static int add_input(cli_opt_parser *p, void *args, char *value)
 {
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (!*s || *end || errno || !isfinite(v) || v <= 0 || v > 86400)
-        return -1;
-    *out = v;
+    return input_spec_add_file(&((bench_args *)args)->cfg.in, p->spec->command, value);
+}
+
+static int add_shape(cli_opt_parser *p, void *args, char *value)
+{
+    return input_spec_add_shape(&((bench_args *)args)->cfg.in, p->spec->command, value);
+}
+
+/* --dim SYMBOL=SIZE, or a sweep SYMBOL=LO..HI[:STEP]. */
+static int add_dim(cli_opt_parser *p, void *args, char *value)
+{
+    bench_args *a = args;
+    return strstr(value, "..") ? parse_sweep(a, value)
+                               : input_spec_add_dim(&a->cfg.in, p->spec->command, value);
+}
+
+/* --runtime, once for each side at most. */
+static int add_runtime(cli_opt_parser *p, void *args, char *value)
+{
+    bench_args *a = args;
+    if (a->n_runtimes == 2 || (a->n_runtimes == 1 && a->runtime_b_set))
+        return cli_usage(p->spec->command, "at most two runtimes can be compared");
+    a->runtimes[a->n_runtimes++] = value;
     return 0;
 }
+
+static int add_compare(cli_opt_parser *p, void *args, char *value)
+{
+    return parse_compare(args, value) ? CLI_USAGE : 0;
+}
+
+static int set_sessions(cli_opt_parser *p, void *mode, char *value)
+{
+    bench_mode_args *m = mode;
+    if (parse_long_list(value, 1, BENCH_MAX_SESSIONS, m->sessions, &m->n_sessions))
+        return cli_usage(p->spec->command, "--sessions wants numbers from 1 to %d separated by "
+                         "commas (at most %d), got '%s'", BENCH_MAX_SESSIONS, BENCH_MAX_LIST, value);
+    return 0;
+}
+
+static int set_pools(cli_opt_parser *p, void *mode, char *value)
+{
+    static const char *const words[] = {"session", "global", NULL};
+    static const int values[] = {0, 1};
+    bench_mode_args *m = mode;
+    if (parse_word_list(value, words, values, m->global_pools, &m->n_pools))
+        return cli_opt_bad_value(p, NULL);
+    return 0;
+}
+
+/* --spin on|off, or a list of them for --sessions; one value is also the sessions' setting. */
+static int set_spin(cli_opt_parser *p, void *mode, char *value)
+{
+    static const char *const words[] = {"on", "off", NULL};
+    bench_mode_args *m = mode;
+    if (parse_word_list(value, words, session_flags_on_off, m->spin, &m->n_spin))
+        return cli_opt_bad_value(p, NULL);
+    if (m->n_spin == 1)
+        m->flags.spin = m->spin[0];
+    return 0;
+}
+
+static const cli_opt bench_opts[] = {
+    {0, "runs", 'n', "N", 0, "timed runs (per side; default 1000, at most 10000000)",
+     CLI_OPT_LONG(bench_args, cfg.runs, 1, BENCH_MAX_RUNS), .want = "a number of runs from 1 to 10000000"},
+    {0, "time", 't', "SECONDS", 0, "run for this long instead (per side; at most 10000000 runs)",
+     CLI_OPT_DOUBLE(bench_args, cfg.duration, DBL_TRUE_MIN, 86400),
+     .want = "seconds, more than 0 and at most 86400"},
+    {0, "warmup", 0, "N", 0, "untimed runs before timing (default 5)",
+     CLI_OPT_LONG(bench_args, cfg.warmup, 0, 1000000)},
+    {0, "callers", 'c', "N", 0, "N threads calling one session at once (1 to 256)",
+     CLI_OPT_LONG(bench_args, cfg.callers, 1, BENCH_MAX_CALLERS),
+     .want = "1 to 256 concurrent callers (one thread each)"},
+    {0, "input", 'i', "NAME=FILE", CLI_OPT_REPEATS,
+     "feed input NAME from FILE: .npy, .json (a map), a directory (a sequence)",
+     CLI_OPT_CALL_ARGS(add_input)},
+    {0, "random", 0, NULL, 0, "generate the other inputs (default: --random)",
+     CLI_OPT_FLAG(bench_args, random_set)},
+    {0, "zeros", 0, NULL, CLI_OPT_SAME_LINE, NULL, CLI_OPT_FLAG(bench_args, zeros_set)},
+    {0, "dim", 0, "SYMBOL=SIZE", CLI_OPT_REPEATS, "size of a symbolic dimension for generated inputs",
+     CLI_OPT_CALL_ARGS(add_dim)},
+    {0, "shape", 0, "NAME=D0,D1", CLI_OPT_REPEATS,
+     "the whole shape of generated input NAME (for dimensions without a name)",
+     CLI_OPT_CALL_ARGS(add_shape)},
+    {0, "seed", 0, "N", 0, "seed for --random (default 1)", CLI_OPT_LONG(bench_args, seed, 0, UINT32_MAX)},
+    {0, "threads", 0, "N", 0, "intra-op threads (default: ORT's, one per core)",
+     CLI_OPT_LONG(bench_args, threads, 1, 4096)},
+    SESSION_EP_ROW(bench_args, ep_list[0]),
+    {0, "strict", 0, NULL, 0, "fail when a provider in --ep cannot be used",
+     CLI_OPT_FLAG(bench_args, cfg.strict)},
+    {0, "runtime", 0, "PATH", 0,
+     "ONNX Runtime library or directory; given twice, the two runtimes run side by side",
+     CLI_OPT_CALL_ARGS(add_runtime)},
+    CLI_BUNDLE_ROW(bench_args, bundle),
+    {0, "compare", 0, "KEY=VALUE", CLI_OPT_REPEATS,
+     "side by side: B is A with one setting changed; KEY is runtime, threads or ep (repeat for "
+     "several)", CLI_OPT_CALL_ARGS(add_compare)},
+    {0, "block", 0, "N", 0, "runs per block when alternating (default: ~0.1 s)",
+     CLI_OPT_LONG(bench_args, cfg.block, 1, BENCH_MAX_RUNS)},
+    {0, "json", 0, NULL, 0, "print JSON", CLI_OPT_FLAG(bench_args, cfg.json)},
+    {0, "plot", 0, "FILE.svg", 0, "draw the latency distribution (histogram and CDF)",
+     CLI_OPT_STRING(bench_args, cfg.plot)},
+    {0, "progress", 0, NULL, 0, "show progress on stderr even when it is not a terminal",
+     CLI_OPT_FLAG(bench_args, cfg.progress)},
+    SESSION_FLAG_ROWS_BUT_SPIN(bench_args, mode.flags),
+    {0, "spin", 0, "on|off", 0, SESSION_SPIN_HELP, CLI_OPT_CALL(bench_args, mode, set_spin),
+     .want = "on, off or on,off"},
+    RUNTIME_FLAG_ROWS(bench_args, mode.flags),
+    CLI_OPT_HEADING("Other measurements:"),
+    {0, "cold", 0, "N", 0,
+     "session creation only, N times from the model and N times from the session cache, "
+     "alternating (the cache: --cache's directory, else a temporary one)",
+     CLI_OPT_LONG(bench_args, mode.cold, 1, 100000)},
+    {0, "sessions", 0, "N,...", 0,
+     "N sessions (of the MODELs in turn) run by the -c callers at once: throughput, latency "
+     "percentiles, CPU use; -n counts runs over all callers",
+     CLI_OPT_CALL(bench_args, mode, set_sessions)},
+    {0, "pools", 0, "session|global,...", 0,
+     "with --sessions: a thread pool pair per session (ORT's default) or one for all; --spin "
+     "takes on,off too; lists run every combination, each in its own process",
+     CLI_OPT_CALL(bench_args, mode, set_pools),
+     .want = "session, global or both separated by a comma"},
+    CLI_OPT_TERM("--dim SYMBOL=LO..HI[:STEP]",
+                 "memory: run sizes LO to HI (step 1 or STEP) and back down, -n runs each (default "
+                 "3), resident memory after each"),
+    CLI_OPT_ARGS(1, BENCH_MAX_MODELS, "no model given"),
+    CLI_OPT_END};
+
+
+static const cli_opt_spec bench_spec = {
+    "bench",
+    "usage: ortkit bench MODEL [-n RUNS | -t SECONDS] [--warmup N] [-c CALLERS]\n"
+    "                    [-i NAME=FILE.npy]... [--random|--zeros] [--dim SYMBOL=SIZE]...\n"
+    "                    [--shape NAME=D0,D1,...]... [--seed N] [--threads N] [--ep LIST]\n"
+    "                    [--strict] [--runtime PATH | --bundle NAME|DIR]\n"
+    "                    [--compare KEY=VALUE]... [--block N] [--json] [--plot FILE.svg]\n"
+    "                    [--progress] [--cache[=DIR]] [--arena on|off] [--mem-pattern on|off]\n"
+    "                    [--spin on|off] [--arena-extend power2|requested]\n"
+    "       ortkit bench MODEL --cold N [--cache[=DIR]]\n"
+    "       ortkit bench MODEL... --sessions N,... [--pools session|global,...]\n"
+    "                    [--spin on|off,...] [-c CALLERS] [-n RUNS | -t SECONDS]\n"
+    "       ortkit bench MODEL --dim SYMBOL=LO..HI[:STEP]... [-n RUNS] [--arena on|off]\n",
+    "Measure a model: session creation, first run, then after a warm-up the\n"
+    "latency of each run (min, mean, stddev, p50, p90, p95, p99, max), throughput,\n"
+    "CPU use and memory.  Side by side, two runtimes or two settings run the same\n"
+    "inputs in alternating blocks and every figure is shown for both with B/A.\n",
+    bench_opts, NULL,
+    "--dim sizes a symbolic dimension by its name, in every input that has it; a\n"
+    "dimension without a name (a model exported with shape [None, 12]) has none:\n"
+    "--shape X=4,12 gives generated input X its whole shape, which must agree with\n"
+    "the model's fixed dimensions.\n"
+    "Ctrl-C or SIGTERM stops after the runs in flight: the figures so far are\n"
+    "reported (--json says \"interrupted\", the --plot says it is partial).\n"
+    "Exit status: 0 ok, 1 failure, 2 usage, 130 interrupted.\n"};
 
 static int parse_args(bench_args *a, int argc, char **argv)
 {
     bench_config *cfg = &a->cfg;
-    long threads = 0;
-    int runs_set = 0;
     a->threads_b = -1;
     a->seed = 1;
     cfg->warmup = 5;
     cfg->callers = 1;
     cli_opt_parser p;
-    int c;
-    cli_opt_init(&p, &bench_spec, NULL, argc, argv);
-    while ((c = cli_opt_next(&p)) > 0) {
-        switch (c) {
-        case OPT_RUNS:
-            if (cli_parse_long(p.value, 1, BENCH_MAX_RUNS, &cfg->runs))
-                return cli_usage("bench", "-n wants a number of runs from 1 to %d, got '%s'", BENCH_MAX_RUNS, p.value);
-            runs_set = 1;
-            break;
-        case OPT_TIME:
-            if (parse_seconds(p.value, &cfg->duration))
-                return cli_usage("bench", "-t wants seconds, more than 0 and at most 86400, got '%s'", p.value);
-            break;
-        case OPT_CALLERS:
-            if (cli_parse_long(p.value, 1, BENCH_MAX_CALLERS, &cfg->callers))
-                return cli_usage("bench", "-c wants 1 to %d concurrent callers (one thread each), got '%s'",
-                                 BENCH_MAX_CALLERS, p.value);
-            break;
-        case OPT_INPUT:
-            if (input_spec_add_file(&cfg->in, "bench", p.value))
-                return CLI_USAGE;
-            break;
-        case OPT_WARMUP:
-            if (cli_parse_long(p.value, 0, 1000000, &cfg->warmup))
-                return cli_usage("bench", "--warmup wants a number from 0 to 1000000, got '%s'", p.value);
-            break;
-        case OPT_RANDOM: a->random_set = 1; break;
-        case OPT_ZEROS: a->zeros_set = 1; break;
-        case OPT_SHAPE:
-            if (input_spec_add_shape(&cfg->in, "bench", p.value))
-                return CLI_USAGE;
-            break;
-        case OPT_DIM:
-            if (strstr(p.value, "..") ? parse_sweep(a, p.value) : input_spec_add_dim(&cfg->in, "bench", p.value))
-                return CLI_USAGE;
-            break;
-        case OPT_SEED:
-            if (cli_parse_long(p.value, 0, UINT32_MAX, &a->seed))
-                return cli_usage("bench", "--seed wants a non-negative number, got '%s'", p.value);
-            break;
-        case OPT_THREADS:
-            if (cli_parse_long(p.value, 1, 4096, &threads))
-                return cli_usage("bench", "--threads wants a number from 1 to 4096, got '%s'", p.value);
-            break;
-        case OPT_EP: a->ep_list[0] = p.value; break;
-        case OPT_STRICT: cfg->strict = 1; break;
-        case OPT_RUNTIME:
-            if (a->n_runtimes == 2 || (a->n_runtimes == 1 && a->runtime_b_set))
-                return cli_usage("bench", "at most two runtimes can be compared");
-            a->runtimes[a->n_runtimes++] = p.value;
-            break;
-        case OPT_BUNDLE: a->bundle = p.value; break;
-        case OPT_COMPARE:
-            if (parse_compare(a, p.value))
-                return CLI_USAGE;
-            break;
-        case OPT_BLOCK:
-            if (cli_parse_long(p.value, 1, BENCH_MAX_RUNS, &cfg->block))
-                return cli_usage("bench", "--block wants a number of runs >= 1, got '%s'", p.value);
-            break;
-        case OPT_JSON: cfg->json = 1; break;
-        case OPT_PLOT: cfg->plot = p.value; break;
-        case OPT_PROGRESS: cfg->progress = 1; break;
-        case OPT_COLD:
-            if (cli_parse_long(p.value, 1, 100000, &a->mode.cold))
-                return cli_usage("bench", "--cold wants a number of creations from 1 to 100000, got '%s'", p.value);
-            break;
-        case OPT_SESSIONS:
-            if (parse_long_list(p.value, 1, BENCH_MAX_SESSIONS, a->mode.sessions, &a->mode.n_sessions))
-                return cli_usage("bench", "--sessions wants numbers from 1 to %d separated by commas "
-                                 "(at most %d), got '%s'", BENCH_MAX_SESSIONS, BENCH_MAX_LIST, p.value);
-            break;
-        case OPT_POOLS: {
-            static const char *const words[] = {"session", "global", NULL};
-            static const int values[] = {0, 1};
-            if (parse_word_list(p.value, words, values, a->mode.global_pools, &a->mode.n_pools))
-                return cli_usage("bench", "--pools wants session, global or both separated by a comma, "
-                                 "got '%s'", p.value);
-            break;
-        }
-        case OPT_SF_SPIN:
-            if (strchr(p.value, ',')) {
-                static const char *const words[] = {"on", "off", NULL};
-                static const int values[] = {ORTKIT_SWITCH_ON, ORTKIT_SWITCH_OFF};
-                if (parse_word_list(p.value, words, values, a->mode.spin, &a->mode.n_spin))
-                    return cli_usage("bench", "--spin wants on, off or on,off, got '%s'", p.value);
-                break;
-            }
-            /* One value is also the sessions' setting. */
-            if (session_flags_parse(&a->mode.flags, "bench", c, p.value))
-                return CLI_USAGE;
-            a->mode.n_spin = 1;
-            a->mode.spin[0] = a->mode.flags.spin;
-            break;
-        default:
-            if (session_flags_parse(&a->mode.flags, "bench", c, p.value))
-                return CLI_USAGE;
-        }
-    }
-    if (c == CLI_OPT_HELP)
-        return -1;
-    if (c == CLI_OPT_BAD || session_flags_done(&a->mode.flags, "bench"))
+    if (cli_opt_parse(&p, &bench_spec, NULL, a, argc, argv))
+        return p.status ? p.status : -1;
+    if (session_flags_done(&a->mode.flags, "bench"))
         return CLI_USAGE;
+    long threads = a->threads;
+    int runs_set = cfg->runs > 0; /* -n is at least 1 */
     int modes = (a->mode.cold > 0) + (a->mode.n_sessions > 0) + (a->mode.n_sweep > 0);
     if (modes > 1)
         return cli_usage("bench", "--cold, --sessions and a --dim sweep are separate measurements: give one");
     if ((a->mode.n_pools || a->mode.n_spin > 1) && !a->mode.n_sessions)
         return cli_usage("bench", "--pools and a --spin list go with --sessions");
-    if (p.n_args < 1 || (p.n_args > 1 && !a->mode.n_sessions) || p.n_args > BENCH_MAX_MODELS)
-        return cli_usage("bench", !p.n_args ? "no model given"
-                                  : p.n_args > BENCH_MAX_MODELS ? "at most 16 models"
-                                                                : "give exactly one model (several only with --sessions)");
+    if (p.n_args > 1 && !a->mode.n_sessions)
+        return cli_usage("bench", "give exactly one model (several only with --sessions)");
     cfg->model = p.args[0];
     for (int i = 0; i < p.n_args; i++)
         a->mode.models[a->mode.n_models++] = p.args[i];

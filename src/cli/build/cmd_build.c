@@ -8,70 +8,129 @@
 #include <string.h>
 #include <unistd.h>
 
-enum {
-    OPT_SOURCE = 1, OPT_VARIANT, OPT_BUILD_DIR, OPT_BUDGET, OPT_JOBS, OPT_CACHE, OPT_DISTCC,
-    OPT_LTO, OPT_OPS, OPT_PATCH, OPT_CUDA, OPT_CUDNN, OPT_EIGEN, OPT_DEP, OPT_FETCH, OPT_DEFINE,
-    OPT_INTO, OPT_NO_BUNDLE, OPT_CMAKE, OPT_DRY, OPT_CHECK, OPT_PROGRESS, OPT_NO_PROGRESS,
-    OPT_JSON, OPT_LANG_MEM, OPT_NINJA_JOBS, OPT_MIN_DISK, OPT_TARGET, OPT_STATIC, OPT_DEPS,
-    OPT_ACCEPT_DEP, OPT_GLIBC_FLOOR
-};
+typedef struct build_args {
+    const char *source, *variant, *build_dir, *distcc, *patch, *cuda, *cudnn, *eigen;
+    const char *cmake_project, *into, *target, *deps_dir, *glibc_floor;
+    uint64_t budget, min_disk, lang_mem[ORTKIT__LANG_COUNT];
+    long jobs, ninja_jobs;
+    int cache, lto, dry, check, json, fetch, progress, no_bundle, static_core;
+    ortkit__strv ops, defines, deps, accept;
+} build_args;
+
+/* -D KEY=VALUE and --dep NAME=DIR: a name before the '='. */
+static int add_pair(cli_opt_parser *p, void *strv, char *value)
+{
+    if (!strchr(value, '=') || value[0] == '=')
+        return cli_opt_bad_value(p, NULL);
+    return ortkit__strv_push(strv, value) ? cli_fail("out of memory") : 0;
+}
+
+static int set_glibc_floor(cli_opt_parser *p, void *field, char *value)
+{
+    ortkit__version v;
+    if (ortkit__version_parse(&v, value, NULL) || v.n != 2)
+        return cli_opt_bad_value(p, NULL);
+    *(const char **)field = value;
+    return 0;
+}
+
+/* --lang-mem LANG=SIZE. */
+static int set_lang_mem(cli_opt_parser *p, void *field, char *value)
+{
+    uint64_t *lang_mem = field, v;
+    char lang[16];
+    const char *eq = strchr(value, '=');
+    int l = -1;
+    if (eq && (size_t)(eq - value) < sizeof lang) {
+        snprintf(lang, sizeof lang, "%.*s", (int)(eq - value), value);
+        l = ortkit__builder_lang_parse(lang);
+    }
+    if (l < 0)
+        return cli_opt_bad_value(p, NULL);
+    if (ortkit__human_parse_size(eq + 1, &v))
+        return cli_usage("build", "%s wants %s: %s", p->named, p->opt->want, ortkit__error_message());
+    lang_mem[l] = v;
+    return 0;
+}
+
+static const int ccache[] = {1};
 
 static const cli_opt build_opts[] = {
-    {OPT_SOURCE, "source", 0, "DIR", 0, "the ONNX Runtime source tree (VERSION_NUMBER, cmake/)"},
-    {OPT_VARIANT, "variant", 0, "NAME", 0, "cpu-avx2, cuda12.9-sm90-avx512, ... (or the Flox name)"},
-    {OPT_BUILD_DIR, "build-dir", 0, "DIR", 0, "where to build (default: ./build-<variant>)"},
-    {OPT_BUDGET, "mem-budget", 0, "SIZE", 0,
+    {0, "source", 0, "DIR", 0, "the ONNX Runtime source tree (VERSION_NUMBER, cmake/)",
+     CLI_OPT_STRING(build_args, source)},
+    {0, "variant", 0, "NAME", 0, "cpu-avx2, cuda12.9-sm90-avx512, ... (or the Flox name)",
+     CLI_OPT_STRING(build_args, variant)},
+    {0, "build-dir", 0, "DIR", 0, "where to build (default: ./build-<variant>)",
+     CLI_OPT_STRING(build_args, build_dir)},
+    {0, "mem-budget", 0, "SIZE", 0,
      "memory the compiles may use together, e.g. 6G (default: available memory less "
-     "max(1 GiB, 10%))"},
-    {OPT_JOBS, "jobs", 'j', "N", 0, "CPU slots: compiles at once at most (default: cores)"},
-    {OPT_CACHE, "cache", 0, "ccache", 0, "compile through ccache"},
-    {OPT_DISTCC, "distcc", 0, "HOSTS", 0, "compile through distcc on HOSTS (DISTCC_HOSTS syntax)"},
-    {OPT_LTO, "lto", 0, NULL, 0, "link-time optimisation (onnxruntime_ENABLE_LTO)"},
-    {OPT_OPS, "ops-from", 0, "MODEL", CLI_OPT_REPEATS,
-     "keep only the operators MODEL uses (repeatable; more models may follow the options)"},
-    {OPT_PATCH, "patch", 0, "DIR", 0, "apply DIR/*.patch (patch -p1, in name order, once)"},
-    {OPT_CUDA, "cuda-home", 0, "DIR", 0,
-     "CUDA toolkit (default: CUDA_HOME, nvcc on PATH, /usr/local/cuda)"},
-    {OPT_CUDNN, "cudnn-home", 0, "DIR", 0, "cuDNN (default: CUDNN_HOME, the toolkit, /usr)"},
-    {OPT_EIGEN, "eigen", 0, "DIR", 0, "a preinstalled Eigen (onnxruntime_USE_PREINSTALLED_EIGEN)"},
-    {OPT_DEP, "dep", 0, "NAME=DIR", CLI_OPT_REPEATS,
-     "a dependency's source (FETCHCONTENT_SOURCE_DIR_<NAME>)"},
-    {OPT_DEPS, "deps", 0, "DIR", 0,
+     "max(1 GiB, 10%))", CLI_OPT_SIZE(build_args, budget, 64 * ORTKIT__MiB)},
+    {0, "jobs", 'j', "N", 0, "CPU slots: compiles at once at most (default: cores)",
+     CLI_OPT_LONG(build_args, jobs, 1, 4096)},
+    {0, "cache", 0, "ccache", 0, "compile through ccache", CLI_OPT_CHOICE(build_args, cache, ccache)},
+    {0, "distcc", 0, "HOSTS", 0, "compile through distcc on HOSTS (DISTCC_HOSTS syntax)",
+     CLI_OPT_STRING(build_args, distcc)},
+    {0, "lto", 0, NULL, 0, "link-time optimisation (onnxruntime_ENABLE_LTO)",
+     CLI_OPT_FLAG(build_args, lto)},
+    {0, "ops-from", 0, "MODEL", CLI_OPT_REPEATS,
+     "keep only the operators MODEL uses (repeatable; more models may follow the options)",
+     CLI_OPT_STRV(build_args, ops)},
+    {0, "patch", 0, "DIR", 0, "apply DIR/*.patch (patch -p1, in name order, once)",
+     CLI_OPT_STRING(build_args, patch)},
+    {0, "cuda-home", 0, "DIR", 0,
+     "CUDA toolkit (default: CUDA_HOME, nvcc on PATH, /usr/local/cuda)",
+     CLI_OPT_STRING(build_args, cuda)},
+    {0, "cudnn-home", 0, "DIR", 0, "cuDNN (default: CUDNN_HOME, the toolkit, /usr)",
+     CLI_OPT_STRING(build_args, cudnn)},
+    {0, "eigen", 0, "DIR", 0, "a preinstalled Eigen (onnxruntime_USE_PREINSTALLED_EIGEN)",
+     CLI_OPT_STRING(build_args, eigen)},
+    {0, "dep", 0, "NAME=DIR", CLI_OPT_REPEATS,
+     "a dependency's source (FETCHCONTENT_SOURCE_DIR_<NAME>)", CLI_OPT_CALL(build_args, deps, add_pair)},
+    {0, "deps", 0, "DIR", 0,
      "compile ONNX Runtime's dependencies (cmake/deps.txt) into the library from the sources in "
-     "DIR: NAME-VERSION archives or trees, or deps.txt's own files (docs/BUILD.md)"},
-    {OPT_ACCEPT_DEP, "accept-dep-version", 0, "NAME", CLI_OPT_REPEATS,
-     "with --deps: take NAME although its version is not the one deps.txt pins (recorded)"},
-    {OPT_GLIBC_FLOOR, "glibc-floor", 0, "VERSION", 0,
+     "DIR: NAME-VERSION archives or trees, or deps.txt's own files (docs/BUILD.md)",
+     CLI_OPT_STRING(build_args, deps_dir)},
+    {0, "accept-dep-version", 0, "NAME", CLI_OPT_REPEATS,
+     "with --deps: take NAME although its version is not the one deps.txt pins (recorded)",
+     CLI_OPT_STRV(build_args, accept)},
+    {0, "glibc-floor", 0, "VERSION", 0,
      "the newest glibc the library may need, e.g. 2.31: refused before compiling when this "
-     "environment's glibc is newer, and checked on the built library"},
-    {OPT_FETCH, "fetch", 0, NULL, 0, "let CMake download missing dependencies"},
-    {OPT_DEFINE, NULL, 'D', "KEY=VALUE", CLI_OPT_REPEATS,
-     "pass a CMake definition through (repeatable)"},
-    {OPT_INTO, "bundle-into", 0, "DIR", 0,
-     "where the bundle goes (default: the user's bundle directory)"},
-    {OPT_NO_BUNDLE, "no-bundle", 0, NULL, 0, "stop after installing into BUILD/stage"},
-    {OPT_STATIC, "static", 0, NULL, 0,
+     "environment's glibc is newer, and checked on the built library",
+     CLI_OPT_CALL(build_args, glibc_floor, set_glibc_floor), .want = "a glibc version such as 2.31"},
+    {0, "fetch", 0, NULL, 0, "let CMake download missing dependencies", CLI_OPT_FLAG(build_args, fetch)},
+    {0, NULL, 'D', "KEY=VALUE", CLI_OPT_REPEATS, "pass a CMake definition through (repeatable)",
+     CLI_OPT_CALL(build_args, defines, add_pair)},
+    {0, "bundle-into", 0, "DIR", 0,
+     "where the bundle goes (default: the user's bundle directory)", CLI_OPT_STRING(build_args, into)},
+    {0, "no-bundle", 0, NULL, 0, "stop after installing into BUILD/stage",
+     CLI_OPT_FLAG(build_args, no_bundle)},
+    {0, "static", 0, NULL, 0,
      "make a static bundle: one libonnxruntime.a merged from the build's static libraries, "
-     "providers stay shared beside it"},
-    {OPT_CMAKE, "cmake-project", 0, "DIR", 0, "build any CMake project through the same engine"},
-    {OPT_DRY, "dry-run", 0, NULL, 0, "print the plan (commands and summary) and stop"},
-    {OPT_CHECK, "check", 0, NULL, 0, "run the pre-flight checks, print the toolchain, and stop"},
-    {OPT_PROGRESS, "progress", 0, NULL, 0,
-     "draw the status line even when stderr is not a terminal"},
-    {OPT_NO_PROGRESS, "no-progress", 0, NULL, 0, "never draw it"},
-    {OPT_JSON, "json", 0, NULL, 0, "print the plan or the build report as JSON"},
+     "providers stay shared beside it", CLI_OPT_FLAG(build_args, static_core)},
+    {0, "cmake-project", 0, "DIR", 0, "build any CMake project through the same engine",
+     CLI_OPT_STRING(build_args, cmake_project)},
+    {0, "dry-run", 0, NULL, 0, "print the plan (commands and summary) and stop",
+     CLI_OPT_FLAG(build_args, dry)},
+    {0, "check", 0, NULL, 0, "run the pre-flight checks, print the toolchain, and stop",
+     CLI_OPT_FLAG(build_args, check)},
+    {0, "progress", 0, NULL, 0, "draw the status line even when stderr is not a terminal",
+     CLI_OPT_SET(build_args, progress, 1)},
+    {0, "no-progress", 0, NULL, 0, "never draw it", CLI_OPT_SET(build_args, progress, 0)},
+    {0, "json", 0, NULL, 0, "print the plan or the build report as JSON", CLI_OPT_FLAG(build_args, json)},
     CLI_OPT_HEADING("tuning and tests:"),
-    {OPT_LANG_MEM, "lang-mem", 0, "LANG=SIZE", CLI_OPT_REPEATS,
+    {0, "lang-mem", 0, "LANG=SIZE", CLI_OPT_REPEATS,
      "the memory a LANG step (c, c++, cuda or link) is assumed to need until the build has "
-     "measured it (defaults 512M, 1.5G, 5G, 1.5G)"},
-    {OPT_NINJA_JOBS, "ninja-jobs", 0, "N", 0,
+     "measured it (defaults 512M, 1.5G, 5G, 1.5G)", CLI_OPT_CALL(build_args, lang_mem, set_lang_mem),
+     .want = "c|c++|cuda|link=SIZE"},
+    {0, "ninja-jobs", 0, "N", 0,
      "steps ninja may start at once (default: twice the CPU slots, at least slots + 4): the "
-     "gate, not ninja, limits the compiles"},
-    {OPT_MIN_DISK, "min-disk", 0, "SIZE", 0,
+     "gate, not ninja, limits the compiles", CLI_OPT_LONG(build_args, ninja_jobs, 1, 100000)},
+    {0, "min-disk", 0, "SIZE", 0,
      "free disk the pre-flight checks ask for (default: 6G, 20G for a CUDA variant, 256M for "
-     "--cmake-project)"},
-    {OPT_TARGET, "target", 0, "NAME", 0,
-     "build only this ninja target; nothing is installed or bundled"},
+     "--cmake-project)", CLI_OPT_SIZE(build_args, min_disk, 0), .want = "a size"},
+    {0, "target", 0, "NAME", 0,
+     "build only this ninja target; nothing is installed or bundled", CLI_OPT_STRING(build_args, target)},
+    CLI_OPT_ARGS(0, CLI_OPT_ANY, NULL),
     CLI_OPT_END};
 
 static const cli_opt_spec build_spec = {
@@ -86,116 +145,14 @@ static const cli_opt_spec build_spec = {
     "The log is BUILD/ortkit-build.log; the report also goes to BUILD/ortkit-report.json.\n"
     "Exit status: 0 built, 1 failed, 2 usage, 130 interrupted (rerun to resume).\n"};
 
-typedef struct build_args {
-    const char *source, *variant, *build_dir, *cache, *distcc, *patch, *cuda, *cudnn, *eigen;
-    const char *cmake_project, *into, *target, *deps_dir, *glibc_floor;
-    uint64_t budget, min_disk, lang_mem[ORTKIT__LANG_COUNT];
-    long jobs, ninja_jobs;
-    int lto, dry, check, json, fetch, progress, no_bundle, static_core;
-    ortkit__strv ops, defines, deps, accept;
-} build_args;
-
 static void warn_line(const char *msg) { cli_warn("%s", msg); }
 
 static int parse_args(build_args *a, int argc, char **argv)
 {
     cli_opt_parser p;
-    int c;
     a->progress = -1;
-    cli_opt_init(&p, &build_spec, NULL, argc, argv);
-    while ((c = cli_opt_next(&p)) > 0) {
-        switch (c) {
-        case OPT_SOURCE: a->source = p.value; break;
-        case OPT_VARIANT: a->variant = p.value; break;
-        case OPT_BUILD_DIR: a->build_dir = p.value; break;
-        case OPT_BUDGET:
-            if (ortkit__human_parse_size(p.value, &a->budget))
-                return cli_usage("build", "--mem-budget wants a size such as 6G: %s",
-                                 ortkit__error_message());
-            if (a->budget < 64 * ORTKIT__MiB)
-                return cli_usage("build", "--mem-budget wants a size of at least 64M, like 6G");
-            break;
-        case OPT_JOBS:
-            if (cli_parse_long(p.value, 1, 4096, &a->jobs))
-                return cli_usage("build", "--jobs wants a number from 1 to 4096");
-            break;
-        case OPT_CACHE:
-            if (strcmp(p.value, "ccache"))
-                return cli_usage("build", "--cache supports only 'ccache'");
-            a->cache = p.value;
-            break;
-        case OPT_DISTCC: a->distcc = p.value; break;
-        case OPT_LTO: a->lto = 1; break;
-        case OPT_OPS:
-            if (ortkit__strv_push(&a->ops, p.value))
-                return cli_fail("out of memory");
-            break;
-        case OPT_PATCH: a->patch = p.value; break;
-        case OPT_DRY: a->dry = 1; break;
-        case OPT_CHECK: a->check = 1; break;
-        case OPT_JSON: a->json = 1; break;
-        case OPT_CUDA: a->cuda = p.value; break;
-        case OPT_CUDNN: a->cudnn = p.value; break;
-        case OPT_EIGEN: a->eigen = p.value; break;
-        case OPT_DEP:
-            if (!strchr(p.value, '=') || ortkit__strv_push(&a->deps, p.value))
-                return cli_usage("build", "--dep wants NAME=DIR");
-            break;
-        case OPT_FETCH: a->fetch = 1; break;
-        case OPT_DEPS: a->deps_dir = p.value; break;
-        case OPT_ACCEPT_DEP:
-            if (ortkit__strv_push(&a->accept, p.value))
-                return cli_fail("out of memory");
-            break;
-        case OPT_GLIBC_FLOOR: {
-            ortkit__version v;
-            if (ortkit__version_parse(&v, p.value, NULL) || v.n != 2)
-                return cli_usage("build", "--glibc-floor wants a glibc version such as 2.31");
-            a->glibc_floor = p.value;
-            break;
-        }
-        case OPT_CMAKE: a->cmake_project = p.value; break;
-        case OPT_PROGRESS: a->progress = 1; break;
-        case OPT_NO_PROGRESS: a->progress = 0; break;
-        case OPT_INTO: a->into = p.value; break;
-        case OPT_NO_BUNDLE: a->no_bundle = 1; break;
-        case OPT_STATIC: a->static_core = 1; break;
-        case OPT_TARGET: a->target = p.value; break;
-        case OPT_DEFINE:
-            if (!strchr(p.value, '=') || p.value[0] == '=' || ortkit__strv_push(&a->defines, p.value))
-                return cli_usage("build", "-D wants KEY=VALUE");
-            break;
-        case OPT_LANG_MEM: {
-            char lang[16];
-            const char *eq = strchr(p.value, '=');
-            uint64_t v;
-            int l = -1;
-            if (eq && (size_t)(eq - p.value) < sizeof lang) {
-                snprintf(lang, sizeof lang, "%.*s", (int)(eq - p.value), p.value);
-                l = ortkit__builder_lang_parse(lang);
-            }
-            if (l < 0)
-                return cli_usage("build", "--lang-mem wants c|c++|cuda|link=SIZE");
-            if (ortkit__human_parse_size(eq + 1, &v))
-                return cli_usage("build", "--lang-mem wants c|c++|cuda|link=SIZE: %s",
-                                 ortkit__error_message());
-            a->lang_mem[l] = v;
-            break;
-        }
-        case OPT_NINJA_JOBS:
-            if (cli_parse_long(p.value, 1, 100000, &a->ninja_jobs))
-                return cli_usage("build", "--ninja-jobs wants a number");
-            break;
-        case OPT_MIN_DISK:
-            if (ortkit__human_parse_size(p.value, &a->min_disk))
-                return cli_usage("build", "--min-disk wants a size: %s", ortkit__error_message());
-            break;
-        }
-    }
-    if (c == CLI_OPT_HELP)
-        return -1;
-    if (c == CLI_OPT_BAD)
-        return CLI_USAGE;
+    if (cli_opt_parse(&p, &build_spec, NULL, a, argc, argv))
+        return p.status ? p.status : -1;
     for (int i = 0; i < p.n_args; i++) {
         if (!a->ops.n)
             return cli_usage("build", "unexpected argument '%s'", p.args[i]);
@@ -273,11 +230,7 @@ static cJSON *plan_json(const ortkit__builder_plan *plan, const build_args *a, c
 static char *self_exe(void)
 {
     char buf[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-    if (n <= 0)
-        return NULL;
-    buf[n] = '\0';
-    return strdup(buf);
+    return cli_self_exe(buf, sizeof buf) ? NULL : strdup(buf);
 }
 
 static void print_dry_run(const ortkit__builder_plan *plan, const build_args *a, const char *ops_text)

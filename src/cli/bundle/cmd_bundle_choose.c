@@ -13,13 +13,17 @@
 #include <string.h>
 #include <sys/stat.h>
 
-enum { OPT_HOST = 1, OPT_JSON };
+typedef struct choose_args {
+    const char *host;
+    int json;
+} choose_args;
 
 const cli_opt bundle_choose_opts[] = {
-    {OPT_HOST, "host", 'H', "FILE", 0,
+    {0, "host", 'H', "FILE", 0,
      "judge for the machine described in FILE ('ortkit host --json'; its os.libraries, when "
-     "given, are the libraries it has) instead of this one"},
-    {OPT_JSON, "json", 'j', NULL, 0, "print JSON"},
+     "given, are the libraries it has) instead of this one", CLI_OPT_STRING(choose_args, host)},
+    {0, "json", 'j', NULL, 0, "print JSON", CLI_OPT_FLAG(choose_args, json)},
+    CLI_OPT_ARGS(0, CLI_OPT_ANY, NULL),
     CLI_OPT_END};
 
 typedef struct candidates {
@@ -122,22 +126,14 @@ static void host_line(const ortkit_host *h, const char *file)
            file ? "; described in " : "", file ? cli_esc(file) : "");
 }
 
-int bundle_choose(int argc, char **argv)
+int cmd_bundle_choose(const cli_opt_spec *spec, int argc, char **argv)
 {
+    choose_args a = {NULL, 0};
     cli_opt_parser p;
-    const char *host_file = NULL;
-    int json = 0, c;
-    cli_opt_init(&p, &bundle_spec, bundle_choose_opts, argc, argv);
-    while ((c = cli_opt_next(&p)) > 0) {
-        if (c == OPT_HOST)
-            host_file = p.value;
-        else if (c == OPT_JSON)
-            json = 1;
-    }
-    if (c == CLI_OPT_HELP)
-        return CLI_OK;
-    if (c == CLI_OPT_BAD)
-        return CLI_USAGE;
+    if (cli_opt_parse(&p, spec, bundle_choose_opts, &a, argc, argv))
+        return p.status;
+    const char *host_file = a.host;
+    int json = a.json;
 
     ortkit_host *h = NULL;
     ortkit_bundle_list *list = NULL;

@@ -1,6 +1,6 @@
 /* cmd_bundle_install.c - `ortkit bundle install`: the bundle of a signed repository that fits this host. */
+#include "bundle_cmds.h"
 #include "bundle_repo.h"
-#include "cli.h"
 #include "interrupt.h"
 
 #include <errno.h>
@@ -10,44 +10,41 @@
 #include <time.h>
 #include <unistd.h>
 
-enum {
-    OPT_PUBKEY = 1, OPT_LIST, OPT_INTO, OPT_HOST, OPT_PIN, OPT_CACERT, OPT_FORCE, OPT_TIMEOUT,
-    OPT_MIN_RATE, OPT_JSON
-};
-
-const cli_opt bundle_install_opts[] = {
-    {OPT_PUBKEY, "pubkey", 'p', "KEY", 0,
-     "the repository's minisign public key: a file, or the key itself (RW...); required"},
-    {OPT_LIST, "list", 'l', NULL, 0,
-     "show what the repository offers, which entries fit this host and why; install nothing"},
-    {OPT_INTO, "into", 'i', "DIR", 0,
-     "where to install (default: $XDG_DATA_HOME/ortkit/bundles, ~/.local/share/ortkit/bundles)"},
-    {OPT_HOST, "host", 0, "FILE", 0, "judge for the host FILE describes (see 'ortkit host --json') "
-     "instead of this one"},
-    {OPT_PIN, "pin", 0, "NAME|VERSION", 0, "only the bundle of that name or ONNX Runtime version"},
-    {OPT_CACERT, "cacert", 0, "FILE", 0, "certificate authorities for https (PEM; default: the "
-     "system's)"},
-    {OPT_FORCE, "force", 'f', NULL, 0, "replace a bundle of the same name that verifies but is "
-     "another (a damaged one is always replaced)"},
-    {OPT_TIMEOUT, "timeout", 0, "SECONDS", 0, "the longest one download may take (default 3600)"},
-    {OPT_MIN_RATE, "min-rate", 0, "BYTES[/SECONDS]", 0, "fail a download slower than BYTES a "
-     "second for SECONDS (default 1024/30)"},
-    {OPT_JSON, "json", 'j', NULL, 0, "print JSON"},
-    CLI_OPT_END};
-
 typedef struct install_args {
     const char *source, *into, *host_file, *pin;
     ortkit_repo_options open;
     int list, json, force;
 } install_args;
 
-void bundle_format_time(char out[32], int64_t t)
-{
-    time_t tt = (time_t)t;
-    struct tm tm;
-    if (!gmtime_r(&tt, &tm) || !strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm))
-        snprintf(out, 32, "?");
-}
+static int set_min_rate(cli_opt_parser *p, void *open, char *value);
+
+const cli_opt bundle_install_opts[] = {
+    {0, "pubkey", 'p', "KEY", 0,
+     "the repository's minisign public key: a file, or the key itself (RW...); required",
+     CLI_OPT_STRING(install_args, open.pubkey)},
+    {0, "list", 'l', NULL, 0,
+     "show what the repository offers, which entries fit this host and why; install nothing",
+     CLI_OPT_FLAG(install_args, list)},
+    {0, "into", 'i', "DIR", 0,
+     "where to install (default: $XDG_DATA_HOME/ortkit/bundles, ~/.local/share/ortkit/bundles)",
+     CLI_OPT_STRING(install_args, into)},
+    {0, "host", 0, "FILE", 0, "judge for the host FILE describes (see 'ortkit host --json') "
+     "instead of this one", CLI_OPT_STRING(install_args, host_file)},
+    {0, "pin", 0, "NAME|VERSION", 0, "only the bundle of that name or ONNX Runtime version",
+     CLI_OPT_STRING(install_args, pin)},
+    {0, "cacert", 0, "FILE", 0, "certificate authorities for https (PEM; default: the "
+     "system's)", CLI_OPT_STRING(install_args, open.ca_file)},
+    {0, "force", 'f', NULL, 0, "replace a bundle of the same name that verifies but is "
+     "another (a damaged one is always replaced)", CLI_OPT_FLAG(install_args, force)},
+    {0, "timeout", 0, "SECONDS", 0, "the longest one download may take (default 3600)",
+     CLI_OPT_DOUBLE(install_args, open.timeout_s, 0.001, 604800),
+     .want = "seconds from 0.001 to 604800"},
+    {0, "min-rate", 0, "BYTES[/SECONDS]", 0, "fail a download slower than BYTES a "
+     "second for SECONDS (default 1024/30)", CLI_OPT_CALL(install_args, open, set_min_rate),
+     .want = "BYTES or BYTES/SECONDS (bytes from 1, seconds from 1 to 3600)"},
+    {0, "json", 'j', NULL, 0, "print JSON", CLI_OPT_FLAG(install_args, json)},
+    CLI_OPT_ARGS(1, 1, "install needs SOURCE: a repository's URL or directory"),
+    CLI_OPT_END};
 
 /* ---- the progress bar -------------------------------------------------------------- */
 
@@ -255,40 +252,17 @@ static int parse_min_rate(const char *text, ortkit_repo_options *o)
                  : 0;
 }
 
-int cmd_bundle_install(int argc, char **argv)
+static int set_min_rate(cli_opt_parser *p, void *open, char *value)
+{
+    return parse_min_rate(value, open) ? cli_opt_bad_value(p, NULL) : 0;
+}
+
+int cmd_bundle_install(const cli_opt_spec *spec, int argc, char **argv)
 {
     install_args a = {NULL, NULL, NULL, NULL, ORTKIT_REPO_OPTIONS_INIT, 0, 0, 0};
-    int c;
     cli_opt_parser p;
-    cli_opt_init(&p, &bundle_spec, bundle_install_opts, argc, argv);
-    while ((c = cli_opt_next(&p)) > 0) {
-        switch (c) {
-        case OPT_PUBKEY: a.open.pubkey = p.value; break;
-        case OPT_LIST: a.list = 1; break;
-        case OPT_INTO: a.into = p.value; break;
-        case OPT_HOST: a.host_file = p.value; break;
-        case OPT_PIN: a.pin = p.value; break;
-        case OPT_CACERT: a.open.ca_file = p.value; break;
-        case OPT_FORCE: a.force = 1; break;
-        case OPT_TIMEOUT:
-            if (parse_seconds(p.value, &a.open.timeout_s))
-                return cli_usage("bundle", "--timeout wants seconds from 1 to 604800, got '%s'",
-                                 p.value);
-            break;
-        case OPT_MIN_RATE:
-            if (parse_min_rate(p.value, &a.open))
-                return cli_usage("bundle", "--min-rate wants BYTES or BYTES/SECONDS (bytes from 1, "
-                                 "seconds from 1 to 3600), got '%s'", p.value);
-            break;
-        case OPT_JSON: a.json = 1; break;
-        }
-    }
-    if (c != CLI_OPT_DONE)
-        return c == CLI_OPT_HELP ? CLI_OK : CLI_USAGE;
-    if (p.n_args < 1)
-        return cli_usage("bundle", "install needs SOURCE: a repository's URL or directory");
-    if (p.n_args > 1)
-        return cli_usage("bundle", "unexpected argument '%s'", p.args[1]);
+    if (cli_opt_parse(&p, spec, bundle_install_opts, &a, argc, argv))
+        return p.status;
     if (!a.open.pubkey)
         return cli_usage("bundle", "install needs --pubkey KEY: the repository's public key");
     a.source = p.args[0];

@@ -1,6 +1,7 @@
 /* cmd_bundle_publish.c - `ortkit bundle publish`: bundles into a signed repository. */
+#include "bundle_arg.h"
+#include "bundle_cmds.h"
 #include "bundle_repo.h"
-#include "cli.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -8,19 +9,32 @@
 #include <sys/stat.h>
 #include <time.h>
 
-enum { OPT_REPO = 1, OPT_KEY, OPT_PASSWORD_FILE, OPT_EXPIRES, OPT_SERIAL, OPT_COMMENT, OPT_JSON };
+typedef struct publish_args {
+    const char *repo_dir, *password_file;
+    ortkit_repo_publish_options o;
+    long serial;
+    int json;
+} publish_args;
+
+static int set_expiry(cli_opt_parser *p, void *expires, char *value);
 
 const cli_opt bundle_publish_opts[] = {
-    {OPT_REPO, "repo", 'r', "DIR", 0, "the repository's directory (made if needed; required)"},
-    {OPT_KEY, "key", 'k', "FILE", 0, "the minisign secret key to sign with (required)"},
-    {OPT_PASSWORD_FILE, "password-file", 0, "FILE", 0, "the password of an encrypted key"},
-    {OPT_EXPIRES, "expires", 'e', "WHEN", 0,
+    {0, "repo", 'r', "DIR", 0, "the repository's directory (made if needed; required)",
+     CLI_OPT_STRING(publish_args, repo_dir)},
+    {0, "key", 'k', "FILE", 0, "the minisign secret key to sign with (required)",
+     CLI_OPT_STRING(publish_args, o.secret_key)},
+    {0, "password-file", 0, "FILE", 0, "the password of an encrypted key",
+     CLI_OPT_STRING(publish_args, password_file)},
+    {0, "expires", 'e', "WHEN", 0,
      "when clients stop trusting this index: a time (2026-01-31T00:00:00Z) or a duration from "
-     "now (90d, 12h, 30m; default 30d)"},
-    {OPT_SERIAL, "serial", 0, "N", 0, "the new serial (default: one more than the repository's); "
-     "it must be higher"},
-    {OPT_COMMENT, "comment", 0, "TEXT", 0, "the signature's trusted comment"},
-    {OPT_JSON, "json", 'j', NULL, 0, "print JSON"},
+     "now (90d, 12h, 30m; default 30d)", CLI_OPT_CALL(publish_args, o.expires, set_expiry),
+     .want = "a time such as 2026-01-31T00:00:00Z or a duration such as 90d"},
+    {0, "serial", 0, "N", 0, "the new serial (default: one more than the repository's); "
+     "it must be higher", CLI_OPT_LONG(publish_args, serial, 1, 9007199254740991.0)},
+    {0, "comment", 0, "TEXT", 0, "the signature's trusted comment",
+     CLI_OPT_STRING(publish_args, o.comment)},
+    {0, "json", 'j', NULL, 0, "print JSON", CLI_OPT_FLAG(publish_args, json)},
+    CLI_OPT_ARGS(1, CLI_OPT_ANY, "publish needs at least one BUNDLE: a directory or a name"),
     CLI_OPT_END};
 
 /* "90d", "12h", "30m", "45s" from now, or a UTC time. */
@@ -44,20 +58,9 @@ static int parse_expiry(const char *s, int64_t *out)
     return 0;
 }
 
-/* A directory, else the name of a bundle 'ortkit bundle list' shows. */
-static char *bundle_dir(const char *what)
+static int set_expiry(cli_opt_parser *p, void *expires, char *value)
 {
-    struct stat st;
-    if (stat(what, &st) == 0 || strchr(what, '/'))
-        return ortkit__strdup(what);
-    ortkit_bundle_list *l = NULL;
-    char *dir = NULL;
-    if (ortkit_bundle_list_open(&l) == 0)
-        for (size_t i = 0; !dir && i < ortkit_bundle_list_count(l); i++)
-            if (!strcmp(ortkit_bundle_list_get(l, i)->name, what))
-                dir = ortkit__strdup(ortkit_bundle_list_get(l, i)->dir);
-    ortkit_bundle_list_free(l);
-    return dir ? dir : ortkit__strdup(what);
+    return parse_expiry(value, expires) ? cli_opt_bad_value(p, NULL) : 0;
 }
 
 static int print_result(const ortkit_repo *repo, int json)
@@ -101,37 +104,16 @@ static int print_result(const ortkit_repo *repo, int json)
     return rc;
 }
 
-int cmd_bundle_publish(int argc, char **argv)
+int cmd_bundle_publish(const cli_opt_spec *spec, int argc, char **argv)
 {
-    const char *repo_dir = NULL, *password_file = NULL;
-    ortkit_repo_publish_options o = ORTKIT_REPO_PUBLISH_OPTIONS_INIT;
-    int json = 0, c;
-    long serial;
+    publish_args a = {NULL, NULL, ORTKIT_REPO_PUBLISH_OPTIONS_INIT, 0, 0};
     cli_opt_parser p;
-    cli_opt_init(&p, &bundle_spec, bundle_publish_opts, argc, argv);
-    while ((c = cli_opt_next(&p)) > 0) {
-        switch (c) {
-        case OPT_REPO: repo_dir = p.value; break;
-        case OPT_KEY: o.secret_key = p.value; break;
-        case OPT_PASSWORD_FILE: password_file = p.value; break;
-        case OPT_EXPIRES:
-            if (parse_expiry(p.value, &o.expires))
-                return cli_usage("bundle", "--expires '%s' is neither a time such as "
-                                 "2026-01-31T00:00:00Z nor a duration such as 90d", p.value);
-            break;
-        case OPT_SERIAL:
-            if (cli_parse_long(p.value, 1, 9007199254740991L, &serial))
-                return cli_usage("bundle", "--serial '%s' is not a whole number above 0", p.value);
-            o.serial = (uint64_t)serial;
-            break;
-        case OPT_COMMENT: o.comment = p.value; break;
-        case OPT_JSON: json = 1; break;
-        }
-    }
-    if (c != CLI_OPT_DONE)
-        return c == CLI_OPT_HELP ? CLI_OK : CLI_USAGE;
-    if (p.n_args < 1)
-        return cli_usage("bundle", "publish needs at least one BUNDLE: a directory or a name");
+    if (cli_opt_parse(&p, spec, bundle_publish_opts, &a, argc, argv))
+        return p.status;
+    const char *repo_dir = a.repo_dir, *password_file = a.password_file;
+    ortkit_repo_publish_options o = a.o;
+    o.serial = (uint64_t)a.serial;
+    int json = a.json;
     if (!repo_dir)
         return cli_usage("bundle", "publish needs --repo DIR");
     if (!o.secret_key)
@@ -145,7 +127,7 @@ int cmd_bundle_publish(int argc, char **argv)
     char **dirs = calloc((size_t)p.n_args, sizeof *dirs);
     int rc = dirs ? CLI_OK : cli_fail("out of memory");
     for (int i = 0; !rc && i < p.n_args; i++)
-        if (!(dirs[i] = bundle_dir(p.args[i])))
+        if (!(dirs[i] = bundle_dir_named(p.args[i])))
             rc = cli_fail("out of memory");
     ortkit_repo *repo = NULL;
     if (!rc) {

@@ -1,26 +1,25 @@
 /* cmd_bundle_show.c - `ortkit bundle show BUNDLE`: what a bundle is, from its manifest. */
+#include "bundle_arg.h"
 #include "bundle_cmds.h"
-#include "bundle_gpu_view.h"
 #include "bundle_view.h"
 
-enum { OPT_JSON = 1 };
+typedef struct show_args {
+    int json;
+} show_args;
 
-const cli_opt bundle_show_opts[] = {{OPT_JSON, "json", 'j', NULL, 0, "print JSON"}, CLI_OPT_END};
+const cli_opt bundle_show_opts[] = {
+    {0, "json", 'j', NULL, 0, "print JSON", CLI_OPT_FLAG(show_args, json)},
+    CLI_OPT_ARGS(1, 1, "show needs BUNDLE: a directory or the name of a bundle 'ortkit bundle "
+                       "list' shows"),
+    CLI_OPT_END};
 
-int bundle_show(int argc, char **argv)
+int cmd_bundle_show(const cli_opt_spec *spec, int argc, char **argv)
 {
+    show_args a = {0};
     cli_opt_parser p;
-    int c, json = 0;
-    cli_opt_init(&p, &bundle_spec, bundle_show_opts, argc, argv);
-    while ((c = cli_opt_next(&p)) > 0)
-        json |= c == OPT_JSON;
-    if (c == CLI_OPT_HELP)
-        return CLI_OK;
-    if (c == CLI_OPT_BAD)
-        return CLI_USAGE;
-    if (p.n_args != 1)
-        return cli_usage("bundle", p.n_args ? "show takes one BUNDLE" : "show needs BUNDLE: a "
-                         "directory or the name of a bundle 'ortkit bundle list' shows");
+    if (cli_opt_parse(&p, spec, bundle_show_opts, &a, argc, argv))
+        return p.status;
+    int json = a.json;
     /* Nothing is checked or loaded: the manifest says what the bundle is
      * ('ortkit bundle verify' checks the files against it). */
     ortkit_bundle *b = NULL;

@@ -2,40 +2,13 @@
  * load_check.c - load a library in a child process: a library that crashes
  * while it loads (or that hangs its constructors) takes the child down, not
  * the command that asked.  The child is this program run as `ortkit bundle
- * probe LIBRARY`, which loads it the way a runtime open does and prints its
- * version and providers as JSON.
+ * probe LIBRARY` (cmd_bundle_probe.c), which loads it the way a runtime
+ * open does and prints its version and providers as JSON.
  */
-#include "bundle_cmds.h"
+#include "load_check.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-const cli_opt bundle_probe_opts[] = {CLI_OPT_END};
-
-int bundle_probe(int argc, char **argv)
-{
-    cli_opt_parser p;
-    int c;
-    cli_opt_init(&p, &bundle_spec, bundle_probe_opts, argc, argv);
-    while ((c = cli_opt_next(&p)) > 0)
-        ;
-    if (c == CLI_OPT_HELP)
-        return CLI_OK;
-    if (c == CLI_OPT_BAD)
-        return CLI_USAGE;
-    if (p.n_args != 1)
-        return cli_usage("bundle", "probe needs one LIBRARY");
-    ortkit_runtime *rt = NULL;
-    if (cli_open_runtime(&rt, p.args[0]))
-        return cli_fail_lib();
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "version", ortkit_runtime_version(rt));
-    cJSON *list = cJSON_AddArrayToObject(o, "providers");
-    for (size_t i = 0; list && i < ortkit_runtime_provider_count(rt); i++)
-        cJSON_AddItemToArray(list, cJSON_CreateString(ortkit_runtime_provider(rt, i)));
-    ortkit_runtime_free(rt);
-    return cli_json_print(o);
-}
 
 void load_check_free(char *version, char **providers, size_t count)
 {

@@ -1,8 +1,8 @@
 /*
  * cli.h - what the `ortkit` commands share.  Each command lives in
- * cmd_<name>.c and uses only the public header, these helpers and src/util's
- * (util.h: figures for people, the clock, memory), linked into the tool.
- * Results go to stdout; diagnostics and progress to stderr.
+ * <family>/cmd_<name>.c and uses only the public header, these helpers and
+ * src/util's (util.h: figures for people, the clock, memory), linked into
+ * the tool.  Results go to stdout; diagnostics and progress to stderr.
  * Exit codes: 0 ok, 1 failure, 2 usage.
  */
 #ifndef ORTKIT_CLI_H
@@ -23,7 +23,7 @@ typedef struct cli_command {
     const char *summary;
 } cli_command;
 
-/* The commands, one file each (cmd_<name>.c). */
+/* The commands, one file each (<family>/cmd_<name>.c). */
 int cmd_run(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
@@ -92,6 +92,14 @@ void cli_print_lines(FILE *out, const char *text);
 /* Print JSON (pretty) on stdout, then free it; CLI_FAIL if item is NULL. */
 int cli_json_print(cJSON *item);
 
+/* This program's own file (/proc/self/exe) into buf: 0, or -1. */
+int cli_self_exe(char *buf, size_t size);
+/* The file name in the first of rel_dirs (colon-separated, relative to the
+ * directory holding this program) where it can be read: 0 with its path in
+ * buf, else -1.  What ortkit__self_find does for the library, for the tool:
+ * dladdr names a program by its argv[0], a bare name when PATH found it. */
+int cli_self_find(char *buf, size_t size, const char *rel_dirs, const char *name);
+
 /* The runtime as the user asked for it: --runtime PATH, or the default search. */
 int cli_open_runtime(ortkit_runtime **out, const char *path);
 /* The same with more runtime options (opts->path included). */
@@ -101,14 +109,10 @@ int cli_open_runtime_with(ortkit_runtime **out, const ortkit_runtime_options *op
  * of the bundles found, for this host, as ORTKIT_BUNDLE does.  The library
  * verifies the bundle when it loads from it.  CLI_USAGE with --runtime too. */
 int cli_bundle_path(char **out, const char *cmd, const char *runtime, const char *bundle);
-#define CLI_BUNDLE_ROW(id)                                                                         \
-    {(id), "bundle", 0, "NAME|DIR", 0,                                                             \
+/* The --bundle row, its value stored in field f (a string) of struct T. */
+#define CLI_BUNDLE_ROW(T, f)                                                                       \
+    {0, "bundle", 0, "NAME|DIR", 0,                                                                \
      "load the runtime of this bundle (a name or ONNX Runtime version, as ORTKIT_BUNDLE, or a "   \
-     "bundle's directory), verified first"}
-
-/* The EP devices a runtime discovers, one line each (cmd_version.c). */
-void ep_devices_print(const ortkit_ep_devices *eps);
-/* The same as a JSON array (version and doctor --json). */
-cJSON *ep_devices_json(const ortkit_ep_devices *eps);
+     "bundle's directory), verified first", CLI_OPT_STRING(T, f)}
 
 #endif

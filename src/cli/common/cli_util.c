@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /*
  * The length of the UTF-8 sequence at s, or 0 when s does not start one:
@@ -405,6 +406,37 @@ cleanup:
     ortkit_host_free(host);
     ortkit_bundle_list_free(l);
     return rc;
+}
+
+int cli_self_exe(char *buf, size_t size)
+{
+    ssize_t n = size > 1 ? readlink("/proc/self/exe", buf, size - 1) : -1;
+    if (n <= 0 || (size_t)n >= size - 1)
+        return -1;
+    buf[n] = '\0';
+    return 0;
+}
+
+int cli_self_find(char *buf, size_t size, const char *rel_dirs, const char *name)
+{
+    char self[PATH_MAX];
+    if (cli_self_exe(self, sizeof self))
+        return -1;
+    char *slash = strrchr(self, '/');
+    if (!slash)
+        return -1;
+    *slash = '\0';
+    for (const char *p = rel_dirs; *p;) {
+        size_t len = strcspn(p, ":");
+        char found[PATH_MAX];
+        if (len && !ortkit__pathf(found, sizeof found, "%s/%.*s/%s", self, (int)len, p, name) &&
+            access(found, R_OK) == 0)
+            /* Said in messages and reports: without "bin/../". */
+            return ortkit__pathf(buf, size, "%s", realpath(found, self) ? self : found) ? -1 : 0;
+        p += len + (p[len] == ':');
+    }
+    buf[0] = '\0';
+    return -1;
 }
 
 int cli_open_runtime_with(ortkit_runtime **out, const ortkit_runtime_options *opts)

@@ -1,20 +1,31 @@
-/* opt.c - a command's option table: it parses the command line and writes --help. */
+/* opt.c - a command's option table: it parses the command line, stores and
+ * checks the values, and writes --help. */
 #include "opt.h"
 #include "cli.h"
 
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* --help and -h, which every command takes without listing them. */
-static const cli_opt implicit_help = {0, "help", 'h', NULL, 0, NULL};
+static const cli_opt implicit_help = {0, "help", 'h', NULL, 0, NULL, .type = CLI_OPT_TYPE_NONE};
 
 static int row_is_end(const cli_opt *o)
 {
-    return !o->id && !o->name && !o->letter && !o->arg && !o->help;
+    return !o->id && !o->name && !o->letter && !o->arg && !o->help && !o->type;
 }
 
-static int row_is_option(const cli_opt *o) { return o->id > 0 && (o->name || o->letter); }
+static int row_is_bound(const cli_opt *o) { return o->type && o->type != CLI_OPT_TYPE_ARGS; }
+
+static int row_is_option(const cli_opt *o)
+{
+    return (o->id > 0 || row_is_bound(o)) && (o->name || o->letter);
+}
+
+static int row_is_args(const cli_opt *o) { return o->type == CLI_OPT_TYPE_ARGS; }
 
 void cli_opt_init(cli_opt_parser *p, const cli_opt_spec *spec, const cli_opt *opts, int argc,
                   char **argv)
@@ -38,6 +49,17 @@ static int bad(cli_opt_parser *p, const char *fmt, ...)
     cli_vusage(p->err, p->spec->command, fmt, ap);
     va_end(ap);
     return CLI_OPT_BAD;
+}
+
+/* The same message, for a bad value or count; returns CLI_USAGE. */
+static int usage(const cli_opt_parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int usage(const cli_opt_parser *p, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    cli_vusage(p->err, p->spec->command, fmt, ap);
+    va_end(ap);
+    return CLI_USAGE;
 }
 
 /* Whether the table has an option of this long name or letter itself. */
@@ -93,6 +115,129 @@ static const cli_opt *find_letter(const cli_opt_parser *p, char letter)
                                                                                  : NULL;
 }
 
+/* ---- values --------------------------------------------------------------------- */
+
+int cli_opt_bad_value(const cli_opt_parser *p, const char *want)
+{
+    const cli_opt *o = p->opt;
+    char words[256];
+    if (!want)
+        want = o->want;
+    if (!want) {
+        /* The type's own words: "a number from 1 to 4096", "on or off". */
+        switch (o->type) {
+        case CLI_OPT_TYPE_LONG:
+            snprintf(words, sizeof words, "a number from %.0f to %.0f", o->min, o->max);
+            break;
+        case CLI_OPT_TYPE_DOUBLE:
+            if (isinf(o->max))
+                snprintf(words, sizeof words, "a number >= %g", o->min);
+            else
+                snprintf(words, sizeof words, "a number from %g to %g", o->min, o->max);
+            break;
+        case CLI_OPT_TYPE_SIZE:
+            snprintf(words, sizeof words, "a size such as 6G");
+            break;
+        case CLI_OPT_TYPE_CHOICE: {
+            /* "on|off" -> "on or off"; "a|b|c" -> "a, b or c" */
+            const char *arg = o->arg ? o->arg : "";
+            size_t used = 0, bars = 0;
+            for (const char *c = arg; *c; c++)
+                bars += *c == '|';
+            for (const char *w = arg; *w && used < sizeof words;) {
+                size_t len = strcspn(w, "|");
+                used += (size_t)snprintf(words + used, sizeof words - used, "%.*s%s", (int)len, w,
+                                         !w[len] ? "" : --bars ? ", " : " or ");
+                w += len + (w[len] == '|');
+            }
+            break;
+        }
+        default:
+            snprintf(words, sizeof words, "%s", o->arg ? o->arg : "a value");
+        }
+        want = words;
+    }
+    return usage(p, "%s wants %s, got '%s'", p->named, want, p->value ? p->value : "");
+}
+
+/* "64M" for a size that is a whole number of KiB, MiB, GiB or TiB. */
+static void size_text(char *buf, size_t size, uint64_t v)
+{
+    static const char units[] = "KMGT";
+    int u = -1;
+    while (u < 3 && v && v % 1024 == 0) {
+        v /= 1024;
+        u++;
+    }
+    snprintf(buf, size, "%llu%.*s", (unsigned long long)v, u >= 0, u >= 0 ? &units[u] : "");
+}
+
+/* Read p->value into the field of bound row p->opt: 0, or the exit status after saying why. */
+static int store(cli_opt_parser *p)
+{
+    const cli_opt *o = p->opt;
+    char *value = p->value;
+    void *field = (char *)p->target + o->offset;
+    switch (o->type) {
+    case CLI_OPT_TYPE_SET:
+        *(int *)field = o->value;
+        return 0;
+    case CLI_OPT_TYPE_STRING:
+        *(char **)field = value;
+        return 0;
+    case CLI_OPT_TYPE_LONG: {
+        long v;
+        if (cli_parse_long(value, LONG_MIN, LONG_MAX, &v) || (double)v < o->min ||
+            (double)v > o->max)
+            return cli_opt_bad_value(p, NULL);
+        *(long *)field = v;
+        return 0;
+    }
+    case CLI_OPT_TYPE_DOUBLE: {
+        char *end;
+        errno = 0;
+        double v = strtod(value, &end);
+        if (!*value || *end || errno || !isfinite(v) || v < o->min || v > o->max)
+            return cli_opt_bad_value(p, NULL);
+        *(double *)field = v;
+        return 0;
+    }
+    case CLI_OPT_TYPE_SIZE: {
+        uint64_t v;
+        if (ortkit__human_parse_size(value, &v))
+            return usage(p, "%s wants %s: %s", p->named, o->want ? o->want : "a size such as 6G",
+                         ortkit__error_message());
+        if ((double)v < o->min) {
+            char least[32], want[64];
+            size_text(least, sizeof least, (uint64_t)o->min);
+            snprintf(want, sizeof want, "a size of at least %s", least);
+            return cli_opt_bad_value(p, want);
+        }
+        *(uint64_t *)field = v;
+        return 0;
+    }
+    case CLI_OPT_TYPE_CHOICE: {
+        size_t len = strlen(value);
+        int i = 0;
+        for (const char *w = o->arg; *w; i++) {
+            size_t wlen = strcspn(w, "|");
+            if (wlen == len && !strncmp(w, value, len)) {
+                *(int *)field = o->values[i];
+                return 0;
+            }
+            w += wlen + (w[wlen] == '|');
+        }
+        return cli_opt_bad_value(p, NULL);
+    }
+    case CLI_OPT_TYPE_STRV:
+        return ortkit__strv_push(field, value) ? cli_fail("out of memory") : 0;
+    case CLI_OPT_TYPE_CALL:
+        return o->call(p, field, value);
+    default:
+        return cli_fail("internal error: option '%s' has no place to go", p->named);
+    }
+}
+
 static int found(cli_opt_parser *p, const cli_opt *o, char *value)
 {
     if (o == &implicit_help) {
@@ -101,7 +246,14 @@ static int found(cli_opt_parser *p, const cli_opt *o, char *value)
     }
     p->opt = o;
     p->value = value;
-    return o->id;
+    if (!row_is_bound(o))
+        return o->id;
+    int rc = store(p);
+    if (rc) {
+        p->status = rc;
+        return CLI_OPT_BAD;
+    }
+    return 0; /* stored: read on */
 }
 
 static int long_option(cli_opt_parser *p, char *body)
@@ -115,6 +267,7 @@ static int long_option(cli_opt_parser *p, char *body)
         value = eq ? eq + 1 : optional ? NULL : p->next < p->argc ? p->argv[p->next++] : NULL;
     if (!o || (o->arg && !value && !optional) || (!o->arg && eq))
         return bad(p, "option '--%.*s' is unknown or needs a value", (int)len, body);
+    snprintf(p->named, sizeof p->named, "--%s", o->name);
     return found(p, o, value);
 }
 
@@ -131,13 +284,17 @@ static int short_option(cli_opt_parser *p)
     }
     if (!o || (o->arg && !value && !optional))
         return bad(p, "option '-%c' is unknown or needs a value", letter);
+    snprintf(p->named, sizeof p->named, "-%c", letter);
     return found(p, o, value);
 }
 
-int cli_opt_next(cli_opt_parser *p)
+/* The next option read: its id, 0 after a bound row was stored, or CLI_OPT_DONE (also 0),
+ * CLI_OPT_HELP or CLI_OPT_BAD; *more says whether it was an option at all. */
+static int next_option(cli_opt_parser *p, int *more)
 {
     p->opt = NULL;
     p->value = NULL;
+    *more = 1;
     if (p->cluster && *p->cluster)
         return short_option(p);
     p->cluster = NULL;
@@ -155,7 +312,58 @@ int cli_opt_next(cli_opt_parser *p)
             return short_option(p);
         }
     }
+    *more = 0;
     return CLI_OPT_DONE;
+}
+
+int cli_opt_next(cli_opt_parser *p)
+{
+    int c, more;
+    while ((c = next_option(p, &more)) == 0 && more)
+        ; /* a bound row, stored */
+    return c;
+}
+
+/* The table's CLI_OPT_ARGS row, or NULL. */
+static const cli_opt *args_row(const cli_opt *o)
+{
+    for (; o && !row_is_end(o); o++)
+        if (row_is_args(o))
+            return o;
+    return NULL;
+}
+
+int cli_opt_parse(cli_opt_parser *p, const cli_opt_spec *spec, const cli_opt *opts, void *target,
+                  int argc, char **argv)
+{
+    cli_opt_init(p, spec, opts, argc, argv);
+    return cli_opt_read(p, target);
+}
+
+int cli_opt_read(cli_opt_parser *p, void *target)
+{
+    p->target = target;
+    int c = cli_opt_next(p);
+    if (c > 0) {
+        /* Every row of a table read whole is bound: an id has no one to go to. */
+        p->status = cli_fail("internal error: option '%s' is not bound", p->named);
+        return 1;
+    }
+    if (c == CLI_OPT_HELP || c == CLI_OPT_BAD) {
+        p->status = c == CLI_OPT_HELP ? CLI_OK : p->status ? p->status : CLI_USAGE;
+        return 1;
+    }
+    const cli_opt *count = args_row(p->opts);
+    double least = count ? count->min : 0, most = count ? count->max : 0;
+    if (p->n_args < least) {
+        p->status = usage(p, "%s", count->help);
+        return 1;
+    }
+    if (p->n_args > most) {
+        p->status = usage(p, "unexpected argument '%s'", p->args[(int)most]);
+        return 1;
+    }
+    return 0;
 }
 
 /* ---- --help -------------------------------------------------------------------- */
@@ -190,7 +398,7 @@ static size_t left_text(const cli_opt *o, char *buf, size_t size)
     return n;
 }
 
-static int row_is_heading(const cli_opt *o) { return !row_is_option(o) && !o->arg; }
+static int row_is_heading(const cli_opt *o) { return !row_is_option(o) && !o->arg && !row_is_args(o); }
 
 /* The widest left column of a table, indented by indent. */
 static size_t widest(const cli_opt *o, size_t indent)
@@ -198,6 +406,10 @@ static size_t widest(const cli_opt *o, size_t indent)
     size_t w = 0;
     char left[LEFT_MAX];
     while (o && !row_is_end(o)) {
+        if (row_is_args(o)) {
+            o++;
+            continue;
+        }
         size_t n = row_is_heading(o) ? 1 : left_text(o, left, sizeof left);
         if (!row_is_heading(o) && indent + strlen(left) > w)
             w = indent + strlen(left);
@@ -257,6 +469,10 @@ static void print_rows(FILE *out, const cli_opt *o, size_t indent, size_t column
 {
     char left[LEFT_MAX];
     while (!row_is_end(o)) {
+        if (row_is_args(o)) {
+            o++;
+            continue;
+        }
         if (row_is_heading(o)) {
             fprintf(out, "\n%s\n", o->help);
             o++;
@@ -319,6 +535,6 @@ int cli_opt_run_subcommand(const cli_opt_spec *spec, int argc, char **argv)
     }
     for (const cli_subcommand *s = spec->subs; s->name; s++)
         if (!strcmp(s->name, name))
-            return s->run(argc - 1, argv + 1);
+            return s->run(spec, argc - 1, argv + 1);
     return cli_usage(spec->command, "unknown subcommand '%s' (%s)", name, names);
 }

@@ -6,74 +6,32 @@
 #include <stdlib.h>
 #include <string.h>
 
-int session_flags_switch(const char *value)
-{
-    if (!strcmp(value, "on"))
-        return ORTKIT_SWITCH_ON;
-    if (!strcmp(value, "off"))
-        return ORTKIT_SWITCH_OFF;
-    return -1;
-}
+const int session_flags_on_off[] = {ORTKIT_SWITCH_ON, ORTKIT_SWITCH_OFF};
+const int session_flags_extend[] = {ORTKIT_ARENA_EXTEND_POWER_OF_TWO, ORTKIT_ARENA_EXTEND_REQUESTED};
 
-/* $XDG_CACHE_HOME/ortkit/sessions, else ~/.cache/ortkit/sessions. */
-static int default_cache_dir(char *buf, size_t size)
+int session_flags_cache(cli_opt_parser *p, void *flags, char *value)
 {
-    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-    int n;
-    if (xdg && xdg[0] == '/')
-        n = snprintf(buf, size, "%s/ortkit/sessions", xdg);
-    else if (home && home[0] == '/')
-        n = snprintf(buf, size, "%s/.cache/ortkit/sessions", home);
-    else
-        return -1;
-    return n < 0 || (size_t)n >= size ? -1 : 0;
-}
-
-int session_flags_parse(session_flags *f, const char *cmd, int id, const char *value)
-{
-    int sw;
-    switch (id) {
-    case OPT_SF_CACHE:
-        f->cache = 1;
-        if (value && !*value)
-            return cli_usage(cmd, "--cache= wants a directory");
-        if (value ? (size_t)snprintf(f->cache_dir, sizeof f->cache_dir, "%s", value) >= sizeof f->cache_dir
-                  : default_cache_dir(f->cache_dir, sizeof f->cache_dir))
-            return cli_usage(cmd, value ? "--cache: the directory's path is too long"
-                                        : "--cache: neither XDG_CACHE_HOME nor HOME is an absolute "
-                                          "path; give --cache=DIR");
-        return 0;
-    case OPT_SF_ARENA:
-    case OPT_SF_MEM_PATTERN:
-    case OPT_SF_SPIN:
-        if ((sw = session_flags_switch(value)) < 0)
-            return cli_usage(cmd, "--%s wants on or off, got '%s'",
-                             id == OPT_SF_ARENA ? "arena" : id == OPT_SF_SPIN ? "spin" : "mem-pattern", value);
-        *(id == OPT_SF_ARENA ? &f->arena : id == OPT_SF_SPIN ? &f->spin : &f->mem_pattern) = (ortkit_switch)sw;
-        return 0;
-    case OPT_SF_ARENA_EXTEND:
-        if (!strcmp(value, "power2"))
-            f->arena_extend = ORTKIT_ARENA_EXTEND_POWER_OF_TWO;
-        else if (!strcmp(value, "requested"))
-            f->arena_extend = ORTKIT_ARENA_EXTEND_REQUESTED;
-        else
-            return cli_usage(cmd, "--arena-extend wants power2 or requested, got '%s'", value);
-        return 0;
-    }
-    return -1;
+    session_flags *f = flags;
+    f->cache = 1;
+    f->cache_default = !value;
+    if (value && !*value)
+        return cli_usage(p->spec->command, "--cache= wants a directory");
+    if (value && (size_t)snprintf(f->cache_dir, sizeof f->cache_dir, "%s", value) >= sizeof f->cache_dir)
+        return cli_usage(p->spec->command, "--cache: the directory's path is too long");
+    return 0;
 }
 
 void session_flags_apply(const session_flags *f, ortkit_session_options *so)
 {
     so->cache_dir = f->cache ? f->cache_dir : NULL;
-    so->cpu_arena = f->arena;
-    so->mem_pattern = f->mem_pattern;
-    so->intra_op_spinning = so->inter_op_spinning = f->spin;
+    so->cpu_arena = (ortkit_switch)f->arena;
+    so->mem_pattern = (ortkit_switch)f->mem_pattern;
+    so->intra_op_spinning = so->inter_op_spinning = (ortkit_switch)f->spin;
 }
 
 void session_flags_runtime(const session_flags *f, ortkit_runtime_options *ro)
 {
-    ro->cpu_arena_extend = f->arena_extend;
+    ro->cpu_arena_extend = (ortkit_arena_extend)f->arena_extend;
 }
 
 const char *session_flags_cache_word(const ortkit_session *s)
@@ -96,9 +54,56 @@ void session_flags_warn(const ortkit_session *s)
         cli_warn("session cache: %s", reason);
 }
 
-int session_flags_done(const session_flags *f, const char *cmd)
+int session_flags_done(session_flags *f, const char *cmd)
 {
     if (f->arena_extend && f->arena == ORTKIT_SWITCH_OFF)
         return cli_usage(cmd, "--arena-extend sets how the arena grows; it needs --arena on");
+    /* $XDG_CACHE_HOME/ortkit/sessions, else ~/.cache/ortkit/sessions, as
+     * every per-user cache of ortkit's. */
+    if (f->cache && f->cache_default &&
+        ortkit__cache_dir(f->cache_dir, sizeof f->cache_dir, "sessions"))
+        return cli_usage(cmd, "--cache: no session cache of your own (neither XDG_CACHE_HOME nor "
+                              "HOME is an absolute path, or its ortkit/sessions is not yours "
+                              "alone); give --cache=DIR");
     return 0;
 }
+
+int providers_split(const char *cmd, char *list, const char **out, size_t max, size_t *n)
+{
+    if (!list)
+        return 0;
+    /* strtok would pass over an empty name; a list such as "cuda,,cpu" or
+     * ",,," is more likely a mistake than a wish for the default. */
+    for (char *p = list, *next;; p = next + 1) {
+        next = p + strcspn(p, ",");
+        int last = *next == '\0';
+        *next = '\0';
+        if (!*p)
+            return cli_usage(cmd, "--ep wants provider names separated by commas, without empty "
+                             "ones (such as cuda,cpu)");
+        if (*n == max)
+            return cli_usage(cmd, "too many providers in --ep");
+        out[(*n)++] = p;
+        if (last)
+            return 0;
+    }
+}
+
+void providers_warn_skipped(const ortkit_session *s)
+{
+    int skipped = 0, other = 0;
+    for (size_t i = 0; i < ortkit_session_provider_count(s); i++) {
+        const ortkit_provider_status *p = ortkit_session_provider(s, i);
+        if (!p->active) {
+            cli_warn("provider '%s' skipped: %s", p->requested, p->reason);
+            if (p->detail[0])
+                cli_warn("provider '%s': ONNX Runtime said: %s", p->requested, p->detail);
+            skipped = 1;
+        } else if (strcmp(p->name, "CPUExecutionProvider")) {
+            other = 1;
+        }
+    }
+    if (skipped && !other) /* never a silent fallback */
+        cli_warn("the session runs on the CPU only (--strict fails instead)");
+}
+

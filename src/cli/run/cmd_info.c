@@ -6,14 +6,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_RUNTIME = 1, OPT_BUNDLE, OPT_JSON, OPT_SHAPE };
+typedef struct info_args {
+    const char *runtime, *bundle;
+    int json;
+    input_spec shapes;
+} info_args;
+
+static int add_shape(cli_opt_parser *p, void *in, char *value)
+{
+    return input_spec_add_shape(in, p->spec->command, value);
+}
 
 static const cli_opt info_opts[] = {
-    {OPT_RUNTIME, "runtime", 'r', "PATH", 0, "load this ONNX Runtime library or directory"},
-    CLI_BUNDLE_ROW(OPT_BUNDLE),
-    {OPT_JSON, "json", 'j', NULL, 0, "print JSON"},
-    {OPT_SHAPE, "shape", 0, "NAME=D0,D1", CLI_OPT_REPEATS,
-     "check a shape for run and bench's --shape against the model, and show it"},
+    {0, "runtime", 'r', "PATH", 0, "load this ONNX Runtime library or directory",
+     CLI_OPT_STRING(info_args, runtime)},
+    CLI_BUNDLE_ROW(info_args, bundle),
+    {0, "json", 'j', NULL, 0, "print JSON", CLI_OPT_FLAG(info_args, json)},
+    {0, "shape", 0, "NAME=D0,D1", CLI_OPT_REPEATS,
+     "check a shape for run and bench's --shape against the model, and show it",
+     CLI_OPT_CALL(info_args, shapes, add_shape)},
+    CLI_OPT_ARGS(1, 1, "no model given"),
     CLI_OPT_END};
 
 static const cli_opt_spec info_spec = {
@@ -110,29 +122,14 @@ static int print_io(const char *title, const ortkit_session *s, int outputs, con
 
 int cmd_info(int argc, char **argv)
 {
-    const char *runtime_path = NULL, *bundle = NULL;
+    static info_args a; /* large: not on the stack */
     char *bundle_path = NULL;
-    int json = 0, c;
-    static input_spec spec; /* large: not on the stack */
     cli_opt_parser p;
-    cli_opt_init(&p, &info_spec, NULL, argc, argv);
-    while ((c = cli_opt_next(&p)) > 0) {
-        switch (c) {
-        case OPT_RUNTIME: runtime_path = p.value; break;
-        case OPT_BUNDLE: bundle = p.value; break;
-        case OPT_JSON: json = 1; break;
-        case OPT_SHAPE:
-            if (input_spec_add_shape(&spec, "info", p.value))
-                return CLI_USAGE;
-            break;
-        }
-    }
-    if (c == CLI_OPT_HELP)
-        return CLI_OK;
-    if (c == CLI_OPT_BAD)
-        return CLI_USAGE;
-    if (p.n_args != 1)
-        return cli_usage("info", p.n_args ? "give exactly one model" : "no model given");
+    if (cli_opt_parse(&p, &info_spec, NULL, &a, argc, argv))
+        return p.status;
+    const char *runtime_path = a.runtime, *bundle = a.bundle;
+    int json = a.json;
+    const input_spec *spec = &a.shapes;
     const char *path = p.args[0];
     int brc = cli_bundle_path(&bundle_path, "info", runtime_path, bundle);
     if (brc)
@@ -149,7 +146,7 @@ int cmd_info(int argc, char **argv)
         cli_fail_lib();
         goto cleanup;
     }
-    if (input_shapes_check(&spec, path, s))
+    if (input_shapes_check(spec, path, s))
         goto cleanup;
     const ortkit_model_metadata *m = ortkit_session_metadata(s);
     if (json) {
@@ -167,7 +164,7 @@ int cmd_info(int argc, char **argv)
         cJSON_AddNumberToObject(root, "initializers", (double)mf->initializer_count);
         cJSON *in = cJSON_AddArrayToObject(root, "inputs");
         for (size_t i = 0; i < ortkit_session_input_count(s); i++)
-            cJSON_AddItemToArray(in, io_json(ortkit_session_input(s, i), &spec));
+            cJSON_AddItemToArray(in, io_json(ortkit_session_input(s, i), spec));
         cJSON *out = cJSON_AddArrayToObject(root, "outputs");
         for (size_t i = 0; i < ortkit_session_output_count(s); i++)
             cJSON_AddItemToArray(out, io_json(ortkit_session_output(s, i), NULL));
@@ -191,10 +188,10 @@ int cmd_info(int argc, char **argv)
         printf(" %s %lld%s", mf->opsets[i].domain[0] ? cli_esc(mf->opsets[i].domain) : "ai.onnx",
                (long long)mf->opsets[i].version, i + 1 < mf->opset_count ? "," : "");
     printf("\ngraph     %zu nodes, %zu initializers\n\n", mf->node_count, mf->initializer_count);
-    if (print_io("inputs", s, 0, &spec))
+    if (print_io("inputs", s, 0, spec))
         goto cleanup;
     printf("\n");
-    if (print_io("outputs", s, 1, &spec))
+    if (print_io("outputs", s, 1, spec))
         goto cleanup;
     printf("\nmetadata\n");
     static const char *const headers[] = {"key", "value"};

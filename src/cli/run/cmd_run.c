@@ -3,46 +3,73 @@
 #include "inputs.h"
 #include "interrupt.h"
 #include "opt.h"
+#include "output_dir.h"
 #include "session_flags.h"
-
-#include "value_files.h"
 #include "value_show.h"
 #include "values.h"
 
-#include <errno.h>
-#include <limits.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 
-enum {
-    OPT_INPUT = 1, OPT_RANDOM, OPT_ZEROS, OPT_DIM, OPT_SHAPE, OPT_OUTPUT, OPT_THREADS, OPT_EP,
-    OPT_STRICT, OPT_REPEAT, OPT_SEED, OPT_RUNTIME, OPT_BUNDLE, OPT_JSON
-};
+#define MAX_ARGS 256
+
+typedef struct run_args {
+    const char *model, *runtime, *bundle, *out_dir;
+    char *bundle_path;         /* --bundle as the path to load */
+    input_spec in;
+    int random, zeros;
+    const char *providers[MAX_ARGS];
+    size_t n_providers;
+    char *ep_list;
+    long threads, repeat, seed;
+    int strict, json;
+    session_flags flags;
+} run_args;
+
+static int add_input(cli_opt_parser *p, void *in, char *value)
+{
+    return input_spec_add_file(in, p->spec->command, value);
+}
+
+static int add_dim(cli_opt_parser *p, void *in, char *value)
+{
+    return input_spec_add_dim(in, p->spec->command, value);
+}
+
+static int add_shape(cli_opt_parser *p, void *in, char *value)
+{
+    return input_spec_add_shape(in, p->spec->command, value);
+}
 
 static const cli_opt run_opts[] = {
-    {OPT_INPUT, "input", 'i', "NAME=FILE", CLI_OPT_REPEATS,
-     "feed input NAME from FILE: .npy, .json (a map), a directory (a sequence)"},
-    {OPT_RANDOM, "random", 0, NULL, 0, "fill inputs not given with random values (seeded)"},
-    {OPT_ZEROS, "zeros", 0, NULL, 0, "fill inputs not given with zeros"},
-    {OPT_DIM, "dim", 0, "SYMBOL=VALUE", CLI_OPT_REPEATS,
-     "size of a symbolic dimension for generated inputs"},
-    {OPT_SHAPE, "shape", 0, "NAME=D0,D1", CLI_OPT_REPEATS,
-     "the whole shape of generated input NAME (for dimensions without a name)"},
-    {OPT_OUTPUT, "output", 'o', "DIR", 0, "save each output in DIR (NAME.npy, NAME.json, NAME/)"},
-    {OPT_THREADS, "threads", 0, "N", 0, "intra-op threads (default: ORT's, one per core)"},
-    {OPT_EP, "ep", 0, "LIST", 0, "execution providers in order, e.g. cuda,cpu"},
-    {OPT_STRICT, "strict", 0, NULL, 0, "fail when a provider in --ep cannot be used"},
-    {OPT_REPEAT, "repeat", 0, "N", 0, "run N times and report latency statistics"},
-    {OPT_SEED, "seed", 0, "N", 0, "seed for --random (default 1)"},
-    {OPT_RUNTIME, "runtime", 0, "PATH", 0, "ONNX Runtime library or directory to load"},
-    CLI_BUNDLE_ROW(OPT_BUNDLE),
-    {OPT_JSON, "json", 0, NULL, 0, "print JSON"},
-    SESSION_FLAG_ROWS,
-    RUNTIME_FLAG_ROWS,
+    {0, "input", 'i', "NAME=FILE", CLI_OPT_REPEATS,
+     "feed input NAME from FILE: .npy, .json (a map), a directory (a sequence)",
+     CLI_OPT_CALL(run_args, in, add_input)},
+    {0, "random", 0, NULL, 0, "fill inputs not given with random values (seeded)",
+     CLI_OPT_FLAG(run_args, random)},
+    {0, "zeros", 0, NULL, 0, "fill inputs not given with zeros", CLI_OPT_FLAG(run_args, zeros)},
+    {0, "dim", 0, "SYMBOL=VALUE", CLI_OPT_REPEATS,
+     "size of a symbolic dimension for generated inputs", CLI_OPT_CALL(run_args, in, add_dim)},
+    {0, "shape", 0, "NAME=D0,D1", CLI_OPT_REPEATS,
+     "the whole shape of generated input NAME (for dimensions without a name)",
+     CLI_OPT_CALL(run_args, in, add_shape)},
+    {0, "output", 'o', "DIR", 0, "save each output in DIR (NAME.npy, NAME.json, NAME/)",
+     CLI_OPT_STRING(run_args, out_dir)},
+    {0, "threads", 0, "N", 0, "intra-op threads (default: ORT's, one per core)",
+     CLI_OPT_LONG(run_args, threads, 1, 4096)},
+    SESSION_EP_ROW(run_args, ep_list),
+    {0, "strict", 0, NULL, 0, "fail when a provider in --ep cannot be used",
+     CLI_OPT_FLAG(run_args, strict)},
+    {0, "repeat", 0, "N", 0, "run N times and report latency statistics",
+     CLI_OPT_LONG(run_args, repeat, 1, 100000000)},
+    {0, "seed", 0, "N", 0, "seed for --random (default 1)", CLI_OPT_LONG(run_args, seed, 0, UINT32_MAX)},
+    {0, "runtime", 0, "PATH", 0, "ONNX Runtime library or directory to load",
+     CLI_OPT_STRING(run_args, runtime)},
+    CLI_BUNDLE_ROW(run_args, bundle),
+    {0, "json", 0, NULL, 0, "print JSON", CLI_OPT_FLAG(run_args, json)},
+    SESSION_FLAG_ROWS(run_args, flags),
+    RUNTIME_FLAG_ROWS(run_args, flags),
+    CLI_OPT_ARGS(1, 1, "no model given"),
     CLI_OPT_END};
 
 static const cli_opt_spec run_spec = {
@@ -71,78 +98,18 @@ static const cli_opt_spec run_spec = {
     "the directories the run made.\n"
     "Exit status: 0 ok, 1 failure, 2 usage, 130 interrupted (SIGINT or SIGTERM).\n"};
 
-#define MAX_ARGS 256
-
-typedef struct run_args {
-    const char *model, *runtime, *bundle, *out_dir;
-    char *bundle_path;         /* --bundle as the path to load */
-    input_spec in;
-    const char *providers[MAX_ARGS];
-    size_t n_providers;
-    char *ep_list;
-    long threads, repeat, seed;
-    int strict, json;
-    session_flags flags;
-} run_args;
-
 static int parse_args(run_args *a, int argc, char **argv)
 {
     cli_opt_parser p;
-    int c;
     a->repeat = 1;
     a->seed = 1;
-    cli_opt_init(&p, &run_spec, NULL, argc, argv);
-    while ((c = cli_opt_next(&p)) > 0) {
-        switch (c) {
-        case OPT_INPUT:
-            if (input_spec_add_file(&a->in, "run", p.value))
-                return CLI_USAGE;
-            break;
-        case OPT_RANDOM:
-        case OPT_ZEROS: {
-            fill_mode fill = c == OPT_RANDOM ? FILL_RANDOM : FILL_ZEROS;
-            if (a->in.fill != FILL_NONE && a->in.fill != fill)
-                return cli_usage("run", "--random and --zeros exclude each other");
-            a->in.fill = fill;
-            break;
-        }
-        case OPT_SHAPE:
-            if (input_spec_add_shape(&a->in, "run", p.value))
-                return CLI_USAGE;
-            break;
-        case OPT_DIM:
-            if (input_spec_add_dim(&a->in, "run", p.value))
-                return CLI_USAGE;
-            break;
-        case OPT_OUTPUT: a->out_dir = p.value; break;
-        case OPT_THREADS:
-            if (cli_parse_long(p.value, 1, 4096, &a->threads))
-                return cli_usage("run", "--threads wants a number from 1 to 4096, got '%s'", p.value);
-            break;
-        case OPT_EP: a->ep_list = p.value; break;
-        case OPT_STRICT: a->strict = 1; break;
-        case OPT_REPEAT:
-            if (cli_parse_long(p.value, 1, 100000000, &a->repeat))
-                return cli_usage("run", "--repeat wants a number >= 1, got '%s'", p.value);
-            break;
-        case OPT_SEED:
-            if (cli_parse_long(p.value, 0, UINT32_MAX, &a->seed))
-                return cli_usage("run", "--seed wants a non-negative number, got '%s'", p.value);
-            break;
-        case OPT_RUNTIME: a->runtime = p.value; break;
-        case OPT_BUNDLE: a->bundle = p.value; break;
-        case OPT_JSON: a->json = 1; break;
-        default:
-            if (session_flags_parse(&a->flags, "run", c, p.value))
-                return CLI_USAGE;
-        }
-    }
-    if (c == CLI_OPT_HELP)
-        return -1;
-    if (c == CLI_OPT_BAD || session_flags_done(&a->flags, "run"))
+    if (cli_opt_parse(&p, &run_spec, NULL, a, argc, argv))
+        return p.status ? p.status : -1;
+    if (session_flags_done(&a->flags, "run"))
         return CLI_USAGE;
-    if (p.n_args != 1)
-        return cli_usage("run", p.n_args ? "give exactly one model" : "no model given");
+    if (a->random && a->zeros)
+        return cli_usage("run", "--random and --zeros exclude each other");
+    a->in.fill = a->random ? FILL_RANDOM : a->zeros ? FILL_ZEROS : FILL_NONE;
     a->model = p.args[0];
     a->in.seed = (unsigned)a->seed;
     int rc = cli_bundle_path(&a->bundle_path, "run", a->runtime, a->bundle);
@@ -151,289 +118,6 @@ static int parse_args(run_args *a, int argc, char **argv)
     if (a->bundle_path)
         a->runtime = a->bundle_path;
     return providers_split("run", a->ep_list, a->providers, MAX_ARGS, &a->n_providers);
-}
-
-/* Output names as file names: anything but [A-Za-z0-9._-] becomes '_'. */
-static void file_name_for(const char *name, char *buf, size_t size)
-{
-    size_t i = 0;
-    for (; name[i] && i + 1 < size; i++) {
-        char ch = name[i];
-        int ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-                 ch == '.' || ch == '_' || ch == '-';
-        buf[i] = ok ? ch : '_';
-    }
-    buf[i] = '\0';
-    if (!strcmp(buf, ".") || !strcmp(buf, "..") || !buf[0])
-        snprintf(buf, size, "output");
-}
-
-/* The file each output is saved in (without ".npy"). */
-typedef struct out_file {
-    char name[512];
-    char ext[8];      /* ".npy", ".json", or "" for a sequence's directory */
-    int track;        /* a sequence's staged directory, for an interrupt; -1 */
-    size_t output;    /* its index among the session's outputs */
-    int had_old;      /* DIR held a file of that name: kept as STAGING/old-N */
-    int placed;       /* renamed into DIR */
-    dev_t dev;        /* the staged file */
-    ino_t ino;
-} out_file;
-
-static int cmp_out_file(const void *x, const void *y)
-{
-    const out_file *a = x, *b = y;
-    int c = strcmp(a->name, b->name);
-    return c ? c : (a->output > b->output) - (a->output < b->output);
-}
-
-/*
- * The file name of every output, refused when two outputs would share one
- * (names that differ only in characters the mapping replaces, or "." and
- * ".."): a file must say which output it holds, whatever the order.  Checked
- * before the model runs, so nothing is written.  *out is malloc'd.
- */
-static int plan_files(out_file **out, const ortkit_session *s, size_t n, const char *dir)
-{
-    out_file *f = calloc(n + 1, sizeof *f), *sorted = calloc(n + 1, sizeof *sorted);
-    if (!f || !sorted) {
-        free(f);
-        free(sorted);
-        return cli_fail("out of memory");
-    }
-    for (size_t i = 0; i < n; i++) {
-        file_name_for(ortkit_session_output(s, i)->name, f[i].name, sizeof f[i].name);
-        f[i].output = i;
-        f[i].track = -1;
-    }
-    memcpy(sorted, f, n * sizeof *f);
-    qsort(sorted, n, sizeof *sorted, cmp_out_file);
-    for (size_t i = 1; i < n; i++) {
-        if (strcmp(sorted[i - 1].name, sorted[i].name))
-            continue;
-        int rc = cli_fail("outputs '%s' and '%s' would both be saved as '%s/%s.npy' (characters "
-                          "other than letters, digits, '.', '_' and '-' become '_'); nothing was "
-                          "written",
-                          ortkit_session_output(s, sorted[i - 1].output)->name,
-                          ortkit_session_output(s, sorted[i].output)->name, dir, sorted[i].name);
-        free(f);
-        free(sorted);
-        return rc;
-    }
-    free(sorted);
-    *out = f;
-    return CLI_OK;
-}
-
-static int cmp_staged(const void *x, const void *y)
-{
-    const out_file *a = x, *b = y;
-    if (a->dev != b->dev)
-        return a->dev < b->dev ? -1 : 1;
-    if (a->ino != b->ino)
-        return a->ino < b->ino ? -1 : 1;
-    return (a->output > b->output) - (a->output < b->output);
-}
-
-/* Two outputs staged as one file (names that differ only in case, on a file
- * system that ignores it): CLI_FAIL after saying so, else CLI_OK. */
-static int same_file(const char *dir, const char *staging, out_file *f, const ortkit_session *s,
-                     size_t n)
-{
-    out_file *sorted = calloc(n + 1, sizeof *sorted);
-    if (!sorted)
-        return cli_fail("out of memory");
-    for (size_t i = 0; i < n; i++) {
-        char path[PATH_MAX];
-        struct stat st;
-        if (ortkit__pathf(path, sizeof path, "%s/%s%s", staging, f[i].name, f[i].ext) ||
-            stat(path, &st)) {
-            free(sorted);
-            return cli_fail("cannot read back '%s/%s%s': %s", staging, f[i].name, f[i].ext,
-                            strerror(errno));
-        }
-        f[i].dev = st.st_dev;
-        f[i].ino = st.st_ino;
-    }
-    memcpy(sorted, f, n * sizeof *f);
-    qsort(sorted, n, sizeof *sorted, cmp_staged);
-    int rc = CLI_OK;
-    for (size_t i = 1; i < n && !rc; i++)
-        if (sorted[i - 1].dev == sorted[i].dev && sorted[i - 1].ino == sorted[i].ino)
-            rc = cli_fail("outputs '%s' and '%s' would both be saved as '%s/%s%s' on this file "
-                          "system; nothing was written",
-                          ortkit_session_output(s, sorted[i - 1].output)->name,
-                          ortkit_session_output(s, sorted[i].output)->name, dir, sorted[i].name,
-                          sorted[i].ext);
-    free(sorted);
-    return rc;
-}
-
-/* The test hook: pause this many seconds after each output is staged, so
- * that a test can interrupt a save half-way. */
-#define SAVE_PAUSE_ENV "ORTKIT_RUN_SAVE_PAUSE_TEST"
-
-static void test_pause(void)
-{
-    const char *v = getenv(SAVE_PAUSE_ENV);
-    double seconds = v ? atof(v) : 0, until = ortkit__clock_now() + seconds;
-    while (seconds > 0 && !cli_interrupted() && ortkit__clock_now() < until)
-        nanosleep(&(struct timespec){0, 10000000}, NULL);
-}
-
-/* Put every staged output into DIR, or none: a file it replaces is first
- * kept in the staging directory (a hard link, else renamed there) and put
- * back if a later one fails. */
-static int commit(const char *dir, const char *staging, out_file *f, size_t n)
-{
-    char from[PATH_MAX], to[PATH_MAX], old[PATH_MAX];
-    size_t i = 0;
-    for (; i < n; i++) {
-        struct stat st;
-        if (ortkit__pathf(from, sizeof from, "%s/%s%s", staging, f[i].name, f[i].ext) ||
-            ortkit__pathf(to, sizeof to, "%s/%s%s", dir, f[i].name, f[i].ext) ||
-            ortkit__pathf(old, sizeof old, "%s/old-%zu", staging, i)) {
-            cli_fail("output directory '%s': path too long", dir);
-            break;
-        }
-        if (lstat(to, &st) == 0) {
-            if (link(to, old) != 0 && rename(to, old) != 0) {
-                cli_fail("cannot replace '%s': %s", to, strerror(errno));
-                break;
-            }
-            f[i].had_old = 1;
-        } else if (errno != ENOENT) {
-            cli_fail("cannot write '%s': %s", to, strerror(errno));
-            break;
-        }
-        if (rename(from, to) != 0) {
-            cli_fail("cannot write '%s': %s", to, strerror(errno));
-            break;
-        }
-        f[i].placed = 1;
-    }
-    if (i == n)
-        return CLI_OK;
-    for (size_t j = i + 1; j-- > 0;) {
-        if ((!f[j].had_old && !f[j].placed) ||
-            ortkit__pathf(to, sizeof to, "%s/%s%s", dir, f[j].name, f[j].ext) ||
-            ortkit__pathf(old, sizeof old, "%s/old-%zu", staging, j))
-            continue;
-        if (f[j].had_old)
-            rename(old, to);
-        else
-            unlink(to);
-    }
-    return CLI_FAIL;
-}
-
-/* The directories inside the staging directory: sequences staged, and
- * sequences a commit moved aside (old-N). */
-static void unstage_dirs(const char *staging, out_file *f, size_t n)
-{
-    char path[PATH_MAX];
-    for (size_t i = 0; i < n; i++) {
-        if (!ortkit__pathf(path, sizeof path, "%s/%s", staging, f[i].name) && !f[i].ext[0])
-            cli_remove_flat_dir(path);
-        if (!ortkit__pathf(path, sizeof path, "%s/old-%zu", staging, i))
-            cli_remove_flat_dir(path);
-        cli_interrupt_untrack(f[i].track);
-        f[i].track = -1;
-    }
-}
-
-/*
- * Save every output as DIR/NAME.npy (a sequence DIR/NAME/, a map DIR/NAME.json), all or nothing: each is written into a
- * staging directory inside DIR (DIR/.ortkit-run-PID-XXXXXX, so that the next
- * run can tell one whose process is gone), every destination is checked, and
- * only then are they renamed into place.  A failure or an interrupt leaves
- * DIR as it was, and removes DIR (and the parents it lacked) when this run
- * created it.
- */
-static int save_outputs(const char *dir, out_file *f, const ortkit_session *s, ortkit_value **outs,
-                        size_t n)
-{
-    struct stat st;
-    int created = 0, rc = CLI_FAIL, track_dir = -1, track_staging = -1;
-    size_t existed = 0;
-    char staging[PATH_MAX], path[PATH_MAX];
-    cli_interrupt_hold();
-    if (stat(dir, &st) != 0) {
-        /* DIR and the parents it lacks: made here, so removed on failure. */
-        if (errno != ENOENT) {
-            rc = cli_fail("cannot create output directory '%s': %s", dir, strerror(errno));
-            goto release;
-        }
-        if (ortkit__mkdirs_made(dir, &existed)) {
-            rc = cli_fail("cannot create output directory '%s': %s", dir, ortkit__error_message());
-            goto release;
-        }
-        created = 1;
-        track_dir = cli_interrupt_track_made(dir, existed);
-    } else if (!S_ISDIR(st.st_mode)) {
-        rc = cli_fail("output directory '%s' is not a directory", dir);
-        goto release;
-    }
-    cli_remove_stale(dir, ".ortkit-run-");
-    if (ortkit__pathf(staging, sizeof staging, "%s/.ortkit-run-%ld-XXXXXX", dir, (long)getpid())) {
-        cli_fail("output directory '%s': path too long", dir);
-        goto done;
-    }
-    if (!mkdtemp(staging)) {
-        cli_fail("cannot write into '%s': %s", dir, strerror(errno));
-        goto done;
-    }
-    track_staging = cli_interrupt_track(staging, CLI_TRACK_FLAT_DIR);
-    for (size_t i = 0; i < n; i++) {
-        snprintf(f[i].ext, sizeof f[i].ext, "%s", value_file_ext(outs[i]));
-        f[i].track = -1;
-        if (ortkit__pathf(path, sizeof path, "%s/%s%s", dir, f[i].name, f[i].ext)) {
-            cli_fail("output directory '%s': path too long", dir);
-            goto unstage;
-        }
-        if (f[i].ext[0] && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-            cli_fail("output '%s': cannot replace '%s': it is a directory",
-                     ortkit_session_output(s, i)->name, path);
-            goto unstage;
-        }
-    }
-    for (size_t i = 0; i < n && !cli_interrupted(); i++) {
-        const char *name = ortkit_session_output(s, i)->name;
-        char what[600];
-        snprintf(what, sizeof what, "output '%.500s'", name);
-        if (ortkit__pathf(path, sizeof path, "%s/%s", staging, f[i].name)) {
-            cli_fail("output directory '%s': path too long", dir);
-            goto unstage;
-        }
-        int failed = value_save(path, what, outs[i]);
-        if (!f[i].ext[0]) /* a sequence's directory, even half-made */
-            f[i].track = cli_interrupt_track(path, CLI_TRACK_FLAT_DIR);
-        if (failed)
-            goto unstage;
-        test_pause();
-    }
-    if (cli_interrupted()) {
-        rc = cli_interrupt_fail("nothing was written to '%s'", dir);
-        goto unstage;
-    }
-    /* Names that differ only in case are one file on some file systems:
-     * two outputs staged as one file are refused too. */
-    if (same_file(dir, staging, f, s, n))
-        goto unstage;
-    rc = commit(dir, staging, f, n);
-unstage:
-    unstage_dirs(staging, f, n);
-    cli_remove_flat_dir(staging);
-    cli_interrupt_untrack(track_staging);
-done:
-    if (rc && created)
-        ortkit__rmdirs_made(dir, existed);
-    cli_interrupt_untrack(track_dir);
-release:
-    /* Once the outputs are in place an interrupt is too late to undo them:
-     * the run ends as it would have. */
-    cli_interrupt_release();
-    return rc;
 }
 
 static int cmp_double(const void *x, const void *y)
@@ -600,7 +284,7 @@ int cmd_run(int argc, char **argv)
         cli_fail("out of memory");
         goto cleanup;
     }
-    if (a.out_dir && plan_files(&files, s, n_out, a.out_dir))
+    if (a.out_dir && output_dir_plan(&files, s, n_out, a.out_dir))
         goto cleanup;
     if (inputs_build(&a.in, a.model, s, inputs, names))
         goto cleanup;
@@ -618,7 +302,7 @@ int cmd_run(int argc, char **argv)
         }
         lat[r] = ortkit__clock_now() - start;
     }
-    if (a.out_dir && (rc = save_outputs(a.out_dir, files, s, outs, n_out)))
+    if (a.out_dir && (rc = output_dir_save(a.out_dir, files, s, outs, n_out)))
         goto cleanup;
     rc = report(&a, rt, s, outs, create_s, lat, (size_t)a.repeat);
 cleanup:

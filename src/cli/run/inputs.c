@@ -97,45 +97,6 @@ void shape_text(const shape_value *sh, char *buf, size_t size)
         snprintf(buf + used, size - used, "]");
 }
 
-int providers_split(const char *cmd, char *list, const char **out, size_t max, size_t *n)
-{
-    if (!list)
-        return 0;
-    /* strtok would pass over an empty name; a list such as "cuda,,cpu" or
-     * ",,," is more likely a mistake than a wish for the default. */
-    for (char *p = list, *next;; p = next + 1) {
-        next = p + strcspn(p, ",");
-        int last = *next == '\0';
-        *next = '\0';
-        if (!*p)
-            return cli_usage(cmd, "--ep wants provider names separated by commas, without empty "
-                             "ones (such as cuda,cpu)");
-        if (*n == max)
-            return cli_usage(cmd, "too many providers in --ep");
-        out[(*n)++] = p;
-        if (last)
-            return 0;
-    }
-}
-
-void providers_warn_skipped(const ortkit_session *s)
-{
-    int skipped = 0, other = 0;
-    for (size_t i = 0; i < ortkit_session_provider_count(s); i++) {
-        const ortkit_provider_status *p = ortkit_session_provider(s, i);
-        if (!p->active) {
-            cli_warn("provider '%s' skipped: %s", p->requested, p->reason);
-            if (p->detail[0])
-                cli_warn("provider '%s': ONNX Runtime said: %s", p->requested, p->detail);
-            skipped = 1;
-        } else if (strcmp(p->name, "CPUExecutionProvider")) {
-            other = 1;
-        }
-    }
-    if (skipped && !other) /* never a silent fallback */
-        cli_warn("the session runs on the CPU only (--strict fails instead)");
-}
-
 /* "a, b, c": the model's input names, for a message about a name it lacks. */
 static void input_list(const ortkit_session *s, char *buf, size_t size)
 {

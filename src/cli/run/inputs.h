@@ -1,6 +1,6 @@
 /*
  * inputs.h - what `ortkit run` and `ortkit bench` share: model inputs from
- * .npy files or generated, and the --ep provider list.
+ * .npy files or generated.
  */
 #ifndef ORTKIT_CLI_INPUTS_H
 #define ORTKIT_CLI_INPUTS_H
@@ -53,12 +53,6 @@ int input_shapes_check(const input_spec *spec, const char *model, const ortkit_s
 const shape_value *input_spec_shape(const input_spec *spec, const char *name);
 /* "[4,12]" (a scalar: "[]"). */
 void shape_text(const shape_value *sh, char *buf, size_t size);
-
-/* Split "cuda,cpu" in place into out[]; 0, or CLI_USAGE when more than max. */
-int providers_split(const char *cmd, char *list, const char **out, size_t max, size_t *n);
-
-/* Warn on stderr about each requested provider the session skipped. */
-void providers_warn_skipped(const ortkit_session *s);
 
 /*
  * Build every input of session s, in model order, as values: from the

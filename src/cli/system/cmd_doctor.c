@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "bundle/bundle_view.h"
 #include "bundle/choice_view.h"
+#include "ep_devices_view.h"
 #include "ortkit/sys/selftest.h"
 #include "opt.h"
 
@@ -15,15 +16,19 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { OPT_JSON = 1, OPT_HOST, OPT_BUNDLE };
+typedef struct doctor_args {
+    int json;
+    const char *host, *bundle;
+} doctor_args;
 
 static const cli_opt doctor_opts[] = {
-    {OPT_JSON, "json", 'j', NULL, 0, "print JSON"},
-    {OPT_HOST, "host", 'H', "FILE", 0,
+    {0, "json", 'j', NULL, 0, "print JSON", CLI_OPT_FLAG(doctor_args, json)},
+    {0, "host", 'H', "FILE", 0,
      "judge the bundles for the machine described in FILE ('ortkit host --json'); nothing is "
-     "loaded then"},
-    {OPT_BUNDLE, "bundle", 'b', "NAME", 0,
-     "pin a bundle by name or ONNX Runtime version, as ORTKIT_BUNDLE does"},
+     "loaded then", CLI_OPT_STRING(doctor_args, host)},
+    {0, "bundle", 'b', "NAME", 0,
+     "pin a bundle by name or ONNX Runtime version, as ORTKIT_BUNDLE does",
+     CLI_OPT_STRING(doctor_args, bundle)},
     CLI_OPT_END};
 
 static const cli_opt_spec doctor_spec = {
@@ -573,22 +578,13 @@ int cmd_doctor(int argc, char **argv)
 {
     report r;
     memset(&r, 0, sizeof r);
-    int json = 0, c;
+    doctor_args a = {0, NULL, NULL};
     cli_opt_parser p;
-    cli_opt_init(&p, &doctor_spec, NULL, argc, argv);
-    while ((c = cli_opt_next(&p)) > 0) {
-        switch (c) {
-        case OPT_JSON: json = 1; break;
-        case OPT_HOST: r.host_file = p.value; break;
-        case OPT_BUNDLE: r.pin = p.value; break;
-        }
-    }
-    if (c == CLI_OPT_HELP)
-        return CLI_OK;
-    if (c == CLI_OPT_BAD)
-        return CLI_USAGE;
-    if (p.n_args > 0)
-        return cli_usage("doctor", "unexpected argument '%s'", p.args[0]);
+    if (cli_opt_parse(&p, &doctor_spec, NULL, &a, argc, argv))
+        return p.status;
+    int json = a.json;
+    r.host_file = a.host;
+    r.pin = a.bundle;
 
     int rc = gather(&r);
     if (rc == CLI_OK) {

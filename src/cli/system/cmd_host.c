@@ -5,13 +5,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_JSON = 1, OPT_LOAD };
+typedef struct host_args {
+    int json;
+    const char *load;
+} host_args;
 
 static const cli_opt host_opts[] = {
-    {OPT_JSON, "json", 'j', NULL, 0,
+    {0, "json", 'j', NULL, 0,
      "print JSON; 'ortkit host --json > h.json' describes this machine for --load and "
-     "'ortkit variants --host'"},
-    {OPT_LOAD, "load", 'l', "FILE", 0, "show the machine described in FILE instead of this one"},
+     "'ortkit variants --host'", CLI_OPT_FLAG(host_args, json)},
+    {0, "load", 'l', "FILE", 0, "show the machine described in FILE instead of this one",
+     CLI_OPT_STRING(host_args, load)},
     CLI_OPT_END};
 
 static const cli_opt_spec host_spec = {
@@ -117,22 +121,12 @@ static void print_host(const ortkit_host *h)
 
 int cmd_host(int argc, char **argv)
 {
-    const char *load = NULL;
-    int json = 0, c;
+    host_args a = {0, NULL};
     cli_opt_parser p;
-    cli_opt_init(&p, &host_spec, NULL, argc, argv);
-    while ((c = cli_opt_next(&p)) > 0) {
-        switch (c) {
-        case OPT_JSON: json = 1; break;
-        case OPT_LOAD: load = p.value; break;
-        }
-    }
-    if (c == CLI_OPT_HELP)
-        return CLI_OK;
-    if (c == CLI_OPT_BAD)
-        return CLI_USAGE;
-    if (p.n_args > 0)
-        return cli_usage("host", "unexpected argument '%s'", p.args[0]);
+    if (cli_opt_parse(&p, &host_spec, NULL, &a, argc, argv))
+        return p.status;
+    const char *load = a.load;
+    int json = a.json;
 
     ortkit_host *host = NULL;
     if ((load ? ortkit_host_load(&host, load) : ortkit_host_detect(&host)) != 0)

@@ -5,15 +5,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_FITS = 1, OPT_HOST, OPT_FLOX, OPT_JSON };
+typedef struct variants_args {
+    int fits, flox, json;
+    const char *host;
+} variants_args;
 
 static const cli_opt variants_opts[] = {
-    {OPT_FITS, "fits", 'f', NULL, 0, "check each variant against this machine: fits, or why not"},
-    {OPT_HOST, "host", 'H', "FILE", 0,
-     "check against the machine described in FILE (see 'ortkit host --json'); implies --fits"},
-    {OPT_FLOX, "flox", 'x', NULL, 0, "show the Flox names too"},
-    {OPT_JSON, "json", 'j', NULL, 0, "print JSON"},
+    {0, "fits", 'f', NULL, 0, "check each variant against this machine: fits, or why not",
+     CLI_OPT_FLAG(variants_args, fits)},
+    {0, "host", 'H', "FILE", 0,
+     "check against the machine described in FILE (see 'ortkit host --json'); implies --fits",
+     CLI_OPT_STRING(variants_args, host)},
+    {0, "flox", 'x', NULL, 0, "show the Flox names too", CLI_OPT_FLAG(variants_args, flox)},
+    {0, "json", 'j', NULL, 0, "print JSON", CLI_OPT_FLAG(variants_args, json)},
     CLI_OPT_TERM("NAME...", "only these variants"),
+    CLI_OPT_ARGS(0, CLI_OPT_ANY, NULL),
     CLI_OPT_END};
 
 static const cli_opt_spec variants_spec = {
@@ -144,22 +150,13 @@ static void print_measured(const ortkit_variant *const *list, size_t count)
 
 int cmd_variants(int argc, char **argv)
 {
-    const char *host_file = NULL;
-    int fits = 0, flox = 0, json = 0, note = 0, c, rc = CLI_FAIL;
+    variants_args a = {0, 0, 0, NULL};
+    int note = 0, rc = CLI_FAIL;
     cli_opt_parser p;
-    cli_opt_init(&p, &variants_spec, NULL, argc, argv);
-    while ((c = cli_opt_next(&p)) > 0) {
-        switch (c) {
-        case OPT_FITS: fits = 1; break;
-        case OPT_HOST: host_file = p.value; fits = 1; break;
-        case OPT_FLOX: flox = 1; break;
-        case OPT_JSON: json = 1; break;
-        }
-    }
-    if (c == CLI_OPT_HELP)
-        return CLI_OK;
-    if (c == CLI_OPT_BAD)
-        return CLI_USAGE;
+    if (cli_opt_parse(&p, &variants_spec, NULL, &a, argc, argv))
+        return p.status;
+    const char *host_file = a.host;
+    int fits = a.fits || a.host, flox = a.flox, json = a.json;
 
     /* The variants to show: those named, or all. */
     size_t count = p.n_args ? (size_t)p.n_args : ortkit_variant_count();

@@ -1,12 +1,17 @@
 /* cmd_version.c - `ortkit version`: ortkit, and the runtime it would load. */
 #include "cli.h"
+#include "ep_devices_view.h"
 #include "opt.h"
 
-enum { OPT_RUNTIME = 1, OPT_JSON };
+typedef struct version_args {
+    const char *runtime;
+    int json;
+} version_args;
 
 static const cli_opt version_opts[] = {
-    {OPT_RUNTIME, "runtime", 'r', "PATH", 0, "load this library or directory instead of searching"},
-    {OPT_JSON, "json", 'j', NULL, 0, "print JSON"},
+    {0, "runtime", 'r', "PATH", 0, "load this library or directory instead of searching",
+     CLI_OPT_STRING(version_args, runtime)},
+    {0, "json", 'j', NULL, 0, "print JSON", CLI_OPT_FLAG(version_args, json)},
     CLI_OPT_END};
 
 static const cli_opt_spec version_spec = {
@@ -17,54 +22,14 @@ static const cli_opt_spec version_spec = {
     "and the EP devices it discovers (ONNX Runtime 1.22 and newer).\n",
     version_opts, NULL, NULL};
 
-/* "EP devices  CPUExecutionProvider on cpu (vendor, 0x1022)" lines; doctor shares it. */
-cJSON *ep_devices_json(const ortkit_ep_devices *eps)
-{
-    cJSON *a = cJSON_CreateArray();
-    for (size_t i = 0; a && i < ortkit_ep_devices_count(eps); i++) {
-        const ortkit_ep_device *d = ortkit_ep_devices_get(eps, i);
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "ep", d->ep_name);
-        cJSON_AddStringToObject(o, "ep_vendor", d->ep_vendor);
-        cJSON_AddStringToObject(o, "type", d->device_type);
-        cJSON_AddStringToObject(o, "vendor", d->vendor);
-        cJSON_AddNumberToObject(o, "vendor_id", d->vendor_id);
-        cJSON_AddNumberToObject(o, "device_id", d->device_id);
-        cJSON_AddItemToArray(a, o);
-    }
-    return a;
-}
-
-void ep_devices_print(const ortkit_ep_devices *eps)
-{
-    size_t n = ortkit_ep_devices_count(eps);
-    if (n == 0)
-        printf("EP devices none listed (ONNX Runtime lists them from 1.22 on)\n");
-    for (size_t i = 0; i < n; i++) {
-        const ortkit_ep_device *d = ortkit_ep_devices_get(eps, i);
-        printf("%-11s%s on %s (%s%s0x%04x)\n", i ? "" : "EP devices", cli_esc(d->ep_name),
-               d->device_type, cli_esc(d->vendor), d->vendor[0] ? ", " : "", d->vendor_id);
-    }
-}
-
 int cmd_version(int argc, char **argv)
 {
-    const char *runtime_path = NULL;
-    int json = 0, c;
+    version_args a = {NULL, 0};
     cli_opt_parser p;
-    cli_opt_init(&p, &version_spec, NULL, argc, argv);
-    while ((c = cli_opt_next(&p)) > 0) {
-        switch (c) {
-        case OPT_RUNTIME: runtime_path = p.value; break;
-        case OPT_JSON: json = 1; break;
-        }
-    }
-    if (c == CLI_OPT_HELP)
-        return CLI_OK;
-    if (c == CLI_OPT_BAD)
-        return CLI_USAGE;
-    if (p.n_args > 0)
-        return cli_usage("version", "unexpected argument '%s'", p.args[0]);
+    if (cli_opt_parse(&p, &version_spec, NULL, &a, argc, argv))
+        return p.status;
+    const char *runtime_path = a.runtime;
+    int json = a.json;
 
     ortkit_runtime *rt = NULL;
     int rc = cli_open_runtime(&rt, runtime_path);

@@ -1,8 +1,8 @@
 /* cmd_validate.c - `ortkit validate [DIR...]`: run ONNX backend tests against a runtime. */
-#include "run/inputs.h"
 #include "interrupt.h"
 #include "opt.h"
 #include "session_flags.h"
+#include "test_hooks.h"
 #include "validate_cli.h"
 
 #include <errno.h>
@@ -16,48 +16,77 @@
 #ifndef ORTKIT_VALIDATE_SUITE
 #define ORTKIT_VALIDATE_SUITE "/usr/share/libonnx-testdata/data"
 #endif
+/* Where the known-failure lists are installed, for --help; the tool looks
+ * for them relative to where it lies (ORTKIT_VALIDATE_LIST_DIRS: the build
+ * tree's copy beside it, then the installed tree's). */
 #ifndef ORTKIT_VALIDATE_LISTS
-#define ORTKIT_VALIDATE_LISTS ""
+#define ORTKIT_VALIDATE_LISTS "share/ortkit/validate"
+#endif
+#ifndef ORTKIT_VALIDATE_LIST_DIRS
+#define ORTKIT_VALIDATE_LIST_DIRS "share/ortkit/validate:../share/ortkit/validate"
 #endif
 
-/* The test hook: the child running this test raises SIGSEGV. */
-#define CRASH_HOOK_ENV "ORTKIT_VALIDATE_CRASH_TEST"
-
-enum {
-    OPT_JOBS = 1, OPT_FILTER, OPT_EXCLUDE, OPT_KNOWN, OPT_NO_KNOWN, OPT_ALLOW, OPT_TOL, OPT_RTOL,
-    OPT_ATOL, OPT_TIMEOUT, OPT_REPEAT, OPT_SOAK, OPT_THREADS, OPT_EP, OPT_STRICT, OPT_JSON,
-    OPT_JUNIT, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_VERBOSE, OPT_LIST, OPT_RUNTIME, OPT_BUNDLE
-};
+typedef struct validate_args {
+    const char **roots;
+    size_t n_roots;
+    ortkit__strv filters, excludes;
+    const char *known, *tolerances, *runtime, *junit, *bundle;
+    char *bundle_path;     /* --bundle as the path to load */
+    int no_known, allow_xpass, json, verbose, list, strict;
+    int progress; /* -1: when stderr is a terminal */
+    long jobs, repeat, threads;
+    double timeout, soak, rtol, atol; /* rtol, atol NAN: not given */
+    char *ep_list;
+    const char *providers[256];
+    size_t n_providers;
+    session_flags flags;
+} validate_args;
 
 static const cli_opt validate_opts[] = {
-    {OPT_JOBS, "jobs", 'j', "N", 0, "tests run at once (default: one per CPU)"},
-    {OPT_FILTER, "filter", 0, "PATTERN", CLI_OPT_REPEATS,
-     "run tests whose name (or suite/name) matches; repeatable"},
-    {OPT_EXCLUDE, "exclude", 0, "PATTERN", CLI_OPT_REPEATS, "skip tests that match; repeatable"},
-    {OPT_KNOWN, "known-failures", 0, "FILE", 0,
+    {0, "jobs", 'j', "N", 0, "tests run at once (default: one per CPU)",
+     CLI_OPT_LONG(validate_args, jobs, 1, 1024)},
+    {0, "filter", 0, "PATTERN", CLI_OPT_REPEATS,
+     "run tests whose name (or suite/name) matches; repeatable", CLI_OPT_STRV(validate_args, filters)},
+    {0, "exclude", 0, "PATTERN", CLI_OPT_REPEATS, "skip tests that match; repeatable",
+     CLI_OPT_STRV(validate_args, excludes)},
+    {0, "known-failures", 0, "FILE", 0,
      "tests expected to fail: lines 'TEST  reason' (default, for the default suite: "
-     "known_failures_MAJOR.MINOR.txt of the runtime's version in\n" ORTKIT_VALIDATE_LISTS ")"},
-    {OPT_NO_KNOWN, "no-known-failures", 0, NULL, 0, "use no known-failures list"},
-    {OPT_ALLOW, "allow-unexpected-pass", 0, NULL, 0,
-     "a listed test that passes does not fail the run"},
-    {OPT_TOL, "tolerances", 0, "FILE", 0, "per-test tolerances: lines 'TEST RTOL ATOL'"},
-    {OPT_RTOL, "rtol", 0, "X", 0, "tolerances for floats (default 1e-3 and 1e-5)"},
-    {OPT_ATOL, "atol", 0, "X", CLI_OPT_SAME_LINE, NULL},
-    {OPT_TIMEOUT, "timeout", 0, "SECONDS", 0, "a test running longer is killed (default 60)"},
-    {OPT_REPEAT, "repeat", 0, "N", 0, "run each data set N times; outputs must not change"},
-    {OPT_SOAK, "soak", 0, "SECONDS", 0, "run each test's data this long; report memory growth"},
-    {OPT_THREADS, "threads", 0, "N", 0, "intra-op threads per session (default 1; 0: ORT's)"},
-    {OPT_EP, "ep", 0, "LIST", 0, "execution providers in order, e.g. cuda,cpu"},
-    {OPT_STRICT, "strict", 0, NULL, 0, "fail a test whose session cannot get a provider in --ep"},
-    {OPT_JSON, "json", 0, NULL, 0, "print the report as JSON"},
-    {OPT_JUNIT, "junit", 0, "FILE", 0, "also write JUnit XML to FILE"},
-    {OPT_PROGRESS, "progress", 0, NULL, 0, "the progress bar on stderr (default: when a terminal)"},
-    {OPT_NO_PROGRESS, "no-progress", 0, NULL, CLI_OPT_SAME_LINE, NULL},
-    {OPT_VERBOSE, "verbose", 'v', NULL, 0, "a line per test as it ends"},
-    {OPT_LIST, "list", 0, NULL, 0, "list the tests selected, without running them"},
-    {OPT_RUNTIME, "runtime", 0, "PATH", 0, "ONNX Runtime library or directory to load"},
-    CLI_BUNDLE_ROW(OPT_BUNDLE),
-    SESSION_FLAG_ROWS,
+     "known_failures_MAJOR.MINOR.txt of the runtime's version, installed with ortkit in\n"
+     "PREFIX/" ORTKIT_VALIDATE_LISTS ")",
+     CLI_OPT_STRING(validate_args, known)},
+    {0, "no-known-failures", 0, NULL, 0, "use no known-failures list",
+     CLI_OPT_FLAG(validate_args, no_known)},
+    {0, "allow-unexpected-pass", 0, NULL, 0, "a listed test that passes does not fail the run",
+     CLI_OPT_FLAG(validate_args, allow_xpass)},
+    {0, "tolerances", 0, "FILE", 0, "per-test tolerances: lines 'TEST RTOL ATOL'",
+     CLI_OPT_STRING(validate_args, tolerances)},
+    {0, "rtol", 0, "X", 0, "tolerances for floats (default 1e-3 and 1e-5)",
+     CLI_OPT_DOUBLE(validate_args, rtol, 0, INFINITY)},
+    {0, "atol", 0, "X", CLI_OPT_SAME_LINE, NULL, CLI_OPT_DOUBLE(validate_args, atol, 0, INFINITY)},
+    {0, "timeout", 0, "SECONDS", 0, "a test running longer is killed (default 60)",
+     CLI_OPT_DOUBLE(validate_args, timeout, 0.001, INFINITY), .want = "a number of seconds > 0"},
+    {0, "repeat", 0, "N", 0, "run each data set N times; outputs must not change",
+     CLI_OPT_LONG(validate_args, repeat, 1, 1000000)},
+    {0, "soak", 0, "SECONDS", 0, "run each test's data this long; report memory growth",
+     CLI_OPT_DOUBLE(validate_args, soak, 0.001, INFINITY), .want = "a number of seconds > 0"},
+    {0, "threads", 0, "N", 0, "intra-op threads per session (default 1; 0: ORT's)",
+     CLI_OPT_LONG(validate_args, threads, 0, 4096)},
+    SESSION_EP_ROW(validate_args, ep_list),
+    {0, "strict", 0, NULL, 0, "fail a test whose session cannot get a provider in --ep",
+     CLI_OPT_FLAG(validate_args, strict)},
+    {0, "json", 0, NULL, 0, "print the report as JSON", CLI_OPT_FLAG(validate_args, json)},
+    {0, "junit", 0, "FILE", 0, "also write JUnit XML to FILE", CLI_OPT_STRING(validate_args, junit)},
+    {0, "progress", 0, NULL, 0, "the progress bar on stderr (default: when a terminal)",
+     CLI_OPT_SET(validate_args, progress, 1)},
+    {0, "no-progress", 0, NULL, CLI_OPT_SAME_LINE, NULL, CLI_OPT_SET(validate_args, progress, 0)},
+    {0, "verbose", 'v', NULL, 0, "a line per test as it ends", CLI_OPT_FLAG(validate_args, verbose)},
+    {0, "list", 0, NULL, 0, "list the tests selected, without running them",
+     CLI_OPT_FLAG(validate_args, list)},
+    {0, "runtime", 0, "PATH", 0, "ONNX Runtime library or directory to load",
+     CLI_OPT_STRING(validate_args, runtime)},
+    CLI_BUNDLE_ROW(validate_args, bundle),
+    SESSION_FLAG_ROWS(validate_args, flags),
+    CLI_OPT_ARGS(0, CLI_OPT_ANY, NULL),
     CLI_OPT_END};
 
 static const cli_opt_spec validate_spec = {
@@ -79,117 +108,26 @@ static const cli_opt_spec validate_spec = {
     "report covers the tests that finished, and a --junit file says the run was\n"
     "interrupted in an <error> element, so that it counts as a failure.\n"};
 
-#define MAX_PATTERNS 256
-#define MAX_ROOTS 256
-
-typedef struct validate_args {
-    const char *roots[MAX_ROOTS];
-    size_t n_roots;
-    const char *filters[MAX_PATTERNS], *excludes[MAX_PATTERNS];
-    size_t n_filters, n_excludes;
-    const char *known, *tolerances, *runtime, *junit, *bundle;
-    char *bundle_path;     /* --bundle as the path to load */
-    int no_known, allow_xpass, json, verbose, list, strict;
-    int progress; /* -1: when stderr is a terminal */
-    long jobs, repeat, threads;
-    double timeout, soak, rtol, atol;
-    char *ep_list;
-    const char *providers[MAX_PATTERNS];
-    size_t n_providers;
-    session_flags flags;
-} validate_args;
-
-static int parse_seconds(const char *s, double min, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s || *end || !isfinite(v) || v < min)
-        return -1;
-    *out = v;
-    return 0;
-}
-
 static int parse_args(validate_args *a, int argc, char **argv)
 {
     a->jobs = ortkit__proc_cpus();
     a->repeat = 1;
     a->threads = 1;
     a->timeout = 60;
+    a->rtol = a->atol = NAN;
     a->progress = -1;
     cli_opt_parser p;
-    int c;
-    cli_opt_init(&p, &validate_spec, NULL, argc, argv);
-    while ((c = cli_opt_next(&p)) > 0) {
-        switch (c) {
-        case OPT_JOBS:
-            if (cli_parse_long(p.value, 1, 1024, &a->jobs))
-                return cli_usage("validate", "-j wants a number from 1 to 1024, got '%s'", p.value);
-            break;
-        case OPT_FILTER:
-        case OPT_EXCLUDE: {
-            size_t *n = c == OPT_FILTER ? &a->n_filters : &a->n_excludes;
-            if (*n == MAX_PATTERNS)
-                return cli_usage("validate", "more than %d patterns", MAX_PATTERNS);
-            (c == OPT_FILTER ? a->filters : a->excludes)[(*n)++] = p.value;
-            break;
-        }
-        case OPT_KNOWN: a->known = p.value; break;
-        case OPT_NO_KNOWN: a->no_known = 1; break;
-        case OPT_ALLOW: a->allow_xpass = 1; break;
-        case OPT_TOL: a->tolerances = p.value; break;
-        case OPT_RTOL:
-        case OPT_ATOL: {
-            double *tol = c == OPT_RTOL ? &a->rtol : &a->atol;
-            if (parse_seconds(p.value, 0, tol))
-                return cli_usage("validate", "--%s wants a number >= 0, got '%s'",
-                                 c == OPT_RTOL ? "rtol" : "atol", p.value);
-            if (*tol == 0)
-                *tol = -1; /* the library reads 0 as "the default", -1 as none */
-            break;
-        }
-        case OPT_TIMEOUT:
-            if (parse_seconds(p.value, 0.001, &a->timeout))
-                return cli_usage("validate", "--timeout wants a number of seconds > 0, got '%s'", p.value);
-            break;
-        case OPT_REPEAT:
-            if (cli_parse_long(p.value, 1, 1000000, &a->repeat))
-                return cli_usage("validate", "--repeat wants a number >= 1, got '%s'", p.value);
-            break;
-        case OPT_SOAK:
-            if (parse_seconds(p.value, 0.001, &a->soak))
-                return cli_usage("validate", "--soak wants a number of seconds > 0, got '%s'", p.value);
-            break;
-        case OPT_THREADS:
-            if (cli_parse_long(p.value, 0, 4096, &a->threads))
-                return cli_usage("validate", "--threads wants a number from 0 to 4096, got '%s'", p.value);
-            break;
-        case OPT_EP: a->ep_list = p.value; break;
-        case OPT_STRICT: a->strict = 1; break;
-        case OPT_JSON: a->json = 1; break;
-        case OPT_JUNIT: a->junit = p.value; break;
-        case OPT_PROGRESS: a->progress = 1; break;
-        case OPT_NO_PROGRESS: a->progress = 0; break;
-        case OPT_VERBOSE: a->verbose = 1; break;
-        case OPT_LIST: a->list = 1; break;
-        case OPT_RUNTIME: a->runtime = p.value; break;
-        case OPT_BUNDLE: a->bundle = p.value; break;
-        default:
-            if (session_flags_parse(&a->flags, "validate", c, p.value))
-                return CLI_USAGE;
-        }
-    }
-    if (c == CLI_OPT_HELP)
-        return -1;
-    if (c == CLI_OPT_BAD)
+    if (cli_opt_parse(&p, &validate_spec, NULL, a, argc, argv))
+        return p.status ? p.status : -1;
+    if (session_flags_done(&a->flags, "validate"))
         return CLI_USAGE;
+    /* The library reads 0 as "the default", -1 as none. */
+    a->rtol = isnan(a->rtol) ? 0 : a->rtol == 0 ? -1 : a->rtol;
+    a->atol = isnan(a->atol) ? 0 : a->atol == 0 ? -1 : a->atol;
     if (a->known && a->no_known)
         return cli_usage("validate", "--known-failures and --no-known-failures exclude each other");
-    for (int i = 0; i < p.n_args; i++) {
-        if (a->n_roots == MAX_ROOTS)
-            return cli_usage("validate", "more than %d test directories", MAX_ROOTS);
-        a->roots[a->n_roots++] = p.args[i];
-    }
+    a->roots = (const char **)p.args;
+    a->n_roots = (size_t)p.n_args;
     if (a->progress < 0)
         a->progress = isatty(STDERR_FILENO);
     int rc = cli_bundle_path(&a->bundle_path, "validate", a->runtime, a->bundle);
@@ -197,29 +135,38 @@ static int parse_args(validate_args *a, int argc, char **argv)
         return rc;
     if (a->bundle_path)
         a->runtime = a->bundle_path;
-    return providers_split("validate", a->ep_list, a->providers, MAX_PATTERNS, &a->n_providers);
+    return providers_split("validate", a->ep_list, a->providers,
+                           sizeof a->providers / sizeof a->providers[0], &a->n_providers);
 }
 
-static int matches(const char *const *patterns, size_t n, const ortkit_conformance_test *t)
+static void free_args(validate_args *a)
+{
+    ortkit__strv_free(&a->filters);
+    ortkit__strv_free(&a->excludes);
+    free(a->bundle_path);
+}
+
+static int matches(ortkit__strv patterns, const ortkit_conformance_test *t)
 {
     char qualified[512];
     snprintf(qualified, sizeof qualified, "%s/%s", t->suite, t->name);
-    for (size_t i = 0; i < n; i++)
-        if (!fnmatch(patterns[i], t->name, 0) || !fnmatch(patterns[i], qualified, 0))
+    for (size_t i = 0; i < patterns.n; i++)
+        if (!fnmatch(patterns.v[i], t->name, 0) || !fnmatch(patterns.v[i], qualified, 0))
             return 1;
     return 0;
 }
 
-/* The known-failures list kept for this runtime's major.minor, if there is one. */
+/* The known-failures list kept for this runtime's major.minor, if there is
+ * one: installed with the tool, found from where it lies. */
 static void default_known(char *buf, size_t size, const char *version)
 {
     int major = 0, minor = 0;
+    char name[64];
     buf[0] = '\0';
-    if (!ORTKIT_VALIDATE_LISTS[0] || sscanf(version, "%d.%d", &major, &minor) != 2)
+    if (sscanf(version, "%d.%d", &major, &minor) != 2)
         return;
-    snprintf(buf, size, "%s/known_failures_%d.%d.txt", ORTKIT_VALIDATE_LISTS, major, minor);
-    if (access(buf, R_OK) != 0)
-        buf[0] = '\0';
+    snprintf(name, sizeof name, "known_failures_%d.%d.txt", major, minor);
+    cli_self_find(buf, size, ORTKIT_VALIDATE_LIST_DIRS, name);
 }
 
 static void print_list(const v_test *tests, size_t n)
@@ -249,7 +196,7 @@ int cmd_validate(int argc, char **argv)
     validate_args a = {0};
     int rc = parse_args(&a, argc, argv);
     if (rc) {
-        free(a.bundle_path);
+        free_args(&a);
         return rc < 0 ? CLI_OK : rc;
     }
     ortkit_conformance *found = NULL;
@@ -257,6 +204,7 @@ int cmd_validate(int argc, char **argv)
     v_list known = {0}, tols = {0};
     char version[64] = "", rt_path[4096] = "", known_path[4096] = "";
     char *default_roots[4] = {NULL, NULL, NULL, NULL};
+    const char *suite_roots[4];
     /* Until the tests start there is nothing to report: an interrupt ends the command at once. */
     cli_interrupt_init();
 
@@ -274,8 +222,10 @@ int cmd_validate(int argc, char **argv)
                 rc = cli_fail("out of memory");
                 goto cleanup;
             }
-            a.roots[a.n_roots++] = default_roots[i];
+            suite_roots[i] = default_roots[i];
         }
+        a.roots = suite_roots;
+        a.n_roots = 4;
     }
     if (ortkit_conformance_find(&found, a.roots, a.n_roots)) {
         rc = cli_fail_lib();
@@ -305,8 +255,7 @@ int cmd_validate(int argc, char **argv)
         const ortkit_conformance_test *t = ortkit_conformance_get(found, i);
         /* Matched before filtering, so that stale entries can be told apart. */
         const v_entry *k = v_list_match(&known, t), *tol = v_list_match(&tols, t);
-        if ((a.n_filters && !matches(a.filters, a.n_filters, t)) ||
-            matches(a.excludes, a.n_excludes, t))
+        if ((a.filters.n && !matches(a.filters, t)) || matches(a.excludes, t))
             continue;
         tests[n] = (v_test){.t = t, .known = k, .rtol = tol ? tol->rtol : 0, .atol = tol ? tol->atol : 0};
         if (tol && tol->rtol == 0)
@@ -323,7 +272,7 @@ int cmd_validate(int argc, char **argv)
         print_list(tests, n);
         goto cleanup;
     }
-    if (default_suite && !a.n_filters && !a.n_excludes && known.count)
+    if (default_suite && !a.filters.n && !a.excludes.n && known.count)
         warn_unmatched(&known);
 
     v_config cfg = {
@@ -337,7 +286,7 @@ int cmd_validate(int argc, char **argv)
         .allow_xpass = a.allow_xpass,
         .junit = a.junit,
         .known_path = known_path,
-        .crash_hook = getenv(CRASH_HOOK_ENV),
+        .crash_hook = cli_hook_crash_test(), /* test_hooks.h: the tool has none */
     };
     cfg.session = (ortkit_session_options)ORTKIT_SESSION_OPTIONS_INIT;
     cfg.session.intra_op_threads = (int)a.threads;
@@ -350,8 +299,6 @@ int cmd_validate(int argc, char **argv)
     cfg.conf.atol = a.atol;
     cfg.conf.repeat = (int)a.repeat;
     cfg.conf.soak_seconds = a.soak;
-    if (cfg.crash_hook && !cfg.crash_hook[0])
-        cfg.crash_hook = NULL;
     if (a.progress)
         fprintf(stderr, "ortkit validate: %zu tests on ONNX Runtime %s, %ld at a time\n", n, cli_esc(version),
                 a.jobs);
@@ -383,6 +330,6 @@ cleanup:
     ortkit_conformance_free(found);
     for (size_t i = 0; i < 4; i++)
         free(default_roots[i]);
-    free(a.bundle_path);
+    free_args(&a);
     return rc;
 }

@@ -1,5 +1,5 @@
 /*
- * validate.h - what the parts of `ortkit validate` share: cmd_validate.c
+ * validate_cli.h - what the parts of `ortkit validate` share: cmd_validate.c
  * (options, set-up, exit code), validate_lists.c (known failures and
  * tolerances), validate_runner.c (one child process per test) and
  * validate_report.c (summary, JSON, JUnit).
@@ -73,7 +73,7 @@ typedef struct v_config {
     int allow_xpass;
     const char *junit;
     const char *known_path;     /* "" when no list is used */
-    const char *crash_hook;     /* test name whose child raises SIGSEGV (tests only) */
+    const char *crash_hook;     /* the test whose child raises SIGSEGV (test_hooks.h), or NULL */
 } v_config;
 
 /*

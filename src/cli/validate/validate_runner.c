@@ -65,7 +65,7 @@ static void child_main(const v_test *t, const v_config *cfg, int res_fd, int err
     dup2(err_fd, STDERR_FILENO);
     dup2(err_fd, STDOUT_FILENO);
     if (cfg->crash_hook && !strcmp(cfg->crash_hook, t->t->name)) {
-        /* The test hook: die the way a runtime crash would. */
+        /* The test hook (test_hooks.h): die the way a runtime crash would. */
         signal(SIGSEGV, SIG_DFL);
         raise(SIGSEGV);
     }
