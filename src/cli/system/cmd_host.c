@@ -125,15 +125,13 @@ int cmd_host(int argc, char **argv)
     cli_opt_parser p;
     if (cli_opt_parse(&p, &host_spec, NULL, &a, argc, argv))
         return p.status;
-    const char *load = a.load;
-    int json = a.json;
 
     ortkit_host *host = NULL;
-    if ((load ? ortkit_host_load(&host, load) : ortkit_host_detect(&host)) != 0)
+    if ((a.load ? ortkit_host_load(&host, a.load) : ortkit_host_detect(&host)) != 0)
         return cli_fail_lib();
     int rc = CLI_OK;
     char *text = NULL;
-    if (!json)
+    if (!a.json)
         print_host(host);
     else if (ortkit_host_to_json(host, &text) != 0)
         rc = cli_fail_lib();

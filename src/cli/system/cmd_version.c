@@ -28,15 +28,13 @@ int cmd_version(int argc, char **argv)
     cli_opt_parser p;
     if (cli_opt_parse(&p, &version_spec, NULL, &a, argc, argv))
         return p.status;
-    const char *runtime_path = a.runtime;
-    int json = a.json;
 
     ortkit_runtime *rt = NULL;
-    int rc = cli_open_runtime(&rt, runtime_path);
+    int rc = cli_open_runtime(&rt, a.runtime);
     ortkit_ep_devices *eps = NULL;
     if (!rc && ortkit_runtime_ep_devices(&eps, rt))
         cli_warn("%s", ortkit_error_last());
-    if (json) {
+    if (a.json) {
         cJSON *root = cJSON_CreateObject();
         cJSON_AddStringToObject(root, "ortkit", ortkit_version());
         if (rc) {
