@@ -2,8 +2,8 @@
 # tests/cli/expected/: every command's --help, `ortkit host --load` of
 # described hosts (text and JSON) and `ortkit variants` (the table, the Flox
 # names, the fits on a described host, JSON).  Nothing here depends on this
-# machine; where a build's own paths show (validate --help), they read @SRC@
-# (the source tree) and @SUITE@ (ORTKIT_VALIDATE_SUITE).
+# machine; where a build's own paths show (validate --help), they read
+# @SUITE@ (ORTKIT_VALIDATE_SUITE), and @SRC@ would be the source tree.
 #
 # After a deliberate change to one of these outputs, regenerate them all with
 #     scripts/regen_expected.sh BUILD_DIR

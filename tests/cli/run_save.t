@@ -82,12 +82,13 @@ rm -f ro/probe && chmod 0755 ro
 
 # --- interrupted while saving: DIR as it was, 130 ----------------------------------
 # The test hook pauses after each output is staged, so that the signal lands
-# half-way through the save, with a.npy staged and b.npy not yet.
+# half-way through the save, with a.npy staged and b.npy not yet (the hook is
+# ortkit-test-hooks': the tool itself has none).
 for sig in TERM INT; do
     for dir in keep fresh deep/er/fresh; do
         snap keep >before
         rm -f err
-        ORTKIT_RUN_SAVE_PAUSE_TEST=60 "$ORTKIT" run two.onnx --random -o "$dir" >out 2>err &
+        ORTKIT_RUN_SAVE_PAUSE_TEST=60 "$ORTKIT_HOOKS" run two.onnx --random -o "$dir" >out 2>err &
         pid=$!
         n=0
         until ls "$dir"/.ortkit-run-"$pid"-*/a.npy >/dev/null 2>&1; do

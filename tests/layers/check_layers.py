@@ -53,7 +53,7 @@ WING.update({"util": "src", "builder": "src/tools", "cli": "src", "probe": "src"
 
 
 def module_of(path):
-    m = re.search(r"src/(?:runtime/|tools/)?([a-z_]+)/[^/]+\.(?:c|h)(?:\.o)?$", path)
+    m = re.search(r"src/(?:runtime/|tools/)?([a-z_]+)/(?:[a-z]+/)?[^/]+\.(?:c|h)(?:\.o)?$", path)
     return m.group(1) if m and m.group(1) in ALLOWED else None
 
 
@@ -83,15 +83,20 @@ def folder(src, mod):
     return os.path.join(src, WING[mod], mod)
 
 
+def files_in(base):
+    """The files of a module folder and of its subfolders (src/cli/<family>/)."""
+    for root, _, files in os.walk(base):
+        for f in sorted(files):
+            yield os.path.join(root, f)
+
+
 def headers(src):
     """Internal header name -> module, for every module folder."""
     owner = {}
     for mod in ALLOWED:
-        base = folder(src, mod)
-        if os.path.isdir(base):
-            for f in os.listdir(base):
-                if f.endswith(".h"):
-                    owner[f] = mod
+        for f in files_in(folder(src, mod)):
+            if f.endswith(".h"):
+                owner[os.path.basename(f)] = mod
     return owner
 
 
@@ -169,13 +174,11 @@ def main():
     owner = headers(src)
     inc = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
     for mod in ALLOWED:
-        base = folder(src, mod)
-        if not os.path.isdir(base):
-            continue
-        for f in sorted(os.listdir(base)):
+        for path in files_in(folder(src, mod)):
+            f = os.path.basename(path)
             if not f.endswith((".c", ".h")):
                 continue
-            for h in inc.findall(open(os.path.join(base, f), encoding="utf-8").read()):
+            for h in inc.findall(open(path, encoding="utf-8").read()):
                 if h.startswith("ortkit/") or h == "ortkit.h":
                     continue  # a public header
                 other = owner.get(os.path.basename(h))

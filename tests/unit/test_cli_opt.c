@@ -1,6 +1,8 @@
 /*
- * test_cli_opt.c - the command-line option table (src/cli/opt.c): how it
- * reads a command line, how it names a bad option, and the --help it writes.
+ * test_cli_opt.c - the command-line option table (src/cli/common/opt.c): how
+ * it reads a command line, how it names a bad option, how bound rows store
+ * and check their values, how many arguments it takes, and the --help it
+ * writes.
  */
 #include "testutil.h"
 
@@ -10,14 +12,14 @@
 enum { T_JSON = 1, T_JSONL, T_RUNTIME, T_INPUT, T_FORCE, T_PROGRESS, T_NO_PROGRESS, T_DEFINE };
 
 static const cli_opt opts[] = {
-    {T_JSON, "json", 'j', NULL, 0, "print JSON"},
-    {T_JSONL, "jsonl", 0, NULL, 0, "print JSON lines"},
-    {T_RUNTIME, "runtime", 0, "PATH", 0, "the runtime to load"},
-    {T_INPUT, "input", 'i', "NAME=FILE", CLI_OPT_REPEATS, "an input"},
-    {T_FORCE, "force", 'f', NULL, 0, "replace what is there"},
-    {T_PROGRESS, "progress", 0, NULL, 0, "the progress bar"},
-    {T_NO_PROGRESS, "no-progress", 0, NULL, CLI_OPT_SAME_LINE, NULL},
-    {T_DEFINE, NULL, 'D', "KEY=VALUE", CLI_OPT_REPEATS, "a definition"},
+    CLI_OPT_ID(T_JSON, "json", 'j', NULL, 0, "print JSON"),
+    CLI_OPT_ID(T_JSONL, "jsonl", 0, NULL, 0, "print JSON lines"),
+    CLI_OPT_ID(T_RUNTIME, "runtime", 0, "PATH", 0, "the runtime to load"),
+    CLI_OPT_ID(T_INPUT, "input", 'i', "NAME=FILE", CLI_OPT_REPEATS, "an input"),
+    CLI_OPT_ID(T_FORCE, "force", 'f', NULL, 0, "replace what is there"),
+    CLI_OPT_ID(T_PROGRESS, "progress", 0, NULL, 0, "the progress bar"),
+    CLI_OPT_ID(T_NO_PROGRESS, "no-progress", 0, NULL, CLI_OPT_SAME_LINE, NULL),
+    CLI_OPT_ID(T_DEFINE, NULL, 'D', "KEY=VALUE", CLI_OPT_REPEATS, "a definition"),
     CLI_OPT_END};
 
 static const cli_opt_spec spec = {"demo", "usage: ortkit demo [options] ARG...\n",
@@ -174,7 +176,7 @@ static void test_help(void **state)
 static void test_own_h(void **state)
 {
     (void)state;
-    static const cli_opt own[] = {{1, "host", 'h', "FILE", 0, "a host"}, CLI_OPT_END};
+    static const cli_opt own[] = {CLI_OPT_ID(1, "host", 'h', "FILE", 0, "a host"), CLI_OPT_END};
     static const cli_opt_spec own_spec = {"own", "usage: ortkit own\n", NULL, own, NULL, NULL};
     fixture *f = start(&own_spec, "-h x --h y");
     char seen[64];
@@ -220,10 +222,10 @@ static void test_help_layout(void **state)
     /* Long help wraps at 80 columns under its column; '\n' breaks a line;
      * two spaces stay two; terms and headings. */
     static const cli_opt wrapped[] = {
-        {1, "long", 0, NULL, 0,
-         "one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-         "fifteen"},
-        {2, "break", 0, "X", 0, "before\nafter  two spaces"},
+        CLI_OPT_ID(1, "long", 0, NULL, 0,
+                   "one two three four five six seven eight nine ten eleven twelve thirteen "
+                   "fourteen fifteen"),
+        CLI_OPT_ID(2, "break", 0, "X", 0, "before\nafter  two spaces"),
         CLI_OPT_HEADING("more:"),
         CLI_OPT_TERM("NAME...", "names"),
         CLI_OPT_END};
@@ -244,16 +246,18 @@ static void test_help_layout(void **state)
 }
 
 static int sub_seen;
-static int sub_run(int argc, char **argv)
+static const cli_opt_spec *sub_spec_seen;
+static int sub_run(const cli_opt_spec *sp, int argc, char **argv)
 {
     sub_seen = argc * 10 + (int)strlen(argv[0]);
+    sub_spec_seen = sp;
     return 7;
 }
 
 static void test_subcommands(void **state)
 {
     (void)state;
-    static const cli_opt sub_opts[] = {{1, "json", 0, NULL, 0, "print JSON"}, CLI_OPT_END};
+    static const cli_opt sub_opts[] = {CLI_OPT_ID(1, "json", 0, NULL, 0, "print JSON"), CLI_OPT_END};
     static const cli_subcommand subs[] = {{"one", "SRC", "the first", sub_opts, sub_run},
                                           {"three", NULL, "the second", sub_opts, sub_run},
                                           {NULL, NULL, NULL, NULL, NULL}};
@@ -264,6 +268,7 @@ static void test_subcommands(void **state)
     sub_seen = 0;
     assert_int_equal(cli_opt_run_subcommand(&sub_spec, 3, words), 7);
     assert_int_equal(sub_seen, 25); /* argc 2, argv[0] "three" */
+    assert_ptr_equal(sub_spec_seen, &sub_spec); /* its messages and --help are the command's */
     assert_int_equal(cli_opt_run_subcommand(&sub_spec, 1, words), CLI_USAGE);
     char *unknown[] = {tool, on, NULL}; /* no abbreviations here */
     assert_int_equal(cli_opt_run_subcommand(&sub_spec, 2, unknown), CLI_USAGE);
@@ -280,6 +285,157 @@ static void test_subcommands(void **state)
     free(text);
 }
 
+
+/* ---- bound rows: each value stored where its row says, checked on the way ---- */
+
+typedef struct bound {
+    int flag, level, color;
+    const char *name;
+    char *ep;
+    long count;
+    double seconds;
+    uint64_t size;
+    ortkit__strv defs;
+    int calls;
+    char last[32];
+} bound;
+
+static int count_call(cli_opt_parser *p, void *field, char *value)
+{
+    bound *b = field;
+    if (!strcmp(value, "bad"))
+        return cli_opt_bad_value(p, "anything but bad");
+    b->calls++;
+    snprintf(b->last, sizeof b->last, "%s", value);
+    return 0;
+}
+
+static const int colors[] = {10, 20, 30};
+
+static const cli_opt bound_opts[] = {
+    {0, "flag", 'f', NULL, 0, "a flag", CLI_OPT_FLAG(bound, flag)},
+    {0, "quiet", 'q', NULL, 0, "level 0", CLI_OPT_SET(bound, level, 0)},
+    {0, "loud", 0, NULL, CLI_OPT_SAME_LINE, NULL, CLI_OPT_SET(bound, level, 2)},
+    {0, "name", 'n', "NAME", 0, "a name", CLI_OPT_STRING(bound, name)},
+    {0, "ep", 0, "LIST", 0, "providers", CLI_OPT_STRING(bound, ep)},
+    {0, "count", 'c', "N", 0, "a count", CLI_OPT_LONG(bound, count, 1, 10)},
+    {0, "runs", 0, "N", 0, "runs", CLI_OPT_LONG(bound, count, 1, 10), .want = "a number of runs"},
+    {0, "seconds", 't', "S", 0, "seconds", CLI_OPT_DOUBLE(bound, seconds, 0.001, 60)},
+    {0, "size", 0, "SIZE", 0, "a size", CLI_OPT_SIZE(bound, size, 64 * 1024 * 1024)},
+    {0, "color", 0, "red|green|blue", 0, "a colour", CLI_OPT_CHOICE(bound, color, colors)},
+    {0, NULL, 'D', "KEY=VALUE", CLI_OPT_REPEATS, "definitions", CLI_OPT_STRV(bound, defs)},
+    {0, "call", 0, "X", CLI_OPT_REPEATS, "called", CLI_OPT_CALL_ARGS(count_call)},
+    CLI_OPT_ARGS(1, 2, "demo needs FILE"),
+    CLI_OPT_END};
+
+static const cli_opt_spec bound_spec = {"demo", "usage: ortkit demo FILE [FILE]\n", NULL, bound_opts,
+                                        NULL, NULL};
+
+/* cli_opt_parse over the words of line; returns what it returned, messages caught. */
+static int parse_line(fixture *f, const char *line, bound *b)
+{
+    snprintf(f->words, sizeof f->words, "demo %s", line);
+    int argc = 0;
+    for (char *save = NULL, *w = strtok_r(f->words, " ", &save); w; w = strtok_r(NULL, " ", &save))
+        f->argv[argc++] = w;
+    memset(b, 0, sizeof *b);
+    b->level = 1;
+    /* The messages go to the parser's streams: set them before it reads. */
+    cli_opt_init(&f->p, &bound_spec, NULL, argc, f->argv);
+    f->p.out = f->out_f;
+    f->p.err = f->err_f;
+    int stop = cli_opt_read(&f->p, b);
+    fflush(f->out_f);
+    fflush(f->err_f);
+    return stop;
+}
+
+static void test_bound_values(void **state)
+{
+    (void)state;
+    fixture *f = start(&bound_spec, "");
+    bound b;
+    assert_int_equal(parse_line(f, "a -f --name=x --ep cuda,cpu -c 3 -t 0.5 --size 1G --color blue "
+                                   "-DA=1 -D B=2 --call one --call two --loud b", &b), 0);
+    assert_int_equal(f->p.status, 0);
+    assert_int_equal(b.flag, 1);
+    assert_int_equal(b.level, 2);
+    assert_string_equal(b.name, "x");
+    assert_string_equal(b.ep, "cuda,cpu");
+    assert_int_equal(b.count, 3);
+    assert_true(b.seconds == 0.5);
+    assert_true(b.size == 1024ULL * 1024 * 1024);
+    assert_int_equal(b.color, 30);
+    assert_int_equal(b.defs.n, 2);
+    assert_string_equal(b.defs.v[0], "A=1");
+    assert_string_equal(b.defs.v[1], "B=2");
+    assert_int_equal(b.calls, 2);
+    assert_string_equal(b.last, "two");
+    assert_int_equal(f->p.n_args, 2);
+    assert_string_equal(f->p.args[0], "a");
+    assert_string_equal(f->p.args[1], "b");
+    ortkit__strv_free(&b.defs);
+    /* The last of a switch pair wins. */
+    assert_int_equal(parse_line(f, "a --loud -q", &b), 0);
+    assert_int_equal(b.level, 0);
+    finish(f);
+}
+
+/* One line: ended with status, the message (without its --help hint) and nothing on stdout. */
+static void check_stop(const char *line, int status, const char *message)
+{
+    fixture *f = start(&bound_spec, "");
+    bound b;
+    if (parse_line(f, line, &b) != 1 || f->p.status != status)
+        fail_msg("'%s': status %d, expected a stop with %d (stderr: %s)", line, f->p.status, status,
+                 f->err);
+    if (message) {
+        char want[300];
+        snprintf(want, sizeof want, "ortkit demo: %s\n(see 'ortkit demo --help')\n", message);
+        if (strcmp(f->err, want))
+            fail_msg("'%s' said:\n%sexpected:\n%s", line, f->err, want);
+    }
+    ortkit__strv_free(&b.defs);
+    finish(f);
+}
+
+static void test_bound_errors(void **state)
+{
+    (void)state;
+    /* The option is named as the command line named it. */
+    check_stop("a -c 0", CLI_USAGE, "-c wants a number from 1 to 10, got '0'");
+    check_stop("a --count=11", CLI_USAGE, "--count wants a number from 1 to 10, got '11'");
+    check_stop("a --cou x", CLI_USAGE, "--count wants a number from 1 to 10, got 'x'");
+    check_stop("a -c 3x", CLI_USAGE, "-c wants a number from 1 to 10, got '3x'");
+    check_stop("a --runs 0", CLI_USAGE, "--runs wants a number of runs, got '0'");
+    check_stop("a -t 0", CLI_USAGE, "-t wants a number from 0.001 to 60, got '0'");
+    check_stop("a -t nan", CLI_USAGE, "-t wants a number from 0.001 to 60, got 'nan'");
+    check_stop("a -t 1e999", CLI_USAGE, "-t wants a number from 0.001 to 60, got '1e999'");
+    check_stop("a --size 1M", CLI_USAGE, "--size wants a size of at least 64M, got '1M'");
+    check_stop("a --color pink", CLI_USAGE, "--color wants red, green or blue, got 'pink'");
+    check_stop("a --color=", CLI_USAGE, "--color wants red, green or blue, got ''");
+    check_stop("a --call bad", CLI_USAGE, "--call wants anything but bad, got 'bad'");
+    /* The count of arguments. */
+    check_stop("", CLI_USAGE, "demo needs FILE");
+    check_stop("-f", CLI_USAGE, "demo needs FILE");
+    check_stop("a b c", CLI_USAGE, "unexpected argument 'c'");
+    /* --help stops with 0 before counting; a bad option with 2. */
+    check_stop("--help", CLI_OK, NULL);
+    check_stop("a --bogus", CLI_USAGE, "option '--bogus' is unknown or needs a value");
+    check_stop("a --size lots", CLI_USAGE, NULL);
+}
+
+/* A bound table prints its --help as an unbound one: the count row shows nothing. */
+static void test_bound_help(void **state)
+{
+    (void)state;
+    char *text = help_of(&bound_spec);
+    if (!strstr(text, "  -q, --quiet, --loud     level 0\n") ||
+        !strstr(text, "  --color red|green|blue  a colour\n") || strstr(text, "demo needs FILE"))
+        fail_msg("help:\n%s", text);
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -287,6 +443,8 @@ int main(void)
         cmocka_unit_test(test_abbreviations),       cmocka_unit_test(test_bad_options),
         cmocka_unit_test(test_help),                cmocka_unit_test(test_own_h),
         cmocka_unit_test(test_help_layout),         cmocka_unit_test(test_subcommands),
+        cmocka_unit_test(test_bound_values),        cmocka_unit_test(test_bound_errors),
+        cmocka_unit_test(test_bound_help),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,350 @@
+/* cmd_build.c - `ortkit build`: an ONNX Runtime variant from source, under the compile gate. */
+#include "builder.h"
+#include "cli.h"
+#include "opt.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct build_args {
+    const char *source, *variant, *build_dir, *distcc, *patch, *cuda, *cudnn, *eigen;
+    const char *cmake_project, *into, *target, *deps_dir, *glibc_floor;
+    uint64_t budget, min_disk, lang_mem[ORTKIT__LANG_COUNT];
+    long jobs, ninja_jobs;
+    int cache, lto, dry, check, json, fetch, progress, no_bundle, static_core;
+    ortkit__strv ops, defines, deps, accept;
+} build_args;
+
+/* -D KEY=VALUE and --dep NAME=DIR: a name before the '='. */
+static int add_pair(cli_opt_parser *p, void *strv, char *value)
+{
+    if (!strchr(value, '=') || value[0] == '=')
+        return cli_opt_bad_value(p, NULL);
+    return ortkit__strv_push(strv, value) ? cli_fail("out of memory") : 0;
+}
+
+static int set_glibc_floor(cli_opt_parser *p, void *field, char *value)
+{
+    ortkit__version v;
+    if (ortkit__version_parse(&v, value, NULL) || v.n != 2)
+        return cli_opt_bad_value(p, NULL);
+    *(const char **)field = value;
+    return 0;
+}
+
+/* --lang-mem LANG=SIZE. */
+static int set_lang_mem(cli_opt_parser *p, void *field, char *value)
+{
+    uint64_t *lang_mem = field, v;
+    char lang[16];
+    const char *eq = strchr(value, '=');
+    int l = -1;
+    if (eq && (size_t)(eq - value) < sizeof lang) {
+        snprintf(lang, sizeof lang, "%.*s", (int)(eq - value), value);
+        l = ortkit__builder_lang_parse(lang);
+    }
+    if (l < 0)
+        return cli_opt_bad_value(p, NULL);
+    if (ortkit__human_parse_size(eq + 1, &v))
+        return cli_usage("build", "%s wants %s: %s", p->named, p->opt->want, ortkit__error_message());
+    lang_mem[l] = v;
+    return 0;
+}
+
+static const int ccache[] = {1};
+
+static const cli_opt build_opts[] = {
+    {0, "source", 0, "DIR", 0, "the ONNX Runtime source tree (VERSION_NUMBER, cmake/)",
+     CLI_OPT_STRING(build_args, source)},
+    {0, "variant", 0, "NAME", 0, "cpu-avx2, cuda12.9-sm90-avx512, ... (or the Flox name)",
+     CLI_OPT_STRING(build_args, variant)},
+    {0, "build-dir", 0, "DIR", 0, "where to build (default: ./build-<variant>)",
+     CLI_OPT_STRING(build_args, build_dir)},
+    {0, "mem-budget", 0, "SIZE", 0,
+     "memory the compiles may use together, e.g. 6G (default: available memory less "
+     "max(1 GiB, 10%))", CLI_OPT_SIZE(build_args, budget, 64 * ORTKIT__MiB)},
+    {0, "jobs", 'j', "N", 0, "CPU slots: compiles at once at most (default: cores)",
+     CLI_OPT_LONG(build_args, jobs, 1, 4096)},
+    {0, "cache", 0, "ccache", 0, "compile through ccache", CLI_OPT_CHOICE(build_args, cache, ccache)},
+    {0, "distcc", 0, "HOSTS", 0, "compile through distcc on HOSTS (DISTCC_HOSTS syntax)",
+     CLI_OPT_STRING(build_args, distcc)},
+    {0, "lto", 0, NULL, 0, "link-time optimisation (onnxruntime_ENABLE_LTO)",
+     CLI_OPT_FLAG(build_args, lto)},
+    {0, "ops-from", 0, "MODEL", CLI_OPT_REPEATS,
+     "keep only the operators MODEL uses (repeatable; more models may follow the options)",
+     CLI_OPT_STRV(build_args, ops)},
+    {0, "patch", 0, "DIR", 0, "apply DIR/*.patch (patch -p1, in name order, once)",
+     CLI_OPT_STRING(build_args, patch)},
+    {0, "cuda-home", 0, "DIR", 0,
+     "CUDA toolkit (default: CUDA_HOME, nvcc on PATH, /usr/local/cuda)",
+     CLI_OPT_STRING(build_args, cuda)},
+    {0, "cudnn-home", 0, "DIR", 0, "cuDNN (default: CUDNN_HOME, the toolkit, /usr)",
+     CLI_OPT_STRING(build_args, cudnn)},
+    {0, "eigen", 0, "DIR", 0, "a preinstalled Eigen (onnxruntime_USE_PREINSTALLED_EIGEN)",
+     CLI_OPT_STRING(build_args, eigen)},
+    {0, "dep", 0, "NAME=DIR", CLI_OPT_REPEATS,
+     "a dependency's source (FETCHCONTENT_SOURCE_DIR_<NAME>)", CLI_OPT_CALL(build_args, deps, add_pair)},
+    {0, "deps", 0, "DIR", 0,
+     "compile ONNX Runtime's dependencies (cmake/deps.txt) into the library from the sources in "
+     "DIR: NAME-VERSION archives or trees, or deps.txt's own files (docs/BUILD.md)",
+     CLI_OPT_STRING(build_args, deps_dir)},
+    {0, "accept-dep-version", 0, "NAME", CLI_OPT_REPEATS,
+     "with --deps: take NAME although its version is not the one deps.txt pins (recorded)",
+     CLI_OPT_STRV(build_args, accept)},
+    {0, "glibc-floor", 0, "VERSION", 0,
+     "the newest glibc the library may need, e.g. 2.31: refused before compiling when this "
+     "environment's glibc is newer, and checked on the built library",
+     CLI_OPT_CALL(build_args, glibc_floor, set_glibc_floor), .want = "a glibc version such as 2.31"},
+    {0, "fetch", 0, NULL, 0, "let CMake download missing dependencies", CLI_OPT_FLAG(build_args, fetch)},
+    {0, NULL, 'D', "KEY=VALUE", CLI_OPT_REPEATS, "pass a CMake definition through (repeatable)",
+     CLI_OPT_CALL(build_args, defines, add_pair)},
+    {0, "bundle-into", 0, "DIR", 0,
+     "where the bundle goes (default: the user's bundle directory)", CLI_OPT_STRING(build_args, into)},
+    {0, "no-bundle", 0, NULL, 0, "stop after installing into BUILD/stage",
+     CLI_OPT_FLAG(build_args, no_bundle)},
+    {0, "static", 0, NULL, 0,
+     "make a static bundle: one libonnxruntime.a merged from the build's static libraries, "
+     "providers stay shared beside it", CLI_OPT_FLAG(build_args, static_core)},
+    {0, "cmake-project", 0, "DIR", 0, "build any CMake project through the same engine",
+     CLI_OPT_STRING(build_args, cmake_project)},
+    {0, "dry-run", 0, NULL, 0, "print the plan (commands and summary) and stop",
+     CLI_OPT_FLAG(build_args, dry)},
+    {0, "check", 0, NULL, 0, "run the pre-flight checks, print the toolchain, and stop",
+     CLI_OPT_FLAG(build_args, check)},
+    {0, "progress", 0, NULL, 0, "draw the status line even when stderr is not a terminal",
+     CLI_OPT_SET(build_args, progress, 1)},
+    {0, "no-progress", 0, NULL, 0, "never draw it", CLI_OPT_SET(build_args, progress, 0)},
+    {0, "json", 0, NULL, 0, "print the plan or the build report as JSON", CLI_OPT_FLAG(build_args, json)},
+    CLI_OPT_HEADING("tuning and tests:"),
+    {0, "lang-mem", 0, "LANG=SIZE", CLI_OPT_REPEATS,
+     "the memory a LANG step (c, c++, cuda or link) is assumed to need until the build has "
+     "measured it (defaults 512M, 1.5G, 5G, 1.5G)", CLI_OPT_CALL(build_args, lang_mem, set_lang_mem),
+     .want = "c|c++|cuda|link=SIZE"},
+    {0, "ninja-jobs", 0, "N", 0,
+     "steps ninja may start at once (default: twice the CPU slots, at least slots + 4): the "
+     "gate, not ninja, limits the compiles", CLI_OPT_LONG(build_args, ninja_jobs, 1, 100000)},
+    {0, "min-disk", 0, "SIZE", 0,
+     "free disk the pre-flight checks ask for (default: 6G, 20G for a CUDA variant, 256M for "
+     "--cmake-project)", CLI_OPT_SIZE(build_args, min_disk, 0), .want = "a size"},
+    {0, "target", 0, "NAME", 0,
+     "build only this ninja target; nothing is installed or bundled", CLI_OPT_STRING(build_args, target)},
+    CLI_OPT_ARGS(0, CLI_OPT_ANY, NULL),
+    CLI_OPT_END};
+
+static const cli_opt_spec build_spec = {
+    "build",
+    "usage: ortkit build --source DIR --variant NAME [options]\n"
+    "       ortkit build --cmake-project DIR [options]\n",
+    "Build ONNX Runtime from a source tree for one variant (see 'ortkit variants'):\n"
+    "plan the CMake configuration, check the toolchain, configure, build with every\n"
+    "compile admitted by a memory-aware gate, install into BUILD/stage and make a\n"
+    "bundle.  Running the same command again resumes an interrupted build.\n",
+    build_opts, NULL,
+    "The log is BUILD/ortkit-build.log; the report also goes to BUILD/ortkit-report.json.\n"
+    "Exit status: 0 built, 1 failed, 2 usage, 130 interrupted (rerun to resume).\n"};
+
+static void warn_line(const char *msg) { cli_warn("%s", msg); }
+
+static int parse_args(build_args *a, int argc, char **argv)
+{
+    cli_opt_parser p;
+    a->progress = -1;
+    if (cli_opt_parse(&p, &build_spec, NULL, a, argc, argv))
+        return p.status ? p.status : -1;
+    for (int i = 0; i < p.n_args; i++) {
+        if (!a->ops.n)
+            return cli_usage("build", "unexpected argument '%s'", p.args[i]);
+        if (ortkit__strv_push(&a->ops, p.args[i]))
+            return cli_fail("out of memory");
+    }
+    if (!!a->source == !!a->cmake_project)
+        return cli_usage("build", "give either --source DIR (with --variant) or --cmake-project DIR");
+    if (a->source && !a->variant)
+        return cli_usage("build", "--source needs --variant NAME (see 'ortkit variants')");
+    if (a->cmake_project &&
+        (a->variant || a->ops.n || a->lto || a->eigen || a->deps.n || a->deps_dir || a->glibc_floor))
+        return cli_usage("build", "--cmake-project takes no variant, --ops-from, --lto, --eigen, "
+                                  "--dep, --deps or --glibc-floor");
+    if (a->accept.n && !a->deps_dir)
+        return cli_usage("build", "--accept-dep-version goes with --deps DIR");
+    if (a->deps_dir && a->fetch)
+        return cli_usage("build", "--deps DIR supplies the dependencies: it does not go with --fetch");
+    return 0;
+}
+
+static void free_args(build_args *a)
+{
+    ortkit__strv_free(&a->ops);
+    ortkit__strv_free(&a->defines);
+    ortkit__strv_free(&a->deps);
+    ortkit__strv_free(&a->accept);
+}
+
+static const char *chain_of(const build_args *a)
+{
+    if (a->cache && a->distcc)
+        return "ccache+distcc";
+    return a->cache ? "ccache" : a->distcc ? "distcc" : NULL;
+}
+
+/* The plan as JSON: the summary, the commands, and the gate's settings. */
+static cJSON *plan_json(const ortkit__builder_plan *plan, const build_args *a, const char *ops_text)
+{
+    cJSON *root = cJSON_CreateObject(), *sum = cJSON_AddObjectToObject(root, "summary");
+    for (size_t i = 0; sum && i < plan->summary.n; i++) {
+        char *tab = strchr(plan->summary.v[i], '\t');
+        if (!tab)
+            continue;
+        *tab = '\0';
+        cJSON_AddStringToObject(sum, plan->summary.v[i], tab + 1);
+        *tab = '\t';
+    }
+    cJSON_AddItemToObject(root, "configure",
+                          cJSON_CreateStringArray((const char *const *)plan->configure.v,
+                                                  (int)plan->configure.n));
+    if (plan->reduce.n)
+        cJSON_AddItemToObject(root, "reduce_operators",
+                              cJSON_CreateStringArray((const char *const *)plan->reduce.v,
+                                                      (int)plan->reduce.n));
+    if (ops_text)
+        cJSON_AddStringToObject(root, "required_operators", ops_text);
+    if (plan->cpu_flags_cmake)
+        cJSON_AddStringToObject(root, "cpu_flags_cmake", plan->cpu_flags_cmake);
+    cJSON *gate = cJSON_AddObjectToObject(root, "gate");
+    if (gate) {
+        if (a->budget)
+            cJSON_AddNumberToObject(gate, "budget_bytes", (double)a->budget);
+        else
+            cJSON_AddStringToObject(gate, "budget", "available memory less max(1 GiB, 10%)");
+        cJSON_AddNumberToObject(gate, "slots", a->jobs ? (double)a->jobs : ortkit__proc_cpus());
+        const char *chain = chain_of(a);
+        if (chain)
+            cJSON_AddStringToObject(gate, "chain", chain);
+    }
+    cJSON_AddStringToObject(root, "stage", plan->stage_dir);
+    return root;
+}
+
+static char *self_exe(void)
+{
+    char buf[PATH_MAX];
+    return cli_self_exe(buf, sizeof buf) ? NULL : strdup(buf);
+}
+
+static void print_dry_run(const ortkit__builder_plan *plan, const build_args *a, const char *ops_text)
+{
+    ortkit__builder_plan_write(plan, stdout);
+    if (ops_text) {
+        printf("\nrequired operators (written to the build directory):\n");
+        cli_print_lines(stdout, ops_text);
+    }
+    char budget[64] = "available memory less max(1 GiB, 10%)";
+    if (a->budget)
+        ortkit__human_memory(budget, sizeof budget, a->budget);
+    long slots = a->jobs ? a->jobs : ortkit__proc_cpus();
+    const char *chain = chain_of(a);
+    printf("\nbuild:\n  ninja -C %s under the compile gate: budget %s, %ld CPU slots%s%s\n",
+           cli_esc(plan->configure.v[4]), budget, slots, chain ? ", through " : "", cli_esc(chain));
+}
+
+int cmd_build(int argc, char **argv)
+{
+    /* The compiler launcher the plan puts in CMake: "--launch DIR" or "--launch=DIR". */
+    if (argc >= 2 && (!strcmp(argv[1], "--launch") || !strncmp(argv[1], "--launch=", 9)))
+        return ortkit__builder_launch(argc, argv);
+
+    build_args a;
+    memset(&a, 0, sizeof a);
+    int rc = parse_args(&a, argc, argv);
+    if (rc) {
+        free_args(&a);
+        return rc < 0 ? CLI_OK : rc;
+    }
+    ortkit__builder_result res;
+    memset(&res, 0, sizeof res);
+    char *exe = NULL;
+    if (a.dry && a.check) {
+        rc = cli_usage("build", "--dry-run and --check do not go together");
+        goto cleanup;
+    }
+    if (!(exe = self_exe())) {
+        rc = cli_fail("cannot resolve the source, build directory or ortkit's own path");
+        goto cleanup;
+    }
+    ortkit__builder_options o = {
+        .mode = a.dry ? ORTKIT__BUILDER_PLAN : a.check ? ORTKIT__BUILDER_CHECK : ORTKIT__BUILDER_BUILD,
+        .source = a.source, .variant = a.variant, .cmake_project = a.cmake_project,
+        .build_dir = a.build_dir, .launcher = exe, .cuda_home = a.cuda, .cudnn_home = a.cudnn,
+        .eigen_dir = a.eigen, .patch_dir = a.patch, .bundle_into = a.into, .no_bundle = a.no_bundle,
+        .static_core = a.static_core,
+        .target = a.target, .chain = chain_of(&a), .distcc_hosts = a.distcc, .budget = a.budget,
+        .min_disk = a.min_disk, .slots = (int)a.jobs, .ninja_jobs = (int)a.ninja_jobs,
+        .lto = a.lto, .fetch = a.fetch, .models = (const char *const *)a.ops.v,
+        .n_models = a.ops.n, .deps = (const char *const *)a.deps.v, .n_deps = a.deps.n,
+        .deps_dir = a.deps_dir, .accept_versions = (const char *const *)a.accept.v,
+        .n_accept_versions = a.accept.n, .glibc_floor = a.glibc_floor,
+        .defines = (const char *const *)a.defines.v, .n_defines = a.defines.n,
+        .progress = a.progress >= 0 ? a.progress : isatty(2), .quiet = a.json,
+        .catch_signals = 1, .log = stderr, .warn = warn_line};
+    memcpy(o.lang_mem, a.lang_mem, sizeof o.lang_mem);
+    rc = ortkit__builder_build(&res, &o);
+    /* The builder and util are linked into this program, the library is
+     * shared: the builder's failures are in this program's copy of the
+     * error channel (ortkit__error_message), not in ortkit_error_last(). */
+    if (rc == ORTKIT_E_CANCELLED) {
+        cli_fail("%s", ortkit__error_message());
+        rc = 130;
+        goto cleanup;
+    }
+    if (rc) {
+        rc = cli_fail("%s", ortkit__error_message());
+        goto cleanup;
+    }
+    const ortkit_variant *v = res.variant;
+    const ortkit__builder_toolchain *tc = &res.toolchain;
+    if (a.check) {
+        printf("pre-flight passed for %s\n", v ? v->name : cli_esc(res.source));
+        if (v)
+            printf("  source  %s (ONNX Runtime %s)\n", cli_esc(res.source), cli_esc(res.version));
+        printf("  cmake   %s (%s)\n  ninja   %s (%s)\n  cc      %s\n  c++     %s\n", cli_esc(tc->cmake),
+               cli_esc(tc->cmake_path), cli_esc(tc->ninja), cli_esc(tc->ninja_path), cli_esc(tc->cc),
+               cli_esc(tc->cxx));
+        if (tc->nvcc[0])
+            printf("  nvcc    %s (%s)\n  cuDNN   %s (%s)\n", cli_esc(tc->nvcc), cli_esc(res.cuda_home),
+                   cli_esc(tc->cudnn), cli_esc(res.cudnn_home));
+        rc = CLI_OK;
+    } else if (a.dry) {
+        if (a.json)
+            rc = cli_json_print(plan_json(&res.plan, &a, res.ops_text));
+        else
+            print_dry_run(&res.plan, &a, res.ops_text), rc = CLI_OK;
+    } else if (a.json) {
+        printf("%s\n", res.report_json);
+        rc = CLI_OK;
+    } else {
+        printf("built %s in %s\n", v ? v->name : cli_esc(res.source), cli_esc(res.build_dir));
+        ortkit__builder_report_print(&res.report, stdout);
+        if (!a.target)
+            printf("installed: %s\n", cli_esc(res.plan.stage_dir));
+        if (res.bundle[0])
+            printf("bundle: %s\n", cli_esc(res.bundle));
+        if (res.bundle[0] && res.bundle_missing)
+            printf("bundle: incomplete: %zu CUDA librar%s not in the toolkit or cuDNN it was "
+                   "built with; 'ortkit bundle complete %s --from DIR' adds them from DIR and "
+                   "lists what is still missing\n", res.bundle_missing,
+                   res.bundle_missing == 1 ? "y is" : "ies are", cli_esc(res.bundle));
+        if (res.static_libs)
+            printf("static: %zu static libraries merged into lib/libonnxruntime.a; link with "
+                   "`pkg-config --static --libs libonnxruntime` (after it: %s)\n",
+                   res.static_archives, res.static_libs[0] ? cli_esc(res.static_libs) : "nothing");
+        printf("log: %s/ortkit-build.log\n", cli_esc(res.build_dir));
+        rc = CLI_OK;
+    }
+cleanup:
+    ortkit__builder_result_free(&res);
+    free(exe);
+    free_args(&a);
+    return rc;
+}

@@ -1,0 +1,71 @@
+/* cmd_bundle_import.c - `ortkit bundle import SRC`: a bundle made from a
+ * libonnxruntime.so*, a directory holding one, or an unpacked release. */
+#include "bundle_cmds.h"
+#include "bundle_view.h"
+#include "interrupt.h"
+
+typedef struct import_args {
+    ortkit_bundle_import_options import;
+    int json;
+} import_args;
+
+const cli_opt bundle_import_opts[] = {
+    {0, "name", 'n', "NAME", 0, "the bundle's name (default ort-<version>-<variant>)",
+     CLI_OPT_STRING(import_args, import.name)},
+    {0, "variant", 'v', "V", 0,
+     "what it is built for: cpu (default: any CPU of its architecture), a variant such as "
+     "cuda12.9-sm90-avx512 (see 'ortkit variants'), or cudaN for a GPU release of CUDA N; a "
+     "GPU release (a CUDA provider beside the library) needs none: its CUDA, driver and GPU code "
+     "are read from its binaries, which any variant given must agree with",
+     CLI_OPT_STRING(import_args, import.variant)},
+    {0, "into", 'i', "DIR", 0,
+     "where to put it (default: $XDG_DATA_HOME/ortkit/bundles, ~/.local/share/ortkit/bundles)",
+     CLI_OPT_STRING(import_args, import.into)},
+    {0, "force", 'f', NULL, 0, "replace a bundle of the same name", CLI_OPT_FLAG(import_args, import.force)},
+    {0, "version", 'V', "X.Y.Z", 0,
+     "the ONNX Runtime version, when the library's file name, SONAME and read-only data "
+     "disagree or say nothing (one that contradicts them is refused)",
+     CLI_OPT_STRING(import_args, import.ort_version)},
+    {0, "no-load", 'N', NULL, 0,
+     "never load the library (by default it is loaded only when this host can): the bundle is "
+     "marked not yet verified by loading", CLI_OPT_FLAG(import_args, import.no_load)},
+    {0, "providers", 'p', "DIR", 0,
+     "a GPU release's provider libraries, when they are not beside the core, of the core's "
+     "release (checked): the manifest records the CUDA, cuDNN and driver they need, the GPU "
+     "targets of their fat binaries, and what each provider needs of a host",
+     CLI_OPT_STRING(import_args, import.providers)},
+    {0, "json", 'j', NULL, 0, "print JSON", CLI_OPT_FLAG(import_args, json)},
+    CLI_OPT_ARGS(1, 1, "import needs SRC: a libonnxruntime.so* file or a directory"),
+    CLI_OPT_END};
+
+int cmd_bundle_import(const cli_opt_spec *spec, int argc, char **argv)
+{
+    import_args a = {ORTKIT_BUNDLE_IMPORT_OPTIONS_INIT, 0};
+    cli_opt_parser p;
+    if (cli_opt_parse(&p, spec, bundle_import_opts, &a, argc, argv))
+        return p.status;
+    int rc = CLI_OK;
+
+    /* An interrupt stops the import where the library next looks (while it
+     * copies and hashes files), which then removes its temporary directory. */
+    ortkit_bundle *b = NULL;
+    cli_interrupt_init();
+    cli_interrupt_hold();
+    a.import.cancel = cli_interrupt_poll;
+    int irc = ortkit_bundle_import(&b, p.args[0], &a.import);
+    cli_interrupt_release();
+    if (irc == ORTKIT_E_CANCELLED && cli_interrupted())
+        return cli_interrupt_fail("nothing was imported");
+    if (irc != 0)
+        return cli_fail_lib();
+    const ortkit_manifest *m = ortkit_bundle_manifest(b);
+    if (a.json) {
+        rc = cli_json_print(bundle_summary_json(m));
+    } else {
+        printf("imported   %s\n", cli_esc(m->name));
+        printf("into       %s\n", cli_esc(m->dir));
+        bundle_summary_print(m);
+    }
+    ortkit_bundle_free(b);
+    return rc;
+}

@@ -1,0 +1,46 @@
+/* cmd_bundle_show.c - `ortkit bundle show BUNDLE`: what a bundle is, from its manifest. */
+#include "bundle_arg.h"
+#include "bundle_cmds.h"
+#include "bundle_view.h"
+
+typedef struct show_args {
+    int json;
+} show_args;
+
+const cli_opt bundle_show_opts[] = {
+    {0, "json", 'j', NULL, 0, "print JSON", CLI_OPT_FLAG(show_args, json)},
+    CLI_OPT_ARGS(1, 1, "show needs BUNDLE: a directory or the name of a bundle 'ortkit bundle "
+                       "list' shows"),
+    CLI_OPT_END};
+
+int cmd_bundle_show(const cli_opt_spec *spec, int argc, char **argv)
+{
+    show_args a = {0};
+    cli_opt_parser p;
+    if (cli_opt_parse(&p, spec, bundle_show_opts, &a, argc, argv))
+        return p.status;
+    int json = a.json;
+    /* Nothing is checked or loaded: the manifest says what the bundle is
+     * ('ortkit bundle verify' checks the files against it). */
+    ortkit_bundle *b = NULL;
+    if (bundle_open_named(&b, p.args[0]))
+        return cli_fail_lib();
+    const ortkit_manifest *m = ortkit_bundle_manifest(b);
+    int rc = CLI_OK;
+    if (json) {
+        cJSON *o = bundle_summary_json(m);
+        if (o)
+            cJSON_AddStringToObject(o, "damage", ortkit_bundle_damage(b));
+        rc = cli_json_print(o);
+    } else {
+        printf("bundle     %s\n", cli_esc(m->name));
+        printf("dir        %s\n", cli_esc(m->dir));
+        bundle_summary_print(m);
+        bundle_needs_print(m);
+        bundle_build_print(m);
+        if (ortkit_bundle_damage(b)[0])
+            printf("damaged    %s\n", cli_esc(ortkit_bundle_damage(b)));
+    }
+    ortkit_bundle_free(b);
+    return rc;
+}

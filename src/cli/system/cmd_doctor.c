@@ -1,0 +1,617 @@
+/*
+ * cmd_doctor.c - `ortkit doctor`: the host, every bundle and whether it fits,
+ * the choice and why, and a live check of the runtime that gets loaded.  The
+ * report is meant to be pasted whole into a bug report.
+ */
+#include "cli.h"
+#include "bundle/bundle_view.h"
+#include "bundle/choice_view.h"
+#include "ep_devices_view.h"
+#include "ortkit/tools/selftest.h"
+#include "opt.h"
+
+#include <libgen.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct doctor_args {
+    int json;
+    const char *host, *bundle;
+} doctor_args;
+
+static const cli_opt doctor_opts[] = {
+    {0, "json", 'j', NULL, 0, "print JSON", CLI_OPT_FLAG(doctor_args, json)},
+    {0, "host", 'H', "FILE", 0,
+     "judge the bundles for the machine described in FILE ('ortkit host --json'); nothing is "
+     "loaded then", CLI_OPT_STRING(doctor_args, host)},
+    {0, "bundle", 'b', "NAME", 0,
+     "pin a bundle by name or ONNX Runtime version, as ORTKIT_BUNDLE does",
+     CLI_OPT_STRING(doctor_args, bundle)},
+    CLI_OPT_END};
+
+static const cli_opt_spec doctor_spec = {
+    "doctor",
+    "usage: ortkit doctor [--json] [--host FILE.json] [--bundle NAME]\n",
+    "Explain which ONNX Runtime ortkit loads here and check that it works: the\n"
+    "host, the directories searched for bundles, every bundle found and whether\n"
+    "it fits (and exactly why not), the choice and why, the chosen bundle's\n"
+    "integrity, and a tiny model run on each execution provider that should\n"
+    "work.  Exits 0 when a runtime was found and works, 1 otherwise.\n",
+    doctor_opts, NULL, NULL};
+
+typedef struct check {
+    const char *provider;
+    const char *result; /* "ok", "failed", "not tried" */
+    double seconds;
+    char detail[300];
+} check;
+
+typedef struct report {
+    ortkit_host *host;
+    const char *host_file;
+    const char *pin;
+    ortkit_resolution *res;         /* the search, exactly as the runtime open acts on it */
+    const ortkit_bundle_list *list;
+    size_t count;
+    const ortkit_bundle_choice *choice;
+    int chosen_ok;
+    const ortkit_bundle *chosen;
+    ortkit_bundle *verified;        /* the chosen bundle, opened again for verify */
+    int verify_ok;
+    ortkit_runtime *rt;
+    char rt_error[1024];
+    check checks[32];
+    size_t check_count;
+    int ok;
+} report;
+
+/* ---- gathering ----------------------------------------------------------------- */
+
+static int gpu_runtime_expected(const report *r)
+{
+    if (r->chosen && !strncmp(ortkit_runtime_source(r->rt), "bundle ", 7))
+        return ortkit_bundle_manifest(r->chosen)->cuda != 0;
+    return r->host->gpu_count > 0;
+}
+
+/* Should this provider work here?  NULL: yes; else why it is not tried. */
+static const char *why_not_try(const report *r, const char *p, char *buf, size_t size)
+{
+    if (!strcmp(p, "CPUExecutionProvider") || !strcmp(p, "XnnpackExecutionProvider") ||
+        !strcmp(p, "DnnlExecutionProvider"))
+        return NULL;
+    if (!strcmp(p, "CUDAExecutionProvider") || !strcmp(p, "TensorrtExecutionProvider")) {
+        if (r->host->gpu_count == 0)
+            return "this host has no NVIDIA GPU";
+        if (!gpu_runtime_expected(r))
+            return "the runtime is a CPU build (no CUDA libraries beside it)";
+        /* A provider's own libraries, as the manifest records them per part. */
+        if (r->chosen && !strncmp(ortkit_runtime_source(r->rt), "bundle ", 7) &&
+            bundle_provider_unavailable(ortkit_bundle_manifest(r->chosen), p, r->host, buf, size))
+            return buf;
+        if (!strcmp(p, "TensorrtExecutionProvider")) {
+            char dir[PATH_MAX], lib[PATH_MAX + 48];
+            snprintf(dir, sizeof dir, "%s", ortkit_runtime_path(r->rt));
+            snprintf(lib, sizeof lib, "%s/libonnxruntime_providers_tensorrt.so", dirname(dir));
+            if (access(lib, F_OK) != 0)
+                return "no libonnxruntime_providers_tensorrt.so beside the runtime";
+        }
+        return NULL;
+    }
+    snprintf(buf, size, "needs hardware or drivers ortkit does not check for");
+    return buf;
+}
+
+static void live_checks(report *r)
+{
+    size_t n = ortkit_runtime_provider_count(r->rt);
+    for (size_t i = 0; i < n && r->check_count < sizeof r->checks / sizeof r->checks[0]; i++) {
+        check *c = &r->checks[r->check_count++];
+        char buf[sizeof c->detail];
+        c->provider = ortkit_runtime_provider(r->rt, i);
+        const char *skip = why_not_try(r, c->provider, buf, sizeof buf);
+        if (skip) {
+            c->result = "not tried";
+            snprintf(c->detail, sizeof c->detail, "%s", skip);
+            continue;
+        }
+        ortkit_selftest *t = NULL;
+        if (ortkit_selftest_run(&t, r->rt, c->provider) != 0) {
+            c->result = "failed";
+            snprintf(c->detail, sizeof c->detail, "%s", ortkit_error_last());
+            r->ok = 0;
+            continue;
+        }
+        c->result = t->ok ? "ok" : "failed";
+        c->seconds = t->seconds;
+        snprintf(c->detail, sizeof c->detail, "%s", t->detail);
+        if (!t->ok)
+            r->ok = 0;
+        ortkit_selftest_free(t);
+    }
+}
+
+static const ortkit_bundle_verdict *verdict(const report *r, size_t i)
+{
+    return ortkit_bundle_choice_verdict(r->choice, i);
+}
+
+/* The first bundle the search passed over because its files do not match
+ * its manifest: someone changed code that was about to be loaded. */
+static const char *failed_verification(const report *r)
+{
+    for (size_t i = 0; r->choice && i < r->count; i++) {
+        const ortkit_bundle_verdict *v = verdict(r, i);
+        if (!v->fits && strstr(v->why, "failed verification: "))
+            return ortkit_bundle_list_get(r->list, i)->name;
+    }
+    return NULL;
+}
+
+static int gather(report *r)
+{
+    if (r->host_file ? ortkit_host_load(&r->host, r->host_file) : ortkit_host_detect(&r->host))
+        return cli_fail_lib();
+    /* Every place is looked at, so the report shows bundles and variables
+     * even when an earlier place decides. */
+    ortkit_runtime_options o = ORTKIT_RUNTIME_OPTIONS_INIT;
+    o.bundle = r->pin;
+    if (ortkit_runtime_resolve(&r->res, &o, r->host, ORTKIT_RESOLVE_EXPLAIN) != 0)
+        return cli_fail_lib();
+    r->pin = ortkit_resolution_pin(r->res, NULL);
+    r->list = ortkit_resolution_bundles(r->res);
+    r->count = ortkit_bundle_list_count(r->list);
+    r->choice = ortkit_resolution_choice(r->res);
+    r->chosen_ok = r->choice && r->choice->index != ORTKIT_BUNDLE_NONE;
+    if (r->chosen_ok)
+        r->chosen = ortkit_bundle_list_get(r->list, r->choice->index)->bundle;
+    r->ok = r->chosen_ok;
+    if (r->host_file)
+        return CLI_OK; /* a described machine: nothing here is loaded for it */
+
+    /* The chosen bundle's files, as `ortkit bundle verify` checks them. */
+    if (r->chosen && ortkit_bundle_open(&r->verified, ortkit_bundle_manifest(r->chosen)->dir) == 0)
+        r->verify_ok = ortkit_bundle_verify(r->verified) == 0;
+    /* The runtime exactly as a program would get it: the same resolution, loaded. */
+    if (ortkit_runtime_open_resolved(&r->rt, r->res, &o) != 0) {
+        snprintf(r->rt_error, sizeof r->rt_error, "%s", ortkit_error_last());
+        r->ok = 0;
+        return CLI_OK;
+    }
+    r->ok = (!r->chosen || r->verify_ok) && !failed_verification(r);
+    live_checks(r); /* a provider that should work and does not clears ok */
+    return CLI_OK;
+}
+
+/* ---- text ---------------------------------------------------------------------- */
+
+#define LABEL "  %-10s "
+
+static void print_host(const report *r)
+{
+    const ortkit_host *h = r->host;
+    char a[32], b[32];
+    printf("Host%s%s\n", r->host_file ? " described in " : "", cli_esc(r->host_file));
+    if (h->x86_64_level)
+        printf(LABEL "%s (x86-64-v%d)\n", "arch", ortkit_arch_name(h->arch), h->x86_64_level);
+    else
+        printf(LABEL "%s\n", "arch", ortkit_arch_name(h->arch));
+    printf(LABEL "%s%s%s%s, %d logical / %d physical cores\n", "cpu",
+           h->cpu_model[0] ? cli_esc(h->cpu_model) : "unknown model", h->cpu_vendor[0] ? " (" : "",
+           cli_esc(h->cpu_vendor), h->cpu_vendor[0] ? ")" : "", h->logical_cpus, h->physical_cores);
+    const char *words[ORTKIT_CPU_FEATURE_COUNT];
+    size_t n = 0;
+    for (int f = 0; f < ORTKIT_CPU_FEATURE_COUNT; f++)
+        if (ortkit_host_has(h, (ortkit_cpu_feature)f))
+            words[n++] = ortkit_cpu_feature_name((ortkit_cpu_feature)f);
+    if (n == 0)
+        words[n++] = "none";
+    char lead[32];
+    snprintf(lead, sizeof lead, LABEL, "features");
+    cli_print_wrapped(stdout, lead, words, n);
+    ortkit__human_bytes(a, sizeof a, (double)h->mem_total);
+    ortkit__human_bytes(b, sizeof b, (double)h->mem_available);
+    printf(LABEL "%s total, %s available\n", "memory", a, b);
+    printf(LABEL "%s %s%s%s%s%s\n", "os", h->os_name[0] ? cli_esc(h->os_name) : "unknown",
+           cli_esc(h->os_release), h->os_distro[0] ? ", " : "", cli_esc(h->os_distro),
+           h->glibc[0] ? ", glibc " : "", cli_esc(h->glibc));
+    if (h->driver_version[0])
+        printf(LABEL "driver %s, CUDA %d.%d%s%s\n", "nvidia", cli_esc(h->driver_version),
+               h->cuda_driver / 1000, (h->cuda_driver % 1000) / 10, h->tegra ? ", Jetson L4T R" : "",
+               h->tegra ? cli_esc(h->l4t_release) : "");
+    for (size_t i = 0; i < h->gpu_count; i++) {
+        ortkit__human_bytes(a, sizeof a, (double)h->gpus[i]->memory_bytes);
+        printf(LABEL "GPU %zu: %s, SM %d.%d, %s\n", i == 0 ? "gpus" : "", i, cli_esc(h->gpus[i]->name),
+               h->gpus[i]->cc_major, h->gpus[i]->cc_minor, a);
+    }
+    if (h->gpu_count == 0)
+        printf(LABEL "none%s%s%s\n", "gpus", h->gpu_note[0] ? " (" : "", cli_esc(h->gpu_note),
+               h->gpu_note[0] ? ")" : "");
+}
+
+/* 0, or -1 when a table could not be made. */
+static int print_bundles(const report *r)
+{
+    static const char *const dh[] = {"FROM", "STATE", "BUNDLES", "DIRECTORY"};
+    cli_table *t = cli_table_new(4, dh);
+    cli_table_align_right(t, 2);
+    for (size_t i = 0; i < ortkit_bundle_list_dir_count(r->list); i++) {
+        const ortkit_bundle_dir *d = ortkit_bundle_list_dir(r->list, i);
+        char state[300], count[16];
+        snprintf(state, sizeof state, "%s%s%s", bundle_dir_state_name(d->state),
+                 d->state == ORTKIT_BUNDLE_DIR_UNREADABLE ? ": " : "",
+                 d->state == ORTKIT_BUNDLE_DIR_UNREADABLE ? d->note : "");
+        snprintf(count, sizeof count, "%zu", d->bundle_count);
+        cli_table_add(t, (const char *[]){d->source, state, count, d->path});
+    }
+    printf("\nBundle directories, searched in this order\n");
+    int rc = cli_table_print(t, stdout, "  ");
+    cli_table_free(t);
+    if (rc)
+        return rc;
+
+    printf("\nBundles\n");
+    if (r->count == 0) {
+        printf("  none found; make one with 'ortkit bundle import'\n");
+        return 0;
+    }
+    /* The same account as `ortkit bundle choose`. */
+    size_t n = 0;
+    choice_row *rows = choice_rows_of_list(r->list, &n);
+    if (!rows)
+        return -1;
+    choice_view_preamble(stdout, "  ");
+    rc = choice_view_print(stdout, rows, n, r->choice, "  ");
+    free(rows);
+    return rc;
+}
+
+/* What each part of the chosen bundle needs that this host lacks: a
+ * provider's libraries are that provider's (without them the core loads and
+ * the provider is unavailable). */
+static void print_parts(const report *r, const ortkit_manifest *m)
+{
+    if (!m->part_count)
+        return;
+    cli_table *t = cli_table_new(3, (const char *const[]){"PART", "ON THIS HOST", "LACKS"});
+    for (size_t i = 0; t && i < m->part_count; i++) {
+        char missing[512];
+        int got = bundle_part_missing(m, m->parts[i], r->host, missing, sizeof missing);
+        cli_table_add(t, (const char *const[]){m->parts[i]->name,
+                                               got > 0 ? "unavailable" : got == 0 ? "ok" : "not judged",
+                                               got > 0 ? missing : got < 0 ? "the host does not list its libraries" : ""});
+    }
+    printf(LABEL "what each part needs of this host (libraries the bundle does not carry)\n", "parts");
+    if (cli_table_print(t, stdout, "    ") != 0)
+        printf("    (out of memory)\n");
+    cli_table_free(t);
+}
+
+static cJSON *parts_json(const report *r, const ortkit_manifest *m)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (size_t i = 0; a && i < m->part_count; i++) {
+        char missing[512];
+        int got = bundle_part_missing(m, m->parts[i], r->host, missing, sizeof missing);
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", m->parts[i]->name);
+        cJSON_AddStringToObject(o, "on_this_host", got > 0 ? "unavailable" : got == 0 ? "ok" : "not judged");
+        cJSON_AddStringToObject(o, "lacks", got > 0 ? missing : "");
+        cJSON_AddItemToArray(a, o);
+    }
+    return a;
+}
+
+static void print_choice(const report *r)
+{
+    printf("\nChoice%s%s%s\n", r->pin ? " (pinned: " : "", cli_esc(r->pin), r->pin ? ")" : "");
+    if (!r->chosen_ok) {
+        printf(LABEL "%s\n", "bundle", "none");
+        printf(LABEL "%s\n", "why", r->choice ? cli_esc(r->choice->reason) : "no bundles were found");
+        return;
+    }
+    const ortkit_manifest *m = ortkit_bundle_manifest(r->chosen);
+    printf(LABEL "%s (%s)\n", "bundle", cli_esc(m->name), cli_esc(m->dir));
+    printf(LABEL "%s\n", "why", cli_esc(r->choice->reason));
+    if (verdict(r, r->choice->index)->why[0])
+        printf(LABEL "%s\n", "caveat", cli_esc(verdict(r, r->choice->index)->why));
+    print_parts(r, m);
+    if (r->host_file)
+        return;
+    if (r->verify_ok) {
+        printf(LABEL "ok: %zu files match the manifest (sizes, SHA-256), RUNPATH $ORIGIN\n",
+               "integrity", m->file_count);
+    } else if (r->verified) {
+        size_t n = ortkit_bundle_problem_count(r->verified);
+        printf(LABEL "%zu problem%s\n", "integrity", n, n == 1 ? "" : "s");
+        for (size_t i = 0; i < n; i++)
+            printf("             %s\n", cli_esc(ortkit_bundle_problem(r->verified, i)));
+    }
+    if (m->headers_api_level > m->api_level)
+        printf(LABEL "include/ has API %d headers; a program built with them must ask for "
+               "API %d or lower\n", "note", m->headers_api_level, m->api_level);
+}
+
+/* The place of the search that decided, or NULL. */
+static const ortkit_resolve_step *taken_step(const report *r)
+{
+    for (size_t i = 0; i < ortkit_resolution_step_count(r->res); i++) {
+        const ortkit_resolve_step *s = ortkit_resolution_step(r->res, i);
+        if (s->verdict == ORTKIT_RESOLVE_TAKEN || s->verdict == ORTKIT_RESOLVE_FAILED)
+            return s;
+    }
+    return NULL;
+}
+
+/* 0, or -1 when the table could not be made. */
+static int print_search(const report *r)
+{
+    printf("\nSearch, in order: the first place that decides is what gets loaded\n");
+    static const char *const sh[] = {"PLACE", "RESULT", "DETAIL"};
+    cli_table *t = cli_table_new(3, sh);
+    int rc = 0;
+    for (size_t i = 0; !rc && i < ortkit_resolution_step_count(r->res); i++) {
+        const ortkit_resolve_step *s = ortkit_resolution_step(r->res, i);
+        rc = cli_table_add(t, (const char *[]){s->source, ortkit_resolve_verdict_name(s->verdict),
+                                               s->detail});
+    }
+    if (!rc)
+        rc = cli_table_print(t, stdout, "  ");
+    cli_table_free(t);
+    return rc;
+}
+
+/* 0, or -1 when the table could not be made. */
+/* CUDA and TensorRT as a session would get them: the probe's verdict, the
+ * way they are added, and the EP devices the runtime discovers. */
+static int print_gpu_providers(const report *r)
+{
+    static const char *const names[] = {"cuda", "tensorrt"};
+    static const char *const ch[] = {"PROVIDER", "USABLE", "METHOD", "PROBE", "CAUSE"};
+    printf("\nGPU providers: decided in a probe process, cached per runtime and host\n");
+    cli_table *t = cli_table_new(5, ch);
+    for (size_t i = 0; i < 2; i++) {
+        ortkit_provider_status *ps = NULL;
+        if (ortkit_runtime_provider_check(&ps, r->rt, names[i]) != 0) {
+            cli_table_add(t, (const char *[]){names[i], "no", "", "", ortkit_error_last()});
+            continue;
+        }
+        char cause[2048];
+        snprintf(cause, sizeof cause, "%s%s%s%s", ps->reason, ps->detail[0] ? " (ONNX Runtime: " : "",
+                 ps->detail, ps->detail[0] ? ")" : "");
+        cli_table_add(t, (const char *[]){ps->name, ps->active ? "yes" : "no", ps->method,
+                                          ps->probe, cause});
+        ortkit_provider_status_free(ps);
+    }
+    int rc = cli_table_print(t, stdout, "  ");
+    cli_table_free(t);
+    ortkit_ep_devices *eps = NULL;
+    if (!rc && ortkit_runtime_ep_devices(&eps, r->rt) == 0) {
+        printf("  ");
+        ep_devices_print(eps);
+        ortkit_ep_devices_free(eps);
+    }
+    return rc;
+}
+
+static cJSON *gpu_providers_json(const report *r)
+{
+    static const char *const names[] = {"cuda", "tensorrt"};
+    cJSON *a = cJSON_CreateArray();
+    for (size_t i = 0; i < 2; i++) {
+        ortkit_provider_status *ps = NULL;
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddItemToArray(a, o);
+        if (ortkit_runtime_provider_check(&ps, r->rt, names[i]) != 0) {
+            cJSON_AddStringToObject(o, "provider", names[i]);
+            cJSON_AddStringToObject(o, "error", ortkit_error_last());
+            continue;
+        }
+        cJSON_AddStringToObject(o, "provider", ps->name);
+        cJSON_AddBoolToObject(o, "usable", ps->active);
+        cJSON_AddStringToObject(o, "method", ps->method);
+        cJSON_AddStringToObject(o, "probe", ps->probe);
+        cJSON_AddStringToObject(o, "reason", ps->reason);
+        cJSON_AddStringToObject(o, "detail", ps->detail);
+        ortkit_provider_status_free(ps);
+    }
+    return a;
+}
+
+static cJSON *doctor_ep_devices_json(const report *r)
+{
+    ortkit_ep_devices *eps = NULL;
+    if (ortkit_runtime_ep_devices(&eps, r->rt) != 0)
+        return cJSON_CreateArray();
+    cJSON *a = ep_devices_json(eps);
+    ortkit_ep_devices_free(eps);
+    return a;
+}
+
+static int print_runtime(const report *r)
+{
+    printf("\nRuntime\n");
+    if (r->host_file) {
+        printf("  not loaded: the host is a described one, not this machine\n");
+        return 0;
+    }
+    if (!r->rt) {
+        printf(LABEL "none: %s\n", "error", cli_esc(r->rt_error));
+        return 0;
+    }
+    printf(LABEL "ONNX Runtime %s\n", "version", cli_esc(ortkit_runtime_version(r->rt)));
+    printf(LABEL "%s\n", "path", cli_esc(ortkit_runtime_path(r->rt)));
+    printf(LABEL "%s\n", "found by", cli_esc(ortkit_runtime_source(r->rt)));
+    printf(LABEL "%d (ortkit supports %d and newer)\n", "API level",
+           ortkit_runtime_api_level(r->rt), ORTKIT_MIN_ORT_API);
+    const ortkit_resolve_step *taken = taken_step(r);
+    if (r->chosen && taken && strcmp(taken->source, "bundles"))
+        printf(LABEL "%s decided: it comes before any bundle\n", "note", cli_esc(taken->source));
+
+    printf("\nLive check: Neg on float32[4], built in memory, run on each provider\n");
+    static const char *const ch[] = {"PROVIDER", "RESULT", "TIME", "DETAIL"};
+    cli_table *t = cli_table_new(4, ch);
+    cli_table_align_right(t, 2);
+    for (size_t i = 0; i < r->check_count; i++) {
+        const check *c = &r->checks[i];
+        char time[32] = "";
+        if (!strcmp(c->result, "ok"))
+            ortkit__human_duration(time, sizeof time, c->seconds);
+        cli_table_add(t, (const char *[]){c->provider, c->result, time, c->detail});
+    }
+    int rc = cli_table_print(t, stdout, "  ");
+    cli_table_free(t);
+    return rc ? rc : print_gpu_providers(r);
+}
+
+/* The variables that change what is found, for whoever reads the report. */
+static const char *const env_vars[] = {"ORTKIT_RUNTIME", "ORTKIT_BUNDLE", "ORTKIT_PATH",
+                                       "XDG_DATA_HOME", "XDG_DATA_DIRS", "ONNXRUNTIME_DIR",
+                                       "LD_LIBRARY_PATH", "CUDA_HOME", "CUDA_VISIBLE_DEVICES",
+                                       "ORTKIT_FORCE_CUDA", "ORTKIT_FORCE_SM"};
+
+/* 0, or -1 when a table could not be made (the report stops there). */
+static int print_text(const report *r)
+{
+    printf("ortkit doctor: ortkit %s\n\n", ortkit_version());
+    print_host(r);
+    printf("\nEnvironment\n");
+    for (size_t i = 0; i < sizeof env_vars / sizeof env_vars[0]; i++) {
+        const char *v = getenv(env_vars[i]);
+        printf("  %-20s %s\n", env_vars[i], v ? cli_esc(v) : "(unset)");
+    }
+    if (print_bundles(r))
+        return -1;
+    print_choice(r);
+    if (print_search(r) || print_runtime(r))
+        return -1;
+    printf("\nVerdict: ");
+    if (r->host_file)
+        printf("%s\n", r->chosen_ok ? "a bundle fits the described host" : "no bundle fits the described host");
+    else if (r->ok)
+        printf("ok: ONNX Runtime %s (%s) works on this host\n", cli_esc(ortkit_runtime_version(r->rt)),
+               cli_esc(ortkit_runtime_source(r->rt)));
+    else if (!r->rt)
+        printf("no usable ONNX Runtime\n");
+    else
+        printf("problems: see above\n");
+    return 0;
+}
+
+/* ---- JSON ---------------------------------------------------------------------- */
+
+static cJSON *json_report(const report *r)
+{
+    cJSON *root = cJSON_CreateObject();
+    char *host_json = NULL;
+    cJSON_AddStringToObject(root, "ortkit", ortkit_version());
+    if (ortkit_host_to_json(r->host, &host_json) == 0) {
+        cJSON_AddItemToObject(root, "host", cJSON_Parse(host_json));
+        ortkit_free(host_json);
+    }
+    cJSON *env = cJSON_AddObjectToObject(root, "environment");
+    for (size_t i = 0; i < sizeof env_vars / sizeof env_vars[0]; i++) {
+        const char *v = getenv(env_vars[i]);
+        cJSON_AddItemToObject(env, env_vars[i], v ? cJSON_CreateString(v) : cJSON_CreateNull());
+    }
+    cJSON_AddItemToObject(root, "dirs", bundle_dirs_json(r->list));
+    size_t n_rows = 0;
+    choice_row *rows = choice_rows_of_list(r->list, &n_rows);
+    if (rows && r->choice)
+        cJSON_AddItemToObject(root, "bundles", choice_view_json(rows, n_rows, r->choice));
+    else
+        cJSON_AddArrayToObject(root, "bundles");
+    free(rows);
+    cJSON_AddItemToObject(root, "overrides", choice_view_overrides_json());
+    cJSON *search = cJSON_AddArrayToObject(root, "search");
+    for (size_t i = 0; i < ortkit_resolution_step_count(r->res); i++) {
+        const ortkit_resolve_step *st = ortkit_resolution_step(r->res, i);
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "source", st->source);
+        cJSON_AddStringToObject(o, "where", st->where);
+        cJSON_AddStringToObject(o, "result", ortkit_resolve_verdict_name(st->verdict));
+        cJSON_AddStringToObject(o, "detail", st->detail);
+        cJSON_AddItemToArray(search, o);
+    }
+    cJSON *ch = cJSON_AddObjectToObject(root, "choice");
+    cJSON_AddItemToObject(ch, "bundle", r->chosen ? cJSON_CreateString(ortkit_bundle_manifest(r->chosen)->name)
+                                                  : cJSON_CreateNull());
+    cJSON_AddItemToObject(ch, "pin", r->pin ? cJSON_CreateString(r->pin) : cJSON_CreateNull());
+    cJSON_AddStringToObject(ch, "reason", r->choice ? r->choice->reason : "no bundles were found");
+    if (r->chosen)
+        cJSON_AddItemToObject(ch, "parts", parts_json(r, ortkit_bundle_manifest(r->chosen)));
+    if (r->chosen && !r->host_file) {
+        cJSON_AddBoolToObject(ch, "integrity_ok", r->verify_ok);
+        cJSON *p = cJSON_AddArrayToObject(ch, "problems");
+        for (size_t i = 0; r->verified && i < ortkit_bundle_problem_count(r->verified); i++)
+            cJSON_AddItemToArray(p, cJSON_CreateString(ortkit_bundle_problem(r->verified, i)));
+    }
+    if (r->rt) {
+        cJSON *o = cJSON_AddObjectToObject(root, "runtime");
+        cJSON_AddStringToObject(o, "version", ortkit_runtime_version(r->rt));
+        cJSON_AddStringToObject(o, "path", ortkit_runtime_path(r->rt));
+        cJSON_AddStringToObject(o, "source", ortkit_runtime_source(r->rt));
+        cJSON_AddNumberToObject(o, "api_level", ortkit_runtime_api_level(r->rt));
+        cJSON *checks = cJSON_AddArrayToObject(root, "checks");
+        for (size_t i = 0; i < r->check_count; i++) {
+            cJSON *c = cJSON_CreateObject();
+            cJSON_AddStringToObject(c, "provider", r->checks[i].provider);
+            cJSON_AddStringToObject(c, "result", r->checks[i].result);
+            cJSON_AddNumberToObject(c, "seconds", r->checks[i].seconds);
+            cJSON_AddStringToObject(c, "detail", r->checks[i].detail);
+            cJSON_AddItemToArray(checks, c);
+        }
+        cJSON_AddItemToObject(root, "gpu_providers", gpu_providers_json(r));
+        cJSON_AddItemToObject(root, "ep_devices", doctor_ep_devices_json(r));
+    } else {
+        cJSON_AddNullToObject(root, "runtime");
+        if (!r->host_file)
+            cJSON_AddStringToObject(root, "error", r->rt_error);
+    }
+    cJSON_AddBoolToObject(root, "ok", r->host_file ? r->chosen_ok : r->ok);
+    return root;
+}
+
+int cmd_doctor(int argc, char **argv)
+{
+    report r;
+    memset(&r, 0, sizeof r);
+    doctor_args a = {0, NULL, NULL};
+    cli_opt_parser p;
+    if (cli_opt_parse(&p, &doctor_spec, NULL, &a, argc, argv))
+        return p.status;
+    int json = a.json;
+    r.host_file = a.host;
+    r.pin = a.bundle;
+
+    int rc = gather(&r);
+    if (rc == CLI_OK) {
+        int printed = json ? cli_json_print(json_report(&r))
+                           : print_text(&r) ? cli_fail("out of memory") : CLI_OK;
+        int ok = r.host_file ? r.chosen_ok : r.ok;
+        rc = ok ? CLI_OK : CLI_FAIL;
+        if (printed != CLI_OK)
+            rc = printed;
+        else if (ok)
+            rc = CLI_OK;
+        else if (r.host_file)
+            cli_fail("%s", r.choice ? r.choice->reason : "no bundles were found");
+        else if (!r.rt)
+            cli_fail("%s", r.rt_error);
+        else if (r.chosen && !r.verify_ok)
+            cli_fail("bundle '%s' does not match its manifest; see the report",
+                     ortkit_bundle_manifest(r.chosen)->name);
+        else if (failed_verification(&r))
+            cli_fail("bundle '%s' failed verification and was passed over; see the report",
+                     failed_verification(&r));
+        else
+            cli_fail("a live check failed; see the report");
+    }
+    ortkit_runtime_free(r.rt);
+    ortkit_bundle_free(r.verified);
+    ortkit_resolution_free(r.res);
+    ortkit_host_free(r.host);
+    return rc;
+}
