@@ -1,4 +1,3 @@
-# shellcheck shell=sh
 # scripts/lib/fetch.sh - sourced by the scripts that fetch material: the
 # download cache and the two ways material reaches it, Debian's archive
 # (through a private apt state: the system's sources, lists and cache are
@@ -8,6 +7,7 @@
 #   ${ORTKIT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ortkit}/downloads
 # A file lands there under a temporary name and is renamed when whole.
 # The caller defines say (its messages) and sets -eu.
+# shellcheck shell=sh
 
 cache="${ORTKIT_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/ortkit}/downloads"
 debian_mirror=http://deb.debian.org/debian
