@@ -24,8 +24,8 @@ set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 deps="${ORTKIT_DEPS:-$here/deps}"
 root="${1:-$deps/bullseye-root}"
-cache="${ORTKIT_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/ortkit}/downloads"
-mirror=http://deb.debian.org/debian
+# shellcheck source=lib/fetch.sh
+. "$here/scripts/lib/fetch.sh"
 CMAKE_VERSION=4.3.4
 PACKAGES="build-essential python3 python3-flatbuffers patch ninja-build ccache xz-utils ca-certificates file pkg-config
  patchelf libcjson-dev libprotobuf-c-dev protobuf-c-compiler libsodium-dev libcurl4-openssl-dev
@@ -42,7 +42,7 @@ trap cleanup EXIT INT TERM
 if [ ! -x "$root/usr/bin/apt-get" ] || [ ! -e "$root/.debootstrap-done" ]; then
     say "debootstrap --variant=buildd bullseye $root (a few minutes)"
     rm -rf "$root" && mkdir -p "$root"
-    debootstrap --variant=buildd bullseye "$root" "$mirror" >"$deps/debootstrap-bullseye.log" 2>&1 ||
+    debootstrap --variant=buildd bullseye "$root" "$debian_mirror" >"$deps/debootstrap-bullseye.log" 2>&1 ||
         { say "debootstrap failed; see $deps/debootstrap-bullseye.log"; exit 1; }
     touch "$root/.debootstrap-done"
 fi
@@ -51,8 +51,8 @@ mountpoint -q "$root/proc" || { mount -t proc proc "$root/proc" && mounted=1; }
 
 in_root() { chroot "$root" env -i PATH=/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root "$@"; }
 
-missing=$(in_root sh -c 'for p in '"$(echo $PACKAGES)"'; do
-    dpkg-query -W -f="\${Status}" "$p" 2>/dev/null | grep -q "install ok installed" || printf " %s" "$p"; done')
+# shellcheck disable=SC2086 # a list of names
+missing=$(in_root sh -s -- $PACKAGES <"$here/scripts/lib/missing_packages.sh")
 if [ -n "$missing" ]; then
     say "installing in the root:$missing"
     in_root sh -c "export DEBIAN_FRONTEND=noninteractive; apt-get update -qq &&
@@ -67,16 +67,9 @@ if ! in_root sh -c "cmake --version 2>/dev/null | grep -q 'version $CMAKE_VERSIO
         src="cmake_$CMAKE_VERSION.orig.tar.gz"
         if [ ! -s "$cache/$src" ]; then
             say "fetching $src (Debian unstable)"
-            apt_dir="$deps/apt-unstable-cmake-src"
-            mkdir -p "$apt_dir/lists/partial"
-            echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror unstable main" \
-                >"$apt_dir/sources.list"
-            opts="-o Dir::Etc::SourceList=$apt_dir/sources.list -o Dir::Etc::SourceParts=/dev/null
-                  -o Dir::State::Lists=$apt_dir/lists -o APT::Sandbox::User=root"
-            # shellcheck disable=SC2086
-            apt-get $opts update -qq
-            # shellcheck disable=SC2086
-            (cd "$cache" && apt-get $opts source --download-only cmake >/dev/null 2>&1 || true)
+            apt_list "$deps/apt-unstable-cmake-src" "deb-src unstable main"
+            apt_get update -qq
+            apt_source "$cache" cmake
             [ -s "$cache/$src" ] || { say "could not fetch $src (Debian unstable may have moved on: set CMAKE_VERSION in $0)"; exit 1; }
         fi
         say "building CMake $CMAKE_VERSION in the root (once; about 10 minutes on 2 cores)"

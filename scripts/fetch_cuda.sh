@@ -19,44 +19,24 @@ set -eu
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 deps="${ORTKIT_DEPS:-$here/deps}"
-cache="${ORTKIT_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/ortkit}/downloads"
+# shellcheck source=lib/fetch.sh
+. "$here/scripts/lib/fetch.sh"
 say() { printf 'fetch-cuda: %s\n' "$*" >&2; }
 
-NPM_SPECS="com.github.asus4.onnxruntime@0.4.9 com.github.asus4.onnxruntime.linux-x64-gpu@0.4.9
- com.github.asus4.onnxruntime.linux-x64-gpu@0.2.1 onnxruntime-node@1.19.2 onnxruntime-node@1.29.0"
-DEBS="libcudart12 libcublas12 libcublaslt12 libcurand10 libcufft11 libcuda1"
-
-npm_fetch() { # spec file
-    [ -s "$cache/$2" ] && return 0
-    say "fetching $1 from npm"
-    tmp=$(mktemp -d "$cache/npm.XXXXXX")
-    (cd "$tmp" && npm pack --silent "$1" >/dev/null 2>&1) || { rm -rf "$tmp"; say "npm pack $1 failed"; exit 1; }
-    mv "$tmp"/*.tgz "$cache/$2.part" && mv "$cache/$2.part" "$cache/$2"
-    rm -rf "$tmp"
-}
-
 mkdir -p "$cache"
-for spec in $NPM_SPECS; do
-    name=${spec%@*}; version=${spec##*@}
-    npm_fetch "$spec" "$name-$version.tgz"
+for spec in $gpu_npm_specs; do
+    npm_fetch "$spec" "$(npm_file "$spec")"
 done
 
 # Debian unstable non-free, through a private sources list: nothing installed.
-apt_dir="$deps/apt-unstable"
-need=""
-for p in $DEBS; do ls "$cache/${p}_"*.deb >/dev/null 2>&1 || need="$need $p"; done
+# shellcheck disable=SC2086 # a list of names
+need=$(debs_missing $gpu_debs)
 if [ -n "$need" ]; then
-    mkdir -p "$apt_dir/lists/partial" "$apt_dir/archives/partial"
-    echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian unstable main contrib non-free" \
-        >"$apt_dir/sources.list"
-    opts="-o Dir::Etc::SourceList=$apt_dir/sources.list -o Dir::Etc::SourceParts=/dev/null
-          -o Dir::State::Lists=$apt_dir/lists -o Dir::Cache::archives=$apt_dir/archives
-          -o APT::Sandbox::User=root -o APT::Architecture=amd64"
+    apt_list "$deps/apt-unstable" "deb unstable main contrib non-free"
     say "fetching$need from Debian unstable (non-free)"
-    # shellcheck disable=SC2086
-    apt-get $opts update -qq
-    # shellcheck disable=SC2086
-    (cd "$cache" && apt-get $opts download $need >/dev/null)
+    apt_get update -qq
+    # shellcheck disable=SC2086 # a list of names
+    apt_download "$cache" $need
 fi
 # The libraries the GPU tests import, unpacked once (tar and dpkg-deb -x
 # into a temporary directory, renamed into place when whole).
@@ -82,8 +62,8 @@ unpack core-node-1.29.0 onnxruntime-node-1.29.0.tgz 'package/bin/napi-v6/linux/x
 if [ ! -d "$unpacked/cuda-12.4" ]; then
     say "unpacking CUDA 12.4 and libcuda1 (dpkg-deb -x)"
     tmp=$(mktemp -d "$unpacked/.cuda-12.4.XXXXXX")
-    for p in $DEBS; do
-        dpkg-deb -x "$(ls "$cache/${p}_"*.deb | head -n 1)" "$tmp"
+    for p in $gpu_debs; do
+        dpkg-deb -x "$(cached_deb "$p")" "$tmp"
     done
     mv -T "$tmp" "$unpacked/cuda-12.4" 2>/dev/null || rm -rf "$tmp"
 fi

@@ -19,8 +19,8 @@ set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 deps="${ORTKIT_DEPS:-$here/deps}"
 out="${1:-$deps/ort-deps-1.21.0}"
-cache="${ORTKIT_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/ortkit}/downloads"
-mirror=http://deb.debian.org/debian
+# shellcheck source=lib/fetch.sh
+. "$here/scripts/lib/fetch.sh"
 say() { printf 'dep-sources: %s\n' "$*" >&2; }
 
 # deps.txt name | suite | Debian package (source, or a binary .deb where the
@@ -40,38 +40,29 @@ microsoft_gsl trixie ms-gsl 4.0.0-3.1 4.0.0
 mp11 trixie boost1.83 1.83.0-4.2 1.83.0
 safeint trixie libsafeint-dev.deb 3.0.28a+dfsg-4 3.0.28a"
 
-apt_opts() { # suite -> apt-get options for a private sources list of that suite (updated once)
-    d="$deps/apt-$1-src"
-    if [ ! -e "$d/.updated" ]; then
-        mkdir -p "$d/lists/partial"
-        { echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $1 main"
-          echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $1 main"; } >"$d/sources.list"
-        apt-get -o Dir::Etc::SourceList="$d/sources.list" -o Dir::Etc::SourceParts=/dev/null \
-            -o Dir::State::Lists="$d/lists" -o APT::Sandbox::User=root update -qq >&2 && touch "$d/.updated"
-    fi
-    echo "-o Dir::Etc::SourceList=$d/sources.list -o Dir::Etc::SourceParts=/dev/null
-          -o Dir::State::Lists=$d/lists -o APT::Sandbox::User=root -o APT::Architecture=amd64"
+use_suite() { # suite: apt_get on a private state for its sources and packages, updated once
+    apt_dir="$deps/apt-$1-src"
+    [ -e "$apt_dir/.updated" ] && return 0
+    apt_list "$apt_dir" "deb-src $1 main" "deb $1 main"
+    if apt_get update -qq >&2; then touch "$apt_dir/.updated"; fi
 }
 
 fetch() { # suite package debian-version -> the orig tarball's (or .deb's) path in the cache
     up=${3%-*}
     case $2 in
-    *.deb) pat="${2%.deb}_${3}_"'*.deb' ;;
-    *) pat="${2}_${up}.orig.tar."'*' ;;
+    *.deb) prefix="${2%.deb}_${3}_" suffix=.deb ;;
+    *) prefix="${2}_${up}.orig.tar." suffix="" ;;
     esac
-    # shellcheck disable=SC2086
-    f=$(ls "$cache"/$pat 2>/dev/null | head -n 1 || true)
+    f=$(last_file "$cache" "$prefix" "$suffix")
     if [ -z "$f" ]; then
-        opts=$(apt_opts "$1")
+        use_suite "$1"
         say "fetching $2 $3 (Debian $1)"
         tmp=$(mktemp -d "$cache/src.XXXXXX")
-        # shellcheck disable=SC2086
         case $2 in
-        *.deb) (cd "$tmp" && apt-get $opts download "${2%.deb}=$3" >/dev/null 2>&1) || true ;;
-        *) (cd "$tmp" && apt-get $opts source --download-only "$2=$3" >/dev/null 2>&1) || true ;;
+        *.deb) apt_download "$tmp" "${2%.deb}=$3" 2>/dev/null || true ;;
+        *) apt_source "$tmp" "$2=$3" ;;
         esac
-        # shellcheck disable=SC2086
-        g=$(ls "$tmp"/$pat 2>/dev/null | head -n 1 || true)
+        g=$(last_file "$tmp" "$prefix" "$suffix")
         [ -n "$g" ] || { rm -rf "$tmp"; say "could not fetch $2 $3 from Debian $1"; exit 1; }
         mv "$g" "$cache/" && rm -rf "$tmp"
         f="$cache/$(basename "$g")"
@@ -87,7 +78,7 @@ repack() { # archive member dest-base
     *.deb) dpkg-deb -x "$1" "$tmp/x" ;;
     *) tar -xf "$1" -C "$tmp" --wildcards "*/$2/*" ;;
     esac
-    src=$(ls -d "$tmp"/*/"$2" | head -n 1)
+    for src in "$tmp"/*/"$2"; do break; done
     mv "$src" "$tmp/$3"
     tar -czf "$out/$3.tar.gz.part" -C "$tmp" "$3" && mv "$out/$3.tar.gz.part" "$out/$3.tar.gz"
     rm -rf "$tmp"

@@ -6,7 +6,9 @@
 # idempotent: a .deb already in the cache is kept.
 set -eu
 
-cache="${ORTKIT_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/ortkit}/downloads"
+here=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=lib/fetch.sh
+. "$here/scripts/lib/fetch.sh"
 PACKAGE="libonnxruntime1.23"
 VERSION="${ORT_UNSTABLE_VERSION:-1.23.2+dfsg-6.1}"
 say() { printf 'fetch-unstable-ort: %s\n' "$*" >&2; }
@@ -19,19 +21,11 @@ if [ -s "$cache/$deb" ]; then
 fi
 # A private sources list and lists directory under the cache: the system's
 # apt state is not touched.
-apt_dir="$cache/../apt-unstable-main"
-mkdir -p "$apt_dir/lists/partial" "$apt_dir/archives/partial"
-echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian unstable main" \
-    >"$apt_dir/sources.list"
-opts="-o Dir::Etc::SourceList=$apt_dir/sources.list -o Dir::Etc::SourceParts=/dev/null
-      -o Dir::State::Lists=$apt_dir/lists -o Dir::Cache::archives=$apt_dir/archives
-      -o APT::Sandbox::User=root -o APT::Architecture=amd64"
+apt_list "$cache/../apt-unstable-main" "deb unstable main"
 say "fetching $PACKAGE=$VERSION from Debian unstable"
-# shellcheck disable=SC2086
-apt-get $opts update -qq
+apt_get update -qq
 tmp=$(mktemp -d "$cache/deb.XXXXXX")
-# shellcheck disable=SC2086
-if ! (cd "$tmp" && apt-get $opts download "$PACKAGE=$VERSION" >/dev/null); then
+if ! apt_download "$tmp" "$PACKAGE=$VERSION"; then
     rm -rf "$tmp"
     say "cannot download $PACKAGE=$VERSION (Debian unstable may have moved on: set ORT_UNSTABLE_VERSION)"
     exit 1

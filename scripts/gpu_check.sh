@@ -27,10 +27,12 @@
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 say() { printf 'gpu-check: %s\n' "$*" >&2; }
-cache="${ORTKIT_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/ortkit}/downloads"
 
 pack() {
     out=$1
+    # The download cache (here only: `run` needs none of this).
+    # shellcheck source=lib/fetch.sh
+    . "$here/scripts/lib/fetch.sh"
     mkdir -p "$out"
     tmp=$(mktemp -d)
     trap 'rm -rf "$tmp"' EXIT

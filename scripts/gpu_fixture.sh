@@ -12,7 +12,9 @@
 set -eu
 ortkit=$1
 out=$2
-src="${ORTKIT_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/ortkit}/downloads/unpacked"
+# shellcheck source=lib/fetch.sh
+. "$(dirname "$0")/lib/fetch.sh"
+src="$cache/unpacked"
 [ -f "$out/stamp" ] && exit 0
 for d in core-node-1.29.0 gpu-1.29.0 gpu-1.19.2 core-1.19.2 cuda-12.4; do
     [ -d "$src/$d" ] || { echo "gpu fixture: skipped: no $src/$d (scripts/fetch_cuda.sh makes it)"; exit 77; }

