@@ -285,6 +285,19 @@ int ortkit__file_read_block(int fd, void *buf, size_t cap, size_t *got, const ch
     }
 }
 
+int ortkit__file_each_block(int fd, void *buf, size_t cap, const char *path,
+                            int (*fn)(void *arg, const void *block, size_t n), void *arg)
+{
+    for (;;) {
+        size_t n;
+        int rc = ortkit__file_read_block(fd, buf, cap, &n, path);
+        if (rc || n == 0)
+            return rc;
+        if ((rc = fn(arg, buf, n)))
+            return rc;
+    }
+}
+
 int ortkit__file_write_all(int fd, const void *data, size_t size, const char *path)
 {
     const char *p = data;

@@ -20,6 +20,7 @@
  *   strv.c     string vectors, shell quoting
  *   stats.c    percentiles, mean, spread and histograms
  *   pbwire.c   protobuf wire format, and how deep a message nests
+ *   digest.c   SHA-256 (and deps.txt's SHA-1), hex: the only user of OpenSSL
  */
 #ifndef ORTKIT_UTIL_H
 #define ORTKIT_UTIL_H
@@ -93,6 +94,11 @@ int ortkit__file_write_atomic(const char *path, const void *data, size_t size);
 /* One read(2) of up to cap bytes from fd, retried when a signal cuts it
  * short: *got is 0 at the end; a failure is set naming path. */
 int ortkit__file_read_block(int fd, void *buf, size_t cap, size_t *got, const char *path);
+/* Read fd to its end, cap bytes at a time through buf, handing each block
+ * to fn; the first failure, of a read (named by path) or fn's own nonzero
+ * return, ends it and is returned. */
+int ortkit__file_each_block(int fd, void *buf, size_t cap, const char *path,
+                            int (*fn)(void *arg, const void *block, size_t n), void *arg);
 /* Write all of data to fd, retried when a signal cuts it short; a failure
  * is set naming path. */
 int ortkit__file_write_all(int fd, const void *data, size_t size, const char *path);
@@ -109,6 +115,48 @@ int ortkit__rmtree(const char *path);
  * empty, deepest first, never the first `existed` characters.  0 when all
  * are gone; -1 (errno set) at the first that stays.  Async-signal-safe. */
 int ortkit__rmdirs_made(const char *path, size_t existed);
+
+/* ---- digests (digest.c) ------------------------------------------------------ */
+
+#define ORTKIT__SHA256_SIZE 32
+#define ORTKIT__SHA256_HEX 65 /* 64 hex digits and a NUL */
+
+/* n bytes as 2n lower-case hex digits and a NUL. */
+void ortkit__hex(char *out, const unsigned char *in, size_t n);
+
+/* A SHA-256 computed piece by piece.  Start it zeroed ({0}); _final or
+ * _discard frees what _init took. */
+typedef struct ortkit__sha256_ctx {
+    void *md;   /* OpenSSL's context, left to digest.c */
+    int failed; /* an update failed: _final says so */
+} ortkit__sha256_ctx;
+
+/* Begin, or begin again (what was hashed so far is dropped); ORTKIT_E_NOMEM. */
+int ortkit__sha256_init(ortkit__sha256_ctx *h);
+/* Add n bytes; a failure is kept for _final to report. */
+void ortkit__sha256_update(ortkit__sha256_ctx *h, const void *data, size_t n);
+/* The digest, and the context freed; ORTKIT_E_IO when any step failed. */
+int ortkit__sha256_final(ortkit__sha256_ctx *h, unsigned char md[ORTKIT__SHA256_SIZE]);
+/* Free without a digest (a zeroed or finished context too). */
+void ortkit__sha256_discard(ortkit__sha256_ctx *h);
+
+/* The SHA-256 of size bytes at data, as bytes or as hex. */
+int ortkit__sha256(unsigned char md[ORTKIT__SHA256_SIZE], const void *data, size_t size);
+int ortkit__sha256_hex(char hex[ORTKIT__SHA256_HEX], const void *data, size_t size);
+
+typedef enum ortkit__digest_alg {
+    ORTKIT__SHA256,
+    ORTKIT__SHA1 /* only to check files against ONNX Runtime's cmake/deps.txt */
+} ortkit__digest_alg;
+
+/* The digest of a regular file (opened through ortkit__file_open with flags,
+ * such as O_NOFOLLOW) as hex, in hex_size bytes (65 for SHA-256, 41 for
+ * SHA-1), and its size (size may be NULL).  "cannot hash 'PATH'" when the
+ * digest cannot be computed. */
+int ortkit__digest_file(ortkit__digest_alg alg, char *hex, size_t hex_size, uint64_t *size,
+                        const char *path, int flags);
+/* The SHA-256 of a file that is not a link, as 64 hex digits, and its size. */
+int ortkit__sha256_file(char hex[ORTKIT__SHA256_HEX], uint64_t *size, const char *path);
 
 /* ---- paths (path.c) -------------------------------------------------------- */
 

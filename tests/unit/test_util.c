@@ -210,6 +210,64 @@ static void test_file_only_regular(void **state)
     assert_string_equal(ortkit__file_kind(S_IFBLK), "a device");
 }
 
+/* ---- digests ---------------------------------------------------------------- */
+
+static void test_digest(void **state)
+{
+    (void)state;
+    static const char abc_sha256[] =
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+    unsigned char md[ORTKIT__SHA256_SIZE];
+    char hex[ORTKIT__SHA256_HEX];
+    assert_int_equal(ortkit__sha256(md, "abc", 3), 0);
+    ortkit__hex(hex, md, sizeof md);
+    assert_string_equal(hex, abc_sha256);
+    assert_int_equal(ortkit__sha256_hex(hex, "", 0), 0);
+    assert_string_equal(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    ortkit__hex(hex, (const unsigned char *)"\x00\x0f\xf0\xff", 4);
+    assert_string_equal(hex, "000ff0ff");
+
+    /* Streamed in pieces, and begun again: the same digest. */
+    ortkit__sha256_ctx h = {0};
+    assert_int_equal(ortkit__sha256_init(&h), 0);
+    ortkit__sha256_update(&h, "xyz", 3);
+    assert_int_equal(ortkit__sha256_init(&h), 0); /* starts over */
+    ortkit__sha256_update(&h, "a", 1);
+    ortkit__sha256_update(&h, "", 0);
+    ortkit__sha256_update(&h, "bc", 2);
+    assert_int_equal(ortkit__sha256_final(&h, md), 0);
+    assert_null(h.md);
+    ortkit__hex(hex, md, sizeof md);
+    assert_string_equal(hex, abc_sha256);
+    ortkit__sha256_discard(&h); /* after _final: nothing to free */
+    ortkit__sha256_update(&h, "a", 1); /* not begun: the final says so */
+    assert_int_equal(ortkit__sha256_final(&h, md), ORTKIT_E_IO);
+
+    /* Files: the size too; SHA-1 for deps.txt; a link refused by
+     * ortkit__sha256_file, followed when the caller allows it. */
+    FILE *f = fopen(at("abc"), "w");
+    assert_non_null(f);
+    fputs("abc", f);
+    fclose(f);
+    uint64_t size = 0;
+    assert_int_equal(ortkit__sha256_file(hex, &size, at("abc")), 0);
+    assert_string_equal(hex, abc_sha256);
+    assert_int_equal(size, 3);
+    char sha1[41];
+    assert_int_equal(ortkit__digest_file(ORTKIT__SHA1, sha1, sizeof sha1, NULL, at("abc"), 0), 0);
+    assert_string_equal(sha1, "a9993e364706816aba3e25717850c26c9cd0d89d");
+    assert_int_equal(ortkit__digest_file(ORTKIT__SHA256, sha1, sizeof sha1, NULL, at("abc"), 0),
+                     ORTKIT_E_INVALID_ARG);
+    assert_int_equal(symlink(at("abc"), at("abc-link")), 0);
+    assert_int_equal(ortkit__sha256_file(hex, &size, at("abc-link")), ORTKIT_E_IO);
+    assert_string_equal(hex, "");
+    assert_int_equal(size, 0);
+    assert_int_equal(ortkit__digest_file(ORTKIT__SHA256, hex, sizeof hex, NULL, at("abc-link"), 0), 0);
+    assert_string_equal(hex, abc_sha256);
+    assert_int_equal(ortkit__sha256_file(hex, &size, at("no-such-file")), ORTKIT_E_IO);
+    assert_error_has("no-such-file");
+}
+
 static void test_file_write_atomic(void **state)
 {
     (void)state;
@@ -517,6 +575,7 @@ int main(void)
         cmocka_unit_test(test_error_set_and_wrap),
         cmocka_unit_test(test_file_read_limits),
         cmocka_unit_test(test_file_only_regular),
+        cmocka_unit_test(test_digest),
         cmocka_unit_test(test_file_write_atomic),
         cmocka_unit_test(test_mkdirs),
         cmocka_unit_test(test_pathf),

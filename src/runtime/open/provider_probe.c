@@ -25,7 +25,6 @@
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
-#include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,13 +55,13 @@ static int find_probe(char *buf, size_t size)
 
 /* ---- the cache key ---------------------------------------------------------- */
 
-static void hash_text(EVP_MD_CTX *md, const char *label, const char *text)
+static void hash_text(ortkit__sha256_ctx *md, const char *label, const char *text)
 {
-    EVP_DigestUpdate(md, label, strlen(label) + 1);
-    EVP_DigestUpdate(md, text ? text : "", text ? strlen(text) + 1 : 0);
+    ortkit__sha256_update(md, label, strlen(label) + 1);
+    ortkit__sha256_update(md, text ? text : "", text ? strlen(text) + 1 : 0);
 }
 
-static void hash_stat(EVP_MD_CTX *md, const char *path)
+static void hash_stat(ortkit__sha256_ctx *md, const char *path)
 {
     struct stat st;
     char buf[256] = "absent";
@@ -74,7 +73,7 @@ static void hash_stat(EVP_MD_CTX *md, const char *path)
     hash_text(md, path, buf);
 }
 
-static void hash_file(EVP_MD_CTX *md, const char *path)
+static void hash_file(ortkit__sha256_ctx *md, const char *path)
 {
     char *text = NULL;
     size_t n = 0;
@@ -88,13 +87,10 @@ static void hash_file(EVP_MD_CTX *md, const char *path)
 static int cache_key(char hex[65], const ortkit_runtime *rt, const ortkit__probe_request *req,
                      const char *options)
 {
-    EVP_MD_CTX *md = EVP_MD_CTX_new();
-    unsigned char sum[EVP_MAX_MD_SIZE];
-    unsigned len = 0;
-    if (!md || !EVP_DigestInit_ex(md, EVP_sha256(), NULL)) {
-        EVP_MD_CTX_free(md);
+    ortkit__sha256_ctx h = {0}, *md = &h;
+    unsigned char sum[ORTKIT__SHA256_SIZE];
+    if (ortkit__sha256_init(md))
         return -1;
-    }
     hash_text(md, "ortkit", ORTKIT_VERSION_STRING);
     hash_stat(md, rt->path);
     hash_stat(md, req->provider_path);
@@ -120,11 +116,10 @@ static int cache_key(char hex[65], const ortkit_runtime *rt, const ortkit__probe
         hash_stat(md, d); /* a library dropped into one changes its times */
     free(copy);
     hash_stat(md, "/etc/ld.so.cache");
-    int ok = EVP_DigestFinal_ex(md, sum, &len);
-    EVP_MD_CTX_free(md);
-    for (unsigned i = 0; ok && i < 32; i++)
-        snprintf(hex + 2 * i, 3, "%02x", sum[i]);
-    return ok ? 0 : -1;
+    if (ortkit__sha256_final(md, sum))
+        return -1;
+    ortkit__hex(hex, sum, sizeof sum);
+    return 0;
 }
 
 /* ---- what the probe is told ------------------------------------------------- */

@@ -13,27 +13,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-void ortkit__sha256_hex(char out[65], const void *data, size_t size)
-{
-    unsigned char md[32];
-    unsigned int n = 0;
-    EVP_Digest(data, size, md, &n, EVP_sha256(), NULL);
-    ortkit__digest_hex(out, md);
-}
-
-void ortkit__digest_hex(char out[65], const unsigned char md[32])
-{
-    for (int i = 0; i < 32; i++)
-        snprintf(out + 2 * i, 3, "%02x", md[i]);
-}
 
 int ortkit__state_dir(char **out, const char *option)
 {
@@ -112,7 +97,7 @@ int ortkit__state_check(uint64_t *last, const char *dir, const ortkit__pubkey *p
     int fd = -1, rc;
     *last = 0;
     ortkit__key_id_hex(key_id, pk->id);
-    ortkit__digest_hex(key_hex, pk->pk);
+    ortkit__hex(key_hex, pk->pk, sizeof pk->pk);
     /* "<key number>-<public key>": the number keeps the name readable. */
     if ((rc = ortkit__pathf(path, sizeof path, "%s/%s-%s", dir, key_id, key_hex)) ||
         (rc = ortkit__pathf(lock, sizeof lock, "%s/%s-%s.lock", dir, key_id, key_hex)) ||
