@@ -8,8 +8,8 @@
  * acted on instead of deriving it again.  Nothing here loads a library.
  */
 #include "bundle.h"
+#include "ort_library.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -52,9 +52,6 @@ struct ortkit_resolution {
     ortkit_host *detected;
 };
 
-/* Library file names tried inside a directory, best first. */
-static const char *const lib_names[] = {"libonnxruntime.so", "libonnxruntime.so.1"};
-
 static int is_dir(const char *path)
 {
     struct stat st;
@@ -73,33 +70,16 @@ static const char *env_nonempty(const char *name)
     return v && v[0] ? v : NULL;
 }
 
-/* The library inside dir (or dir/lib), or a versioned libonnxruntime.so.1.x.y. */
+/* The library inside dir, dir/lib or dir/lib64 (ortkit__ort_library_in_dir). */
 static char *find_in_dir(const char *dir)
 {
-    char path[PATH_MAX];
     static const char *const subdirs[] = {"", "/lib", "/lib64"};
     for (size_t s = 0; s < sizeof subdirs / sizeof subdirs[0]; s++) {
-        for (size_t i = 0; i < sizeof lib_names / sizeof lib_names[0]; i++) {
-            if (snprintf(path, sizeof path, "%s%s/%s", dir, subdirs[s], lib_names[i]) >=
-                (int)sizeof path)
-                return NULL;
-            if (exists(path))
-                return strdup(path);
-        }
-        snprintf(path, sizeof path, "%s%s", dir, subdirs[s]);
-        DIR *d = opendir(path);
-        if (!d)
-            continue;
-        char *found = NULL;
-        for (struct dirent *e; !found && (e = readdir(d));)
-            if (!strncmp(e->d_name, "libonnxruntime.so.", 18)) {
-                size_t n = strlen(path) + strlen(e->d_name) + 2;
-                if ((found = malloc(n)))
-                    snprintf(found, n, "%s/%s", path, e->d_name);
-            }
-        closedir(d);
-        if (found)
-            return found;
+        char sub[PATH_MAX], name[256], path[PATH_MAX];
+        if (ortkit__pathf(sub, sizeof sub, "%s%s", dir, subdirs[s]))
+            return NULL;
+        if (ortkit__ort_library_in_dir(name, sizeof name, sub))
+            return ortkit__pathf(path, sizeof path, "%s/%s", sub, name) ? NULL : strdup(path);
     }
     return NULL;
 }
@@ -169,7 +149,7 @@ static int step_settle(ortkit_resolution *r, step_slot *s, int rc, char *path, c
     if (r->decided) {
         /* Past the decision: say what this place holds, take nothing. */
         if (rc == ORTKIT_OK)
-            step_say(s, "would find %s", path ? path : lib_names[1]);
+            step_say(s, "would find %s", path ? path : "libonnxruntime.so.1");
         else if (rc == ORTKIT_E_NOMEM)
             return rc;
         else
