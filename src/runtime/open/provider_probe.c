@@ -46,7 +46,7 @@ extern char **environ;
  * build tree's libexec/ortkit/, or an installed tree's LIBEXECDIR/ortkit/. */
 static int find_probe(char *buf, size_t size)
 {
-    const char *env = getenv("ORTKIT_PROBE_EXE");
+    const char *env = ortkit__env("ORTKIT_PROBE_EXE");
     if (env && env[0])
         return ortkit__pathf(buf, size, "%s", env) ? -1 : access(buf, X_OK);
     return ortkit__self_find(buf, size, "libexec/ortkit:" ORTKIT_INSTALLED_PROBE_DIRS, "ortkit-probe",
@@ -106,10 +106,10 @@ static int cache_key(char hex[65], const ortkit_runtime *rt, const ortkit__probe
     }
     if (gpus)
         closedir(gpus);
-    static const char *const vars[] = {"LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES", "ORTKIT_GPU_PROBE"};
-    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
-        hash_text(md, vars[i], getenv(vars[i]));
-    const char *lib_path = getenv("LD_LIBRARY_PATH");
+    const char *lib_path = ortkit__env("LD_LIBRARY_PATH");
+    hash_text(md, "LD_LIBRARY_PATH", lib_path);
+    hash_text(md, "CUDA_VISIBLE_DEVICES", ortkit__env("CUDA_VISIBLE_DEVICES"));
+    hash_text(md, "ORTKIT_GPU_PROBE", ortkit__env("ORTKIT_GPU_PROBE"));
     char *copy = lib_path ? strdup(lib_path) : NULL;
     for (char *save = NULL, *d = copy ? strtok_r(copy, ":", &save) : NULL; d;
          d = strtok_r(NULL, ":", &save))
@@ -171,7 +171,7 @@ static char **probe_environ(void)
 
 static double probe_timeout(void)
 {
-    const char *t = getenv("ORTKIT_GPU_PROBE_TIMEOUT");
+    const char *t = ortkit__env("ORTKIT_GPU_PROBE_TIMEOUT");
     double s = t ? strtod(t, NULL) : 0;
     return s > 0 ? s : 120.0;
 }

@@ -64,12 +64,6 @@ static int exists(const char *path)
     return stat(path, &st) == 0;
 }
 
-static const char *env_nonempty(const char *name)
-{
-    const char *v = getenv(name);
-    return v && v[0] ? v : NULL;
-}
-
 /* The library inside dir, dir/lib or dir/lib64 (ortkit__ort_library_in_dir). */
 static char *find_in_dir(const char *dir)
 {
@@ -425,7 +419,7 @@ static int search(ortkit_resolution *r, const ortkit_runtime_options *opts,
     int rc = step_explicit(r, "options", opts && opts->path && opts->path[0] ? opts->path : NULL,
                            "options");
     if (!rc)
-        rc = step_explicit(r, "ORTKIT_RUNTIME", env_nonempty("ORTKIT_RUNTIME"), "ORTKIT_RUNTIME");
+        rc = step_explicit(r, "ORTKIT_RUNTIME", ortkit__env_nonempty("ORTKIT_RUNTIME"), "ORTKIT_RUNTIME");
     if (!rc)
         rc = step_bundles(r, host, flags);
     if (rc || (r->decided && !explain))
@@ -437,7 +431,7 @@ static int search(ortkit_resolution *r, const ortkit_runtime_options *opts,
         step_say(s, "%s", ORTKIT_DEFAULT_RUNTIME[0] ? "missing" : "none was set when ortkit was built");
     }
     if (!rc)
-        rc = step_explicit(r, "ONNXRUNTIME_DIR", env_nonempty("ONNXRUNTIME_DIR"), "ONNXRUNTIME_DIR");
+        rc = step_explicit(r, "ONNXRUNTIME_DIR", ortkit__env_nonempty("ONNXRUNTIME_DIR"), "ONNXRUNTIME_DIR");
     if (!rc && (!r->decided || explain))
         rc = step_pkg_config(r);
     if (!rc && (!r->decided || explain)) {
@@ -460,7 +454,7 @@ int ortkit_runtime_resolve(ortkit_resolution **out, const ortkit_runtime_options
     if (!r)
         return ortkit__error_nomem();
     int pinned = opts && opts->bundle && opts->bundle[0];
-    const char *pin = pinned ? opts->bundle : env_nonempty("ORTKIT_BUNDLE");
+    const char *pin = pinned ? opts->bundle : ortkit__env_nonempty("ORTKIT_BUNDLE");
     if (pin && !(r->pin = r->pin_copy = ortkit__strdup(pin))) {
         ortkit_resolution_free(r);
         return ORTKIT_E_NOMEM;
@@ -551,7 +545,7 @@ int ortkit_runtime_search_paths(char *buf, size_t size)
 {
     if (!buf || !size)
         return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_runtime_search_paths: no buffer");
-    const char *rt = env_nonempty("ORTKIT_RUNTIME"), *od = env_nonempty("ONNXRUNTIME_DIR");
+    const char *rt = ortkit__env_nonempty("ORTKIT_RUNTIME"), *od = ortkit__env_nonempty("ONNXRUNTIME_DIR");
     snprintf(buf, size,
              "ORTKIT_RUNTIME=%s\n"
              "bundles: ORTKIT_BUNDLE, else the best fit in ORTKIT_PATH, the user's, the system's "

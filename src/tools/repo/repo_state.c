@@ -24,17 +24,13 @@ int ortkit__state_dir(char **out, const char *option)
 {
     *out = NULL;
     char path[PATH_MAX];
-    const char *xdg = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
     int rc;
     if (option && option[0])
         rc = ortkit__pathf(path, sizeof path, "%s", option);
-    else if (xdg && xdg[0] == '/')
-        rc = ortkit__pathf(path, sizeof path, "%s/ortkit/repos", xdg);
-    else if (home && home[0])
-        rc = ortkit__pathf(path, sizeof path, "%s/.local/state/ortkit/repos", home);
-    else
-        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "neither XDG_STATE_HOME nor HOME is set: "
-                                 "ortkit cannot remember which repository serial it last saw");
+    else if ((rc = ortkit__xdg_dir(path, sizeof path, "XDG_STATE_HOME", ".local/state",
+                                   "ortkit/repos")))
+        return ortkit__error_wrap(ORTKIT_E_INVALID_ARG, "ortkit cannot remember which repository "
+                                  "serial it last saw");
     if (rc || (rc = ortkit__mkdirs(path)))
         return rc;
     struct stat st;
