@@ -144,6 +144,10 @@ static void test_directory_takes_regular_files(void **state)
     assert_int_equal(ortkit_runtime_resolve(&res, NULL, NULL, 0), 0);
     assert_int_equal(ortkit_resolution_status(res), ORTKIT_E_RUNTIME_NOT_FOUND);
     assert_non_null(strstr(ortkit_resolution_error(res), "no libonnxruntime.so* in directory"));
+    /* ... saying what it passed over, the first of them. */
+    snprintf(want, sizeof want, "passed over '%s/libonnxruntime.so': it is a directory, not a "
+             "regular file", top);
+    assert_non_null(strstr(ortkit_resolution_error(res), want));
     ortkit_resolution_free(res);
     unsetenv("ORTKIT_RUNTIME");
 }

@@ -229,23 +229,46 @@ int ortkit__bridge_lacks_cuda_core(const char *provider, const char *core)
 
 /* ---- the library in a directory ------------------------------------------------ */
 
-static int regular_in(const char *dir, const char *name)
+typedef struct passing {
+    char *why;
+    size_t size;
+} passing;
+
+/* dir/name is a regular file (after links); when it is there and is not,
+ * the first such is said in p. */
+static int regular_in(const char *dir, const char *name, passing *p)
 {
     char path[PATH_MAX];
     struct stat st;
-    return ortkit__pathf(path, sizeof path, "%s/%s", dir, name) == 0 && stat(path, &st) == 0 &&
-           S_ISREG(st.st_mode);
+    if (ortkit__pathf(path, sizeof path, "%s/%s", dir, name) != 0)
+        return 0;
+    if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+        return 1;
+    int there = lstat(path, &st) == 0;
+    if (there && p->why && p->size && !p->why[0]) {
+        struct stat target;
+        if (stat(path, &target) == 0)
+            snprintf(p->why, p->size, "passed over '%s': it is %s, not a regular file", path,
+                     ortkit__file_kind(target.st_mode));
+        else
+            snprintf(p->why, p->size, "passed over '%s': a link to nothing (%s)", path,
+                     strerror(errno));
+    }
+    return 0;
 }
 
-int ortkit__ort_library_in_dir(char *name, size_t name_size, const char *dir)
+int ortkit__ort_library_in_dir(char *name, size_t name_size, const char *dir, char *passed,
+                               size_t passed_size)
 {
+    passing p = {passed, passed_size};
     for (size_t i = 0; i < sizeof lib_names / sizeof lib_names[0]; i++)
-        if (regular_in(dir, lib_names[i]))
+        if (regular_in(dir, lib_names[i], &p))
             return (size_t)snprintf(name, name_size, "%s", lib_names[i]) < name_size;
     DIR *d = opendir(dir);
     int found = 0;
     for (struct dirent *e; d && !found && (e = readdir(d));)
-        found = !strncmp(e->d_name, LIB_PREFIX, strlen(LIB_PREFIX)) && regular_in(dir, e->d_name) &&
+        found = !strncmp(e->d_name, LIB_PREFIX, strlen(LIB_PREFIX)) &&
+                regular_in(dir, e->d_name, &p) &&
                 (size_t)snprintf(name, name_size, "%s", e->d_name) < name_size;
     if (d)
         closedir(d);

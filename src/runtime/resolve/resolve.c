@@ -64,15 +64,17 @@ static int exists(const char *path)
     return stat(path, &st) == 0;
 }
 
-/* The library inside dir, dir/lib or dir/lib64 (ortkit__ort_library_in_dir). */
-static char *find_in_dir(const char *dir)
+/* The library inside dir, dir/lib or dir/lib64 (ortkit__ort_library_in_dir);
+ * passed says what was passed over (see there). */
+static char *find_in_dir(const char *dir, char *passed, size_t passed_size)
 {
     static const char *const subdirs[] = {"", "/lib", "/lib64"};
+    passed[0] = '\0';
     for (size_t s = 0; s < sizeof subdirs / sizeof subdirs[0]; s++) {
         char sub[PATH_MAX], name[256], path[PATH_MAX];
         if (ortkit__pathf(sub, sizeof sub, "%s%s", dir, subdirs[s]))
             return NULL;
-        if (ortkit__ort_library_in_dir(name, sizeof name, sub))
+        if (ortkit__ort_library_in_dir(name, sizeof name, sub, passed, passed_size))
             return ortkit__pathf(path, sizeof path, "%s/%s", sub, name) ? NULL : strdup(path);
     }
     return NULL;
@@ -83,10 +85,12 @@ static int resolve_explicit(char **out, const char *where, const char *what)
 {
     *out = NULL;
     if (is_dir(where)) {
-        *out = find_in_dir(where);
+        char passed[PATH_MAX + 80];
+        *out = find_in_dir(where, passed, sizeof passed);
         if (!*out)
             return ortkit__error_set(ORTKIT_E_RUNTIME_NOT_FOUND,
-                                     "no libonnxruntime.so* in directory '%s' (from %s)", where, what);
+                                     "no libonnxruntime.so* in directory '%s' (from %s)%s%s", where,
+                                     what, passed[0] ? ": " : "", passed);
         return ORTKIT_OK;
     }
     if (!exists(where))
@@ -113,9 +117,11 @@ static char *pkg_config_libdir(char *why, size_t why_size)
         return NULL;
     }
     out[strcspn(out, "\r\n")] = '\0';
-    char *found = out[0] ? find_in_dir(out) : NULL;
+    char passed[256] = "";
+    char *found = out[0] ? find_in_dir(out, passed, sizeof passed) : NULL;
     if (!found)
-        snprintf(why, why_size, "no libonnxruntime.so* in its libdir '%s'", out);
+        snprintf(why, why_size, "no libonnxruntime.so* in its libdir '%s'%s%s", out,
+                 passed[0] ? ": " : "", passed);
     free(out);
     return found;
 }

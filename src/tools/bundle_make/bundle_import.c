@@ -123,20 +123,20 @@ static int resolve_source(import *im)
         return ortkit__error_set(ORTKIT_E_IO, "cannot import '%s': %s", src, strerror(errno));
     if (S_ISDIR(st.st_mode)) {
         /* A directory: the library found in it must lie in it, like the rest. */
-        char name[256], rel[300];
+        char name[256], rel[300], passed[PATH_MAX + 80] = "";
         struct stat lst;
         if (!realpath(src, im->top))
             return ortkit__error_set(ORTKIT_E_IO, "cannot import '%s': %s", src, strerror(errno));
         if ((rc = ortkit__pathf(path, sizeof path, "%s/lib", im->top)))
             return ortkit__error_wrap(rc, "cannot import '%s'", src);
-        if (ortkit__ort_library_in_dir(name, sizeof name, path))
+        if (ortkit__ort_library_in_dir(name, sizeof name, path, passed, sizeof passed))
             snprintf(rel, sizeof rel, "lib/%s", name);
-        else if (ortkit__ort_library_in_dir(name, sizeof name, im->top))
+        else if (ortkit__ort_library_in_dir(name, sizeof name, im->top, passed, sizeof passed))
             snprintf(rel, sizeof rel, "%s", name);
         else
             return ortkit__error_set(ORTKIT_E_RUNTIME_NOT_FOUND,
-                                     "cannot import '%s': no libonnxruntime.so* in it or in its lib/",
-                                     src);
+                                     "cannot import '%s': no libonnxruntime.so* in it or in its "
+                                     "lib/%s%s", src, passed[0] ? ": " : "", passed);
         if ((rc = ortkit__source_resolve(im->lib, &lst, im->top, rel)))
             return ortkit__error_wrap(rc, "cannot import '%s'", src);
         if ((rc = ortkit__pathf(im->libdir, sizeof im->libdir, "%s%s", im->top,
