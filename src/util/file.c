@@ -26,7 +26,7 @@ const char *ortkit__file_kind(unsigned mode)
     }
 }
 
-int ortkit__file_check(const char *path, const char *what)
+int ortkit__file_check(const char *path, const char *what, struct stat *st_out)
 {
     struct stat st;
     const char *sep = what && *what ? " " : "";
@@ -38,6 +38,11 @@ int ortkit__file_check(const char *path, const char *what)
     if (!S_ISREG(st.st_mode))
         return ortkit__error_set(ORTKIT_E_IO, "cannot open %s%s'%s': it is %s, not a regular file",
                                  what, sep, path, ortkit__file_kind(st.st_mode));
+    if (access(path, R_OK) != 0)
+        return ortkit__error_set(ORTKIT_E_IO, "cannot open %s%s'%s': %s", what, sep, path,
+                                 strerror(errno));
+    if (st_out)
+        *st_out = st;
     return ORTKIT_OK;
 }
 

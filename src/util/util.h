@@ -81,9 +81,10 @@ int ortkit__file_open(int *fd, const char *path, int flags, struct stat *st);
 /* The same as a stdio stream. */
 int ortkit__file_fopen(FILE **out, const char *path);
 /* Only check, for a path another library opens itself (ONNX Runtime, the
- * dynamic loader): it exists and is a regular file.  what names it in the
- * message ("model" gives "cannot open model 'x': ..."); may be NULL. */
-int ortkit__file_check(const char *path, const char *what);
+ * dynamic loader): it exists, is a regular file (after links) and can be
+ * read.  what names it in the message ("model" gives "cannot open model
+ * 'x': ..."); may be NULL.  *st (may be NULL): what stat says of it. */
+int ortkit__file_check(const char *path, const char *what, struct stat *st);
 /* Read a whole regular file (a file of /proc too, to its end); *out is
  * malloc'd and NUL-terminated, *size (may be NULL) its length.  A file larger
  * than max_size is refused, never cut short. */

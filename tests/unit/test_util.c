@@ -199,13 +199,22 @@ static void test_file_only_regular(void **state)
     close(fd);
 
     /* Only a check, for paths another library opens. */
-    assert_int_equal(ortkit__file_check(at("regular"), "model"), 0);
-    assert_int_equal(ortkit__file_check(at("link"), NULL), 0);
-    assert_int_equal(ortkit__file_check(at("fifo"), "model"), ORTKIT_E_IO);
+    assert_int_equal(ortkit__file_check(at("regular"), "model", NULL), 0);
+    memset(&st, 0, sizeof st);
+    assert_int_equal(ortkit__file_check(at("link"), NULL, &st), 0);
+    assert_true(S_ISREG(st.st_mode)); /* the link's target */
+    assert_int_equal(st.st_size, 3);
+    assert_int_equal(ortkit__file_check(at("fifo"), "model", NULL), ORTKIT_E_IO);
     assert_error_has("cannot open model '");
     assert_error_has("fifo': it is a FIFO (named pipe), not a regular file");
-    assert_int_equal(ortkit__file_check(at("missing"), NULL), ORTKIT_E_IO);
+    assert_int_equal(ortkit__file_check(at("missing"), NULL, NULL), ORTKIT_E_IO);
     assert_error_has("missing': No such file or directory");
+    if (geteuid() != 0) { /* root reads anything */
+        assert_int_equal(chmod(at("regular"), 0200), 0);
+        assert_int_equal(ortkit__file_check(at("regular"), "model", NULL), ORTKIT_E_IO);
+        assert_error_has("regular': Permission denied");
+        assert_int_equal(chmod(at("regular"), 0644), 0);
+    }
     assert_string_equal(ortkit__file_kind(S_IFSOCK), "a socket");
     assert_string_equal(ortkit__file_kind(S_IFBLK), "a device");
 }

@@ -805,13 +805,9 @@ static int session_open(ortkit_session **out, ortkit_runtime *rt, const char *pa
     const char *label = path ? path : "<memory>";
     if (path) {
         struct stat st;
-        if (stat(path, &st) != 0)
-            return ortkit__error_set(ORTKIT_E_IO, "cannot open model '%s': %s", path, strerror(errno));
-        if (!S_ISREG(st.st_mode)) /* ORT opens it itself: a FIFO would block there */
-            return ortkit__error_set(ORTKIT_E_IO, "cannot open model '%s': it is %s, not a regular file",
-                                     path, ortkit__file_kind(st.st_mode));
-        if (access(path, R_OK) != 0)
-            return ortkit__error_set(ORTKIT_E_IO, "cannot open model '%s': %s", path, strerror(errno));
+        int rc = ortkit__file_check(path, "model", &st); /* ORT opens it: a FIFO would block there */
+        if (rc)
+            return rc;
         if (st.st_size == 0)
             return ortkit__error_set(ORTKIT_E_MODEL, "cannot open model '%s': the file is empty", path);
     } else if (!data || size == 0) {
