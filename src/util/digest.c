@@ -62,7 +62,8 @@ static int finish(ortkit__sha256_ctx *h, unsigned char *md, unsigned size)
     int ok = h->md && !h->failed && EVP_DigestFinal_ex(h->md, out, &len) == 1 && len == size;
     ortkit__sha256_discard(h);
     if (!ok)
-        return ortkit__error_set(ORTKIT_E_IO, "cannot compute a %s", size == 20 ? "SHA-1" : "SHA-256");
+        return ortkit__error_set(ORTKIT_E_IO, "cannot compute a %s",
+                                 size == 20 ? "SHA-1" : "SHA-256");
     for (unsigned i = 0; i < size; i++)
         md[i] = out[i];
     return ORTKIT_OK;
