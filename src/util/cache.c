@@ -15,19 +15,9 @@
 
 int ortkit__cache_dir(char *buf, size_t size, const char *name)
 {
-    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
     char base[PATH_MAX];
-    /* The XDG spec: a relative XDG_CACHE_HOME is invalid and ignored. */
-    if (xdg && xdg[0] == '/') {
-        if (ortkit__pathf(base, sizeof base, "%s/ortkit", xdg))
-            return -1;
-    } else if (home && home[0] == '/') {
-        if (ortkit__pathf(base, sizeof base, "%s/.cache/ortkit", home))
-            return -1;
-    } else {
-        return -1;
-    }
-    if (ortkit__pathf(buf, size, "%s/%s", base, name) || ortkit__mkdirs(base))
+    if (ortkit__xdg_dir(base, sizeof base, "XDG_CACHE_HOME", ".cache", "ortkit") ||
+        ortkit__pathf(buf, size, "%s/%s", base, name) || ortkit__mkdirs(base))
         return -1;
     if (mkdir(buf, 0700) != 0 && errno != EEXIST)
         return -1;

@@ -26,7 +26,7 @@ const char *ortkit__file_kind(unsigned mode)
     }
 }
 
-int ortkit__file_check(const char *path, const char *what)
+int ortkit__file_check(const char *path, const char *what, struct stat *st_out)
 {
     struct stat st;
     const char *sep = what && *what ? " " : "";
@@ -38,6 +38,11 @@ int ortkit__file_check(const char *path, const char *what)
     if (!S_ISREG(st.st_mode))
         return ortkit__error_set(ORTKIT_E_IO, "cannot open %s%s'%s': it is %s, not a regular file",
                                  what, sep, path, ortkit__file_kind(st.st_mode));
+    if (access(path, R_OK) != 0)
+        return ortkit__error_set(ORTKIT_E_IO, "cannot open %s%s'%s': %s", what, sep, path,
+                                 strerror(errno));
+    if (st_out)
+        *st_out = st;
     return ORTKIT_OK;
 }
 
@@ -282,6 +287,19 @@ int ortkit__file_read_block(int fd, void *buf, size_t cap, size_t *got, const ch
         }
         if (errno != EINTR)
             return ortkit__error_set(ORTKIT_E_IO, "cannot read '%s': %s", path, strerror(errno));
+    }
+}
+
+int ortkit__file_each_block(int fd, void *buf, size_t cap, const char *path,
+                            int (*fn)(void *arg, const void *block, size_t n), void *arg)
+{
+    for (;;) {
+        size_t n;
+        int rc = ortkit__file_read_block(fd, buf, cap, &n, path);
+        if (rc || n == 0)
+            return rc;
+        if ((rc = fn(arg, buf, n)))
+            return rc;
     }
 }
 

@@ -88,7 +88,7 @@ int ortkit__path_which(char **out, const char *program)
             return ortkit__error_set(ORTKIT_E_IO, "'%s' is not an executable file", program);
         return (*out = ortkit__strdup(program)) ? ORTKIT_OK : ORTKIT_E_NOMEM;
     }
-    const char *path = getenv("PATH");
+    const char *path = ortkit__env("PATH");
     if (!path)
         path = "/usr/bin:/bin";
     for (const char *p = path;;) {

@@ -20,6 +20,8 @@
  *   strv.c     string vectors, shell quoting
  *   stats.c    percentiles, mean, spread and histograms
  *   pbwire.c   protobuf wire format, and how deep a message nests
+ *   digest.c   SHA-256 (and deps.txt's SHA-1), hex: the only user of OpenSSL
+ *   env.c      every environment variable ortkit reads, and the user's directories
  */
 #ifndef ORTKIT_UTIL_H
 #define ORTKIT_UTIL_H
@@ -79,9 +81,10 @@ int ortkit__file_open(int *fd, const char *path, int flags, struct stat *st);
 /* The same as a stdio stream. */
 int ortkit__file_fopen(FILE **out, const char *path);
 /* Only check, for a path another library opens itself (ONNX Runtime, the
- * dynamic loader): it exists and is a regular file.  what names it in the
- * message ("model" gives "cannot open model 'x': ..."); may be NULL. */
-int ortkit__file_check(const char *path, const char *what);
+ * dynamic loader): it exists, is a regular file (after links) and can be
+ * read.  what names it in the message ("model" gives "cannot open model
+ * 'x': ..."); may be NULL.  *st (may be NULL): what stat says of it. */
+int ortkit__file_check(const char *path, const char *what, struct stat *st);
 /* Read a whole regular file (a file of /proc too, to its end); *out is
  * malloc'd and NUL-terminated, *size (may be NULL) its length.  A file larger
  * than max_size is refused, never cut short. */
@@ -93,6 +96,11 @@ int ortkit__file_write_atomic(const char *path, const void *data, size_t size);
 /* One read(2) of up to cap bytes from fd, retried when a signal cuts it
  * short: *got is 0 at the end; a failure is set naming path. */
 int ortkit__file_read_block(int fd, void *buf, size_t cap, size_t *got, const char *path);
+/* Read fd to its end, cap bytes at a time through buf, handing each block
+ * to fn; the first failure, of a read (named by path) or fn's own nonzero
+ * return, ends it and is returned. */
+int ortkit__file_each_block(int fd, void *buf, size_t cap, const char *path,
+                            int (*fn)(void *arg, const void *block, size_t n), void *arg);
 /* Write all of data to fd, retried when a signal cuts it short; a failure
  * is set naming path. */
 int ortkit__file_write_all(int fd, const void *data, size_t size, const char *path);
@@ -109,6 +117,48 @@ int ortkit__rmtree(const char *path);
  * empty, deepest first, never the first `existed` characters.  0 when all
  * are gone; -1 (errno set) at the first that stays.  Async-signal-safe. */
 int ortkit__rmdirs_made(const char *path, size_t existed);
+
+/* ---- digests (digest.c) ------------------------------------------------------ */
+
+#define ORTKIT__SHA256_SIZE 32
+#define ORTKIT__SHA256_HEX 65 /* 64 hex digits and a NUL */
+
+/* n bytes as 2n lower-case hex digits and a NUL. */
+void ortkit__hex(char *out, const unsigned char *in, size_t n);
+
+/* A SHA-256 computed piece by piece.  Start it zeroed ({0}); _final or
+ * _discard frees what _init took. */
+typedef struct ortkit__sha256_ctx {
+    void *md;   /* OpenSSL's context, left to digest.c */
+    int failed; /* an update failed: _final says so */
+} ortkit__sha256_ctx;
+
+/* Begin, or begin again (what was hashed so far is dropped); ORTKIT_E_NOMEM. */
+int ortkit__sha256_init(ortkit__sha256_ctx *h);
+/* Add n bytes; a failure is kept for _final to report. */
+void ortkit__sha256_update(ortkit__sha256_ctx *h, const void *data, size_t n);
+/* The digest, and the context freed; ORTKIT_E_IO when any step failed. */
+int ortkit__sha256_final(ortkit__sha256_ctx *h, unsigned char md[ORTKIT__SHA256_SIZE]);
+/* Free without a digest (a zeroed or finished context too). */
+void ortkit__sha256_discard(ortkit__sha256_ctx *h);
+
+/* The SHA-256 of size bytes at data, as bytes or as hex. */
+int ortkit__sha256(unsigned char md[ORTKIT__SHA256_SIZE], const void *data, size_t size);
+int ortkit__sha256_hex(char hex[ORTKIT__SHA256_HEX], const void *data, size_t size);
+
+typedef enum ortkit__digest_alg {
+    ORTKIT__SHA256,
+    ORTKIT__SHA1 /* only to check files against ONNX Runtime's cmake/deps.txt */
+} ortkit__digest_alg;
+
+/* The digest of a regular file (opened through ortkit__file_open with flags,
+ * such as O_NOFOLLOW) as hex, in hex_size bytes (65 for SHA-256, 41 for
+ * SHA-1), and its size (size may be NULL).  "cannot hash 'PATH'" when the
+ * digest cannot be computed. */
+int ortkit__digest_file(ortkit__digest_alg alg, char *hex, size_t hex_size, uint64_t *size,
+                        const char *path, int flags);
+/* The SHA-256 of a file that is not a link, as 64 hex digits, and its size. */
+int ortkit__sha256_file(char hex[ORTKIT__SHA256_HEX], uint64_t *size, const char *path);
 
 /* ---- paths (path.c) -------------------------------------------------------- */
 
@@ -135,6 +185,37 @@ int ortkit__self_find(char *buf, size_t size, const char *rel_dirs, const char *
 /* "SEGV" for SIGSEGV, NULL for a signal it does not know: a table rather
  * than sigabbrev_np(), which needs glibc 2.32 (ortkit runs on 2.31). */
 const char *ortkit__signal_abbrev(int sig);
+
+/* ---- the environment (env.c) ------------------------------------------------ */
+
+/* A variable ortkit reads. */
+typedef struct ortkit__env_var {
+    const char *name; /* "ORTKIT_RUNTIME" */
+    const char *what; /* what it does, for people */
+    const char *part; /* which part of ortkit reads it: "runtime: resolve" */
+} ortkit__env_var;
+
+/* The table of every variable ortkit reads, in the order docs list them. */
+size_t ortkit__env_count(void);
+const ortkit__env_var *ortkit__env_at(size_t i);
+/* The table's row for name; NULL when it has none. */
+const ortkit__env_var *ortkit__env_find(const char *name);
+/* The value of name, for a name in the table (NULL when unset): every read
+ * of the environment in src/ goes through here.  Any other name reads as unset (and fails an
+ * assertion in a debug build): add it to the table. */
+const char *ortkit__env(const char *name);
+/* The same, NULL when set but empty. */
+const char *ortkit__env_nonempty(const char *name);
+/* $HOME when it is an absolute path, else NULL. */
+const char *ortkit__home_dir(void);
+/* An XDG base directory with sub below it, into buf: $var/sub when var
+ * (XDG_CACHE_HOME, XDG_DATA_HOME, XDG_STATE_HOME) is an absolute path (a
+ * relative one is invalid and ignored, as the XDG spec says), else
+ * $HOME/fallback/sub (fallback: ".cache", ".local/share", ".local/state").
+ * ORTKIT_E_IO when neither is absolute ("neither XDG_DATA_HOME nor HOME is
+ * an absolute path") or the path does not fit.  Nothing is made. */
+int ortkit__xdg_dir(char *buf, size_t size, const char *var, const char *fallback,
+                    const char *sub);
 
 /* ---- the per-user cache (cache.c) ----------------------------------------- */
 

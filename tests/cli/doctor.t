@@ -54,6 +54,17 @@ expect_in out "  ORTKIT_RUNTIME   skipped      not set"
 expect_in out "  bundles          taken        ort-1.30.0-cpu: the newest ONNX Runtime: 1.30.0"
 expect_in out "  default          not reached  "
 expect_in out "  system           not reached  would ask dlopen for libonnxruntime.so.1, then libonnxruntime.so"
+# Every variable of ortkit's table that is set, escaped, in a section of its
+# own after the Environment section (whose list stays as it was).
+expect_in out "Variables ortkit reads, those set"
+expect_in out "  XDG_DATA_HOME = $PWD/xdg"
+expect_in out "  ORTKIT_PATH = $PWD/path"
+expect_not_in out "  ORTKIT_FORCE_ISA = "
+sections=$(grep -E '^(Host|Environment|Variables ortkit reads|Bundle directories|Bundles|Choice|Search|Runtime)' out | cut -c1-12 | tr '\n' '|')
+[ "$sections" = "Host|Environment|Variables or|Bundle direc|Bundles|Choice|Search, in o|Runtime|" ] ||
+    { echo "FAIL: doctor's sections: $sections" >&2; exit 1; }
+expect_exit 0 env ORTKIT_GPU_PROBE_TIMEOUT="$(printf '77\t')" "$ORTKIT" doctor
+expect_in out "  ORTKIT_GPU_PROBE_TIMEOUT = 77\\t"
 # ORTKIT_RUNTIME decides before the bundles, and the report says so.
 expect_exit 0 env ORTKIT_RUNTIME="$RT_OLD" "$ORTKIT" doctor
 expect_in out "  ORTKIT_RUNTIME   taken        "
@@ -77,6 +88,14 @@ places = [(p["source"], p["result"]) for p in d["search"]]
 assert [p[0] for p in places] == ["options", "ORTKIT_RUNTIME", "bundles", "default",
                                   "ONNXRUNTIME_DIR", "pkg-config", "system"], places
 assert [p for p in places if p[1] == "taken"] == [("bundles", "taken")], places
+# All of ortkit's variables, set or not, with what each does and who reads it.
+v = {x["name"]: x for x in d["variables"]}
+assert {"ORTKIT_RUNTIME", "ORTKIT_PATH", "HOME", "XDG_CACHE_HOME", "LD_LIBRARY_PATH",
+        "ORTKIT_GPU_PROBE", "CUDA_HOME", "PATH"} <= set(v), sorted(v)
+assert v["ORTKIT_PATH"]["value"] == sys.argv[1] + "/path", v["ORTKIT_PATH"]
+assert v["ORTKIT_FORCE_ISA"]["value"] is None, v["ORTKIT_FORCE_ISA"]
+assert all(x["what"] and x["read_by"] for x in d["variables"]), d["variables"]
+assert d["environment"]["ORTKIT_PATH"] == sys.argv[1] + "/path", d["environment"]
 cpu = [c for c in d["checks"] if c["provider"] == "CPUExecutionProvider"]
 assert cpu and cpu[0]["result"] == "ok" and cpu[0]["seconds"] > 0, d["checks"]
 for c in d["checks"]:

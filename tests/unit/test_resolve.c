@@ -117,6 +117,41 @@ static void test_environment_and_failure(void **state)
     unsetenv("ORTKIT_RUNTIME");
 }
 
+/* A directory is searched for a regular file only: a directory or a
+ * dangling link under the library's names is passed over, and the search
+ * goes on to lib/ (the rule bundle import shares, ortkit__ort_library_in_dir). */
+static void test_directory_takes_regular_files(void **state)
+{
+    (void)state;
+    char top[600], cmd[4096];
+    snprintf(top, sizeof top, "%s/odd-runtime", scratch);
+    snprintf(cmd, sizeof cmd,
+             "mkdir -p '%s/libonnxruntime.so' '%s/lib' && ln -s nowhere '%s/libonnxruntime.so.1.99.0' "
+             "&& ln -s '%s/libonnxruntime.so.1' '%s/lib/libonnxruntime.so.1'",
+             top, top, top, ORTKIT_TEST_RUNTIME_NEW, top);
+    assert_int_equal(system(cmd), 0);
+    setenv("ORTKIT_RUNTIME", top, 1);
+    ortkit_resolution *res = NULL;
+    assert_int_equal(ortkit_runtime_resolve(&res, NULL, NULL, 0), 0);
+    assert_int_equal(ortkit_resolution_status(res), ORTKIT_OK);
+    char want[700];
+    snprintf(want, sizeof want, "%s/lib/libonnxruntime.so.1", top);
+    assert_string_equal(ortkit_resolution_path(res), want);
+    ortkit_resolution_free(res);
+    /* Nothing regular anywhere: not found, naming the directory. */
+    snprintf(cmd, sizeof cmd, "rm '%s/lib/libonnxruntime.so.1'", top);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(ortkit_runtime_resolve(&res, NULL, NULL, 0), 0);
+    assert_int_equal(ortkit_resolution_status(res), ORTKIT_E_RUNTIME_NOT_FOUND);
+    assert_non_null(strstr(ortkit_resolution_error(res), "no libonnxruntime.so* in directory"));
+    /* ... saying what it passed over, the first of them. */
+    snprintf(want, sizeof want, "passed over '%s/libonnxruntime.so': it is a directory, not a "
+             "regular file", top);
+    assert_non_null(strstr(ortkit_resolution_error(res), want));
+    ortkit_resolution_free(res);
+    unsetenv("ORTKIT_RUNTIME");
+}
+
 /* Bundles: judged for the host given, pinned or best; a pin that names
  * nothing fails the search, an unpinned search with none goes on. */
 static void test_bundles(void **state)
@@ -188,6 +223,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_order_and_explicit_path),
         cmocka_unit_test(test_environment_and_failure),
+        cmocka_unit_test(test_directory_takes_regular_files),
         cmocka_unit_test(test_bundles),
         cmocka_unit_test(test_bad_arguments),
     };

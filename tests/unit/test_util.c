@@ -199,15 +199,218 @@ static void test_file_only_regular(void **state)
     close(fd);
 
     /* Only a check, for paths another library opens. */
-    assert_int_equal(ortkit__file_check(at("regular"), "model"), 0);
-    assert_int_equal(ortkit__file_check(at("link"), NULL), 0);
-    assert_int_equal(ortkit__file_check(at("fifo"), "model"), ORTKIT_E_IO);
+    assert_int_equal(ortkit__file_check(at("regular"), "model", NULL), 0);
+    memset(&st, 0, sizeof st);
+    assert_int_equal(ortkit__file_check(at("link"), NULL, &st), 0);
+    assert_true(S_ISREG(st.st_mode)); /* the link's target */
+    assert_int_equal(st.st_size, 3);
+    assert_int_equal(ortkit__file_check(at("fifo"), "model", NULL), ORTKIT_E_IO);
     assert_error_has("cannot open model '");
     assert_error_has("fifo': it is a FIFO (named pipe), not a regular file");
-    assert_int_equal(ortkit__file_check(at("missing"), NULL), ORTKIT_E_IO);
+    assert_int_equal(ortkit__file_check(at("missing"), NULL, NULL), ORTKIT_E_IO);
     assert_error_has("missing': No such file or directory");
+    if (geteuid() != 0) { /* root reads anything */
+        assert_int_equal(chmod(at("regular"), 0200), 0);
+        assert_int_equal(ortkit__file_check(at("regular"), "model", NULL), ORTKIT_E_IO);
+        assert_error_has("regular': Permission denied");
+        assert_int_equal(chmod(at("regular"), 0644), 0);
+    }
     assert_string_equal(ortkit__file_kind(S_IFSOCK), "a socket");
     assert_string_equal(ortkit__file_kind(S_IFBLK), "a device");
+}
+
+/* ---- digests ---------------------------------------------------------------- */
+
+static void test_digest(void **state)
+{
+    (void)state;
+    static const char abc_sha256[] =
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+    unsigned char md[ORTKIT__SHA256_SIZE];
+    char hex[ORTKIT__SHA256_HEX];
+    assert_int_equal(ortkit__sha256(md, "abc", 3), 0);
+    ortkit__hex(hex, md, sizeof md);
+    assert_string_equal(hex, abc_sha256);
+    assert_int_equal(ortkit__sha256_hex(hex, "", 0), 0);
+    assert_string_equal(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    ortkit__hex(hex, (const unsigned char *)"\x00\x0f\xf0\xff", 4);
+    assert_string_equal(hex, "000ff0ff");
+
+    /* Streamed in pieces, and begun again: the same digest. */
+    ortkit__sha256_ctx h = {0};
+    assert_int_equal(ortkit__sha256_init(&h), 0);
+    ortkit__sha256_update(&h, "xyz", 3);
+    assert_int_equal(ortkit__sha256_init(&h), 0); /* starts over */
+    ortkit__sha256_update(&h, "a", 1);
+    ortkit__sha256_update(&h, "", 0);
+    ortkit__sha256_update(&h, "bc", 2);
+    assert_int_equal(ortkit__sha256_final(&h, md), 0);
+    assert_null(h.md);
+    ortkit__hex(hex, md, sizeof md);
+    assert_string_equal(hex, abc_sha256);
+    ortkit__sha256_discard(&h); /* after _final: nothing to free */
+    ortkit__sha256_update(&h, "a", 1); /* not begun: the final says so */
+    assert_int_equal(ortkit__sha256_final(&h, md), ORTKIT_E_IO);
+
+    /* Files: the size too; SHA-1 for deps.txt; a link refused by
+     * ortkit__sha256_file, followed when the caller allows it. */
+    FILE *f = fopen(at("abc"), "w");
+    assert_non_null(f);
+    fputs("abc", f);
+    fclose(f);
+    uint64_t size = 0;
+    assert_int_equal(ortkit__sha256_file(hex, &size, at("abc")), 0);
+    assert_string_equal(hex, abc_sha256);
+    assert_int_equal(size, 3);
+    char sha1[41];
+    assert_int_equal(ortkit__digest_file(ORTKIT__SHA1, sha1, sizeof sha1, NULL, at("abc"), 0), 0);
+    assert_string_equal(sha1, "a9993e364706816aba3e25717850c26c9cd0d89d");
+    assert_int_equal(ortkit__digest_file(ORTKIT__SHA256, sha1, sizeof sha1, NULL, at("abc"), 0),
+                     ORTKIT_E_INVALID_ARG);
+    assert_int_equal(symlink(at("abc"), at("abc-link")), 0);
+    assert_int_equal(ortkit__sha256_file(hex, &size, at("abc-link")), ORTKIT_E_IO);
+    assert_string_equal(hex, "");
+    assert_int_equal(size, 0);
+    assert_int_equal(ortkit__digest_file(ORTKIT__SHA256, hex, sizeof hex, NULL, at("abc-link"), 0), 0);
+    assert_string_equal(hex, abc_sha256);
+    assert_int_equal(ortkit__sha256_file(hex, &size, at("no-such-file")), ORTKIT_E_IO);
+    assert_error_has("no-such-file");
+}
+
+/* ---- the environment -------------------------------------------------------- */
+
+/* What a walk of src/ found. */
+static struct {
+    int bad;            /* failures, each printed */
+    unsigned char *seen; /* per table row: some file names it */
+} env_scan;
+
+static int ends_with(const char *s, const char *tail)
+{
+    size_t n = strlen(s), t = strlen(tail);
+    return n >= t && !strcmp(s + n - t, tail);
+}
+
+/* One file of src/: no getenv but in env.c, every literal name read
+ * through ortkit__env is in the table, and which rows it names. */
+static int scan_env_file(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)ftw;
+    if (flag != FTW_F || !(ends_with(path, ".c") || ends_with(path, ".h")))
+        return 0;
+    char *text = NULL;
+    if (ortkit__file_read(&text, NULL, path, (size_t)8 << 20) != 0) {
+        print_message("cannot read %s\n", path);
+        env_scan.bad++;
+        return 0;
+    }
+    int is_env = ends_with(path, "/src/util/env.c");
+    if (!is_env && strstr(text, "getenv(")) {
+        print_message("%s reads the environment itself: use ortkit__env()\n", path);
+        env_scan.bad++;
+    }
+    static const char *const readers[] = {"ortkit__env(\"", "ortkit__env_nonempty(\""};
+    for (size_t r = 0; r < 2; r++) {
+        for (const char *p = strstr(text, readers[r]); p; p = strstr(p + 1, readers[r])) {
+            const char *name = p + strlen(readers[r]);
+            size_t len = strcspn(name, "\"");
+            char buf[64];
+            snprintf(buf, sizeof buf, "%.*s", (int)len, name);
+            if (!ortkit__env_find(buf)) {
+                print_message("%s reads %s, which src/util/env.c's table lacks\n", path, buf);
+                env_scan.bad++;
+            }
+        }
+    }
+    for (size_t i = 0; i < ortkit__env_count(); i++) {
+        char quoted[80];
+        snprintf(quoted, sizeof quoted, is_env ? "ortkit__env(\"%s\")" : "\"%s\"",
+                 ortkit__env_at(i)->name);
+        if (strstr(text, quoted))
+            env_scan.seen[i] = 1;
+    }
+    free(text);
+    return 0;
+}
+
+/* The table is the whole truth: src/ reads the environment only through
+ * ortkit__env, only names in the table, and every name in the table is
+ * read somewhere.  (A name that is not a literal at the call is checked
+ * when it is read: it reads as unset.) */
+static void test_env_table(void **state)
+{
+    (void)state;
+    size_t n = ortkit__env_count();
+    assert_true(n >= 20);
+    for (size_t i = 0; i < n; i++) {
+        const ortkit__env_var *e = ortkit__env_at(i);
+        assert_true(e->name[0] && e->what[0] && e->part[0]);
+        assert_ptr_equal(ortkit__env_find(e->name), e);
+        for (size_t k = 0; k < i; k++)
+            assert_string_not_equal(ortkit__env_at(k)->name, e->name);
+    }
+    assert_null(ortkit__env_at(n));
+    assert_null(ortkit__env_find("ORTKIT_NO_SUCH_VARIABLE"));
+
+    env_scan.bad = 0;
+    env_scan.seen = calloc(n, 1);
+    assert_non_null(env_scan.seen);
+    assert_int_equal(nftw(ORTKIT_TEST_SOURCE_DIR "/src", scan_env_file, 16, FTW_PHYS), 0);
+    for (size_t i = 0; i < n; i++) {
+        if (!env_scan.seen[i]) {
+            print_message("src/util/env.c lists %s, which nothing in src/ reads\n",
+                          ortkit__env_at(i)->name);
+            env_scan.bad++;
+        }
+    }
+    free(env_scan.seen);
+    assert_int_equal(env_scan.bad, 0);
+
+    /* Reads: set, empty, unset. */
+    setenv("ORTKIT_FORCE_ISA", "avx2", 1);
+    assert_string_equal(ortkit__env("ORTKIT_FORCE_ISA"), "avx2");
+    assert_string_equal(ortkit__env_nonempty("ORTKIT_FORCE_ISA"), "avx2");
+    setenv("ORTKIT_FORCE_ISA", "", 1);
+    assert_string_equal(ortkit__env("ORTKIT_FORCE_ISA"), "");
+    assert_null(ortkit__env_nonempty("ORTKIT_FORCE_ISA"));
+    unsetenv("ORTKIT_FORCE_ISA");
+    assert_null(ortkit__env("ORTKIT_FORCE_ISA"));
+}
+
+/* $HOME and the XDG base directories, by one rule: absolute or ignored. */
+static void test_xdg_dirs(void **state)
+{
+    (void)state;
+    const char *old_home = getenv("HOME"), *old_xdg = getenv("XDG_STATE_HOME");
+    char *home = old_home ? strdup(old_home) : NULL, *xdg = old_xdg ? strdup(old_xdg) : NULL;
+    char buf[64];
+    setenv("HOME", "/home/u", 1);
+    setenv("XDG_STATE_HOME", "/state", 1);
+    assert_string_equal(ortkit__home_dir(), "/home/u");
+    assert_int_equal(ortkit__xdg_dir(buf, sizeof buf, "XDG_STATE_HOME", ".local/state", "o/r"), 0);
+    assert_string_equal(buf, "/state/o/r");
+    setenv("XDG_STATE_HOME", "relative", 1); /* invalid: ignored */
+    assert_int_equal(ortkit__xdg_dir(buf, sizeof buf, "XDG_STATE_HOME", ".local/state", "o/r"), 0);
+    assert_string_equal(buf, "/home/u/.local/state/o/r");
+    unsetenv("XDG_STATE_HOME");
+    assert_int_equal(ortkit__xdg_dir(buf, sizeof buf, "XDG_STATE_HOME", ".local/state", "o/r"), 0);
+    assert_string_equal(buf, "/home/u/.local/state/o/r");
+    assert_int_equal(ortkit__xdg_dir(buf, 8, "XDG_STATE_HOME", ".local/state", "o/r"), ORTKIT_E_IO);
+    assert_string_equal(buf, "");
+    assert_error_has("the path in HOME is too long");
+    setenv("HOME", "home/u", 1);
+    assert_null(ortkit__home_dir());
+    assert_int_equal(ortkit__xdg_dir(buf, sizeof buf, "XDG_STATE_HOME", ".local/state", "o/r"),
+                     ORTKIT_E_IO);
+    assert_error_has("neither XDG_STATE_HOME nor HOME is an absolute path");
+    unsetenv("HOME");
+    assert_null(ortkit__home_dir());
+    if (home)
+        setenv("HOME", home, 1);
+    if (xdg)
+        setenv("XDG_STATE_HOME", xdg, 1);
+    free(home);
+    free(xdg);
 }
 
 static void test_file_write_atomic(void **state)
@@ -517,6 +720,9 @@ int main(void)
         cmocka_unit_test(test_error_set_and_wrap),
         cmocka_unit_test(test_file_read_limits),
         cmocka_unit_test(test_file_only_regular),
+        cmocka_unit_test(test_digest),
+        cmocka_unit_test(test_env_table),
+        cmocka_unit_test(test_xdg_dirs),
         cmocka_unit_test(test_file_write_atomic),
         cmocka_unit_test(test_mkdirs),
         cmocka_unit_test(test_pathf),

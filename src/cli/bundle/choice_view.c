@@ -28,7 +28,7 @@ void choice_view_preamble(FILE *out, const char *indent)
             "accelerator > CPU level > ONNX Runtime > name\n", indent);
     int any = 0;
     for (size_t i = 0; i < N_OVERRIDES; i++) {
-        const char *v = getenv(overrides[i]);
+        const char *v = ortkit__env(overrides[i]);
         if (!v || !v[0])
             continue;
         fprintf(out, "%s%-10s %s=%s\n", indent, any ? "" : "overrides", overrides[i], cli_esc(v));
@@ -154,7 +154,7 @@ cJSON *choice_view_overrides_json(void)
 {
     cJSON *obj = cJSON_CreateObject();
     for (size_t i = 0; obj && i < N_OVERRIDES; i++) {
-        const char *v = getenv(overrides[i]);
+        const char *v = ortkit__env(overrides[i]);
         cJSON_AddItemToObject(obj, overrides[i], v ? cJSON_CreateString(v) : cJSON_CreateNull());
     }
     return obj;

@@ -442,7 +442,7 @@ int cli_self_find(char *buf, size_t size, const char *rel_dirs, const char *name
 int cli_open_runtime_with(ortkit_runtime **out, const ortkit_runtime_options *opts)
 {
     ortkit_runtime_options o = *opts;
-    const char *log = getenv("ORTKIT_LOG");
+    const char *log = ortkit__env("ORTKIT_LOG");
     if (log && *log) {
         long level;
         if (!cli_parse_long(log, 1, 5, &level))

@@ -472,6 +472,41 @@ static const char *const env_vars[] = {"ORTKIT_RUNTIME", "ORTKIT_BUNDLE", "ORTKI
                                        "LD_LIBRARY_PATH", "CUDA_HOME", "CUDA_VISIBLE_DEVICES",
                                        "ORTKIT_FORCE_CUDA", "ORTKIT_FORCE_SM"};
 
+/* Every variable ortkit reads that is set here (the table in src/util/env.c):
+ * what else, beyond the list above, changes what ortkit does. */
+static void print_variables(void)
+{
+    printf("\nVariables ortkit reads, those set\n");
+    int any = 0;
+    for (size_t i = 0; i < ortkit__env_count(); i++) {
+        const ortkit__env_var *e = ortkit__env_at(i);
+        const char *v = ortkit__env(e->name);
+        if (!v)
+            continue;
+        printf("  %s = %s\n", e->name, cli_esc(v));
+        any = 1;
+    }
+    if (!any)
+        printf("  none\n");
+}
+
+/* All of them, set or not, with what each does and which part reads it. */
+static cJSON *variables_json(void)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (size_t i = 0; a && i < ortkit__env_count(); i++) {
+        const ortkit__env_var *e = ortkit__env_at(i);
+        const char *v = ortkit__env(e->name);
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", e->name);
+        cJSON_AddItemToObject(o, "value", v ? cJSON_CreateString(v) : cJSON_CreateNull());
+        cJSON_AddStringToObject(o, "what", e->what);
+        cJSON_AddStringToObject(o, "read_by", e->part);
+        cJSON_AddItemToArray(a, o);
+    }
+    return a;
+}
+
 /* 0, or -1 when a table could not be made (the report stops there). */
 static int print_text(const report *r)
 {
@@ -479,9 +514,10 @@ static int print_text(const report *r)
     print_host(r);
     printf("\nEnvironment\n");
     for (size_t i = 0; i < sizeof env_vars / sizeof env_vars[0]; i++) {
-        const char *v = getenv(env_vars[i]);
+        const char *v = ortkit__env(env_vars[i]);
         printf("  %-20s %s\n", env_vars[i], v ? cli_esc(v) : "(unset)");
     }
+    print_variables();
     if (print_bundles(r))
         return -1;
     print_choice(r);
@@ -513,9 +549,10 @@ static cJSON *json_report(const report *r)
     }
     cJSON *env = cJSON_AddObjectToObject(root, "environment");
     for (size_t i = 0; i < sizeof env_vars / sizeof env_vars[0]; i++) {
-        const char *v = getenv(env_vars[i]);
+        const char *v = ortkit__env(env_vars[i]);
         cJSON_AddItemToObject(env, env_vars[i], v ? cJSON_CreateString(v) : cJSON_CreateNull());
     }
+    cJSON_AddItemToObject(root, "variables", variables_json());
     cJSON_AddItemToObject(root, "dirs", bundle_dirs_json(r->list));
     size_t n_rows = 0;
     choice_row *rows = choice_rows_of_list(r->list, &n_rows);

@@ -84,9 +84,6 @@ int ortkit__bundle_check(ortkit_bundle *bundle, int use_cache, int *from_cache);
  * stored for this bundle after its last successful verification. */
 int ortkit__verified_lookup(const ortkit_bundle *bundle, const char *state, size_t size, int *hit);
 int ortkit__verified_store(const ortkit_bundle *bundle, const char *state, size_t size);
-
-/* SHA-256 of a file as 64 lowercase hex digits, and its size. */
-int ortkit__sha256_file(char hex[65], uint64_t *size, const char *path);
 /* The manifest's "build" key (bundle_build_manifest.c). */
 struct cJSON;
 int ortkit__manifest_build_read(const ortkit__json_reader *r, ortkit_bundle *b, const struct cJSON *build);

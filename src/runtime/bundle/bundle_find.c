@@ -47,17 +47,8 @@ struct ortkit_bundle_list {
 
 int ortkit__bundle_user_dir(char *buf, size_t size)
 {
-    const char *xdg = getenv("XDG_DATA_HOME");
-    const char *home = getenv("HOME");
-    /* The XDG spec: a relative XDG_DATA_HOME is invalid and ignored. */
-    if (xdg && xdg[0] == '/')
-        snprintf(buf, size, "%s/ortkit/bundles", xdg);
-    else if (home && home[0] == '/')
-        snprintf(buf, size, "%s/.local/share/ortkit/bundles", home);
-    else
-        return ortkit__error_set(ORTKIT_E_IO, "no user data directory: neither XDG_DATA_HOME nor "
-                                              "HOME is an absolute path");
-    return ORTKIT_OK;
+    int rc = ortkit__xdg_dir(buf, size, "XDG_DATA_HOME", ".local/share", "ortkit/bundles");
+    return rc ? ortkit__error_wrap(rc, "no user data directory") : ORTKIT_OK;
 }
 
 static int add_dir(ortkit_bundle_list *l, const char *path, const char *source)
@@ -192,8 +183,8 @@ int ortkit_bundle_list_open(ortkit_bundle_list **out)
     if (!l)
         return ortkit__error_nomem();
     char user[PATH_MAX];
-    const char *v = getenv("ORTKIT_PATH");
-    const char *sys = getenv("XDG_DATA_DIRS");
+    const char *v = ortkit__env("ORTKIT_PATH");
+    const char *sys = ortkit__env("XDG_DATA_DIRS");
     int rc = ORTKIT_OK;
     if (v && (rc = add_list(l, v, "", "ORTKIT_PATH")))
         goto fail;

@@ -58,7 +58,7 @@ static int parse_sm_list(served *s, const char *text)
 static int served_gpus(served *s, const ortkit_host *h, char *why, size_t why_size)
 {
     memset(s, 0, sizeof *s);
-    const char *force = getenv("ORTKIT_FORCE_SM");
+    const char *force = ortkit__env("ORTKIT_FORCE_SM");
     if (force && force[0]) {
         if (!parse_sm_list(s, force)) {
             SAY("ORTKIT_FORCE_SM='%.32s' is not a list of compute capabilities like 90 or 90,86", force);
@@ -67,7 +67,7 @@ static int served_gpus(served *s, const ortkit_host *h, char *why, size_t why_si
         s->forced = 1;
         return 0;
     }
-    const char *visible = getenv("CUDA_VISIBLE_DEVICES");
+    const char *visible = ortkit__env("CUDA_VISIBLE_DEVICES");
     /* Set but empty, or "-1": CUDA sees no device. */
     if (visible && (!visible[0] || visible[0] == '-'))
         return 0;
@@ -112,7 +112,7 @@ static int runs_on(const ortkit_manifest *m, int sm, const char **ptx)
 /* The driver's CUDA: ORTKIT_FORCE_CUDA, else the host's (0 when unknown). */
 static int driver_cuda(const ortkit_host *h, int *forced)
 {
-    const char *force = getenv("ORTKIT_FORCE_CUDA");
+    const char *force = ortkit__env("ORTKIT_FORCE_CUDA");
     int a, b;
     char tail;
     *forced = 0;

@@ -14,7 +14,7 @@
 
 unsigned ortkit__needs_ignored(void)
 {
-    const char *env = getenv("ORTKIT_IGNORE_NEEDS");
+    const char *env = ortkit__env("ORTKIT_IGNORE_NEEDS");
     unsigned bits = 0;
     if (!env)
         return 0;

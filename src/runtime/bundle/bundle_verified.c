@@ -14,7 +14,6 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,24 +24,18 @@
 
 static int cache_dir(char *buf, size_t size) { return ortkit__cache_dir(buf, size, "verified"); }
 
-static void hex_of(char out[65], const unsigned char md[32])
-{
-    for (int i = 0; i < 32; i++)
-        snprintf(out + 2 * i, 3, "%02x", md[i]);
-}
-
+/* The SHA-256 of a followed by b, as hex. */
 static int sha256_parts(char out[65], const void *a, size_t an, const void *b, size_t bn)
 {
-    unsigned char md[EVP_MAX_MD_SIZE];
-    unsigned int len = 0;
-    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-    int ok = ctx && EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) == 1 &&
-             EVP_DigestUpdate(ctx, a, an) == 1 && EVP_DigestUpdate(ctx, b, bn) == 1 &&
-             EVP_DigestFinal_ex(ctx, md, &len) == 1 && len == 32;
-    EVP_MD_CTX_free(ctx);
-    if (!ok)
+    ortkit__sha256_ctx h = {0};
+    unsigned char md[ORTKIT__SHA256_SIZE];
+    if (ortkit__sha256_init(&h))
         return -1;
-    hex_of(out, md);
+    ortkit__sha256_update(&h, a, an);
+    ortkit__sha256_update(&h, b, bn);
+    if (ortkit__sha256_final(&h, md))
+        return -1;
+    ortkit__hex(out, md, sizeof md);
     return 0;
 }
 
@@ -53,7 +46,7 @@ static int entry(const ortkit_bundle *b, const char *state, size_t size, char *f
     char dir[PATH_MAX], name[65], manifest[PATH_MAX];
     if (cache_dir(dir, sizeof dir))
         return -1;
-    if (sha256_parts(name, b->m.dir, strlen(b->m.dir), "", 0) ||
+    if (ortkit__sha256_hex(name, b->m.dir, strlen(b->m.dir)) ||
         ortkit__pathf(file, file_size, "%s/%s", dir, name) ||
         ortkit__pathf(manifest, sizeof manifest, "%s/%s", b->m.dir, BUNDLE_MANIFEST))
         return -1;

@@ -6,9 +6,7 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,48 +15,6 @@
 
 #define WALK_MAX_DEPTH 16
 #define WALK_MAX_ENTRIES 100000
-
-int ortkit__sha256_file(char hex[65], uint64_t *size, const char *path)
-{
-    hex[0] = '\0';
-    *size = 0;
-    int fd;
-    int rc = ortkit__file_open(&fd, path, O_NOFOLLOW, NULL);
-    if (rc)
-        return rc;
-    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-    size_t cap = (size_t)1 << 20;
-    unsigned char *buf = malloc(cap);
-    if (!ctx || !buf || EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) != 1) {
-        rc = ortkit__error_nomem();
-        goto cleanup;
-    }
-    for (;;) {
-        size_t n;
-        if ((rc = ortkit__file_read_block(fd, buf, cap, &n, path)))
-            goto cleanup;
-        if (n == 0)
-            break;
-        if (EVP_DigestUpdate(ctx, buf, n) != 1) {
-            rc = ortkit__error_set(ORTKIT_E_IO, "cannot hash '%s'", path);
-            goto cleanup;
-        }
-        *size += (uint64_t)n;
-    }
-    unsigned char md[EVP_MAX_MD_SIZE];
-    unsigned int len = 0;
-    if (EVP_DigestFinal_ex(ctx, md, &len) != 1 || len != 32) {
-        rc = ortkit__error_set(ORTKIT_E_IO, "cannot hash '%s'", path);
-        goto cleanup;
-    }
-    for (unsigned i = 0; i < len; i++)
-        snprintf(hex + 2 * i, 3, "%02x", md[i]);
-cleanup:
-    EVP_MD_CTX_free(ctx);
-    free(buf);
-    close(fd);
-    return rc;
-}
 
 static void problem(ortkit_bundle *b, const char *fmt, ...) ORTKIT_PRINTF(2, 3);
 static void problem(ortkit_bundle *b, const char *fmt, ...)

@@ -10,12 +10,21 @@
  * keeps in its read-only data (what OrtGetApiBase()->GetVersionString()
  * returns).  Each full version they give must agree; a version given by the
  * caller is taken only where the binary has nothing to say against it.
+ *
+ * Both the runtime search (resolve) and bundle import look for the library
+ * in a directory the same way, here.  Only a regular file (after following
+ * a link) counts as the library: a directory, a FIFO, a device or a
+ * dangling link under its name is no library, and taking it would end the
+ * search at a file dlopen refuses (or a reader blocks on, for a FIFO) while
+ * the real library may lie beside it under its versioned name.
  */
 #include "ort_library.h"
 #include "elf_reader.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +33,9 @@
 #include <unistd.h>
 
 #define MAX_CANDIDATES 8
+/* The library's usual names, best first; then any libonnxruntime.so.*. */
+static const char *const lib_names[] = {"libonnxruntime.so", "libonnxruntime.so.1"};
+#define LIB_PREFIX "libonnxruntime.so."
 /* ONNX Runtime releases ortkit can meet: 1.8 and newer (the npm packages' range). */
 #define MIN_MINOR 8
 
@@ -213,4 +225,52 @@ int ortkit__bridge_lacks_cuda_core(const char *provider, const char *core)
     return ortkit__elf_defines(provider, "GetProvider", &bridge) == 0 && bridge == 1 &&
            ortkit__elf_defines(core, "OrtSessionOptionsAppendExecutionProvider_CUDA", &cuda_core) == 0 &&
            cuda_core == 0;
+}
+
+/* ---- the library in a directory ------------------------------------------------ */
+
+typedef struct passing {
+    char *why;
+    size_t size;
+} passing;
+
+/* dir/name is a regular file (after links); when it is there and is not,
+ * the first such is said in p. */
+static int regular_in(const char *dir, const char *name, passing *p)
+{
+    char path[PATH_MAX];
+    struct stat st;
+    if (ortkit__pathf(path, sizeof path, "%s/%s", dir, name) != 0)
+        return 0;
+    if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+        return 1;
+    int there = lstat(path, &st) == 0;
+    if (there && p->why && p->size && !p->why[0]) {
+        struct stat target;
+        if (stat(path, &target) == 0)
+            snprintf(p->why, p->size, "passed over '%s': it is %s, not a regular file", path,
+                     ortkit__file_kind(target.st_mode));
+        else
+            snprintf(p->why, p->size, "passed over '%s': a link to nothing (%s)", path,
+                     strerror(errno));
+    }
+    return 0;
+}
+
+int ortkit__ort_library_in_dir(char *name, size_t name_size, const char *dir, char *passed,
+                               size_t passed_size)
+{
+    passing p = {passed, passed_size};
+    for (size_t i = 0; i < sizeof lib_names / sizeof lib_names[0]; i++)
+        if (regular_in(dir, lib_names[i], &p))
+            return (size_t)snprintf(name, name_size, "%s", lib_names[i]) < name_size;
+    DIR *d = opendir(dir);
+    int found = 0;
+    for (struct dirent *e; d && !found && (e = readdir(d));)
+        found = !strncmp(e->d_name, LIB_PREFIX, strlen(LIB_PREFIX)) &&
+                regular_in(dir, e->d_name, &p) &&
+                (size_t)snprintf(name, name_size, "%s", e->d_name) < name_size;
+    if (d)
+        closedir(d);
+    return found;
 }

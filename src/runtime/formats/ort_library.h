@@ -7,6 +7,20 @@
 
 #include "core.h"
 
+/*
+ * The ONNX Runtime library in dir itself (not below it): libonnxruntime.so,
+ * else libonnxruntime.so.1, else the first libonnxruntime.so.* the
+ * directory lists.  name (name_size bytes) gets its name in dir.  1 when
+ * found, 0 when not (a name too long for a path is not there).  Only a
+ * regular file counts, after following a link: see ort_library.c.  When
+ * something under those names was passed over and passed (may be NULL)
+ * is still "", it says what and why, for the caller's message: "passed
+ * over 'DIR/libonnxruntime.so': it is a FIFO (named pipe), not a regular
+ * file".
+ */
+int ortkit__ort_library_in_dir(char *name, size_t name_size, const char *dir, char *passed,
+                               size_t passed_size);
+
 typedef struct ortkit__ort_version {
     char version[64];  /* "1.30.0" */
     char from[160];    /* how it was learnt: "its file name and its read-only data" */

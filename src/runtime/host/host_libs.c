@@ -143,7 +143,7 @@ void ortkit__host_detect_libraries(ortkit__host_data *h)
     if (ortkit__host_root_moved() || h->arch == ORTKIT_ARCH_UNKNOWN)
         return; /* a test's machine: its libraries are not this one's */
     names l = {0};
-    const char *env = getenv("LD_LIBRARY_PATH");
+    const char *env = ortkit__env("LD_LIBRARY_PATH");
     char *copy = env ? strdup(env) : NULL;
     for (char *save = NULL, *dir = copy ? strtok_r(copy, ":;", &save) : NULL; dir;
          dir = strtok_r(NULL, ":;", &save))

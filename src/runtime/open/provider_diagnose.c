@@ -100,7 +100,7 @@ static int version_below(const char *have, const char *floor)
 
 static void missing(text *t, const ortkit__probe_request *req, const char *soname)
 {
-    const char *ld = getenv("LD_LIBRARY_PATH");
+    const char *ld = ortkit__env("LD_LIBRARY_PATH");
     char where[6144];
     snprintf(where, sizeof where, "looked %s%s%sin LD_LIBRARY_PATH (%s), the ld cache and the "
              "system library directories", req->origin ? "beside the provider in " : "",
@@ -141,7 +141,7 @@ static const char *found_through(const ortkit__probe_request *req, const char *p
         *slash = '\0';
     if (!strcmp(dir, req->provider_dir))
         return "beside the provider";
-    const char *ld = getenv("LD_LIBRARY_PATH");
+    const char *ld = ortkit__env("LD_LIBRARY_PATH");
     char *copy = ld ? strdup(ld) : NULL;
     int in_ld = 0;
     for (char *save = NULL, *d = copy ? strtok_r(copy, ":", &save) : NULL; d && !in_ld;

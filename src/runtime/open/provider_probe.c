@@ -25,7 +25,6 @@
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
-#include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,7 +46,7 @@ extern char **environ;
  * build tree's libexec/ortkit/, or an installed tree's LIBEXECDIR/ortkit/. */
 static int find_probe(char *buf, size_t size)
 {
-    const char *env = getenv("ORTKIT_PROBE_EXE");
+    const char *env = ortkit__env("ORTKIT_PROBE_EXE");
     if (env && env[0])
         return ortkit__pathf(buf, size, "%s", env) ? -1 : access(buf, X_OK);
     return ortkit__self_find(buf, size, "libexec/ortkit:" ORTKIT_INSTALLED_PROBE_DIRS, "ortkit-probe",
@@ -56,13 +55,13 @@ static int find_probe(char *buf, size_t size)
 
 /* ---- the cache key ---------------------------------------------------------- */
 
-static void hash_text(EVP_MD_CTX *md, const char *label, const char *text)
+static void hash_text(ortkit__sha256_ctx *md, const char *label, const char *text)
 {
-    EVP_DigestUpdate(md, label, strlen(label) + 1);
-    EVP_DigestUpdate(md, text ? text : "", text ? strlen(text) + 1 : 0);
+    ortkit__sha256_update(md, label, strlen(label) + 1);
+    ortkit__sha256_update(md, text ? text : "", text ? strlen(text) + 1 : 0);
 }
 
-static void hash_stat(EVP_MD_CTX *md, const char *path)
+static void hash_stat(ortkit__sha256_ctx *md, const char *path)
 {
     struct stat st;
     char buf[256] = "absent";
@@ -74,7 +73,7 @@ static void hash_stat(EVP_MD_CTX *md, const char *path)
     hash_text(md, path, buf);
 }
 
-static void hash_file(EVP_MD_CTX *md, const char *path)
+static void hash_file(ortkit__sha256_ctx *md, const char *path)
 {
     char *text = NULL;
     size_t n = 0;
@@ -88,13 +87,10 @@ static void hash_file(EVP_MD_CTX *md, const char *path)
 static int cache_key(char hex[65], const ortkit_runtime *rt, const ortkit__probe_request *req,
                      const char *options)
 {
-    EVP_MD_CTX *md = EVP_MD_CTX_new();
-    unsigned char sum[EVP_MAX_MD_SIZE];
-    unsigned len = 0;
-    if (!md || !EVP_DigestInit_ex(md, EVP_sha256(), NULL)) {
-        EVP_MD_CTX_free(md);
+    ortkit__sha256_ctx h = {0}, *md = &h;
+    unsigned char sum[ORTKIT__SHA256_SIZE];
+    if (ortkit__sha256_init(md))
         return -1;
-    }
     hash_text(md, "ortkit", ORTKIT_VERSION_STRING);
     hash_stat(md, rt->path);
     hash_stat(md, req->provider_path);
@@ -110,21 +106,20 @@ static int cache_key(char hex[65], const ortkit_runtime *rt, const ortkit__probe
     }
     if (gpus)
         closedir(gpus);
-    static const char *const vars[] = {"LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES", "ORTKIT_GPU_PROBE"};
-    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
-        hash_text(md, vars[i], getenv(vars[i]));
-    const char *lib_path = getenv("LD_LIBRARY_PATH");
+    const char *lib_path = ortkit__env("LD_LIBRARY_PATH");
+    hash_text(md, "LD_LIBRARY_PATH", lib_path);
+    hash_text(md, "CUDA_VISIBLE_DEVICES", ortkit__env("CUDA_VISIBLE_DEVICES"));
+    hash_text(md, "ORTKIT_GPU_PROBE", ortkit__env("ORTKIT_GPU_PROBE"));
     char *copy = lib_path ? strdup(lib_path) : NULL;
     for (char *save = NULL, *d = copy ? strtok_r(copy, ":", &save) : NULL; d;
          d = strtok_r(NULL, ":", &save))
         hash_stat(md, d); /* a library dropped into one changes its times */
     free(copy);
     hash_stat(md, "/etc/ld.so.cache");
-    int ok = EVP_DigestFinal_ex(md, sum, &len);
-    EVP_MD_CTX_free(md);
-    for (unsigned i = 0; ok && i < 32; i++)
-        snprintf(hex + 2 * i, 3, "%02x", sum[i]);
-    return ok ? 0 : -1;
+    if (ortkit__sha256_final(md, sum))
+        return -1;
+    ortkit__hex(hex, sum, sizeof sum);
+    return 0;
 }
 
 /* ---- what the probe is told ------------------------------------------------- */
@@ -176,7 +171,7 @@ static char **probe_environ(void)
 
 static double probe_timeout(void)
 {
-    const char *t = getenv("ORTKIT_GPU_PROBE_TIMEOUT");
+    const char *t = ortkit__env("ORTKIT_GPU_PROBE_TIMEOUT");
     double s = t ? strtod(t, NULL) : 0;
     return s > 0 ? s : 120.0;
 }

@@ -8,8 +8,8 @@
  * acted on instead of deriving it again.  Nothing here loads a library.
  */
 #include "bundle.h"
+#include "ort_library.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -52,9 +52,6 @@ struct ortkit_resolution {
     ortkit_host *detected;
 };
 
-/* Library file names tried inside a directory, best first. */
-static const char *const lib_names[] = {"libonnxruntime.so", "libonnxruntime.so.1"};
-
 static int is_dir(const char *path)
 {
     struct stat st;
@@ -67,39 +64,18 @@ static int exists(const char *path)
     return stat(path, &st) == 0;
 }
 
-static const char *env_nonempty(const char *name)
+/* The library inside dir, dir/lib or dir/lib64 (ortkit__ort_library_in_dir);
+ * passed says what was passed over (see there). */
+static char *find_in_dir(const char *dir, char *passed, size_t passed_size)
 {
-    const char *v = getenv(name);
-    return v && v[0] ? v : NULL;
-}
-
-/* The library inside dir (or dir/lib), or a versioned libonnxruntime.so.1.x.y. */
-static char *find_in_dir(const char *dir)
-{
-    char path[PATH_MAX];
     static const char *const subdirs[] = {"", "/lib", "/lib64"};
+    passed[0] = '\0';
     for (size_t s = 0; s < sizeof subdirs / sizeof subdirs[0]; s++) {
-        for (size_t i = 0; i < sizeof lib_names / sizeof lib_names[0]; i++) {
-            if (snprintf(path, sizeof path, "%s%s/%s", dir, subdirs[s], lib_names[i]) >=
-                (int)sizeof path)
-                return NULL;
-            if (exists(path))
-                return strdup(path);
-        }
-        snprintf(path, sizeof path, "%s%s", dir, subdirs[s]);
-        DIR *d = opendir(path);
-        if (!d)
-            continue;
-        char *found = NULL;
-        for (struct dirent *e; !found && (e = readdir(d));)
-            if (!strncmp(e->d_name, "libonnxruntime.so.", 18)) {
-                size_t n = strlen(path) + strlen(e->d_name) + 2;
-                if ((found = malloc(n)))
-                    snprintf(found, n, "%s/%s", path, e->d_name);
-            }
-        closedir(d);
-        if (found)
-            return found;
+        char sub[PATH_MAX], name[256], path[PATH_MAX];
+        if (ortkit__pathf(sub, sizeof sub, "%s%s", dir, subdirs[s]))
+            return NULL;
+        if (ortkit__ort_library_in_dir(name, sizeof name, sub, passed, passed_size))
+            return ortkit__pathf(path, sizeof path, "%s/%s", sub, name) ? NULL : strdup(path);
     }
     return NULL;
 }
@@ -109,10 +85,12 @@ static int resolve_explicit(char **out, const char *where, const char *what)
 {
     *out = NULL;
     if (is_dir(where)) {
-        *out = find_in_dir(where);
+        char passed[PATH_MAX + 80];
+        *out = find_in_dir(where, passed, sizeof passed);
         if (!*out)
             return ortkit__error_set(ORTKIT_E_RUNTIME_NOT_FOUND,
-                                     "no libonnxruntime.so* in directory '%s' (from %s)", where, what);
+                                     "no libonnxruntime.so* in directory '%s' (from %s)%s%s", where,
+                                     what, passed[0] ? ": " : "", passed);
         return ORTKIT_OK;
     }
     if (!exists(where))
@@ -139,9 +117,11 @@ static char *pkg_config_libdir(char *why, size_t why_size)
         return NULL;
     }
     out[strcspn(out, "\r\n")] = '\0';
-    char *found = out[0] ? find_in_dir(out) : NULL;
+    char passed[256] = "";
+    char *found = out[0] ? find_in_dir(out, passed, sizeof passed) : NULL;
     if (!found)
-        snprintf(why, why_size, "no libonnxruntime.so* in its libdir '%s'", out);
+        snprintf(why, why_size, "no libonnxruntime.so* in its libdir '%s'%s%s", out,
+                 passed[0] ? ": " : "", passed);
     free(out);
     return found;
 }
@@ -169,7 +149,7 @@ static int step_settle(ortkit_resolution *r, step_slot *s, int rc, char *path, c
     if (r->decided) {
         /* Past the decision: say what this place holds, take nothing. */
         if (rc == ORTKIT_OK)
-            step_say(s, "would find %s", path ? path : lib_names[1]);
+            step_say(s, "would find %s", path ? path : "libonnxruntime.so.1");
         else if (rc == ORTKIT_E_NOMEM)
             return rc;
         else
@@ -445,7 +425,7 @@ static int search(ortkit_resolution *r, const ortkit_runtime_options *opts,
     int rc = step_explicit(r, "options", opts && opts->path && opts->path[0] ? opts->path : NULL,
                            "options");
     if (!rc)
-        rc = step_explicit(r, "ORTKIT_RUNTIME", env_nonempty("ORTKIT_RUNTIME"), "ORTKIT_RUNTIME");
+        rc = step_explicit(r, "ORTKIT_RUNTIME", ortkit__env_nonempty("ORTKIT_RUNTIME"), "ORTKIT_RUNTIME");
     if (!rc)
         rc = step_bundles(r, host, flags);
     if (rc || (r->decided && !explain))
@@ -457,7 +437,7 @@ static int search(ortkit_resolution *r, const ortkit_runtime_options *opts,
         step_say(s, "%s", ORTKIT_DEFAULT_RUNTIME[0] ? "missing" : "none was set when ortkit was built");
     }
     if (!rc)
-        rc = step_explicit(r, "ONNXRUNTIME_DIR", env_nonempty("ONNXRUNTIME_DIR"), "ONNXRUNTIME_DIR");
+        rc = step_explicit(r, "ONNXRUNTIME_DIR", ortkit__env_nonempty("ONNXRUNTIME_DIR"), "ONNXRUNTIME_DIR");
     if (!rc && (!r->decided || explain))
         rc = step_pkg_config(r);
     if (!rc && (!r->decided || explain)) {
@@ -480,7 +460,7 @@ int ortkit_runtime_resolve(ortkit_resolution **out, const ortkit_runtime_options
     if (!r)
         return ortkit__error_nomem();
     int pinned = opts && opts->bundle && opts->bundle[0];
-    const char *pin = pinned ? opts->bundle : env_nonempty("ORTKIT_BUNDLE");
+    const char *pin = pinned ? opts->bundle : ortkit__env_nonempty("ORTKIT_BUNDLE");
     if (pin && !(r->pin = r->pin_copy = ortkit__strdup(pin))) {
         ortkit_resolution_free(r);
         return ORTKIT_E_NOMEM;
@@ -571,7 +551,7 @@ int ortkit_runtime_search_paths(char *buf, size_t size)
 {
     if (!buf || !size)
         return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_runtime_search_paths: no buffer");
-    const char *rt = env_nonempty("ORTKIT_RUNTIME"), *od = env_nonempty("ONNXRUNTIME_DIR");
+    const char *rt = ortkit__env_nonempty("ORTKIT_RUNTIME"), *od = ortkit__env_nonempty("ONNXRUNTIME_DIR");
     snprintf(buf, size,
              "ORTKIT_RUNTIME=%s\n"
              "bundles: ORTKIT_BUNDLE, else the best fit in ORTKIT_PATH, the user's, the system's "

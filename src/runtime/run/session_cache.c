@@ -8,7 +8,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <openssl/evp.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -57,26 +56,25 @@ static char cpu_id[65];
 static void read_cpu_id(void)
 {
     char *text = NULL;
-    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-    if (ctx && EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) == 1 &&
+    ortkit__sha256_ctx ctx = {0};
+    if (!ortkit__sha256_init(&ctx) &&
         !ortkit__file_read(&text, NULL, "/proc/cpuinfo", (size_t)64 << 20)) {
         static const char *const fields[] = {"vendor_id", "flags", "Features", "CPU part"};
         for (size_t f = 0; f < sizeof fields / sizeof fields[0]; f++) {
             size_t flen = strlen(fields[f]);
             for (const char *line = text; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
                 if (!strncmp(line, fields[f], flen) && (line[flen] == ' ' || line[flen] == '\t' || line[flen] == ':')) {
-                    EVP_DigestUpdate(ctx, line, strcspn(line, "\n"));
+                    ortkit__sha256_update(&ctx, line, strcspn(line, "\n"));
                     break; /* the first processor's line stands for all */
                 }
             }
         }
-        unsigned char md[32];
-        unsigned len = 0;
-        if (EVP_DigestFinal_ex(ctx, md, &len) == 1 && len == 32)
-            ortkit__cache_hex(cpu_id, md);
+        unsigned char md[ORTKIT__SHA256_SIZE];
+        if (!ortkit__sha256_final(&ctx, md))
+            ortkit__hex(cpu_id, md, sizeof md);
     }
     free(text);
-    EVP_MD_CTX_free(ctx);
+    ortkit__sha256_discard(&ctx);
     if (!cpu_id[0])
         snprintf(cpu_id, sizeof cpu_id, "unknown");
 }
@@ -102,8 +100,8 @@ static int runtime_digest(ortkit_runtime *rt, const char *dir, char hex[65])
     return rc;
 }
 
-static int key_add(EVP_MD_CTX *ctx, const char *fmt, ...) ORTKIT_PRINTF(2, 3);
-static int key_add(EVP_MD_CTX *ctx, const char *fmt, ...)
+static int key_add(ortkit__sha256_ctx *ctx, const char *fmt, ...) ORTKIT_PRINTF(2, 3);
+static int key_add(ortkit__sha256_ctx *ctx, const char *fmt, ...)
 {
     char line[4096];
     va_list ap;
@@ -113,7 +111,8 @@ static int key_add(EVP_MD_CTX *ctx, const char *fmt, ...)
     if (n < 0 || (size_t)n >= sizeof line)
         return -1;
     /* Each part ends in a NUL, so no two lists of parts hash alike. */
-    return EVP_DigestUpdate(ctx, line, (size_t)n + 1) == 1 ? 0 : -1;
+    ortkit__sha256_update(ctx, line, (size_t)n + 1);
+    return 0;
 }
 
 /* The key: what the optimised graph is a function of.  Options that only
@@ -122,8 +121,8 @@ static int key_add(EVP_MD_CTX *ctx, const char *fmt, ...)
 static int make_key(ortkit__cache_plan *p, ortkit_runtime *rt, const char *model_sha256,
                     const char *lib_sha256, const ortkit_session_options *o)
 {
-    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-    int bad = !ctx || EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) != 1;
+    ortkit__sha256_ctx h = {0}, *ctx = &h;
+    int bad = ortkit__sha256_init(ctx) != 0;
     bad = bad || key_add(ctx, "ortkit session cache %u", FORMAT);
     bad = bad || key_add(ctx, "model %s", model_sha256);
     bad = bad || key_add(ctx, "runtime %s %s api %d", rt->version, lib_sha256, rt->api_level);
@@ -133,13 +132,12 @@ static int make_key(ortkit__cache_plan *p, ortkit_runtime *rt, const char *model
         bad = key_add(ctx, "provider %s", o->providers[i] ? o->providers[i] : "");
     for (size_t i = 0; !bad && i < o->config_count; i++)
         bad = key_add(ctx, "config %s=%s", o->config_keys[i], o->config_values[i]);
-    unsigned char md[32];
-    unsigned len = 0;
-    bad = bad || EVP_DigestFinal_ex(ctx, md, &len) != 1 || len != 32;
-    EVP_MD_CTX_free(ctx);
+    unsigned char md[ORTKIT__SHA256_SIZE];
+    bad = bad || ortkit__sha256_final(ctx, md) != 0;
+    ortkit__sha256_discard(ctx);
     if (bad)
         return -1;
-    ortkit__cache_hex(p->key, md);
+    ortkit__hex(p->key, md, sizeof md);
     return 0;
 }
 
@@ -160,7 +158,7 @@ static int verified_record(const ortkit__cache_plan *p, const struct stat *st, c
 {
     char identity[ORTKIT__CACHE_IDENTITY_MAX], sum[65];
     ortkit__cache_file_identity(identity, st);
-    ortkit__cache_hex(sum, h->payload_sha256);
+    ortkit__hex(sum, h->payload_sha256, sizeof h->payload_sha256);
     snprintf(line, ORTKIT__CACHE_IDENTITY_MAX + 80, "%s sha256 %s\n", identity, sum);
     return ortkit__pathf(memo, PATH_MAX, "%s/%s%s", p->dir, p->key, ORTKIT__CACHE_VERIFIED_SUFFIX);
 }
@@ -227,7 +225,7 @@ static int open_entry(ortkit__cache_plan *p)
         snprintf(p->reason, sizeof p->reason, "cache entry '%s' has %zu bytes, its header says %llu",
                  p->entry, payload_size, (unsigned long long)h.payload_size);
     else if (!known &&
-             (EVP_Digest(payload, payload_size, md, NULL, EVP_sha256(), NULL) != 1 ||
+             (ortkit__sha256(md, payload, payload_size) ||
               memcmp(md, h.payload_sha256, sizeof md)))
         snprintf(p->reason, sizeof p->reason, "cache entry '%s' does not match its checksum", p->entry);
     else {
@@ -294,7 +292,7 @@ void ortkit__session_cache_begin(ortkit__cache_plan *p, ortkit_runtime *rt, cons
     if (ortkit__pathf(p->dir, sizeof p->dir, "%s", o->cache_dir) ||
         ortkit__private_dir(p->dir, "the session cache") ||
         (path ? ortkit__cache_file_digest(model_sha, p->dir, path)
-              : ortkit__cache_bytes_digest(model_sha, data, size)) ||
+              : ortkit__sha256_hex(model_sha, data, size)) ||
         runtime_digest(rt, p->dir, lib_sha))
         return skip(p, "%s", ortkit_error_last());
     if (make_key(p, rt, model_sha, lib_sha, o))
@@ -344,7 +342,7 @@ void ortkit__session_cache_store(ortkit__cache_plan *p)
     h.format = FORMAT;
     memcpy(h.key, p->key, 64);
     h.payload_size = size;
-    if (EVP_Digest(graph, size, h.payload_sha256, NULL, EVP_sha256(), NULL) != 1 ||
+    if (ortkit__sha256(h.payload_sha256, graph, size) ||
         !(entry = malloc(sizeof h + size))) {
         skip(p, "cannot make the cache entry: out of memory");
         goto cleanup;

@@ -8,7 +8,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,26 +19,6 @@
 /* Temporary files older than this are left over from a process that died
  * while filling; younger ones may be another process's fill in progress. */
 #define STALE_TMP_SECONDS 3600
-
-void ortkit__cache_hex(char hex[65], const unsigned char md[32])
-{
-    static const char digits[] = "0123456789abcdef";
-    for (size_t i = 0; i < 32; i++) {
-        hex[2 * i] = digits[md[i] >> 4];
-        hex[2 * i + 1] = digits[md[i] & 15];
-    }
-    hex[64] = '\0';
-}
-
-int ortkit__cache_bytes_digest(char hex[65], const void *data, size_t size)
-{
-    unsigned char md[32];
-    unsigned len = 0;
-    if (EVP_Digest(data, size, md, &len, EVP_sha256(), NULL) != 1 || len != 32)
-        return ortkit__error_set(ORTKIT_E_IO, "cannot compute a SHA-256");
-    ortkit__cache_hex(hex, md);
-    return ORTKIT_OK;
-}
 
 static int is_hex64(const char *s)
 {
@@ -68,7 +47,7 @@ int ortkit__cache_file_digest(char hex[65], const char *dir, const char *path)
     int n = ortkit__cache_file_identity(identity, &st);
     char *text = NULL;
     size_t len = 0;
-    if ((rc = ortkit__cache_bytes_digest(id_hex, identity, (size_t)n)) ||
+    if ((rc = ortkit__sha256_hex(id_hex, identity, (size_t)n)) ||
         (rc = ortkit__pathf(memo, sizeof memo, "%s/digests/%s", dir, id_hex)))
         goto cleanup;
     if (!ortkit__file_read(&text, &len, memo, 256) && len == 65 && is_hex64(text) && text[64] == '\n') {
@@ -81,7 +60,7 @@ int ortkit__cache_file_digest(char hex[65], const char *dir, const char *path)
         rc = ortkit__error_set(ORTKIT_E_IO, "cannot read '%s': %s", path, strerror(errno));
         goto cleanup;
     }
-    rc = ortkit__cache_bytes_digest(hex, m ? m : "", m ? (size_t)st.st_size : 0);
+    rc = ortkit__sha256_hex(hex, m ? m : "", m ? (size_t)st.st_size : 0);
     if (m)
         munmap(m, (size_t)st.st_size);
     char line[66];

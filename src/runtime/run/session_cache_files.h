@@ -10,10 +10,6 @@
 
 #include <sys/stat.h>
 
-/* 32 bytes as 64 lower-case hex digits and a NUL. */
-void ortkit__cache_hex(char hex[65], const unsigned char md[32]);
-/* The SHA-256 of size bytes at data. */
-int ortkit__cache_bytes_digest(char hex[65], const void *data, size_t size);
 /*
  * The SHA-256 of the file at path.  Hashing a large file at every start
  * would cost what the cache saves, so the digest is remembered in

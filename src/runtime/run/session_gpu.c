@@ -80,7 +80,7 @@ void ortkit__gpu_decide(const ortkit_runtime *rt, const char *ort_name, int buil
                  g ? " beside it (a GPU build or bundle of ONNX Runtime provides one)" : "");
         return;
     }
-    const char *mode = getenv("ORTKIT_GPU_PROBE");
+    const char *mode = ortkit__env("ORTKIT_GPU_PROBE");
     if ((mode && !strcmp(mode, "off")) || !rt->prober) {
         /* Trusted without a probe: the probe process itself, or a caller
          * that turned probing off. */

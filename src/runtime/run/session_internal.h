@@ -1,4 +1,5 @@
-/* session_internal.h - the session's insides, shared by session.c and run.c. */
+/* session_internal.h - the session's insides, shared by the session's files
+ * (session*.c) and the run's (run*.c, value_types.c). */
 #ifndef ORTKIT_SESSION_INTERNAL_H
 #define ORTKIT_SESSION_INTERNAL_H
 
@@ -25,6 +26,47 @@ struct ortkit_session {
     struct hsearch_data input_table, output_table;
     int input_table_made, output_table_made;
 };
+
+/* ---- opening a session (session*.c: session.c uses the rest) -------------- */
+
+/* How the model's format is given to ONNX Runtime: an ONNX model, an ONNX
+ * model whose optimised graph is saved in ORT format, or an ORT-format graph. */
+typedef enum ortkit__model_format {
+    ORTKIT__FORMAT_ONNX,
+    ORTKIT__FORMAT_ONNX_SAVE_ORT,
+    ORTKIT__FORMAT_ORT
+} ortkit__model_format;
+
+/* session_create.c: s->ort made from the model (path, or size bytes at
+ * data) through the session cache, as o asks (o may be NULL);
+ * s->cache_state and s->cache_reason say what the cache did.
+ * optimized_tmp: where ONNX Runtime writes the optimised model, or NULL. */
+int ortkit__session_create(ortkit_session *s, const char *path, const void *data, size_t size,
+                           const ortkit_session_options *o, const char *optimized_tmp);
+/* session_options.c: ONNX Runtime's options for one try at creating the
+ * session, providers included (exclude[i] set: provider i is left out, for
+ * exclude_reason). */
+int ortkit__session_build_options(OrtSessionOptions **out, ortkit_session *s,
+                                  const ortkit_session_options *o, const char *optimized_tmp,
+                                  ortkit__model_format format, const unsigned char *exclude,
+                                  const char *exclude_reason);
+/* session_providers.c: the requested providers added to so in order, each
+ * one's status in s->providers (the CPU provider last); under the strict
+ * policy, the first that cannot be added fails it. */
+int ortkit__session_add_providers(ortkit_session *s, OrtSessionOptions *so,
+                                  const ortkit_session_options *o, const unsigned char *exclude,
+                                  const char *exclude_reason);
+void ortkit__session_free_providers(ortkit_session *s);
+/* session_io.c: the inputs, outputs and metadata read from s->ort, and freed. */
+int ortkit__session_describe(ortkit_session *s);
+void ortkit__session_free_io(ortkit_session *s);
+/* session_model.c: nonzero, the reason recorded, when ONNX Runtime's
+ * "Protobuf parsing failed" is the model nesting too deep; and the inputs
+ * and outputs the model declares without a shape given rank SIZE_MAX. */
+int ortkit__session_explain_parse_failure(const ortkit_session *s, const char *path,
+                                          const void *data, size_t size);
+void ortkit__session_find_unshaped(ortkit_session *s, const char *path, const void *data,
+                                   size_t size);
 
 /* run.c: tensors to and from the runtime.  _in sets *temp when the caller
  * releases the value after the run (otherwise the tensor keeps it); _out

@@ -356,7 +356,7 @@ static int key_step(int key)
  * Returns the value when it applies, else NULL. */
 static const char *force_isa(ortkit_host *h)
 {
-    const char *isa = getenv("ORTKIT_FORCE_ISA");
+    const char *isa = ortkit__env("ORTKIT_FORCE_ISA");
     if (!isa || !isa[0] || strlen(isa) > 32)
         return NULL;
     char name[48];

@@ -55,10 +55,10 @@ static int find_toolchain(ortkit__builder_result *r, const ortkit__builder_optio
         if (rc)
             return rc;
     } else if (v && v->cuda) {
-        const char *env = getenv("CUDA_HOME");
+        const char *env = ortkit__env("CUDA_HOME");
         snprintf(r->cuda_home, sizeof r->cuda_home, "%s",
                  o->cuda_home ? o->cuda_home : env && *env ? env : "/usr/local/cuda");
-        env = getenv("CUDNN_HOME");
+        env = ortkit__env("CUDNN_HOME");
         snprintf(r->cudnn_home, sizeof r->cudnn_home, "%s", env && *env ? env : r->cuda_home);
     }
     if (o->cudnn_home)
@@ -74,7 +74,7 @@ static int write_ops_config(ortkit__builder_result *r, const ortkit__builder_opt
     char scratch[PATH_MAX];
     const char *dst = path;
     if (o->mode == ORTKIT__BUILDER_PLAN) {
-        const char *tmp = getenv("TMPDIR");
+        const char *tmp = ortkit__env("TMPDIR");
         int rc = ortkit__pathf(scratch, sizeof scratch, "%s/ortkit-ops.%ld.config",
                                tmp && *tmp ? tmp : "/tmp", (long)getpid());
         if (rc)

@@ -21,7 +21,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <openssl/evp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -236,39 +235,6 @@ static int same_version(const ortkit__builder_dep *d, const char *v)
     return p && !strncmp(v, d->release_prefix, p) && !strcmp(v + p, d->pinned);
 }
 
-static int hash_file(const char *path, const EVP_MD *md, char *hex, size_t hex_size)
-{
-    int fd = -1, rc = ortkit__file_open(&fd, path, O_RDONLY, NULL);
-    if (rc)
-        return rc;
-    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-    unsigned char buf[1 << 16], digest[EVP_MAX_MD_SIZE];
-    unsigned len = 0;
-    if (!ctx || !EVP_DigestInit_ex(ctx, md, NULL)) {
-        rc = ortkit__error_nomem();
-        goto cleanup;
-    }
-    for (;;) {
-        size_t got = 0;
-        if ((rc = ortkit__file_read_block(fd, buf, sizeof buf, &got, path)))
-            goto cleanup;
-        if (!got)
-            break;
-        EVP_DigestUpdate(ctx, buf, got);
-    }
-    EVP_DigestFinal_ex(ctx, digest, &len);
-    if (hex_size < 2 * (size_t)len + 1) {
-        rc = ortkit__error_set(ORTKIT_E_INVALID_ARG, "digest buffer too small");
-        goto cleanup;
-    }
-    for (unsigned i = 0; i < len; i++)
-        snprintf(hex + 2 * i, 3, "%02x", digest[i]);
-cleanup:
-    EVP_MD_CTX_free(ctx);
-    close(fd);
-    return rc;
-}
-
 /* The one-line origin beside a supplied source (NAME.origin), if any. */
 static char *origin_of(const char *path)
 {
@@ -292,7 +258,8 @@ static int record(ortkit__builder_dep *d, const char *path, const char *version,
     d->match = how;
     d->is_tree = tree;
     d->origin = origin_of(path);
-    return tree ? 0 : hash_file(path, EVP_sha256(), d->sha256, sizeof d->sha256);
+    return tree ? 0
+                : ortkit__digest_file(ORTKIT__SHA256, d->sha256, sizeof d->sha256, NULL, path, 0);
 }
 
 static int listed(const char *const *names, size_t n, const char *name)
@@ -316,7 +283,7 @@ static int find_mirrored(ortkit__builder_dep *d, const char *dir)
     if (!S_ISREG(st.st_mode))
         return ortkit__error_set(ORTKIT_E_FORMAT, "dependency %s: %s is %s, not the file deps.txt "
                                  "names", d->name, path, ortkit__file_kind(st.st_mode));
-    int rc = hash_file(path, EVP_sha1(), sha1, sizeof sha1);
+    int rc = ortkit__digest_file(ORTKIT__SHA1, sha1, sizeof sha1, NULL, path, 0);
     if (rc)
         return rc;
     if (strcmp(sha1, d->sha1))
@@ -549,7 +516,8 @@ static int prepare_one(ortkit__builder_dep *d, const char *cache, const char *or
             return rc;
         if (lstat(patch, &st) != 0)
             patch[0] = '\0'; /* this version of ORT patches nothing there */
-        else if ((rc = hash_file(patch, EVP_sha256(), patch_sha, sizeof patch_sha)))
+        else if ((rc = ortkit__digest_file(ORTKIT__SHA256, patch_sha, sizeof patch_sha, NULL,
+                                           patch, 0)))
             return rc;
     }
     d->patched = patch[0] != '\0';
@@ -563,11 +531,10 @@ static int prepare_one(ortkit__builder_dep *d, const char *cache, const char *or
     }
     /* The key: what went in, the source and the patch. */
     snprintf(key_text, sizeof key_text, "%s %s", d->sha256, patch_sha);
-    unsigned char md[EVP_MAX_MD_SIZE];
-    unsigned md_len = 0;
-    EVP_Digest(key_text, strlen(key_text), md, &md_len, EVP_sha256(), NULL);
-    for (unsigned i = 0; i < 8; i++)
-        snprintf(key + 2 * i, 3, "%02x", md[i]);
+    unsigned char md[ORTKIT__SHA256_SIZE];
+    if ((rc = ortkit__sha256(md, key_text, strlen(key_text))))
+        return rc;
+    ortkit__hex(key, md, 8); /* the first 16 digits name it */
     if ((rc = ortkit__pathf(dir, sizeof dir, "%s/%s-%s-%s", cache, d->name, d->version, key)))
         return rc;
     if (dry)

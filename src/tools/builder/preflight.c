@@ -128,7 +128,7 @@ static int check_compiler(char *version, size_t vsize, const char *env, const ch
                           const char *lang_flag, const char *ext, const char *flags,
                           const char *scratch, const char *what)
 {
-    const char *cc = getenv(env);
+    const char *cc = ortkit__env(env);
     if (!cc || !*cc)
         cc = fallback;
     char *path = NULL, *text = NULL;
@@ -191,7 +191,7 @@ static int check_compiler(char *version, size_t vsize, const char *env, const ch
 /* The toolkit to check: the caller's, CUDA_HOME, nvcc on PATH, /usr/local/cuda. */
 static int find_cuda(char *home, size_t size, const char *given)
 {
-    const char *env = getenv("CUDA_HOME");
+    const char *env = ortkit__env("CUDA_HOME");
     if (given)
         snprintf(home, size, "%s", given);
     else if (env && *env)
@@ -245,7 +245,7 @@ static int check_cuda(const ortkit__builder_preflight *pf, ortkit__builder_toolc
                                  want, home, tc->nvcc);
 
     /* cuDNN: its version header, wherever the toolkit or the system put it. */
-    const char *env = getenv("CUDNN_HOME");
+    const char *env = ortkit__env("CUDNN_HOME");
     const char *cands[] = {env && *env ? env : NULL, home, "/usr", NULL};
     const char *subdirs[] = {"include", "include/x86_64-linux-gnu", "include/aarch64-linux-gnu"};
     for (size_t i = 0; i < 3; i++) {

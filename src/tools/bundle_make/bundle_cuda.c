@@ -217,7 +217,7 @@ static int resolve(finder *f, ortkit__cuda_found *res)
 
 static void add_env_dirs(finder *f)
 {
-    const char *ld = getenv("LD_LIBRARY_PATH");
+    const char *ld = ortkit__env("LD_LIBRARY_PATH");
     for (const char *p = ld ? ld : ""; *p;) {
         size_t len = strcspn(p, ":");
         char dir[PATH_MAX];
@@ -226,7 +226,7 @@ static void add_env_dirs(finder *f)
             add_dir(f, dir, "");
         p += len + (p[len] == ':');
     }
-    const char *home = getenv("CUDA_HOME"), *cpath = getenv("CUDA_PATH");
+    const char *home = ortkit__env("CUDA_HOME"), *cpath = ortkit__env("CUDA_PATH");
     if (!home && !cpath)
         home = "/usr/local/cuda";
     add_dir(f, home, "/lib64");
@@ -274,10 +274,10 @@ int ortkit__cuda_find(ortkit__cuda_found *res, const ortkit__cuda_query *q)
     add_env_dirs(&f);
     if (q->pip) {
         /* The Python installations' own packages. */
-        const char *home = getenv("HOME");
+        const char *home = ortkit__home_dir();
         add_pip_dirs(&f, "/usr/local");
         add_pip_dirs(&f, "/usr");
-        if (home && home[0]) {
+        if (home) {
             char local[PATH_MAX];
             snprintf(local, sizeof local, "%s/.local", home);
             add_pip_dirs(&f, local);

@@ -78,33 +78,6 @@ typedef struct import {
     int gpu_major;            /* --variant cudaN: the release's CUDA major; 0 */
 } import;
 
-/* The library in dir: libonnxruntime.so, .so.1, else any libonnxruntime.so.*;
- * name gets its name in dir (the links are checked by the caller). */
-static int find_library(char name[256], const char *dir)
-{
-    static const char *const names[] = {"libonnxruntime.so", "libonnxruntime.so.1"};
-    char path[PATH_MAX];
-    struct stat st;
-    /* A name too long for a path is a file that is not there. */
-    for (size_t i = 0; i < 2; i++) {
-        if (ortkit__pathf(path, sizeof path, "%s/%s", dir, names[i]) == 0 && stat(path, &st) == 0 &&
-            S_ISREG(st.st_mode))
-            return snprintf(name, 256, "%s", names[i]) > 0;
-    }
-    DIR *d = opendir(dir);
-    int found = 0;
-    for (struct dirent *e; d && !found && (e = readdir(d));) {
-        if (strncmp(e->d_name, "libonnxruntime.so.", 18))
-            continue;
-        found = ortkit__pathf(path, sizeof path, "%s/%s", dir, e->d_name) == 0 &&
-                stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
-                (size_t)snprintf(name, 256, "%s", e->d_name) < 256;
-    }
-    if (d)
-        closedir(d);
-    return found;
-}
-
 /* libdir relative to top: "lib", or "" when they are the same. */
 static const char *libdir_rel(const import *im)
 {
@@ -150,20 +123,20 @@ static int resolve_source(import *im)
         return ortkit__error_set(ORTKIT_E_IO, "cannot import '%s': %s", src, strerror(errno));
     if (S_ISDIR(st.st_mode)) {
         /* A directory: the library found in it must lie in it, like the rest. */
-        char name[256], rel[300];
+        char name[256], rel[300], passed[PATH_MAX + 80] = "";
         struct stat lst;
         if (!realpath(src, im->top))
             return ortkit__error_set(ORTKIT_E_IO, "cannot import '%s': %s", src, strerror(errno));
         if ((rc = ortkit__pathf(path, sizeof path, "%s/lib", im->top)))
             return ortkit__error_wrap(rc, "cannot import '%s'", src);
-        if (find_library(name, path))
+        if (ortkit__ort_library_in_dir(name, sizeof name, path, passed, sizeof passed))
             snprintf(rel, sizeof rel, "lib/%s", name);
-        else if (find_library(name, im->top))
+        else if (ortkit__ort_library_in_dir(name, sizeof name, im->top, passed, sizeof passed))
             snprintf(rel, sizeof rel, "%s", name);
         else
             return ortkit__error_set(ORTKIT_E_RUNTIME_NOT_FOUND,
-                                     "cannot import '%s': no libonnxruntime.so* in it or in its lib/",
-                                     src);
+                                     "cannot import '%s': no libonnxruntime.so* in it or in its "
+                                     "lib/%s%s", src, passed[0] ? ": " : "", passed);
         if ((rc = ortkit__source_resolve(im->lib, &lst, im->top, rel)))
             return ortkit__error_wrap(rc, "cannot import '%s'", src);
         if ((rc = ortkit__pathf(im->libdir, sizeof im->libdir, "%s%s", im->top,

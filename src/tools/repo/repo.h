@@ -142,9 +142,6 @@ int ortkit__state_check(uint64_t *last, const char *dir, const ortkit__pubkey *p
                         const char *index_sha256);
 /* An exclusive lock on path (made 0600), waited for; *fd to close. */
 int ortkit__lock(int *fd, const char *path);
-/* SHA-256 of memory as hex; a finished digest as hex. */
-void ortkit__sha256_hex(char out[65], const void *data, size_t size);
-void ortkit__digest_hex(char out[65], const unsigned char md[32]);
 
 /* ---- a repository (repo_open.c) ------------------------------------------------ */
 

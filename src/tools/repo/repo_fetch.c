@@ -14,7 +14,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <openssl/evp.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,7 +52,8 @@ typedef struct stream {
     char *mem;
     size_t mem_size, max;
     int fd;
-    EVP_MD_CTX *sha;
+    int to_file;            /* a part file, hashed as it grows; else memory */
+    ortkit__sha256_ctx sha;
     uint64_t have, want;
     int first_seen, too_big, write_errno;
     ortkit__fetch_job *job;
@@ -63,7 +63,7 @@ typedef struct stream {
 static int stream_restart(stream *s)
 {
     if (ftruncate(s->fd, 0) != 0 || lseek(s->fd, 0, SEEK_SET) < 0 ||
-        EVP_DigestInit_ex(s->sha, EVP_sha256(), NULL) != 1) {
+        ortkit__sha256_init(&s->sha)) {
         s->write_errno = errno;
         return -1;
     }
@@ -74,7 +74,7 @@ static int stream_restart(stream *s)
 
 static int stream_put(stream *s, const char *p, size_t n)
 {
-    if (!s->sha) { /* memory */
+    if (!s->to_file) { /* memory */
         if (n > s->max - s->mem_size) {
             s->too_big = 1;
             return -1;
@@ -92,7 +92,7 @@ static int stream_put(stream *s, const char *p, size_t n)
         s->too_big = 1;
         return -1;
     }
-    EVP_DigestUpdate(s->sha, p, n);
+    ortkit__sha256_update(&s->sha, p, n);
     for (size_t left = n; left;) {
         ssize_t w = write(s->fd, p, left);
         if (w < 0 && errno == EINTR)
@@ -115,7 +115,7 @@ static size_t on_data(char *p, size_t size, size_t nmemb, void *arg)
 {
     stream *s = arg;
     size_t n = size * nmemb;
-    if (s->sha && !s->first_seen) {
+    if (s->to_file && !s->first_seen) {
         /* Asked for the rest, a 200 is the whole file again. */
         long code = 0;
         s->first_seen = 1;
@@ -173,7 +173,7 @@ static int fetch_url(stream *s, const ortkit__source *src, const char *rel)
      * server that answers 200 ("Cannot resume"); on_data starts that whole
      * answer over from byte 0. */
     char range[32];
-    if (s->sha && s->have) {
+    if (s->to_file && s->have) {
         snprintf(range, sizeof range, "%llu-", (unsigned long long)s->have);
         curl_easy_setopt(c, CURLOPT_RANGE, range);
     }
@@ -209,6 +209,27 @@ static int fetch_url(stream *s, const ortkit__source *src, const char *rel)
                              errbuf[0] ? errbuf : curl_easy_strerror(r));
 }
 
+typedef struct copying {
+    stream *s;
+    const char *path;
+} copying;
+
+static int copy_block(void *arg, const void *block, size_t n)
+{
+    copying *c = arg;
+    stream *s = c->s;
+    if (!stream_put(s, block, n))
+        return 0;
+    if (s->too_big)
+        return ORTKIT_E_FORMAT;
+    if (s->write_errno)
+        return ortkit__error_set(ORTKIT_E_IO, "cannot write '%s': %s",
+                                 s->job ? s->job->part : "memory", strerror(s->write_errno));
+    if (s->to_file)
+        return ortkit__error_set(ORTKIT_E_CANCELLED, "the copy of '%s' was stopped", c->path);
+    return ortkit__error_nomem();
+}
+
 /* A local repository's file, read like a download (from s->have on). */
 static int fetch_path(stream *s, const ortkit__source *src, const char *rel)
 {
@@ -223,25 +244,8 @@ static int fetch_path(stream *s, const ortkit__source *src, const char *rel)
         rc = ortkit__error_set(ORTKIT_E_IO, "cannot read '%s': %s", path, strerror(errno));
         goto cleanup;
     }
-    for (;;) {
-        size_t n;
-        if ((rc = ortkit__file_read_block(fd, buf, BLOCK, &n, path)))
-            goto cleanup;
-        if (n == 0)
-            break;
-        if (stream_put(s, buf, n)) {
-            if (s->too_big)
-                rc = ORTKIT_E_FORMAT;
-            else if (s->write_errno)
-                rc = ortkit__error_set(ORTKIT_E_IO, "cannot write '%s': %s",
-                                       s->job ? s->job->part : "memory", strerror(s->write_errno));
-            else if (s->sha)
-                rc = ortkit__error_set(ORTKIT_E_CANCELLED, "the copy of '%s' was stopped", path);
-            else
-                rc = ortkit__error_nomem();
-            goto cleanup;
-        }
-    }
+    copying c = {s, path};
+    rc = ortkit__file_each_block(fd, buf, BLOCK, path, copy_block, &c);
 cleanup:
     if (fd >= 0)
         close(fd);
@@ -270,34 +274,33 @@ int ortkit__fetch_small(char **out, size_t *size, const ortkit__source *src, con
     return ORTKIT_OK;
 }
 
+static int hash_block(void *arg, const void *block, size_t n)
+{
+    stream *s = arg;
+    ortkit__sha256_update(&s->sha, block, n);
+    s->have += (uint64_t)n;
+    return 0;
+}
+
 /* Hash what an earlier attempt kept in the part file. */
 static int hash_part(stream *s, const char *part)
 {
     char *buf = malloc(BLOCK);
     if (!buf)
         return ortkit__error_nomem();
-    int rc = ORTKIT_OK;
-    for (;;) {
-        size_t n;
-        if ((rc = ortkit__file_read_block(s->fd, buf, BLOCK, &n, part)) || n == 0)
-            break;
-        EVP_DigestUpdate(s->sha, buf, n);
-        s->have += (uint64_t)n;
-    }
+    int rc = ortkit__file_each_block(s->fd, buf, BLOCK, part, hash_block, s);
     free(buf);
     return rc;
 }
 
 int ortkit__fetch_file(const ortkit__source *src, ortkit__fetch_job *job)
 {
-    stream s = {.fd = -1, .want = job->size, .job = job};
+    stream s = {.fd = -1, .want = job->size, .job = job, .to_file = 1};
     job->resumed_from = job->downloaded = 0;
     int rc = ORTKIT_OK, discard = 0;
     struct stat st;
-    if (!(s.sha = EVP_MD_CTX_new()) || EVP_DigestInit_ex(s.sha, EVP_sha256(), NULL) != 1) {
-        rc = ortkit__error_nomem();
+    if ((rc = ortkit__sha256_init(&s.sha)))
         goto cleanup;
-    }
     s.fd = open(job->part, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (s.fd < 0 || fstat(s.fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         rc = ortkit__error_set(ORTKIT_E_IO, "cannot open '%s': %s", job->part,
@@ -335,10 +338,11 @@ int ortkit__fetch_file(const ortkit__source *src, ortkit__fetch_job *job)
                                (unsigned long long)job->size);
         goto cleanup;
     }
-    unsigned char md[32];
-    char hex[65];
-    EVP_DigestFinal_ex(s.sha, md, NULL);
-    ortkit__digest_hex(hex, md);
+    unsigned char md[ORTKIT__SHA256_SIZE];
+    char hex[ORTKIT__SHA256_HEX];
+    if ((rc = ortkit__sha256_final(&s.sha, md)))
+        goto cleanup;
+    ortkit__hex(hex, md, sizeof md);
     if (strcmp(hex, job->sha256)) {
         discard = 1;
         rc = ortkit__error_set(ORTKIT_E_FORMAT, "%s/%s has SHA-256 %.16s..., the signed index "
@@ -348,7 +352,7 @@ int ortkit__fetch_file(const ortkit__source *src, ortkit__fetch_job *job)
 cleanup:
     if (s.fd >= 0)
         close(s.fd);
-    EVP_MD_CTX_free(s.sha);
+    ortkit__sha256_discard(&s.sha);
     if (discard)
         unlink(job->part);
     return rc;

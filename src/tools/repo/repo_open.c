@@ -112,8 +112,8 @@ int ortkit_repo_open(ortkit_repo **out, const char *source, const ortkit_repo_op
         goto cleanup;
     }
     ortkit__key_id_hex(r->key_id, pk.id);
-    ortkit__sha256_hex(sha, text, size);
-    if ((rc = ortkit__state_dir(&state, o.state_dir)) ||
+    if ((rc = ortkit__sha256_hex(sha, text, size)) ||
+        (rc = ortkit__state_dir(&state, o.state_dir)) ||
         (rc = ortkit__state_check(&r->info.last_serial, state, &pk, index.serial, sha)))
         goto cleanup;
     if (!(r->comment = ortkit__strdup(sig.trusted_comment))) {

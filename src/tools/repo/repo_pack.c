@@ -17,7 +17,6 @@
 #include <archive_entry.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +29,7 @@
 
 typedef struct sink {
     int fd;
-    EVP_MD_CTX *sha;
+    ortkit__sha256_ctx sha;
     uint64_t size;
     int error; /* errno of a failed write */
 } sink;
@@ -52,7 +51,7 @@ static la_ssize_t sink_write(struct archive *a, void *arg, const void *buf, size
         p += w;
         left -= (size_t)w;
     }
-    EVP_DigestUpdate(s->sha, buf, n);
+    ortkit__sha256_update(&s->sha, buf, n);
     s->size += n;
     return (la_ssize_t)n;
 }
@@ -96,6 +95,22 @@ static int parents(struct archive *a, struct archive_entry *e, const char *path,
     return ORTKIT_OK;
 }
 
+typedef struct packing {
+    struct archive *a;
+    const char *rel;
+    uint64_t *unpacked;
+} packing;
+
+static int pack_block(void *arg, const void *block, size_t n)
+{
+    packing *p = arg;
+    if (archive_write_data(p->a, block, n) != (la_ssize_t)n)
+        return ortkit__error_set(ORTKIT_E_IO, "cannot pack '%s': %s", p->rel,
+                                 archive_error_string(p->a));
+    *p->unpacked += (uint64_t)n;
+    return 0;
+}
+
 static int pack_file(struct archive *a, struct archive_entry *e, const char *root, const char *rel,
                      uint64_t *unpacked, unsigned char *buf)
 {
@@ -106,18 +121,8 @@ static int pack_file(struct archive *a, struct archive_entry *e, const char *roo
         return rc;
     if ((rc = entry_header(a, e, rel, AE_IFREG, st.st_mode, st.st_size, NULL)))
         goto cleanup;
-    for (;;) {
-        size_t n;
-        if ((rc = ortkit__file_read_block(fd, buf, BLOCK, &n, path)))
-            goto cleanup;
-        if (n == 0)
-            break;
-        if (archive_write_data(a, buf, n) != (la_ssize_t)n) {
-            rc = ortkit__error_set(ORTKIT_E_IO, "cannot pack '%s': %s", rel, archive_error_string(a));
-            goto cleanup;
-        }
-        *unpacked += (uint64_t)n;
-    }
+    packing p = {a, rel, unpacked};
+    rc = ortkit__file_each_block(fd, buf, BLOCK, path, pack_block, &p);
 cleanup:
     close(fd);
     return rc;
@@ -128,13 +133,13 @@ int ortkit__pack(char sha256[65], uint64_t *size, uint64_t *unpacked, const ortk
 {
     const ortkit_manifest *m = ortkit_bundle_manifest(bundle);
     char tmp[PATH_MAX], final[PATH_MAX], last[PATH_MAX] = "";
-    sink s = {-1, EVP_MD_CTX_new(), 0, 0};
+    sink s = {-1, {0}, 0, 0};
     struct archive *a = archive_write_new();
     struct archive_entry *e = archive_entry_new();
     unsigned char *buf = malloc(BLOCK);
     int rc = ORTKIT_OK, opened = 0;
     *unpacked = 0;
-    if (!s.sha || !a || !e || !buf || EVP_DigestInit_ex(s.sha, EVP_sha256(), NULL) != 1) {
+    if (!a || !e || !buf || ortkit__sha256_init(&s.sha)) {
         rc = ortkit__error_nomem();
         goto cleanup;
     }
@@ -186,9 +191,10 @@ int ortkit__pack(char sha256[65], uint64_t *size, uint64_t *unpacked, const ortk
         goto cleanup;
     }
     opened = 0;
-    unsigned char md[32];
-    EVP_DigestFinal_ex(s.sha, md, NULL);
-    ortkit__digest_hex(sha256, md);
+    unsigned char md[ORTKIT__SHA256_SIZE];
+    if ((rc = ortkit__sha256_final(&s.sha, md)))
+        goto cleanup;
+    ortkit__hex(sha256, md, sizeof md);
     *size = s.size;
     if (fsync(s.fd) != 0 || close(s.fd) != 0) {
         s.fd = -1;
@@ -208,7 +214,7 @@ cleanup:
         archive_write_fail(a);
     archive_write_free(a);
     archive_entry_free(e);
-    EVP_MD_CTX_free(s.sha);
+    ortkit__sha256_discard(&s.sha);
     free(buf);
     if (s.fd >= 0)
         close(s.fd);

@@ -13,7 +13,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,35 +20,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-void ortkit__sha256_hex(char out[65], const void *data, size_t size)
-{
-    unsigned char md[32];
-    unsigned int n = 0;
-    EVP_Digest(data, size, md, &n, EVP_sha256(), NULL);
-    ortkit__digest_hex(out, md);
-}
-
-void ortkit__digest_hex(char out[65], const unsigned char md[32])
-{
-    for (int i = 0; i < 32; i++)
-        snprintf(out + 2 * i, 3, "%02x", md[i]);
-}
-
 int ortkit__state_dir(char **out, const char *option)
 {
     *out = NULL;
     char path[PATH_MAX];
-    const char *xdg = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
     int rc;
     if (option && option[0])
         rc = ortkit__pathf(path, sizeof path, "%s", option);
-    else if (xdg && xdg[0] == '/')
-        rc = ortkit__pathf(path, sizeof path, "%s/ortkit/repos", xdg);
-    else if (home && home[0])
-        rc = ortkit__pathf(path, sizeof path, "%s/.local/state/ortkit/repos", home);
-    else
-        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "neither XDG_STATE_HOME nor HOME is set: "
-                                 "ortkit cannot remember which repository serial it last saw");
+    else if ((rc = ortkit__xdg_dir(path, sizeof path, "XDG_STATE_HOME", ".local/state",
+                                   "ortkit/repos")))
+        return ortkit__error_wrap(ORTKIT_E_INVALID_ARG, "ortkit cannot remember which repository "
+                                  "serial it last saw");
     if (rc || (rc = ortkit__mkdirs(path)))
         return rc;
     struct stat st;
@@ -112,7 +93,7 @@ int ortkit__state_check(uint64_t *last, const char *dir, const ortkit__pubkey *p
     int fd = -1, rc;
     *last = 0;
     ortkit__key_id_hex(key_id, pk->id);
-    ortkit__digest_hex(key_hex, pk->pk);
+    ortkit__hex(key_hex, pk->pk, sizeof pk->pk);
     /* "<key number>-<public key>": the number keeps the name readable. */
     if ((rc = ortkit__pathf(path, sizeof path, "%s/%s-%s", dir, key_id, key_hex)) ||
         (rc = ortkit__pathf(lock, sizeof lock, "%s/%s-%s.lock", dir, key_id, key_hex)) ||
