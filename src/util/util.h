@@ -1,20 +1,21 @@
 /*
- * util.h - the helpers below everything else: the library, the builder and
- * the command-line tool share them, so each job is done once.  Not
- * installed.  Built with hidden visibility: inside libortkit they are not
- * exported, and the builder and the tool link their own copy.
+ * util.h - the helpers below everything else: both libraries, the builder,
+ * the tool and the probe share them, so each job is done once.  Not
+ * installed.  Compiled once, into libortkit, which exports them to ortkit's
+ * own binaries only (version node ORTKIT_PRIVATE_<release>): one copy and
+ * one last-error channel in a process.
  *
  * Functions that can fail return 0 or a negative ortkit_status, and record
  * a message for ortkit__error_message() on the calling thread.
  *
  *   error.c    the last-error message and code
- *   file.c     open and read regular files only, write one atomically, mkdir -p
+ *   file.c     open and read regular files only, write one atomically, mkdir -p, rm -r
  *   path.c     paths built without truncation, absolute paths, PATH lookup
  *   spawn.c    run a program without a shell, its output captured, a time limit
  *   cache.c    the per-user cache directories
  *   clock.c    the monotonic clock
  *   proc.c     memory (/proc/meminfo, resident set), CPUs
- *   human.c    sizes and durations for people, and sizes from people
+ *   human.c    sizes and durations for people (human_parse.c: sizes from people)
  *   json.c     strict reading of JSON objects (cJSON)
  *   version.c  dotted version numbers
  *   strv.c     string vectors, shell quoting
