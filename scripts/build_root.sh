@@ -91,7 +91,8 @@ fi
 # Its own sources only (no build outputs, no deps/): a copy, so the root never
 # writes into the checkout.
 rm -rf "$root/opt/ortkit-src" && mkdir -p "$root/opt/ortkit-src"
-(cd "$here" && tar -cf - CMakeLists.txt ortkit.pc.in include src patches examples bench tests scripts) |
+# What git tracks, and new files it does not ignore, as they are now.
+(cd "$here" && git ls-files -z --cached --others --exclude-standard | tar --null --ignore-failed-read -T - -cf -) |
     tar -xf - -C "$root/opt/ortkit-src"
 # ONNX Runtime's C headers, as set-up fetched them (ortkit compiles against them).
 [ -e "$deps/ort-headers/include/onnxruntime_c_api.h" ] || { say "no ONNX Runtime headers: run scripts/setup.sh"; exit 1; }
