@@ -163,13 +163,15 @@ int cli_opt_bad_value(const cli_opt_parser *p, const char *want)
 /* "64M" for a size that is a whole number of KiB, MiB, GiB or TiB. */
 static void size_text(char *buf, size_t size, uint64_t v)
 {
-    static const char units[] = "KMGT";
-    int u = -1;
-    while (u < 3 && v && v % 1024 == 0) {
+    /* A unit letter as a string of its own: GCC 12 crashes on "%.*s" of
+     * &units[u] in its printf checks (-g -fsanitize=address). */
+    static const char *const units[] = {"", "K", "M", "G", "T"};
+    size_t u = 0;
+    while (u < 4 && v && v % 1024 == 0) {
         v /= 1024;
         u++;
     }
-    snprintf(buf, size, "%llu%.*s", (unsigned long long)v, u >= 0, u >= 0 ? &units[u] : "");
+    snprintf(buf, size, "%llu%s", (unsigned long long)v, units[u]);
 }
 
 /* Read p->value into the field of bound row p->opt: 0, or the exit status after saying why. */
