@@ -4,6 +4,7 @@
 # Silero VAD), for everything else the test material too (SETUP=test).
 
 BUILD   ?= build
+ARM64   ?= $(BUILD)-arm64
 ASAN    ?= build-asan
 TSAN    ?= build-tsan
 PREFIX  ?= /usr/local
@@ -12,7 +13,7 @@ CMAKE_FLAGS ?=
 VAD_DIR  = $(BUILD)/vad-input
 SETUP   ?= test
 
-.PHONY: all setup build bundles build-asan build-tsan run test test-plain test-asan test-tsan install clean
+.PHONY: all setup build bundles build-arm64 build-asan build-tsan run test test-plain test-arm64 test-asan test-tsan install clean
 
 all: build
 
@@ -20,7 +21,7 @@ setup:
 	@sh scripts/setup.sh $(SETUP)
 
 build: setup
-	@cmake -S . -B $(BUILD) -G Ninja $(CMAKE_FLAGS) >/dev/null
+	@cmake -S . -B $(BUILD) -G Ninja -DORTKIT_ARM64_BUILD=$(abspath $(ARM64)) $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
 	@$(MAKE) --no-print-directory bundles BUNDLED="$(BUNDLED)"
 
@@ -37,6 +38,19 @@ bundles:
 	    $(BUILD)/ortkit bundle import deps/runtime/$$v --name ort-$$v-cpu --into $(BUNDLES_DIR) >/dev/null \
 	        && echo "bundle: imported ort-$$v-cpu into $(BUNDLES_DIR)" || exit 1; \
 	done
+
+# ortkit for aarch64 (docs/BUILD.md, "ortkit for aarch64"): cross-built with
+# Debian's gcc-aarch64-linux-gnu against Debian's arm64 packages, its tests
+# run under qemu-user as the native suite's arm64.* tests (make test-arm64
+# runs those alone).  Without the cross compiler nothing is built and the
+# arm64.* tests report themselves skipped.
+build-arm64: setup
+	@if command -v aarch64-linux-gnu-gcc >/dev/null 2>&1; then \
+	    cmake -S . -B $(ARM64) -G Ninja -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake $(CMAKE_FLAGS) >/dev/null && \
+	    cmake --build $(ARM64) -j $(JOBS); \
+	else \
+	    echo "build-arm64: no aarch64-linux-gnu-gcc; the arm64.* tests will be skipped"; \
+	fi
 
 build-asan: setup
 	@cmake -S . -B $(ASAN) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DORTKIT_SANITIZE=ON $(CMAKE_FLAGS) >/dev/null
@@ -69,12 +83,15 @@ run: build
 	    -i sr=$(VAD_DIR)/sr.npy -i h=$(VAD_DIR)/state.npy -i c=$(VAD_DIR)/state.npy
 
 # The whole suite under AddressSanitizer + UBSan, the concurrency test under
-# ThreadSanitizer, then the normal build (the last line printed is ctest's
-# count for the normal build).
+# ThreadSanitizer, then the normal build with the aarch64 build's tests under
+# qemu (the last line printed is ctest's count for the normal build).
 test: test-asan test-tsan test-plain
 
-test-plain: build
+test-plain: build build-arm64
 	@cd $(BUILD) && ctest -j $(JOBS) --output-on-failure
+
+test-arm64: build build-arm64
+	@cd $(BUILD) && ctest -j $(JOBS) --output-on-failure -L arm64
 
 test-asan: build-asan
 	@cd $(ASAN) && ctest -j $(JOBS) --output-on-failure -LE no-asan
@@ -96,4 +113,4 @@ install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
 clean:
-	rm -rf $(BUILD) $(ASAN) $(TSAN)
+	rm -rf $(BUILD) $(ARM64) $(ASAN) $(TSAN)

@@ -23,18 +23,21 @@ typedef enum ortkit_isa {
     ORTKIT_ISA_AVX512VNNI = 3,  /* AVX-512 + -mavx512vnni */
     ORTKIT_ISA_ARMV8_2 = 4,     /* -march=armv8.2-a+fp16+dotprod */
     ORTKIT_ISA_ARMV9 = 5,       /* -march=armv9-a+sve2 */
-    ORTKIT_ISA_X86_64 = 6       /* -march=x86-64: the baseline, no ISA flags beyond it; picks
+    ORTKIT_ISA_X86_64 = 6,      /* -march=x86-64: the baseline, no ISA flags beyond it; picks
                                  * its kernels at run time and fits every x86-64 host */
+    ORTKIT_ISA_ARMV8_0 = 7      /* -march=armv8-a: the ARMv8-A baseline, likewise for every
+                                 * aarch64 host (a Cortex-A72, a Raspberry Pi 4) */
 } ortkit_isa;
 
-/* "avx2", "avx512", "avx512bf16", "avx512vnni", "armv8.2", "armv9", "x86-64". */
+/* "avx2", "avx512", "avx512bf16", "avx512vnni", "armv8.2", "armv9", "x86-64", "armv8.0". */
 ORTKIT_API const char *ortkit_isa_name(ortkit_isa isa);
 
 /* One row of the table.  Rows are the library's, reached by pointer
  * (ortkit_variant_get, ortkit_variant_parse): later versions may add fields
  * at the end, and a program never makes one of its own. */
 typedef struct ortkit_variant {
-    const char *name;        /* canonical: "cuda12.9-sm90-avx512", "cpu-avx2", "cpu-x86-64" */
+    const char *name;        /* canonical: "cuda12.9-sm90-avx512", "cpu-avx2", "cpu-x86-64",
+                              * "cpu-armv8.0" */
     ortkit_arch arch;
     ortkit_isa isa;
     int cuda;                /* CUDA toolkit, 1000*major + 10*minor (12090); 0: CPU only */

@@ -6,13 +6,14 @@ expect_exit 0 "$ORTKIT" variants --help
 expect_in out "usage: ortkit variants [--fits] [--host FILE.json] [--flox] [--json] [NAME...]"
 expect_exit 2 "$ORTKIT" variants --bogus
 
-# All of them: a header and 98 rows (66 Flox + 30 CUDA 13.0 + Jetson Orin + generic x86-64),
+# All of them: a header and 99 rows (66 Flox + 30 CUDA 13.0 + Jetson Orin + generic x86-64
+# and arm64),
 # then, after a blank line, what each CPU level was measured to buy (its words are
 # compared byte for byte in expected.t).
 table() { sed '/^$/,$d' out >table; }
 expect_exit 0 "$ORTKIT" variants
 table
-expect_lines table 99
+expect_lines table 100
 expect_in out "what a CPU level buys over lower ones (docs/PERFORMANCE.md):"
 
 # The Flox matrix, name for name, as its README states it.
@@ -20,7 +21,7 @@ expect_exit 0 "$ORTKIT" variants --json
 /usr/bin/python3 - out <<'PY'
 import json, sys
 vs = json.load(open(sys.argv[1]))["variants"]
-assert len(vs) == 98, len(vs)
+assert len(vs) == 99, len(vs)
 want = {"onnxruntime-python313-cpu-" + i for i in
         ("avx2", "avx512", "avx512bf16", "avx512vnni", "armv8_2", "armv9")}
 for py, cu in (("312", "12_4"), ("313", "12_9")):
@@ -32,10 +33,12 @@ for py, cu in (("312", "12_4"), ("313", "12_9")):
 assert len(want) == 66
 got = {v["flox_name"] for v in vs if v["in_flox_matrix"]}
 assert got == want, (sorted(got - want), sorted(want - got))
-assert len({v["name"] for v in vs}) == 98
-generic, = [v for v in vs if v["isa"] == "x86-64"]
-assert generic["name"] == "cpu-x86-64" and not generic["in_flox_matrix"], generic
-assert generic["cpu_features"] == [] and generic["cuda"] is None, generic
+assert len({v["name"] for v in vs}) == 99
+for isa, name, arch in (("x86-64", "cpu-x86-64", "x86_64"), ("armv8.0", "cpu-armv8.0", "aarch64")):
+    generic, = [v for v in vs if v["isa"] == isa]
+    assert generic["name"] == name and not generic["in_flox_matrix"], generic
+    assert generic["cpu_features"] == [] and generic["cuda"] is None, generic
+    assert generic["arch"] == arch, generic
 for v in vs:
     if v["cuda"] is not None:
         assert v["cuda_architectures"] == str(int(float(v["compute_capability"]) * 10)), v
@@ -99,9 +102,9 @@ check_fitting() {
         exit 1
     fi
 }
-check_fitting graviton3 "cpu-armv8.2"
+check_fitting graviton3 "cpu-armv8.2 cpu-armv8.0"
 check_fitting laptop-avx2 "cpu-avx2 cpu-x86-64"
-check_fitting jetson-orin "cpu-armv8.2 cuda12.6-sm87-armv8.2"
+check_fitting jetson-orin "cpu-armv8.2 cuda12.6-sm87-armv8.2 cpu-armv8.0"
 check_fitting sapphire-rapids "cpu-avx2 cpu-avx512 cpu-avx512bf16 cpu-avx512vnni cpu-x86-64"
 check_fitting old-driver-3090 "cpu-avx2 cuda12.4-sm80-avx2 cuda12.4-sm86-avx2 cuda12.9-sm80-avx2 cuda12.9-sm86-avx2 cpu-x86-64"
 check_fitting h100-server "cpu-avx2 cpu-avx512 cpu-avx512vnni cuda12.4-sm90-avx2 cuda12.4-sm90-avx512 cuda12.4-sm90-avx512vnni cuda12.9-sm90-avx2 cuda12.9-sm90-avx512 cuda12.9-sm90-avx512vnni cpu-x86-64"
@@ -114,11 +117,15 @@ assert v["fits"] is False and v["why"] == "needs SVE2; this CPU lacks it", v
 assert v["cpu_flags"] == "-march=armv9-a+sve2" and "sve2" in v["cpu_features"], v
 PY
 
-# This machine: every variant gets an answer.
+# This machine: every variant gets an answer, and the generic build of its
+# architecture fits (x86-64, or arm64 where this runs under qemu).
 expect_exit 0 "$ORTKIT" variants --fits
 table
-expect_lines table 99
-expect_in out "cpu-x86-64                 yes"
+expect_lines table 100
+case $("$ORTKIT" host --json | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["arch"])') in
+aarch64) expect_in out "cpu-armv8.0                yes" ;;
+*) expect_in out "cpu-x86-64                 yes" ;;
+esac
 expect_in out "variants fit this host"
 
 # Names that are not variants, and hosts that cannot be read.

@@ -86,24 +86,26 @@ static void assert_needed(const ortkit__elf *e, const char *const *names, size_t
 
 /* ---- real libraries ------------------------------------------------------- */
 
+/* What Microsoft's 1.30.0 needs, and its arm64 1.17.3 as well. */
+static const char *const ort_needed[] = {"libdl.so.2",  "librt.so.1",    "libpthread.so.0",
+                                         "libstdc++.so.6", "libm.so.6", "libgcc_s.so.1",
+                                         "libc.so.6", TEST_LOADER};
+
 static void test_runtime_1_30(void **state)
 {
     (void)state;
-    static const char *const needed[] = {"libdl.so.2",  "librt.so.1",    "libpthread.so.0",
-                                         "libstdc++.so.6", "libm.so.6", "libgcc_s.so.1",
-                                         "libc.so.6", "ld-linux-x86-64.so.2"};
     ortkit__elf e;
     read_ok(&e, ORTKIT_TEST_RUNTIME_NEW "/libonnxruntime.so.1");
     assert_int_equal(e.elf_class, ELFCLASS64);
     assert_true(e.little_endian);
     assert_int_equal(e.type, ET_DYN);
-    assert_int_equal(e.machine, EM_X86_64);
-    assert_int_equal(ortkit__elf_arch(e.machine), ORTKIT_ARCH_X86_64);
+    assert_int_equal(e.machine, TEST_EM);
+    assert_int_equal(ortkit__elf_arch(e.machine), TEST_ARCH);
     assert_string_equal(e.soname, "libonnxruntime.so.1");
     assert_string_equal(e.runpath, "$ORIGIN");
     assert_null(e.rpath);
     assert_true(ortkit__elf_origin(e.runpath));
-    assert_needed(&e, needed, sizeof needed / sizeof needed[0]);
+    assert_needed(&e, ort_needed, sizeof ort_needed / sizeof ort_needed[0]);
     /* GLIBC_2.28 over GLIBC_2.3.2, 2.14, 2.27; GLIBCXX_3.4.22 over 3.4.9. */
     assert_string_equal(e.need_glibc, "2.28");
     assert_string_equal(e.need_glibcxx, "3.4.22");
@@ -113,13 +115,29 @@ static void test_runtime_1_30(void **state)
     ortkit__elf_free(&e); /* a freed record is empty: freeing it again is harmless */
 }
 
-/* 1.17.3 says $ORIGIN through the older DT_RPATH, and needs zlib. */
+/* 1.17.3 for x86-64 says $ORIGIN through the older DT_RPATH, needs zlib and
+ * comes with its providers' bridge; the arm64 build says it through
+ * DT_RUNPATH, needs no zlib, an older glibc, and comes alone. */
 static void test_runtime_1_17(void **state)
 {
     (void)state;
+#if defined(__aarch64__)
+    ortkit__elf e;
+    read_ok(&e, ORTKIT_TEST_RUNTIME_OLD "/libonnxruntime.so");
+    assert_int_equal(e.machine, TEST_EM);
+    assert_string_equal(e.soname, "libonnxruntime.so.1.17.3");
+    assert_string_equal(e.runpath, "$ORIGIN");
+    assert_null(e.rpath);
+    assert_needed(&e, ort_needed, sizeof ort_needed / sizeof ort_needed[0]);
+    assert_string_equal(e.need_glibc, "2.27");
+    assert_string_equal(e.need_glibcxx, "3.4.22");
+    assert_string_equal(e.need_cxxabi, "1.3.11");
+    ortkit__elf_free(&e);
+    assert_int_not_equal(access(ORTKIT_TEST_RUNTIME_OLD "/libonnxruntime_providers_shared.so", F_OK), 0);
+#else
     static const char *const needed[] = {"libdl.so.2", "librt.so.1", "libz.so.1", "libpthread.so.0",
                                          "libstdc++.so.6", "libm.so.6", "libgcc_s.so.1",
-                                         "libc.so.6", "ld-linux-x86-64.so.2"};
+                                         "libc.so.6", TEST_LOADER};
     static const char *const shared_needed[] = {"libstdc++.so.6", "libm.so.6", "libgcc_s.so.1",
                                                 "libc.so.6"};
     ortkit__elf e;
@@ -143,6 +161,7 @@ static void test_runtime_1_17(void **state)
     assert_string_equal(e.need_glibcxx, "");
     assert_string_equal(e.need_cxxabi, "");
     ortkit__elf_free(&e);
+#endif
 }
 
 /* The highest GLIBCXX_ version readelf -V finds in a file's definitions. */

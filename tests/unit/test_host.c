@@ -458,6 +458,12 @@ static void test_arm_cpu_name(void **state)
                                                vendor, sizeof vendor, model, sizeof model), 0);
     assert_string_equal(vendor, "implementer 0x99");
     assert_string_equal(model, "part 0x123");
+    /* qemu-aarch64 -cpu max, as qemu 10's /proc/cpuinfo says it. */
+    assert_int_equal(ortkit__host_arm_cpu_name("CPU implementer\t: 0x00\nCPU architecture: 8\n"
+                                               "CPU variant\t: 0x0\nCPU part\t: 0x051\n",
+                                               vendor, sizeof vendor, model, sizeof model), 0);
+    assert_string_equal(vendor, "QEMU");
+    assert_string_equal(model, "max");
     assert_int_equal(ortkit__host_arm_cpu_name("model name\t: Intel\n", vendor, sizeof vendor,
                                                model, sizeof model), -1);
 }

@@ -40,21 +40,28 @@
 #define MISSING_123 "needs libXNNPACK.so.0.20241108, libcpuinfo.so.0, libonnx.so.1, " \
     "libprotobuf.so.32 and 2 more, not in the bundle, not on this host"
 
-/* A described x86-64 host: its CPU features, libraries (NULL: not listed)
+/* A described host of arch: its CPU features, libraries (NULL: not listed)
  * and GPUs (NULL: none). */
-static ortkit_host *host(const char *features, const char *libraries, const char *gpus)
+static ortkit_host *host_of(const char *arch, const char *features, const char *libraries,
+                            const char *gpus)
 {
     char json[4096];
     snprintf(json, sizeof json,
-             "{\"schema\": 1, \"arch\": \"x86_64\", \"cpu\": {\"features\": [%s]}, "
+             "{\"schema\": 1, \"arch\": \"%s\", \"cpu\": {\"features\": [%s]}, "
              "\"os\": {\"name\": \"Linux\", \"glibc\": \"2.36\", \"glibcxx\": \"3.4.30\"%s%s%s}, "
              "\"nvidia\": {\"driver\": \"%s\", \"cuda\": \"%s\", \"note\": \"\", \"gpus\": [%s]}}",
-             features, libraries ? ", \"libraries\": [" : "", libraries ? libraries : "",
+             arch, features, libraries ? ", \"libraries\": [" : "", libraries ? libraries : "",
              libraries ? "]" : "", gpus ? "570.124.06" : "", gpus ? "12.8" : "", gpus ? gpus : "");
     ortkit_host *h = NULL;
     if (ortkit_host_from_json(&h, json) != 0)
         fail_msg("host: %s", ortkit_error_last());
     return h;
+}
+
+/* A described x86-64 host. */
+static ortkit_host *host(const char *features, const char *libraries, const char *gpus)
+{
+    return host_of("x86_64", features, libraries, gpus);
 }
 
 #define H100 "{\"name\": \"NVIDIA H100 PCIe\", \"compute_capability\": \"9.0\", \"memory\": 85520809984}"
@@ -372,6 +379,61 @@ static void test_name(void **state)
     free_all(b, 3, c, h);
 }
 
+/* 4 on arm64: the ARMv8-A baseline (cpu-armv8.0) < armv8.2 < armv9, as the
+ * CPUs qemu emulates have them (docs/HOST_AND_VARIANTS.md): a Cortex-A72 has
+ * Advanced SIMD only, a Neoverse N1 adds FP16 and the dot product, qemu's
+ * "max" SVE2 too.  The generic build fits all three; a prebuilt "cpu" one
+ * (Microsoft's) ranks with it, below every ISA build. */
+static void test_cpu_level_arm64(void **state)
+{
+    (void)state;
+    ortkit_bundle *b[] = {
+        make_manifest("a-generic", "1.30.0", "cpu-armv8.0", "aarch64", NULL, 1),
+        make_manifest("b-v82", "1.30.0", "cpu-armv8.2", "aarch64", NULL, 1),
+        make_manifest("c-v9", "1.30.0", "cpu-armv9", "aarch64", NULL, 1),
+        make_manifest("d-any", "1.17.3", "cpu", "aarch64", NULL, 1),
+    };
+    ortkit_host *max = host_of("aarch64", "\"asimd\", \"fp16\", \"dotprod\", \"i8mm\", \"bf16\", "
+                                "\"sve\", \"sve2\"", NULL, NULL);
+    ortkit_bundle_choice *c = judge(max, b, 4, NULL, ORTKIT_OK);
+    assert_int_equal(c->index, 2);
+    expect(c, 2, 1, 1, "cpu level", "", "the highest CPU level this host supports: armv9 "
+           "(b-v82: armv8.2), which it descends from");
+    expect(c, 1, 1, 2, "cpu level", "", "the highest CPU level this host supports: armv8.2 "
+           "(a-generic: armv8.0), which it descends from");
+    expect(c, 0, 1, 3, "onnxruntime", "", "the newest ONNX Runtime: 1.30.0 (d-any: 1.17.3)");
+    expect(c, 3, 1, 4, "", "", LAST);
+    ortkit_bundle_choice_free(c);
+
+    ortkit_host *n1 = host_of("aarch64", "\"asimd\", \"fp16\", \"dotprod\"", NULL, NULL);
+    c = judge(n1, b, 4, NULL, ORTKIT_OK);
+    assert_int_equal(c->index, 1);
+    expect(c, 2, 0, 0, "cpu level", "needs SVE, SVE2, which this CPU lacks", "");
+    expect(c, 1, 1, 1, "cpu level", "", "the highest CPU level this host supports: armv8.2 "
+           "(a-generic: armv8.0), which it descends from");
+    ortkit_bundle_choice_free(c);
+
+    ortkit_host *a72 = host_of("aarch64", "\"asimd\"", NULL, NULL);
+    c = judge(a72, b, 4, NULL, ORTKIT_OK);
+    assert_int_equal(c->index, 0);
+    expect(c, 1, 0, 0, "cpu level", "needs FP16 arithmetic, dot product (SDOT/UDOT), which this "
+           "CPU lacks", "");
+    expect(c, 2, 0, 0, "cpu level", "needs FP16 arithmetic, dot product (SDOT/UDOT), SVE, SVE2, "
+           "which this CPU lacks", "");
+    expect(c, 0, 1, 1, "onnxruntime", "", "the newest ONNX Runtime: 1.30.0 (d-any: 1.17.3)");
+    expect(c, 3, 1, 2, "", "", LAST);
+    ortkit_bundle_choice_free(c);
+
+    /* ORTKIT_FORCE_ISA names the baseline too. */
+    setenv("ORTKIT_FORCE_ISA", "armv8.0", 1);
+    c = judge(max, b, 4, NULL, ORTKIT_OK);
+    assert_int_equal(c->index, 0);
+    unsetenv("ORTKIT_FORCE_ISA");
+    free_all(b, 4, c, max);
+    ortkit_host_free(n1);
+    ortkit_host_free(a72);
+}
+
 /* ORTKIT_FORCE_ISA: the CPU taken to have exactly a build's features, said
  * in every verdict it changes. */
 static void test_force_isa(void **state)
@@ -473,6 +535,7 @@ int main(void)
         cmocka_unit_test_setup(test_not_yet_verified, clear_overrides),
         cmocka_unit_test_setup(test_accelerator, clear_overrides),
         cmocka_unit_test_setup(test_cpu_level, clear_overrides),
+        cmocka_unit_test_setup(test_cpu_level_arm64, clear_overrides),
         cmocka_unit_test_setup(test_onnxruntime, clear_overrides),
         cmocka_unit_test_setup(test_name, clear_overrides),
         cmocka_unit_test_setup(test_force_isa, clear_overrides),

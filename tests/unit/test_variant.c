@@ -115,10 +115,10 @@ static void test_flox_matrix_name_for_name(void **state)
 static void test_table_size(void **state)
 {
     /* 66 from the matrix, CUDA 13.0 with the same 30 GPU targets (all SM >= 75),
-     * Jetson Orin and the generic x86-64 build. */
-    assert_int_equal(ortkit_variant_count(), 66 + 30 + 1 + 1);
+     * Jetson Orin and the generic x86-64 and arm64 builds. */
+    assert_int_equal(ortkit_variant_count(), 66 + 30 + 1 + 2);
     assert_null(ortkit_variant_get(ortkit_variant_count()));
-    int cuda13 = 0, jetson = 0, generic = 0;
+    int cuda13 = 0, jetson = 0, generic = 0, generic_arm = 0;
     for (size_t i = 0; i < ortkit_variant_count(); i++) {
         const ortkit_variant *v = ortkit_variant_get(i);
         if (v->cuda == 13000) {
@@ -137,10 +137,20 @@ static void test_table_size(void **state)
             assert_int_equal(v->cuda, 0);
             assert_int_equal(in_flox(v), 0);
         }
+        if (v->isa == ORTKIT_ISA_ARMV8_0) {
+            generic_arm++;
+            assert_string_equal(v->name, "cpu-armv8.0");
+            assert_int_equal(v->arch, ORTKIT_ARCH_AARCH64);
+            assert_int_equal(v->cuda, 0);
+            assert_int_equal(in_flox(v), 0);
+        }
     }
     assert_int_equal(cuda13, 30);
     assert_int_equal(jetson, 1);
     assert_int_equal(generic, 1);
+    assert_int_equal(generic_arm, 1);
+    assert_string_equal(ortkit_isa_name(ORTKIT_ISA_ARMV8_0), "armv8.0");
+    assert_string_equal(must_parse("onnxruntime-python313-cpu-armv8_0")->name, "cpu-armv8.0");
 }
 
 /* Every row's names follow the grammar, parse back to the row in both forms
@@ -203,13 +213,16 @@ static void test_build_flags(void **state)
         case ORTKIT_ISA_ARMV8_2: snprintf(want, sizeof want, "-march=armv8.2-a+fp16+dotprod"); break;
         case ORTKIT_ISA_ARMV9: snprintf(want, sizeof want, "-march=armv9-a+sve2"); break;
         case ORTKIT_ISA_X86_64: snprintf(want, sizeof want, "-march=x86-64 -mtune=generic"); break;
+        case ORTKIT_ISA_ARMV8_0: snprintf(want, sizeof want, "-march=armv8-a -mtune=generic"); break;
         default: fail_msg("%s: unknown ISA %d", v->name, v->isa);
         }
         assert_string_equal(v->cpu_flags, want);
-        int arm = v->isa == ORTKIT_ISA_ARMV8_2 || v->isa == ORTKIT_ISA_ARMV9;
+        int arm = v->isa == ORTKIT_ISA_ARMV8_2 || v->isa == ORTKIT_ISA_ARMV9 ||
+                  v->isa == ORTKIT_ISA_ARMV8_0;
         assert_int_equal(v->arch, arm ? ORTKIT_ARCH_AARCH64 : ORTKIT_ARCH_X86_64);
-        /* Only the generic build needs no CPU feature. */
-        assert_int_equal(v->cpu_features == 0, v->isa == ORTKIT_ISA_X86_64);
+        /* Only the generic builds need no CPU feature. */
+        assert_int_equal(v->cpu_features == 0,
+                         v->isa == ORTKIT_ISA_X86_64 || v->isa == ORTKIT_ISA_ARMV8_0);
         if (!v->cuda) {
             assert_string_equal(v->cuda_architectures, "");
             assert_string_equal(v->min_driver, "");
@@ -270,7 +283,7 @@ static void test_parse_errors(void **state)
         {"onnxruntime-python313-cpu-sse2", ORTKIT_E_INVALID_ARG, "no instruction set 'sse2'"},
         {"cuda12.9-sm90-avx512-extra", ORTKIT_E_INVALID_ARG, "expected cpu-<isa>"},
         {"cpu-x86", ORTKIT_E_INVALID_ARG, "no instruction set 'x86' (known: avx2, avx512, "
-                                          "avx512bf16, avx512vnni, armv8.2, armv9, and x86-64"},
+                                          "avx512bf16, avx512vnni, armv8.2, armv9, and x86-64 and armv8.0"},
     };
     for (size_t i = 0; i < N(cases); i++) {
         const ortkit_variant *v = (const ortkit_variant *)1;
@@ -342,6 +355,9 @@ static void test_fits_described_hosts(void **state)
         {"graviton3", "cpu-x86-64", 0, "built for x86_64; this host is aarch64"},
         {"laptop-avx2", "cpu-x86-64", 1, ""},
         {"h100-server", "cpu-x86-64", 1, ""},
+        {"graviton3", "cpu-armv8.0", 1, ""},
+        {"jetson-orin", "cpu-armv8.0", 1, ""},
+        {"laptop-avx2", "cpu-armv8.0", 0, "built for aarch64; this host is x86_64"},
         {"graviton3", "cuda12.9-sm90-armv8.2", 0,
          "needs an NVIDIA GPU with SM 9.0; none found (no NVIDIA driver: libnvidia-ml.so.1 not "
          "found)"},

@@ -14,6 +14,39 @@
 #include "ortkit/tools/bundle_make.h"
 #include "ortkit/tools/repo.h"
 
+/* The machine the tests are built for, and the other one, where a test
+ * states a fact of the real runtimes (Microsoft's linux/x64 or linux/arm64
+ * builds: deps/runtime or deps/runtime-arm64) or needs a foreign file. */
+#if defined(__aarch64__)
+#define TEST_ARCH ORTKIT_ARCH_AARCH64
+#define TEST_ARCH_NAME "aarch64"
+#define TEST_OTHER_ARCH ORTKIT_ARCH_X86_64
+#define TEST_OTHER_ARCH_NAME "x86_64"
+#define TEST_EM 183 /* EM_AARCH64 */
+#define TEST_LOADER "ld-linux-aarch64.so.1"
+#define TEST_OTHER_ARCH_VARIANT "cpu-avx2"
+#else
+#define TEST_ARCH ORTKIT_ARCH_X86_64
+#define TEST_ARCH_NAME "x86_64"
+#define TEST_OTHER_ARCH ORTKIT_ARCH_AARCH64
+#define TEST_OTHER_ARCH_NAME "aarch64"
+#define TEST_EM 62 /* EM_X86_64 */
+#define TEST_LOADER "ld-linux-x86-64.so.2"
+#define TEST_OTHER_ARCH_VARIANT "cpu-armv9"
+#endif
+
+/* Under qemu-user (the aarch64 build's tests, ORTKIT_TEST_EMULATED=1),
+ * where the emulator, not the program, decides two things: a memory cap
+ * (RLIMIT_AS) does not bind the emulated program, and a child that cannot
+ * be started is reported as exit 127 rather than by posix_spawn (qemu runs
+ * CLONE_VFORK as a fork).  The cases that rest on them are skipped there,
+ * saying so. */
+static inline int test_emulated(void)
+{
+    const char *e = getenv("ORTKIT_TEST_EMULATED");
+    return e && e[0] == '1';
+}
+
 /* A path under the generated test models. */
 static inline const char *model_path(const char *name)
 {

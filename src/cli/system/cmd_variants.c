@@ -110,7 +110,8 @@ static cJSON *variant_json(const ortkit_variant *v, const char *flox_name, int f
 static const char *const cpu_below[][2] = {
     {"cpu-x86-64", "cpu"},           {"cpu-avx2", "cpu-x86-64"},
     {"cpu-avx512", "cpu-avx2"},      {"cpu-avx512vnni", "cpu-avx512"},
-    {"cpu-avx512bf16", "cpu-avx512vnni"}, {"cpu-armv9", "cpu-armv8.2"}};
+    {"cpu-avx512bf16", "cpu-avx512vnni"}, {"cpu-armv8.0", "cpu"},
+    {"cpu-armv8.2", "cpu-armv8.0"},  {"cpu-armv9", "cpu-armv8.2"}};
 
 static const char *level_below(const ortkit_variant *v)
 {
@@ -134,7 +135,10 @@ static void print_measured(const ortkit_variant *const *list, size_t count)
         for (size_t j = 0; j < sizeof cpu_below / sizeof cpu_below[0]; j++) {
             const char *lower = cpu_below[j][1];
             const char *m = variant_worth(list[i]->name, lower);
-            if (!m)
+            int seen = 0; /* "cpu" is below both generic builds: once */
+            for (size_t k = 0; k < j; k++)
+                seen |= !strcmp(cpu_below[k][1], lower);
+            if (!m || seen)
                 continue;
             if (!any++)
                 printf("\nwhat a CPU level buys over lower ones (docs/PERFORMANCE.md):\n");

@@ -169,9 +169,12 @@ static void detect_arm(ortkit__host_data *h)
 int ortkit__host_arm_cpu_name(const char *cpuinfo, char *vendor, size_t vendor_size,
                               char *model, size_t model_size)
 {
+    /* Implementer 0x00 is reserved for software: qemu's "max" CPU is part
+     * 0x051 of it (its other -cpu models are the real cores' numbers). */
     static const struct { unsigned impl; const char *name; } vendors[] = {
         {0x41, "ARM"}, {0x42, "Broadcom"}, {0x43, "Cavium"}, {0x48, "HiSilicon"},
         {0x4e, "NVIDIA"}, {0x51, "Qualcomm"}, {0x61, "Apple"}, {0xc0, "Ampere"},
+        {0x00, "QEMU"},
     };
     static const struct { unsigned impl, part; const char *name; } parts[] = {
         {0x41, 0xd03, "Cortex-A53"},   {0x41, 0xd07, "Cortex-A57"},
@@ -181,6 +184,7 @@ int ortkit__host_arm_cpu_name(const char *cpuinfo, char *vendor, size_t vendor_s
         {0x41, 0xd49, "Neoverse-N2"},  {0x41, 0xd4f, "Neoverse-V2"},
         {0x41, 0xd84, "Neoverse-V3"},  {0x41, 0xd8e, "Neoverse-N3"},
         {0x4e, 0x004, "Carmel"},       {0xc0, 0xac3, "AmpereOne"},
+        {0x00, 0x051, "max"},
     };
     const char *p = strstr(cpuinfo, "CPU implementer");
     const char *q = strstr(cpuinfo, "CPU part");

@@ -50,11 +50,15 @@ static void add(names *l, const char *name, size_t len)
         l->n++;
 }
 
+/* Libraries, and the dynamic loader, which a library may name too
+ * (ld-linux-aarch64.so.1, ld-linux-x86-64.so.2) and which a directory holds
+ * where the ld.so cache does not list it (an arm64 tree beside an x86-64
+ * one: multiarch, read under qemu). */
 static void add_dir(names *l, const char *dir)
 {
     DIR *d = opendir(dir);
     for (struct dirent *e; d && (e = readdir(d));)
-        if (strncmp(e->d_name, "lib", 3) == 0)
+        if (strncmp(e->d_name, "lib", 3) == 0 || strncmp(e->d_name, "ld-linux", 8) == 0)
             add(l, e->d_name, strlen(e->d_name));
     if (d)
         closedir(d);

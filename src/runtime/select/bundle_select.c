@@ -351,7 +351,7 @@ static int key_step(int key)
 }
 
 /* ORTKIT_FORCE_ISA: the host taken to have exactly the CPU features of an
- * instruction set's variant ("avx2", "avx512", "armv9", "x86-64"), for
+ * instruction set's variant ("avx2", "avx512", "armv9", "x86-64", "armv8.0"), for
  * testing and for hosts whose CPU reports less or more than it runs.
  * Returns the value when it applies, else NULL. */
 static const char *force_isa(ortkit_host *h)

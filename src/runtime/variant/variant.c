@@ -3,9 +3,9 @@
  * table gives each its names, its build flags and what it needs of a host.
  *
  * Canonical names:
- *     cpu-<isa>                      cpu-avx2, cpu-armv9, cpu-x86-64
+ *     cpu-<isa>                      cpu-avx2, cpu-armv9, cpu-x86-64, cpu-armv8.0
  *     cuda<M>.<m>-sm<NN>-<isa>       cuda12.9-sm90-avx512, cuda12.6-sm87-armv8.2
- *     isa: avx2 avx512 avx512bf16 avx512vnni armv8.2 armv9; x86-64 (CPU only)
+ *     isa: avx2 avx512 avx512bf16 avx512vnni armv8.2 armv9; x86-64 armv8.0 (CPU only)
  * Flox names (the form of the Flox build matrix):
  *     onnxruntime-python<py>-cpu-<isa_>
  *     onnxruntime-python<py>-cuda<M>_<m>-sm<NN>-<isa_>   (isa_ writes armv8_2)
@@ -110,6 +110,17 @@
 #define VNNI_FLAGS AVX512_FLAGS " -mavx512vnni"
 #define VNNI_FEAT (X86_AVX512 | FEATURE(AVX512VNNI))
 
+/* The generic arm64 build: the ARMv8-A baseline (-march=armv8-a: FP and
+ * Advanced SIMD, which AArch64 Linux always has) and nothing more; ORT picks
+ * its dot-product and other kernels at run time.  It needs no feature, so it
+ * fits every aarch64 host: a Cortex-A72 (Raspberry Pi 4) has nothing else. */
+#define V80_ID ORTKIT_ISA_ARMV8_0
+#define V80_C "armv8.0"
+#define V80_F "armv8_0"
+#define V80_ARCH ORTKIT_ARCH_AARCH64
+#define V80_FLAGS "-march=armv8-a -mtune=generic"
+#define V80_FEAT 0
+
 #define V82_ID ORTKIT_ISA_ARMV8_2
 #define V82_C "armv8.2"
 #define V82_F "armv8_2"
@@ -166,16 +177,17 @@ static const row table[] = {
     CUDA_ROWS(CU124, 1),
     CUDA_ROWS(CU129, 1),
     /* Beyond it: CUDA 13.0 (which drops SM < 75, so the same SMs), Jetson Orin
-     * and the generic x86-64 build, the always-fitting fallback. */
+     * and the generic builds, the always-fitting fallbacks: x86-64 and arm64. */
     CUDA_ROWS(CU130, 0),
     ROW(CU126, 87, 0, "", V82, 1, 0, ""),
     CPU_ROW(X86, 0),
+    CPU_ROW(V80, 0),
 };
 
 #define TABLE_SIZE (sizeof table / sizeof table[0])
 
 static const char *const isa_names[] = {"avx2", "avx512", "avx512bf16", "avx512vnni",
-                                        "armv8.2", "armv9", "x86-64"};
+                                        "armv8.2", "armv9", "x86-64", "armv8.0"};
 
 const char *ortkit_isa_name(ortkit_isa isa)
 {
@@ -270,7 +282,7 @@ static int explain_unknown(const char *name, const char *canon)
         return ortkit__error_set(ORTKIT_E_INVALID_ARG,
                                  "unknown variant '%s': no instruction set '%s' (known: avx2, "
                                  "avx512, avx512bf16, avx512vnni, armv8.2, armv9, and x86-64 "
-                                 "for CPU only)", name, isa);
+                                 "and armv8.0 for CPU only)", name, isa);
     if (cpu)
         return ortkit__error_set(ORTKIT_E_UNSUPPORTED, "unknown variant '%s'", name);
 
