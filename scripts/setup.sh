@@ -26,8 +26,9 @@ RUN_PACKAGES="build-essential cmake ninja-build pkg-config libcjson-dev libcmock
  libsodium-dev libcurl4-openssl-dev libarchive-dev libprotobuf-c-dev protobuf-c-compiler
  libssl-dev patchelf python3-onnx python3-numpy espeak-ng ca-certificates xz-utils file"
 # What only the tests use: repositories served (nginx, minisign), valgrind, the
-# conformance suite, the builder's tests (ccache, distcc, debootstrap, patch).
-TEST_PACKAGES="minisign nginx valgrind libonnx-testdata ccache distcc debootstrap patch"
+# conformance suite, the builder's tests (ccache, distcc, debootstrap, patch),
+# the Rust binding's (rustc, cargo: bindings/rust builds offline with them).
+TEST_PACKAGES="minisign nginx valgrind libonnx-testdata ccache distcc debootstrap patch rustc cargo"
 
 part=test apt=1
 for arg in "$@"; do
