@@ -84,14 +84,15 @@ fn from_ortkit_dir(dir: &Path, looked: &mut Vec<String>) -> Option<Found> {
             how: format!("ORTKIT_DIR={} (a build directory)", dir.display()),
         });
     }
-    let what = if dir.is_dir() { "a directory" } else { "no directory" };
+    let what = if dir.is_dir() {
+        format!("holds neither lib/{} (an installed prefix) nor {} (a build directory)", LIB, LIB)
+    } else {
+        "is not a directory".to_string()
+    };
     looked.push(format!(
-        "ORTKIT_DIR={}: {} holding neither lib/{} (an installed prefix) nor {} (a build \
-         directory); ORTKIT_DIR set, nothing else was looked at",
+        "ORTKIT_DIR={} {}; with ORTKIT_DIR set, nothing else is looked at",
         dir.display(),
-        what,
-        LIB,
-        LIB
+        what
     ));
     None
 }
@@ -115,7 +116,12 @@ fn from_pkg_config(looked: &mut Vec<String>) -> Option<Found> {
             Err(e) => Err(format!("cannot run '{}': {}", program, e)),
             Ok(out) if !out.status.success() => {
                 let err = String::from_utf8_lossy(&out.stderr).trim().replace('\n', " ");
-                Err(if err.is_empty() { format!("'{}' failed", program) } else { err })
+                Err(if err.is_empty() {
+                    let path = env::var("PKG_CONFIG_PATH").unwrap_or_else(|_| "unset".to_string());
+                    format!("'{}' knows no package 'ortkit' (PKG_CONFIG_PATH={})", program, path)
+                } else {
+                    err
+                })
             }
             Ok(out) => Ok(String::from_utf8_lossy(&out.stdout).trim().to_string()),
         }
