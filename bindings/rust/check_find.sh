@@ -4,20 +4,13 @@
 # ortkit`, links and runs against what it found (the layout test, which also
 # compiles against the headers found beside it), and fails saying where it
 # looked when nothing is there.  Usage: bindings/rust/check_find.sh BUILD_DIR
-# Skipped (77) without cargo; the tools beside cargo are used, as in
-# run_tests.sh.
+# Skipped (77) without cargo (cargo_env.sh).
 set -eu
 [ $# -eq 1 ] || { echo "usage: check_find.sh BUILD_DIR" >&2; exit 2; }
 build=$(cd "$1" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
-cargo=${CARGO:-$(command -v cargo || true)}
-if [ -z "$cargo" ]; then
-    echo "skipped: cargo is not installed (scripts/setup.sh installs Debian's rustc and cargo)"
-    exit 77
-fi
-bin=$(dirname "$cargo")
-if [ -z "${RUSTC:-}" ] && [ -x "$bin/rustc" ]; then export RUSTC="$bin/rustc"; fi
-if [ -z "${RUSTDOC:-}" ] && [ -x "$bin/rustdoc" ]; then export RUSTDOC="$bin/rustdoc"; fi
+# shellcheck source=cargo_env.sh
+. "$here/cargo_env.sh"
 # A target directory of its own: the found library changes how ortkit-sys links.
 export CARGO_TARGET_DIR="$build/cargo-find"
 prefix="$build/rust-prefix"

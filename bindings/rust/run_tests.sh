@@ -3,10 +3,9 @@
 # build tree's libortkit, set-up's runtimes and the build's test models.
 # Usage: bindings/rust/run_tests.sh BUILD_DIR [CARGO TEST ARGS...]
 #
-# Without cargo it reports itself skipped (77).  The rustc and rustdoc
-# beside that cargo are used (Debian's /usr/bin, or a rustup toolchain's),
-# unless RUSTC / RUSTDOC say otherwise.  Cargo's target directory is BUILD_DIR/cargo, never the
-# source tree.  ctest sets the ORTKIT_TEST_* variables (tests/CMakeLists.txt);
+# Without cargo it reports itself skipped (77); which cargo, rustc and
+# rustdoc: cargo_env.sh.  Cargo's target directory is BUILD_DIR/cargo, never
+# the source tree.  ctest sets the ORTKIT_TEST_* variables (tests/CMakeLists.txt);
 # by hand they default to the build tree and set-up's deps/.
 set -eu
 [ $# -ge 1 ] || { echo "usage: run_tests.sh BUILD_DIR [CARGO TEST ARGS...]" >&2; exit 2; }
@@ -15,14 +14,8 @@ shift
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
 
-cargo=${CARGO:-$(command -v cargo || true)}
-if [ -z "$cargo" ]; then
-    echo "skipped: cargo is not installed (scripts/setup.sh installs Debian's rustc and cargo)"
-    exit 77
-fi
-bin=$(dirname "$cargo")
-if [ -z "${RUSTC:-}" ] && [ -x "$bin/rustc" ]; then export RUSTC="$bin/rustc"; fi
-if [ -z "${RUSTDOC:-}" ] && [ -x "$bin/rustdoc" ]; then export RUSTDOC="$bin/rustdoc"; fi
+# shellcheck source=cargo_env.sh
+. "$here/cargo_env.sh"
 
 export CARGO_TARGET_DIR="$build/cargo"
 export ORTKIT_DIR="$build"
