@@ -1,7 +1,7 @@
 //! What the safe API adds to a run, measured against the C API it wraps, on
 //! one session in one process (docs/PERFORMANCE.md, "The Rust crate").
 //!
-//!     cargo run --release --example overhead -- tiny.onnx [--rounds N] [--block N] [--only rust|c]
+//!     cargo run --release --example overhead -- MODEL [-i NAME=FILE.npy]... [--rounds N] [--block N] [--only rust|c]
 //!
 //! Both sides run the same session on the same input tensors, in
 //! alternating blocks (which side goes first alternates each round) so that
@@ -10,7 +10,8 @@
 //!   output: what a C program writes (bench/overhead.c's ortkit side);
 //! - Rust: `Session::run` by name, then the `Outputs` dropped.
 //! Reports the median and mean time per run of each, their difference and
-//! ratio.  `--only` runs one side's timed loop, for `valgrind
+//! ratio.  Inputs not given as `.npy` files are zeros (symbolic dimensions
+//! 1).  `--only` runs one side's timed loop, for `valgrind
 //! --tool=callgrind` to count its instructions.
 use ortkit::{sys, Session, Tensor};
 use std::time::Instant;
@@ -19,6 +20,7 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let mut model = None;
     let (mut rounds, mut block, mut only) = (200usize, 500usize, None::<String>);
+    let mut given: Vec<(String, String)> = Vec::new();
     let mut i = 1;
     while i < args.len() {
         let next = |i: usize| args.get(i + 1).cloned().unwrap_or_else(|| usage());
@@ -26,6 +28,11 @@ fn main() {
             "--rounds" => rounds = next(i).parse().unwrap_or_else(|_| usage()),
             "--block" => block = next(i).parse().unwrap_or_else(|_| usage()),
             "--only" => only = Some(next(i)),
+            "-i" => {
+                let v = next(i);
+                let (name, file) = v.split_once('=').unwrap_or_else(|| usage());
+                given.push((name.to_string(), file.to_string()));
+            }
             m if !m.starts_with('-') && model.is_none() => {
                 model = Some(m.to_string());
                 i += 1;
@@ -39,26 +46,29 @@ fn main() {
     if rounds == 0 || block == 0 || only.as_deref().map_or(false, |o| o != "rust" && o != "c") {
         usage();
     }
-    if let Err(e) = bench(&model, rounds, block, only.as_deref()) {
+    if let Err(e) = bench(&model, &given, rounds, block, only.as_deref()) {
         eprintln!("overhead: {}", e);
         std::process::exit(1);
     }
 }
 
 fn usage() -> ! {
-    eprintln!("usage: overhead MODEL [--rounds N] [--block N] [--only rust|c]");
+    eprintln!("usage: overhead MODEL [-i NAME=FILE.npy]... [--rounds N] [--block N] [--only rust|c]");
     std::process::exit(2);
 }
 
-fn bench(model: &str, rounds: usize, block: usize, only: Option<&str>) -> ortkit::Result<()> {
+fn bench(model: &str, given: &[(String, String)], rounds: usize, block: usize, only: Option<&str>) -> ortkit::Result<()> {
     let session = Session::builder().threads(1).inter_threads(1).open(model)?;
-    // Zeros for every input, symbolic dimensions 1.
+    // Each input from its file, else zeros (symbolic dimensions 1).
     let inputs: Vec<Tensor> = session
         .inputs()
         .iter()
-        .map(|io| {
-            let shape: Vec<i64> = io.dims.as_ref().map_or(vec![], |d| d.iter().map(|d| d.value.unwrap_or(1)).collect());
-            Tensor::new_of(io.element_type, &shape)
+        .map(|io| match given.iter().find(|(n, _)| *n == io.name) {
+            Some((_, file)) => Tensor::read_npy(file),
+            None => {
+                let shape: Vec<i64> = io.dims.as_ref().map_or(vec![], |d| d.iter().map(|d| d.value.unwrap_or(1)).collect());
+                Tensor::new_of(io.element_type, &shape)
+            }
         })
         .collect::<Result<_, _>>()?;
     let names: Vec<String> = session.input_names().to_vec();
@@ -73,7 +83,11 @@ fn bench(model: &str, rounds: usize, block: usize, only: Option<&str>) -> ortkit
     let mut c_run = || unsafe {
         let rc = sys::ortkit_session_run(raw, std::ptr::null_mut(), c_name_ptrs.as_ptr(), c_inputs.as_ptr(),
                                          c_inputs.len(), std::ptr::null(), 0, c_outs.as_mut_ptr());
-        assert_eq!(rc, 0, "the C run failed");
+        if rc != 0 {
+            let msg = std::ffi::CStr::from_ptr(sys::ortkit_error_last()).to_string_lossy();
+            eprintln!("overhead: the C run failed: {}", msg);
+            std::process::exit(1);
+        }
         for o in c_outs.iter_mut() {
             sys::ortkit_tensor_free(*o);
             *o = std::ptr::null_mut();

@@ -525,7 +525,7 @@ impl Session {
         let no = self.output_ptrs.len();
         let mut outs = Buf::new(no, ptr::null_mut());
         check(unsafe { sys::ortkit_session_infer(self.raw.as_ptr(), ins.as_ptr(), ins.len(), outs.as_mut_ptr(), no) })?;
-        Ok(Outputs { names: Arc::clone(&self.output_names), tensors: wrap(&outs) })
+        Ok(Outputs { names: Arc::clone(&self.output_names), tensors: Slots::new(&outs) })
     }
 
     /// Run on inputs by name; every output comes back, in model order
@@ -548,30 +548,30 @@ impl Session {
             in_names[i] = lookup(name, &self.input_names, &self.input_ptrs, &mut unknown)?;
             ins[i] = t.as_raw() as *const sys::ortkit_tensor;
         }
+        if outputs.is_empty() {
+            // Every output, in model order.
+            let mut outs = Buf::new(self.output_ptrs.len(), ptr::null_mut());
+            check(unsafe {
+                sys::ortkit_session_run(
+                    self.raw.as_ptr(), control, in_names.as_ptr(), ins.as_ptr(), ins.len(),
+                    ptr::null(), 0, outs.as_mut_ptr(),
+                )
+            })?;
+            return Ok(Outputs { names: Arc::clone(&self.output_names), tensors: Slots::new(&outs) });
+        }
         let mut out_names = Buf::new(outputs.len(), ptr::null());
         for (i, name) in outputs.iter().enumerate() {
             out_names[i] = lookup(name, &self.output_names, &self.output_ptrs, &mut unknown)?;
         }
-        let n_out = if outputs.is_empty() { self.output_ptrs.len() } else { outputs.len() };
-        let mut outs = Buf::new(n_out, ptr::null_mut());
+        let mut outs = Buf::new(outputs.len(), ptr::null_mut());
         check(unsafe {
             sys::ortkit_session_run(
-                self.raw.as_ptr(),
-                control,
-                in_names.as_ptr(),
-                ins.as_ptr(),
-                ins.len(),
-                if outputs.is_empty() { ptr::null() } else { out_names.as_ptr() },
-                outputs.len(),
-                outs.as_mut_ptr(),
+                self.raw.as_ptr(), control, in_names.as_ptr(), ins.as_ptr(), ins.len(),
+                out_names.as_ptr(), outputs.len(), outs.as_mut_ptr(),
             )
         })?;
-        let names = if outputs.is_empty() {
-            Arc::clone(&self.output_names)
-        } else {
-            outputs.iter().map(|s| s.to_string()).collect()
-        };
-        Ok(Outputs { names, tensors: wrap(&outs) })
+        let names = outputs.iter().map(|s| s.to_string()).collect();
+        Ok(Outputs { names, tensors: Slots::new(&outs) })
     }
 }
 
@@ -587,11 +587,60 @@ fn lookup(name: &str, names: &[String], ptrs: &[*const c_char], unknown: &mut Ve
     Ok(p)
 }
 
-/// The outputs of a successful run, each a new tensor the caller owns.
-fn wrap(outs: &[*mut sys::ortkit_tensor]) -> Vec<Tensor> {
-    outs.iter()
-        .map(|&p| unsafe { Tensor::from_raw(p) }.expect("ortkit returned success without an output"))
-        .collect()
+/// The tensors of a run's outputs: inline for up to four (a run allocates
+/// nothing here), else in a `Vec`.
+enum Slots {
+    Few([Option<Tensor>; 4], usize),
+    Many(Vec<Tensor>),
+}
+
+impl Slots {
+    /// Takes the outputs of a successful run, each a new tensor the caller owns.
+    fn new(outs: &[*mut sys::ortkit_tensor]) -> Slots {
+        let own = |p| unsafe { Tensor::from_raw(p) }.expect("ortkit returned success without an output");
+        if outs.len() <= 4 {
+            let mut few = [None, None, None, None];
+            for (slot, &p) in few.iter_mut().zip(outs) {
+                *slot = Some(own(p));
+            }
+            Slots::Few(few, outs.len())
+        } else {
+            Slots::Many(outs.iter().map(|&p| own(p)).collect())
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Slots::Few(_, n) => *n,
+            Slots::Many(v) => v.len(),
+        }
+    }
+
+    fn get(&self, i: usize) -> Option<&Tensor> {
+        match self {
+            Slots::Few(a, n) => a[..*n].get(i).and_then(|t| t.as_ref()),
+            Slots::Many(v) => v.get(i),
+        }
+    }
+
+    fn remove(&mut self, i: usize) -> Tensor {
+        match self {
+            Slots::Few(a, n) => {
+                let t = a[i].take().expect("an output in range");
+                a[i..*n].rotate_left(1);
+                *n -= 1;
+                t
+            }
+            Slots::Many(v) => v.remove(i),
+        }
+    }
+
+    fn into_vec(self) -> Vec<Tensor> {
+        match self {
+            Slots::Few(a, _) => a.into_iter().flatten().collect(),
+            Slots::Many(v) => v,
+        }
+    }
 }
 
 /// `n` slots of `T`: on the stack for up to 8, so that a run of a model with
@@ -650,7 +699,7 @@ impl fmt::Debug for Session {
 /// back as an input.  Indexed by position or by name.
 pub struct Outputs {
     names: Arc<[String]>,
-    tensors: Vec<Tensor>,
+    tensors: Slots,
 }
 
 impl Outputs {
@@ -661,12 +710,12 @@ impl Outputs {
 
     /// Whether there are none.
     pub fn is_empty(&self) -> bool {
-        self.tensors.is_empty()
+        self.tensors.len() == 0
     }
 
     /// The output called `name`.
     pub fn get(&self, name: &str) -> Option<&Tensor> {
-        self.names.iter().position(|n| n == name).map(|i| &self.tensors[i])
+        self.names.iter().position(|n| n == name).and_then(|i| self.tensors.get(i))
     }
 
     /// The outputs' names, in order.
@@ -676,7 +725,7 @@ impl Outputs {
 
     /// `(name, tensor)` pairs, in order.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &Tensor)> {
-        self.names.iter().map(|s| s.as_str()).zip(self.tensors.iter())
+        self.names.iter().enumerate().filter_map(move |(i, s)| Some((s.as_str(), self.tensors.get(i)?)))
     }
 
     /// Take the output called `name` out.
@@ -690,14 +739,14 @@ impl Outputs {
 
     /// The tensors, in order.
     pub fn into_vec(self) -> Vec<Tensor> {
-        self.tensors
+        self.tensors.into_vec()
     }
 }
 
 impl std::ops::Index<usize> for Outputs {
     type Output = Tensor;
     fn index(&self, i: usize) -> &Tensor {
-        &self.tensors[i]
+        self.tensors.get(i).unwrap_or_else(|| panic!("output {} of {}", i, self.len()))
     }
 }
 

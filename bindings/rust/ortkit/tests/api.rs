@@ -164,6 +164,7 @@ fn add_with_borrowed_owned_and_moved_tensors() {
     let out = s.run(&[("b", &b), ("a", &a)]).unwrap();
     assert_eq!(out.len(), 1);
     assert_eq!(out["sum"].shape(), [2, 3]);
+    assert_eq!(format!("{:?}", out), r#"{"sum": "float32[2,3]"}"#);
     assert_eq!(out["sum"].data::<f32>().unwrap(), want);
     assert_eq!(out.get("sum").unwrap().describe(), "float32[2,3]");
     assert!(out.get("nope").is_none());
@@ -238,9 +239,19 @@ fn every_element_type_through_identity() {
     assert_eq!(out["out_bool"].data::<bool>().unwrap(), [true, false, true, true, false, false]);
     assert_eq!(out["out_string"].strings().unwrap(), ["a", "bb", "", "ünï", "x y", "z"]);
     assert_eq!(out["out_string"].element_type().name(), "string");
+    // Taking outputs out keeps the others in place (more than four: held in a Vec).
+    let mut out = out;
+    let int8 = out.remove("out_int8").unwrap();
+    assert_eq!(int8.data::<i8>().unwrap(), [-8i8; 6]);
+    assert_eq!(out.len(), 13);
+    assert!(out.get("out_int8").is_none());
+    assert_eq!(out["out_uint8"].data::<u8>().unwrap(), [8u8; 6]);
+    assert_eq!(out.iter().map(|(n, _)| n).last(), Some("out_string"));
+    let all = out.into_vec();
+    assert_eq!(all[12].strings().unwrap()[1], "bb");
     let e = Tensor::from_strings(&[2], &["only one"]).unwrap_err();
     assert_eq!(e.code(), Code::Shape);
-    let e = out["out_float32"].strings().unwrap_err();
+    let e = all[0].strings().unwrap_err(); // out_float32
     assert_eq!(e.code(), Code::Shape);
 }
 
