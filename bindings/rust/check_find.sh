@@ -44,6 +44,12 @@ fi
 grep -q "ORTKIT_DIR=/nonexistent/ortkit is not a directory; with ORTKIT_DIR set, nothing else is looked at" "$out" ||
     { cat "$out" >&2; fail "no clear message for a wrong ORTKIT_DIR"; }
 echo "ok: ORTKIT_DIR=/nonexistent/ortkit -> refused"
+if env ORTKIT_DIR=build "$cargo" build --offline -q -p ortkit-sys >"$out" 2>&1; then
+    fail "a relative ORTKIT_DIR was accepted"
+fi
+grep -q "ORTKIT_DIR=build is relative, and cargo runs build scripts in the package's directory" "$out" ||
+    { cat "$out" >&2; fail "no clear message for a relative ORTKIT_DIR"; }
+echo "ok: ORTKIT_DIR=build -> refused: relative"
 
 # Nothing anywhere: every place looked at is named (unless this machine has
 # ortkit installed in a system prefix, which is then found).

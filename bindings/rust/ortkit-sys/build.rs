@@ -84,7 +84,12 @@ fn from_ortkit_dir(dir: &Path, looked: &mut Vec<String>) -> Option<Found> {
             how: format!("ORTKIT_DIR={} (a build directory)", dir.display()),
         });
     }
-    let what = if dir.is_dir() {
+    let what = if dir.is_relative() {
+        format!(
+            "is relative, and cargo runs build scripts in the package's directory ({}): give it as an absolute path",
+            env::var("CARGO_MANIFEST_DIR").unwrap_or_default()
+        )
+    } else if dir.is_dir() {
         format!("holds neither lib/{} (an installed prefix) nor {} (a build directory)", LIB, LIB)
     } else {
         "is not a directory".to_string()
