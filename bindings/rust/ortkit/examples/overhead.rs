@@ -9,6 +9,7 @@
 //! - C: `ortkit_session_run` by name, then `ortkit_tensor_free` of each
 //!   output: what a C program writes (bench/overhead.c's ortkit side);
 //! - Rust: `Session::run` by name, then the `Outputs` dropped.
+//!
 //! Reports the median and mean time per run of each, their difference and
 //! ratio.  Inputs not given as `.npy` files are zeros (symbolic dimensions
 //! 1).  `--only` runs one side's timed loop, for `valgrind

@@ -1,6 +1,6 @@
 //! Errors: ortkit's status code and message, read on the failing thread.
 use crate::sys;
-use std::ffi::CStr;
+use crate::util::{cstr_owned, cstr_str};
 use std::fmt;
 use std::os::raw::c_int;
 
@@ -94,7 +94,7 @@ impl Code {
     /// ortkit's constant name for the code: `"ORTKIT_E_IO"` (`ortkit_status_name`).
     pub fn name(self) -> &'static str {
         // The names are string literals in the library, alive for the process.
-        unsafe { CStr::from_ptr(sys::ortkit_status_name(self.raw())) }.to_str().unwrap_or("?")
+        unsafe { cstr_str(sys::ortkit_status_name(self.raw())) }.unwrap_or("?")
     }
 }
 
@@ -130,7 +130,7 @@ impl Error {
     /// thread, before any other ortkit call (`ortkit_error_last()` is per
     /// thread and the next failure replaces it).
     pub(crate) fn last(rc: c_int) -> Error {
-        let message = unsafe { CStr::from_ptr(sys::ortkit_error_last()) }.to_string_lossy().into_owned();
+        let message = unsafe { cstr_owned(sys::ortkit_error_last()) };
         let code = if rc != 0 { rc } else { unsafe { sys::ortkit_error_code() } };
         Error { code: Code::from_raw(code), message }
     }

@@ -99,5 +99,5 @@ pub use tensor::{Element, ElementType, Tensor, TensorView};
 /// ortkit's own version (`ortkit_version`), `"0.1.0"`.
 pub fn version() -> &'static str {
     // A string literal in the library, alive for the process.
-    unsafe { std::ffi::CStr::from_ptr(sys::ortkit_version()) }.to_str().unwrap_or("?")
+    unsafe { util::cstr_str(sys::ortkit_version()) }.unwrap_or("?")
 }

@@ -240,6 +240,7 @@ impl RuntimeBuilder {
         self
     }
 
+    #[allow(clippy::field_reassign_with_default)] // the defaults are the C _INIT macro's
     fn raw(&self) -> Result<RawOptions> {
         let mut strings = Strings::default();
         let mut keep = |s: CString| strings.keep(s);
@@ -331,7 +332,7 @@ impl RuntimeBuilder {
 /// "1.20" or "1.20.1" as (major, minor, patch); a suffix after a '-' or '+'
 /// is ignored.
 fn parse_version(v: &str) -> Option<(u32, u32, u32)> {
-    let core = v.split(|c| c == '-' || c == '+').next()?;
+    let core = v.split(['-', '+']).next()?;
     let mut parts = core.split('.').map(|p| p.parse::<u32>());
     let major = parts.next()?.ok()?;
     let minor = parts.next().unwrap_or(Ok(0)).ok()?;

@@ -343,6 +343,7 @@ impl<'r> SessionBuilder<'r> {
         })
     }
 
+    #[allow(clippy::field_reassign_with_default)] // the defaults are the C _INIT macro's
     fn open_with(
         &self,
         open: impl FnOnce(*mut sys::ortkit_runtime, *const sys::ortkit_session_options, *mut *mut sys::ortkit_session) -> i32,

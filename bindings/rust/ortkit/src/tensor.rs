@@ -88,7 +88,7 @@ impl ElementType {
     /// ortkit's name: `"float32"`, `"int64"`, `"bfloat16"` (`ortkit_type_name`).
     pub fn name(self) -> &'static str {
         // The names are string literals in the library, alive for the process.
-        unsafe { CStr::from_ptr(sys::ortkit_type_name(self.raw())) }.to_str().unwrap_or("undefined")
+        unsafe { cstr_str(sys::ortkit_type_name(self.raw())) }.unwrap_or("undefined")
     }
 
     /// Bits per element: 4, 8, 16, 32, 64, 128; 0 for strings and undefined.
