@@ -13,7 +13,7 @@ CMAKE_FLAGS ?=
 VAD_DIR  = $(BUILD)/vad-input
 SETUP   ?= test
 
-.PHONY: all setup build bundles build-arm64 build-asan build-tsan run test test-plain test-arm64 test-asan test-tsan install clean
+.PHONY: all setup build bundles build-arm64 build-asan build-tsan run test test-plain test-arm64 test-asan test-tsan test-rust install clean
 
 all: build
 
@@ -98,6 +98,11 @@ test-asan: build-asan
 
 test-tsan: build-tsan
 	@cd $(TSAN) && ctest --output-on-failure -R '^unit\.test_concurrency$$'
+
+# The Rust binding alone (bindings/rust, part of test-plain): cargo test
+# --offline against the normal build; skipped by name without cargo.
+test-rust: build
+	@cd $(BUILD) && ctest --output-on-failure -R '^rust\.'
 
 # A real ONNX Runtime built with `ortkit build` (not part of `make test`; see
 # docs/BUILD.md): in a Debian 11 root with its dependencies compiled in, a

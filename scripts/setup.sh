@@ -29,11 +29,12 @@ RUN_PACKAGES="build-essential cmake ninja-build pkg-config libcjson-dev libcmock
  libssl-dev patchelf python3-onnx python3-numpy espeak-ng ca-certificates xz-utils file"
 # What only the tests use: repositories served (nginx, minisign), valgrind, the
 # conformance suite, the builder's tests (ccache, distcc, debootstrap, patch),
-# and ortkit cross-built for aarch64 and tested under qemu-user (the cross
+# ortkit cross-built for aarch64 and tested under qemu-user (the cross
 # compiler and ortkit's dependencies as Debian's arm64 packages, beside the
-# native ones: multiarch; qemu itself comes from trixie, fetch_qemu).
+# native ones: multiarch; qemu itself comes from trixie, fetch_qemu), and the
+# Rust binding's (rustc, cargo: bindings/rust builds offline with them).
 TEST_PACKAGES="minisign nginx valgrind libonnx-testdata ccache distcc debootstrap patch
- gcc-aarch64-linux-gnu"
+ gcc-aarch64-linux-gnu rustc cargo"
 ARM64_PACKAGES="libc6-dev:arm64 libcjson-dev:arm64 libssl-dev:arm64 libprotobuf-c-dev:arm64
  libsodium-dev:arm64 libcurl4-openssl-dev:arm64 libarchive-dev:arm64 libcmocka-dev:arm64
  libstdc++6:arm64"
