@@ -10,12 +10,25 @@
 
 typedef struct build_args {
     const char *source, *variant, *build_dir, *distcc, *patch, *cuda, *cudnn, *eigen;
-    const char *cmake_project, *into, *target, *deps_dir, *glibc_floor;
+    const char *cmake_project, *into, *target, *deps_dir, *glibc_floor, *cache_basedir, *matrix;
     uint64_t budget, min_disk, lang_mem[ORTKIT__LANG_COUNT];
     long jobs, ninja_jobs;
-    int cache, lto, dry, check, json, fetch, progress, no_bundle, static_core;
+    int cache, lto, dry, check, json, fetch, progress, no_bundle, static_core, cache_remote_only;
+    int has_remote;
+    ortkit__builder_cache_remote remote; /* --cache-remote, checked */
     ortkit__strv ops, defines, deps, accept;
 } build_args;
+
+/* --cache-remote URL: checked here, and never echoed (it may hold a password). */
+static int set_cache_remote(cli_opt_parser *p, void *field, char *value)
+{
+    build_args *a = field;
+    (void)p;
+    if (ortkit__builder_cache_remote_parse(&a->remote, value))
+        return cli_usage("build", "%s", ortkit__error_message());
+    a->has_remote = 1;
+    return 0;
+}
 
 /* -D KEY=VALUE and --dep NAME=DIR: a name before the '='. */
 static int add_pair(cli_opt_parser *p, void *strv, char *value)
@@ -68,6 +81,16 @@ static const cli_opt build_opts[] = {
     {0, "jobs", 'j', "N", 0, "CPU slots: compiles at once at most (default: cores)",
      CLI_OPT_LONG(build_args, jobs, 1, 4096)},
     {0, "cache", 0, "ccache", 0, "compile through ccache", CLI_OPT_CHOICE(build_args, cache, ccache)},
+    {0, "cache-remote", 0, "URL", 0,
+     "with --cache ccache: share the cache through a server, redis://HOST[:PORT][/DB] or "
+     "http://HOST[:PORT][/PATH] (ccache's remote storage; a password is never printed)",
+     CLI_OPT_CALL_ARGS(set_cache_remote)},
+    {0, "cache-remote-only", 0, NULL, 0,
+     "use only the remote storage, no local cache directory (CCACHE_REMOTE_ONLY)",
+     CLI_OPT_FLAG(build_args, cache_remote_only)},
+    {0, "cache-basedir", 0, "DIR", 0,
+     "with --cache ccache: paths under DIR count relative to the build directory, so build "
+     "directories under it share compiles (CCACHE_BASEDIR)", CLI_OPT_STRING(build_args, cache_basedir)},
     {0, "distcc", 0, "HOSTS", 0, "compile through distcc on HOSTS (DISTCC_HOSTS syntax)",
      CLI_OPT_STRING(build_args, distcc)},
     {0, "lto", 0, NULL, 0, "link-time optimisation (onnxruntime_ENABLE_LTO)",
@@ -171,6 +194,13 @@ static int parse_args(build_args *a, int argc, char **argv)
         return cli_usage("build", "--accept-dep-version goes with --deps DIR");
     if (a->deps_dir && a->fetch)
         return cli_usage("build", "--deps DIR supplies the dependencies: it does not go with --fetch");
+    if ((a->has_remote || a->cache_remote_only || a->cache_basedir) && !a->cache)
+        return cli_usage("build", "--cache-remote, --cache-remote-only and --cache-basedir go with "
+                                  "--cache ccache");
+    if (a->cache_remote_only && !a->has_remote)
+        return cli_usage("build", "--cache-remote-only goes with --cache-remote URL");
+    if (a->cache_basedir && a->cache_basedir[0] != '/')
+        return cli_usage("build", "--cache-basedir wants an absolute directory");
     return 0;
 }
 
@@ -222,6 +252,26 @@ static cJSON *plan_json(const ortkit__builder_plan *plan, const build_args *a, c
         const char *chain = chain_of(a);
         if (chain)
             cJSON_AddStringToObject(gate, "chain", chain);
+    }
+    if (a->cache) {
+        cJSON *c = cJSON_AddObjectToObject(root, "cache");
+        cJSON_AddStringToObject(c, "tool", "ccache");
+        cJSON_AddItemToObject(c, "remote", a->has_remote ? cJSON_CreateString(a->remote.shown)
+                                                         : cJSON_CreateNull());
+        cJSON_AddBoolToObject(c, "remote_only", a->cache_remote_only);
+        cJSON_AddItemToObject(c, "basedir", a->cache_basedir ? cJSON_CreateString(a->cache_basedir)
+                                                             : cJSON_CreateNull());
+    }
+    if (plan->sharing.n) {
+        cJSON *sh = cJSON_AddObjectToObject(root, "sharing");
+        for (size_t i = 0; sh && i < plan->sharing.n; i++) {
+            char *tab = strchr(plan->sharing.v[i], '\t');
+            if (!tab)
+                continue;
+            *tab = '\0';
+            cJSON_AddStringToObject(sh, plan->sharing.v[i], tab + 1);
+            *tab = '\t';
+        }
     }
     cJSON_AddStringToObject(root, "stage", plan->stage_dir);
     return root;
@@ -279,7 +329,9 @@ int cmd_build(int argc, char **argv)
         .build_dir = a.build_dir, .launcher = exe, .cuda_home = a.cuda, .cudnn_home = a.cudnn,
         .eigen_dir = a.eigen, .patch_dir = a.patch, .bundle_into = a.into, .no_bundle = a.no_bundle,
         .static_core = a.static_core,
-        .target = a.target, .chain = chain_of(&a), .distcc_hosts = a.distcc, .budget = a.budget,
+        .target = a.target, .chain = chain_of(&a), .distcc_hosts = a.distcc,
+        .cache_remote = a.has_remote ? &a.remote : NULL, .cache_remote_only = a.cache_remote_only,
+        .cache_basedir = a.cache_basedir, .budget = a.budget,
         .min_disk = a.min_disk, .slots = (int)a.jobs, .ninja_jobs = (int)a.ninja_jobs,
         .lto = a.lto, .fetch = a.fetch, .models = (const char *const *)a.ops.v,
         .n_models = a.ops.n, .deps = (const char *const *)a.deps.v, .n_deps = a.deps.n,
@@ -314,6 +366,9 @@ int cmd_build(int argc, char **argv)
         if (tc->nvcc[0])
             printf("  nvcc    %s (%s)\n  cuDNN   %s (%s)\n", cli_esc(tc->nvcc), cli_esc(res.cuda_home),
                    cli_esc(tc->cudnn), cli_esc(res.cudnn_home));
+        if (tc->ccache[0])
+            printf("  ccache  %s%s%s\n", cli_esc(tc->ccache), a.has_remote ? ", remote " : "",
+                   a.has_remote ? cli_esc(a.remote.shown) : "");
         rc = CLI_OK;
     } else if (a.dry) {
         if (a.json)

@@ -80,6 +80,66 @@ struct cJSON *ortkit__builder_deps_json(const ortkit__builder_deps *deps);
 const char *ortkit__builder_dep_match_name(ortkit__builder_dep_match m);
 void ortkit__builder_deps_free(ortkit__builder_deps *deps);
 
+/* ---- the compiler cache and its remote storage (cache.c) ------------------ */
+
+typedef enum ortkit__builder_cache_scheme {
+    ORTKIT__CACHE_REDIS = 0, /* redis://[[USER:]PASSWORD@]HOST[:PORT][/DB] */
+    ORTKIT__CACHE_HTTP = 1,  /* http://[USER:PASSWORD@]HOST[:PORT][/PATH] */
+    ORTKIT__CACHE_HTTPS = 2  /* https://...: ccache 4.13+ through a storage helper */
+} ortkit__builder_cache_scheme;
+
+/* A remote storage URL for ccache (CCACHE_REMOTE_STORAGE), checked. */
+typedef struct ortkit__builder_cache_remote {
+    char url[1024];      /* as given: what ccache gets */
+    char shown[1024];    /* the same with any password replaced by "***": what is printed */
+    ortkit__builder_cache_scheme scheme;
+    char host[256];
+    unsigned port;       /* given, or the scheme's default (6379, 80, 443) */
+    int port_given;
+    long db;             /* redis: the database number, -1 when none is given */
+    int has_password;
+} ortkit__builder_cache_remote;
+
+/*
+ * Check a remote storage URL strictly: the scheme (redis, http, https), a
+ * host name or IPv4 address, a port from 1 to 65535, a redis database
+ * number or an http path, and ccache's attributes after '|' (read-only,
+ * connect-timeout, operation-timeout; layout and keep-alive for http).  No
+ * white space (ccache separates URLs with it), no query or fragment.  The
+ * failure says what is wrong and never repeats a password.
+ */
+int ortkit__builder_cache_remote_parse(ortkit__builder_cache_remote *out, const char *url);
+/* The scheme's name: "redis", "http", "https". */
+const char *ortkit__builder_cache_scheme_name(ortkit__builder_cache_scheme s);
+/*
+ * What `ccache --version` says (text): its version into version, and
+ * whether it can reach remote (NULL: only its version): a "Features:" line
+ * naming redis-storage or http-storage, 4.7 or newer (the per-storage
+ * counters the report reads), 4.13 or newer for https (a storage helper).
+ */
+int ortkit__builder_ccache_check(const char *text, const ortkit__builder_cache_remote *remote,
+                                 char *version, size_t size);
+/* A TCP connection to the remote's host and port within timeout_ms: 0, or
+ * an error saying why not (for pre-flight's warning). */
+int ortkit__builder_cache_remote_reach(const ortkit__builder_cache_remote *remote, int timeout_ms);
+
+/* What the cache did with one compile, from ccache's stats log of it. */
+typedef enum ortkit__builder_cache_outcome {
+    ORTKIT__CACHE_NONE = 0,        /* not through ccache, or it said nothing */
+    ORTKIT__CACHE_LOCAL_HIT = 1,   /* from the local cache directory */
+    ORTKIT__CACHE_REMOTE_HIT = 2,  /* from the remote storage */
+    ORTKIT__CACHE_MISS = 3,        /* compiled (and stored) */
+    ORTKIT__CACHE_UNCACHEABLE = 4, /* run without caching: a link, an option ccache cannot cache */
+    ORTKIT__CACHE_OUTCOMES
+} ortkit__builder_cache_outcome;
+
+/* "-", "local-hit", "remote-hit", "miss", "uncacheable"; and back (-1: unknown). */
+const char *ortkit__builder_cache_outcome_name(ortkit__builder_cache_outcome o);
+int ortkit__builder_cache_outcome_parse(const char *name);
+/* Classify ccache's stats log of one compile (its counter names, one a
+ * line); *remote_errors counts remote_storage_error and _timeout. */
+ortkit__builder_cache_outcome ortkit__builder_ccache_outcome(const char *log, int *remote_errors);
+
 /* ---- plan (plan.c) -------------------------------------------------------- */
 
 typedef enum ortkit__builder_kind {
@@ -110,12 +170,17 @@ typedef struct ortkit__builder_config {
     const char *deps_dir;           /* where they came from (--deps DIR) */
     const char *glibc_floor;        /* --glibc-floor, or NULL */
     const char *glibc_here;         /* the build environment's glibc ("2.31"), or NULL */
+    const char *chain;              /* "ccache", "distcc", "ccache+distcc" or NULL: said */
+    const ortkit__builder_cache_remote *cache_remote; /* ccache's remote storage, or NULL */
+    int cache_remote_only;
+    const char *cache_basedir;      /* CCACHE_BASEDIR, or NULL */
 } ortkit__builder_config;
 
 typedef struct ortkit__builder_plan {
     ortkit__strv configure; /* cmake's argv */
     ortkit__strv reduce;    /* op reduction argv; empty when none */
     ortkit__strv summary;   /* "label\tvalue" lines for people */
+    ortkit__strv sharing;   /* "part\twhat the variant's flags reach" (ORT builds) */
     char *cpu_flags_cmake;  /* CMAKE_PROJECT_INCLUDE's text: the variant's flags for ORT's own
                              * code only (NULL: no flags); written to cpu_flags_path */
     char *cpu_flags_path;
@@ -142,7 +207,7 @@ int ortkit__builder_ops_write(const char *path, const char *const *models, size_
 /* ---- pre-flight (preflight.c) ------------------------------------------ */
 
 typedef struct ortkit__builder_toolchain {
-    char cmake[32], ninja[32], cc[96], cxx[96], nvcc[32], cudnn[32];
+    char cmake[32], ninja[32], cc[96], cxx[96], nvcc[32], cudnn[32], ccache[32];
     char cmake_path[256], ninja_path[256];
 } ortkit__builder_toolchain;
 
@@ -156,6 +221,7 @@ typedef struct ortkit__builder_preflight {
     int cache_ccache;
     const char *distcc_hosts;
     int reduce_ops;          /* --ops-from: ORT's reduction script must be able to run */
+    const ortkit__builder_cache_remote *cache_remote; /* ccache must reach it (warned when not) */
 } ortkit__builder_preflight;
 
 /* The ORT version of a source tree ("1.21.0"); fails when it is not one. */
@@ -338,7 +404,21 @@ typedef struct ortkit__builder_record {
     uint64_t estimate;
     int status;
     ortkit__builder_hold held;
+    ortkit__builder_cache_outcome cache; /* what ccache did with it */
+    double saved;             /* a hit: the file's last real compile less this one; < 0: not known */
 } ortkit__builder_record;
+
+/* The compiler cache as a build used it (--cache ccache), for the report. */
+typedef struct ortkit__builder_cache_stats {
+    int on;                    /* compiles went through ccache */
+    char remote[1024];         /* --cache-remote as shown (no password), "" when none */
+    int remote_only;
+    uint64_t outcome[ORTKIT__CACHE_OUTCOMES]; /* compiles by what ccache did */
+    uint64_t remote_errors;    /* ccache's remote_storage_error and _timeout */
+    double hit_wall;           /* what the hits took */
+    double saved;              /* what they saved, where the file's real compile is known */
+    uint64_t unpriced;         /* hits of files with no real compile in this build's history */
+} ortkit__builder_cache_stats;
 
 typedef struct ortkit__builder_report {
     ortkit__builder_record *r;
@@ -350,12 +430,19 @@ typedef struct ortkit__builder_report {
     long steps_total, steps_done, steps_at_start;
     ortkit__builder_gate_stats gate;
     int ungated;          /* compiles that ran without the gate */
+    ortkit__builder_cache_stats cache;
 } ortkit__builder_report;
 
 int ortkit__builder_report_add(ortkit__builder_report *rep, const char *path,
                                ortkit__builder_lang lang, double wall, double cpu, double waited,
                                uint64_t peak, uint64_t estimate, int status,
                                ortkit__builder_hold held);
+/* What ccache did with the compile just added (and the time a hit saved,
+ * < 0 when not known): into its record and the report's cache figures. */
+void ortkit__builder_report_cache(ortkit__builder_report *rep, ortkit__builder_cache_outcome outcome,
+                                  int remote_errors, double saved);
+/* "12 hits (12 remote, 0 local), 0 misses": the cache figures in a line. */
+void ortkit__builder_cache_line(const ortkit__builder_cache_stats *c, char *buf, size_t size);
 void ortkit__builder_report_free(ortkit__builder_report *rep);
 /* For people. */
 void ortkit__builder_report_print(const ortkit__builder_report *rep, FILE *out);
@@ -370,6 +457,7 @@ typedef struct ortkit__builder_progress {
     double t_start, t_drawn;
     long done, total, at_start;
     double eta_hint;       /* seconds per step from history; 0 when none */
+    const ortkit__builder_cache_stats *cache; /* shown when on; NULL: none */
 } ortkit__builder_progress;
 
 /* Parse a ninja status prefix "[ortkit F/T R] "; 1 when it was one. */
@@ -397,6 +485,9 @@ typedef struct ortkit__builder_execute_options {
     int ninja_jobs;           /* 0: twice the slots, so the gate and not ninja limits */
     const char *chain;        /* "ccache", "distcc", "ccache+distcc" or NULL */
     const char *distcc_hosts;
+    const ortkit__builder_cache_remote *cache_remote; /* ccache's remote storage, or NULL */
+    int cache_remote_only;    /* CCACHE_REMOTE_ONLY: no local cache directory */
+    const char *cache_basedir; /* CCACHE_BASEDIR, or NULL */
     int progress;             /* draw the status line */
     int quiet;
     const char *target;       /* ninja target; NULL: default */
@@ -456,6 +547,9 @@ typedef struct ortkit__builder_options {
     const char *target;        /* a ninja target: a partial build, not installed nor bundled */
     const char *chain;         /* "ccache", "distcc", "ccache+distcc" or NULL */
     const char *distcc_hosts;
+    const ortkit__builder_cache_remote *cache_remote; /* --cache-remote (with ccache), or NULL */
+    int cache_remote_only;     /* --cache-remote-only: CCACHE_REMOTE_ONLY */
+    const char *cache_basedir; /* --cache-basedir: CCACHE_BASEDIR */
     uint64_t budget;           /* 0: available memory less a reserve */
     uint64_t min_disk;         /* 0: a default for the kind of build */
     uint64_t lang_mem[ORTKIT__LANG_COUNT]; /* 0: the gate's defaults */
