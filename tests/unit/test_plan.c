@@ -421,6 +421,64 @@ static void test_cache_report(void **state)
     ortkit__builder_report_free(&rep);
 }
 
+/* What the variant's flags reach, read from ninja's commands. */
+static void test_sharing_account(void **state)
+{
+    ortkit__builder_sharing s;
+    memset(&s, 0, sizeof s);
+    snprintf(s.flags, sizeof s.flags, "-mavx2 -mfma");
+    const char *src = "/src/ort", *bld = "/build/v";
+    static const char *const lines[] = {
+        /* ORT's own C++, with the flags: variant-specific. */
+        "/opt/ortkit/bin/ortkit build --launch=/build/v/.ortkit /usr/bin/c++ -DX -I/src/ort/include "
+        "-mavx2 -mfma -O3 -o a.o -c /src/ort/onnxruntime/core/a.cc",
+        /* A generated source in the build directory: ORT's too. */
+        "/opt/ortkit/bin/ortkit build --launch /build/v/.ortkit /usr/bin/c++ -mavx2 -mfma -o g.o -c "
+        "/build/v/op_reduction.generated/g.cc",
+        /* A dependency under _deps and one from --deps, without the flags: shared. */
+        "/opt/ortkit/bin/ortkit build --launch=/build/v/.ortkit /usr/bin/c++ -O3 -o p.o -c "
+        "/build/v/_deps/protobuf-src/src/p.cc",
+        "/opt/ortkit/bin/ortkit build --launch=/build/v/.ortkit /usr/bin/cc -O3 -o r.o -c "
+        "'/home/u/.cache/ortkit/dep-sources/re2-1/r e.c'",
+        /* nvcc: ORT's host flags through -Xcompiler, none of the variant's. */
+        "/opt/ortkit/bin/ortkit build --launch=/build/v/.ortkit /opt/cuda/bin/nvcc "
+        "-forward-unknown-to-host-compiler -Xcompiler=-fPIC \"--generate-code=arch=compute_90a,code=[sm_90a]\" "
+        "-Xcompiler -Wno-reorder -x cu -c /src/ort/onnxruntime/core/providers/cuda/k.cu -o k.o",
+        /* A stray: nvcc handed the variant's flags inside -Xcompiler=A,B. */
+        "/opt/ortkit/bin/ortkit build --launch=/build/v/.ortkit /opt/cuda/bin/nvcc "
+        "-Xcompiler=-fPIC,-mavx2 -x cu -c /src/ort/onnxruntime/core/providers/cuda/bad.cu -o b.o",
+        /* Links, archives and custom commands: not compiles. */
+        ": && /opt/ortkit/bin/ortkit build --launch=/build/v/.ortkit /usr/bin/c++ -mavx2 a.o -o libonnxruntime.so && :",
+        ": && /usr/bin/cmake -E rm -f libx.a && /usr/bin/ar qc libx.a a.o && :",
+        "cd /build/v && /usr/bin/python3 gen.py",
+    };
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
+        assert_int_equal(ortkit__builder_sharing_add(&s, lines[i], src, bld), 0);
+    assert_int_equal(s.n[ORTKIT__PART_ORT][ORTKIT__LANG_CXX][1], 2);
+    assert_int_equal(s.n[ORTKIT__PART_ORT][ORTKIT__LANG_CXX][0], 0);
+    assert_int_equal(s.n[ORTKIT__PART_DEPS][ORTKIT__LANG_CXX][0], 1);
+    assert_int_equal(s.n[ORTKIT__PART_DEPS][ORTKIT__LANG_C][0], 1);
+    assert_int_equal(s.n[ORTKIT__PART_ORT][ORTKIT__LANG_CUDA][0], 1);
+    assert_int_equal(s.n[ORTKIT__PART_ORT][ORTKIT__LANG_CUDA][1], 1);
+    assert_int_equal(s.n[ORTKIT__PART_ORT][ORTKIT__LANG_LINK][0] + s.n[ORTKIT__PART_ORT][ORTKIT__LANG_LINK][1], 0);
+    assert_int_equal(s.stray, 1);
+    assert_int_equal(s.stray_files.n, 1);
+    assert_string_equal(s.stray_files.v[0], "/src/ort/onnxruntime/core/providers/cuda/bad.cu");
+    /* The generic variant's flags hold '=': matched as words. */
+    ortkit__builder_sharing_free(&s);
+    snprintf(s.flags, sizeof s.flags, "-march=x86-64 -mtune=generic");
+    assert_int_equal(ortkit__builder_sharing_add(&s, "x/ortkit build --launch=/b/.ortkit c++ "
+                                                 "-march=x86-64 -mtune=generic -c /src/ort/a.cc -o a.o",
+                                                 src, bld), 0);
+    assert_int_equal(ortkit__builder_sharing_add(&s, "x/ortkit build --launch=/b/.ortkit nvcc "
+                                                 "-Xcompiler=-march=x86-64 -c /src/ort/k.cu -o k.o",
+                                                 src, bld), 0);
+    assert_int_equal(s.n[ORTKIT__PART_ORT][ORTKIT__LANG_CXX][1], 1);
+    assert_int_equal(s.n[ORTKIT__PART_ORT][ORTKIT__LANG_CUDA][1], 1);
+    assert_int_equal(s.stray, 1);
+    ortkit__builder_sharing_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -437,6 +495,7 @@ int main(void)
         cmocka_unit_test(test_ccache_can_reach),
         cmocka_unit_test(test_ccache_outcomes),
         cmocka_unit_test(test_cache_report),
+        cmocka_unit_test(test_sharing_account),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -351,6 +351,7 @@ static int build_locked(ortkit__builder_result *r, const ortkit__builder_options
         .slots = o->slots, .ninja_jobs = o->ninja_jobs, .chain = o->chain,
         .distcc_hosts = o->distcc_hosts, .cache_remote = o->cache_remote,
         .cache_remote_only = o->cache_remote_only, .cache_basedir = o->cache_basedir,
+        .variant_flags = v ? v->cpu_flags : NULL, .source = r->source, .warn = o->warn,
         .progress = o->progress, .quiet = o->quiet,
         .target = o->target, .install = o->target == NULL};
     memcpy(eo.lang_default, o->lang_mem, sizeof eo.lang_default);

@@ -394,6 +394,35 @@ int ortkit__builder_launch(int argc, char **argv);
 /* The source file and language of a compiler command line (index into argv or -1). */
 int ortkit__builder_classify(char *const *argv, int argc, ortkit__builder_lang *lang);
 
+/* ---- what variants share, read from the configured build (sharing.c) ------ */
+
+/* A compile's part of the build: ONNX Runtime's own code, or a dependency's. */
+enum { ORTKIT__PART_ORT = 0, ORTKIT__PART_DEPS = 1, ORTKIT__PARTS };
+
+typedef struct ortkit__builder_sharing {
+    int known;                 /* the build's commands were read */
+    char flags[256];           /* the variant's CPU flags */
+    /* compiles by [part][language][0: without the flags (shared), 1: with them] */
+    uint64_t n[ORTKIT__PARTS][ORTKIT__LANG_COUNT][2];
+    uint64_t stray;            /* compiles that need no CPU flags (CUDA, a dependency's) with them */
+    ortkit__strv stray_files;  /* the first ten of them */
+} ortkit__builder_sharing;
+
+/*
+ * One line of `ninja -t commands`: a compile through the gate's launcher is
+ * counted by part (its source under the ONNX Runtime tree or the build
+ * directory, not BUILD/_deps: ORT's; else a dependency's), language, and
+ * whether it carries any of the variant's flags (as a word, or inside
+ * -Xcompiler=A,B).  Anything else (links, custom commands) is skipped.
+ */
+int ortkit__builder_sharing_add(ortkit__builder_sharing *s, const char *line, const char *source,
+                                const char *build_dir);
+/* Every compile of the configured build in build_dir (ninja -t commands,
+ * through a scratch file in the state directory). */
+int ortkit__builder_sharing_read(ortkit__builder_sharing *s, const char *build_dir,
+                                 const char *state_dir, const char *source, const char *flags);
+void ortkit__builder_sharing_free(ortkit__builder_sharing *s);
+
 /* ---- records, report (report.c) ------------------------------------------ */
 
 typedef struct ortkit__builder_record {
@@ -431,6 +460,7 @@ typedef struct ortkit__builder_report {
     ortkit__builder_gate_stats gate;
     int ungated;          /* compiles that ran without the gate */
     ortkit__builder_cache_stats cache;
+    ortkit__builder_sharing sharing; /* ORT builds: what the variant's flags reach */
 } ortkit__builder_report;
 
 int ortkit__builder_report_add(ortkit__builder_report *rep, const char *path,
@@ -488,6 +518,9 @@ typedef struct ortkit__builder_execute_options {
     const ortkit__builder_cache_remote *cache_remote; /* ccache's remote storage, or NULL */
     int cache_remote_only;    /* CCACHE_REMOTE_ONLY: no local cache directory */
     const char *cache_basedir; /* CCACHE_BASEDIR, or NULL */
+    const char *variant_flags; /* ORT builds: the variant's CPU flags, for the sharing account */
+    const char *source;        /* ORT builds: the source tree (ORT's own code is under it) */
+    void (*warn)(const char *msg); /* compiles that should be shared but are not; NULL: not said */
     int progress;             /* draw the status line */
     int quiet;
     const char *target;       /* ninja target; NULL: default */

@@ -341,6 +341,25 @@ cleanup:
     return rc;
 }
 
+/* What the variant's flags reach in the configured build (ORT builds): an
+ * account for the report, and a word when a compile that needs no CPU flags
+ * (CUDA device code, a dependency's) got them.  Not knowing fails nothing. */
+static void account_sharing(const ortkit__builder_execute_options *o, ortkit__builder_report *rep)
+{
+    if (!o->variant_flags || !o->variant_flags[0])
+        return;
+    if (ortkit__builder_sharing_read(&rep->sharing, o->build_dir, o->plan->state_dir, o->source,
+                                     o->variant_flags) != 0 || !rep->sharing.stray || !o->warn)
+        return;
+    char msg[PATH_MAX + 512];
+    snprintf(msg, sizeof msg, "%llu compile%s that need%s no CPU flags (CUDA device code, a "
+             "dependency's) carr%s the variant's (%s), so other variants cannot share %s; the first: %s",
+             (unsigned long long)rep->sharing.stray, rep->sharing.stray == 1 ? "" : "s",
+             rep->sharing.stray == 1 ? "s" : "", rep->sharing.stray == 1 ? "ies" : "y",
+             o->variant_flags, rep->sharing.stray == 1 ? "it" : "them", rep->sharing.stray_files.v[0]);
+    o->warn(msg);
+}
+
 int ortkit__builder_execute(const ortkit__builder_execute_options *o, ortkit__builder_report *rep)
 {
     const ortkit__builder_plan *plan = o->plan;
@@ -373,6 +392,7 @@ int ortkit__builder_execute(const ortkit__builder_execute_options *o, ortkit__bu
 
     if ((rc = configure(o, fileno(log), log_path)))
         goto cleanup;
+    account_sharing(o, rep);
     if ((rc = build_under_gate(o, rep, log, log_path)))
         goto cleanup;
     if (o->install) {

@@ -72,6 +72,7 @@ void ortkit__builder_report_free(ortkit__builder_report *rep)
     for (size_t i = 0; i < rep->n; i++)
         free(rep->r[i].path);
     free(rep->r);
+    ortkit__builder_sharing_free(&rep->sharing);
     memset(rep, 0, sizeof *rep);
 }
 
@@ -129,6 +130,34 @@ static double utilisation(const ortkit__builder_report *rep)
     return rep->wall > 0 ? 100.0 * rep->cpu / (rep->wall * ncpu) : 0;
 }
 
+/* How many compiles of a part and language went with (1) or without (0) the flags. */
+static uint64_t sharing_sum(const ortkit__builder_sharing *s, int part, int specific)
+{
+    uint64_t n = 0;
+    for (int l = 0; l < ORTKIT__LANG_COUNT; l++)
+        for (int p = 0; p < ORTKIT__PARTS; p++)
+            if (part < 0 || p == part)
+                n += s->n[p][l][specific];
+    return n;
+}
+
+static void print_sharing(const ortkit__builder_sharing *s, FILE *out)
+{
+    if (!s->known)
+        return;
+    fprintf(out, "sharing: %llu compiles carry the variant's flags (%s), %llu do not (dependencies "
+                 "%llu, CUDA %llu): those are the same in other variants",
+            (unsigned long long)sharing_sum(s, -1, 1), s->flags,
+            (unsigned long long)sharing_sum(s, -1, 0),
+            (unsigned long long)sharing_sum(s, ORTKIT__PART_DEPS, 0),
+            (unsigned long long)(s->n[ORTKIT__PART_ORT][ORTKIT__LANG_CUDA][0] +
+                                 s->n[ORTKIT__PART_DEPS][ORTKIT__LANG_CUDA][0]));
+    if (s->stray)
+        fprintf(out, "; %llu that need none carry them (first: %s)", (unsigned long long)s->stray,
+                s->stray_files.n ? s->stray_files.v[0] : "?");
+    fputc('\n', out);
+}
+
 void ortkit__builder_report_print(const ortkit__builder_report *rep, FILE *out)
 {
     char a[32], b[32], c[32], d[32];
@@ -167,6 +196,7 @@ void ortkit__builder_report_print(const ortkit__builder_report *rep, FILE *out)
                     (unsigned long long)cs->remote_errors);
         fputc('\n', out);
     }
+    print_sharing(&rep->sharing, out);
     const ortkit__builder_record **v = sorted(rep, by_peak);
     if (v) {
         fprintf(out, "heaviest by memory:\n");
@@ -226,6 +256,32 @@ static cJSON *cache_json(const ortkit__builder_cache_stats *c)
     return o;
 }
 
+static cJSON *sharing_json(const ortkit__builder_sharing *s)
+{
+    static const char *const parts[] = {"ort", "dependencies"};
+    cJSON *o = cJSON_CreateObject();
+    if (!o)
+        return NULL;
+    cJSON_AddStringToObject(o, "variant_flags", s->flags);
+    cJSON_AddNumberToObject(o, "variant_specific", (double)sharing_sum(s, -1, 1));
+    cJSON_AddNumberToObject(o, "shared", (double)sharing_sum(s, -1, 0));
+    for (int p = 0; p < ORTKIT__PARTS; p++) {
+        cJSON *part = cJSON_AddObjectToObject(o, parts[p]);
+        for (int l = 0; part && l < ORTKIT__LANG_COUNT; l++) {
+            if (l == ORTKIT__LANG_LINK)
+                continue;
+            cJSON *lang = cJSON_AddObjectToObject(part, ortkit__builder_lang_name(l));
+            cJSON_AddNumberToObject(lang, "variant_specific", (double)s->n[p][l][1]);
+            cJSON_AddNumberToObject(lang, "shared", (double)s->n[p][l][0]);
+        }
+    }
+    cJSON_AddNumberToObject(o, "stray", (double)s->stray);
+    cJSON *files = cJSON_AddArrayToObject(o, "stray_files");
+    for (size_t i = 0; files && i < s->stray_files.n; i++)
+        cJSON_AddItemToArray(files, cJSON_CreateString(s->stray_files.v[i]));
+    return o;
+}
+
 char *ortkit__builder_report_json(const ortkit__builder_report *rep, const char *extra_json)
 {
     cJSON *root = extra_json ? cJSON_Parse(extra_json) : cJSON_CreateObject();
@@ -254,6 +310,8 @@ char *ortkit__builder_report_json(const ortkit__builder_report *rep, const char 
     }
     if (rep->cache.on)
         cJSON_AddItemToObject(root, "cache", cache_json(&rep->cache));
+    if (rep->sharing.known)
+        cJSON_AddItemToObject(root, "sharing", sharing_json(&rep->sharing));
     const ortkit__builder_record **v = sorted(rep, by_peak);
     cJSON *mem = cJSON_AddArrayToObject(root, "heaviest_by_memory");
     cJSON *tim = cJSON_AddArrayToObject(root, "heaviest_by_time");
