@@ -9,33 +9,15 @@
 # C++ compiles.  Skipped (77) without redis-server, ccache with redis, or
 # CUDA 13.0's nvcc and cuDNN header in /usr/local/cuda.
 set -eu
+. "$SRC/tests/cli/redis_lib.sh"
+need_redis_ccache
 CUDA=/usr/local/cuda
-if ! command -v redis-server >/dev/null 2>&1 || ! command -v redis-cli >/dev/null 2>&1; then
-    echo "skip: redis-server is not installed (scripts/setup.sh test installs it)"
-    exit 77
-fi
-if ! command -v ccache >/dev/null 2>&1 || ! ccache --version | grep -q 'redis-storage'; then
-    echo "skip: no ccache with redis-storage"
-    exit 77
-fi
 if [ ! -x "$CUDA/bin/nvcc" ] || ! "$CUDA/bin/nvcc" --version | grep -q 'release 13\.0' ||
     [ ! -e "$CUDA/include/cudnn_version.h" ]; then
     echo "skip: no CUDA 13.0 toolkit with cuDNN in $CUDA"
     exit 77
 fi
-
-port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-mkdir redis
-redis-server --port "$port" --bind 127.0.0.1 --dir "$PWD/redis" --save '' --appendonly no \
-    --logfile "$PWD/redis/log" &
-rpid=$!
-trap 'kill "$rpid" 2>/dev/null || true; wait "$rpid" 2>/dev/null || true; rm -rf "$work"' EXIT
-i=0
-until redis-cli -p "$port" ping 2>/dev/null | grep -q PONG; do
-    i=$((i + 1))
-    [ "$i" -lt 100 ] || { echo "FAIL: redis-server never answered" >&2; exit 1; }
-    sleep 0.1
-done
+start_redis
 
 # The stand-in tree: ORT's own library (C++), a dependency added below it
 # with its own project() (as FetchContent adds protobuf or onnx), and a CUDA
