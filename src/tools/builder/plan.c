@@ -229,6 +229,10 @@ static int plan_cache(ortkit__builder_plan *p, const ortkit__builder_config *cfg
     if (ccache && cfg->cache_basedir)
         PUSH(s, "cache basedir\t%s (CCACHE_BASEDIR: paths under it compared relative to the build "
                 "directory)", cfg->cache_basedir);
+    else if (ccache)
+        PUSH(s, "cache basedir\tnone: a compile that names the build directory (its generated "
+                "headers) is shared only with build directories of the same path; --cache-basedir "
+                "DIR above them shares it too");
 cleanup:
     return rc;
 }
