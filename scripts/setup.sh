@@ -28,12 +28,13 @@ RUN_PACKAGES="build-essential cmake ninja-build pkg-config libcjson-dev libcmock
  libsodium-dev libcurl4-openssl-dev libarchive-dev libprotobuf-c-dev protobuf-c-compiler
  libssl-dev patchelf python3-onnx python3-numpy espeak-ng ca-certificates xz-utils file"
 # What only the tests use: repositories served (nginx, minisign), valgrind, the
-# conformance suite, the builder's tests (ccache, distcc, debootstrap, patch),
-# ortkit cross-built for aarch64 and tested under qemu-user (the cross
-# compiler and ortkit's dependencies as Debian's arm64 packages, beside the
-# native ones: multiarch; qemu itself comes from trixie, fetch_qemu), and the
-# Rust binding's (rustc, cargo: bindings/rust builds offline with them).
-TEST_PACKAGES="minisign nginx valgrind libonnx-testdata ccache distcc debootstrap patch
+# conformance suite, the builder's tests (ccache, distcc, redis-server for the
+# shared cache, debootstrap, patch), ortkit cross-built for aarch64 and tested
+# under qemu-user (the cross compiler and ortkit's dependencies as Debian's
+# arm64 packages, beside the native ones: multiarch; qemu itself comes from
+# trixie, fetch_qemu), and the Rust binding's (rustc, cargo: bindings/rust
+# builds offline with them).
+TEST_PACKAGES="minisign nginx valgrind libonnx-testdata ccache distcc redis-server debootstrap patch
  gcc-aarch64-linux-gnu rustc cargo"
 ARM64_PACKAGES="libc6-dev:arm64 libcjson-dev:arm64 libssl-dev:arm64 libprotobuf-c-dev:arm64
  libsodium-dev:arm64 libcurl4-openssl-dev:arm64 libarchive-dev:arm64 libcmocka-dev:arm64

@@ -10,12 +10,25 @@
 
 typedef struct build_args {
     const char *source, *variant, *build_dir, *distcc, *patch, *cuda, *cudnn, *eigen;
-    const char *cmake_project, *into, *target, *deps_dir, *glibc_floor;
+    const char *cmake_project, *into, *target, *deps_dir, *glibc_floor, *cache_basedir, *matrix;
     uint64_t budget, min_disk, lang_mem[ORTKIT__LANG_COUNT];
     long jobs, ninja_jobs;
-    int cache, lto, dry, check, json, fetch, progress, no_bundle, static_core;
+    int cache, lto, dry, check, json, fetch, progress, no_bundle, static_core, cache_remote_only;
+    int has_remote;
+    ortkit__builder_cache_remote remote; /* --cache-remote, checked */
     ortkit__strv ops, defines, deps, accept;
 } build_args;
+
+/* --cache-remote URL: checked here, and never echoed (it may hold a password). */
+static int set_cache_remote(cli_opt_parser *p, void *field, char *value)
+{
+    build_args *a = field;
+    (void)p;
+    if (ortkit__builder_cache_remote_parse(&a->remote, value))
+        return cli_usage("build", "%s", ortkit__error_message());
+    a->has_remote = 1;
+    return 0;
+}
 
 /* -D KEY=VALUE and --dep NAME=DIR: a name before the '='. */
 static int add_pair(cli_opt_parser *p, void *strv, char *value)
@@ -68,6 +81,16 @@ static const cli_opt build_opts[] = {
     {0, "jobs", 'j', "N", 0, "CPU slots: compiles at once at most (default: cores)",
      CLI_OPT_LONG(build_args, jobs, 1, 4096)},
     {0, "cache", 0, "ccache", 0, "compile through ccache", CLI_OPT_CHOICE(build_args, cache, ccache)},
+    {0, "cache-remote", 0, "URL", 0,
+     "with --cache ccache: share the cache through a server, redis://HOST[:PORT][/DB] or "
+     "http://HOST[:PORT][/PATH] (ccache's remote storage; a password is never printed)",
+     CLI_OPT_CALL_ARGS(set_cache_remote)},
+    {0, "cache-remote-only", 0, NULL, 0,
+     "use only the remote storage, no local cache directory (CCACHE_REMOTE_ONLY)",
+     CLI_OPT_FLAG(build_args, cache_remote_only)},
+    {0, "cache-basedir", 0, "DIR", 0,
+     "with --cache ccache: paths under DIR count relative to the build directory, so build "
+     "directories under it share compiles (CCACHE_BASEDIR)", CLI_OPT_STRING(build_args, cache_basedir)},
     {0, "distcc", 0, "HOSTS", 0, "compile through distcc on HOSTS (DISTCC_HOSTS syntax)",
      CLI_OPT_STRING(build_args, distcc)},
     {0, "lto", 0, NULL, 0, "link-time optimisation (onnxruntime_ENABLE_LTO)",
@@ -109,6 +132,10 @@ static const cli_opt build_opts[] = {
      "providers stay shared beside it", CLI_OPT_FLAG(build_args, static_core)},
     {0, "cmake-project", 0, "DIR", 0, "build any CMake project through the same engine",
      CLI_OPT_STRING(build_args, cmake_project)},
+    {0, "matrix", 0, "VARIANT,...", 0,
+     "plan these variants (with --source and the options each job takes) and write the jobs "
+     "for a CI matrix, ordered so shared work is built first (docs/BUILD.md); builds nothing",
+     CLI_OPT_STRING(build_args, matrix)},
     {0, "dry-run", 0, NULL, 0, "print the plan (commands and summary) and stop",
      CLI_OPT_FLAG(build_args, dry)},
     {0, "check", 0, NULL, 0, "run the pre-flight checks, print the toolchain, and stop",
@@ -159,9 +186,14 @@ static int parse_args(build_args *a, int argc, char **argv)
         if (ortkit__strv_push(&a->ops, p.args[i]))
             return cli_fail("out of memory");
     }
+    if (a->matrix && !a->source)
+        return cli_usage("build", "--matrix needs --source DIR: the ONNX Runtime tree every job builds");
     if (!!a->source == !!a->cmake_project)
         return cli_usage("build", "give either --source DIR (with --variant) or --cmake-project DIR");
-    if (a->source && !a->variant)
+    if (a->matrix && (a->variant || a->cmake_project || a->check))
+        return cli_usage("build", "--matrix plans the variants it names: it takes --source, not "
+                                  "--variant, --cmake-project or --check");
+    if (a->source && !a->variant && !a->matrix)
         return cli_usage("build", "--source needs --variant NAME (see 'ortkit variants')");
     if (a->cmake_project &&
         (a->variant || a->ops.n || a->lto || a->eigen || a->deps.n || a->deps_dir || a->glibc_floor))
@@ -171,6 +203,13 @@ static int parse_args(build_args *a, int argc, char **argv)
         return cli_usage("build", "--accept-dep-version goes with --deps DIR");
     if (a->deps_dir && a->fetch)
         return cli_usage("build", "--deps DIR supplies the dependencies: it does not go with --fetch");
+    if ((a->has_remote || a->cache_remote_only || a->cache_basedir) && !a->cache)
+        return cli_usage("build", "--cache-remote, --cache-remote-only and --cache-basedir go with "
+                                  "--cache ccache");
+    if (a->cache_remote_only && !a->has_remote)
+        return cli_usage("build", "--cache-remote-only goes with --cache-remote URL");
+    if (a->cache_basedir && a->cache_basedir[0] != '/')
+        return cli_usage("build", "--cache-basedir wants an absolute directory");
     return 0;
 }
 
@@ -189,18 +228,39 @@ static const char *chain_of(const build_args *a)
     return a->cache ? "ccache" : a->distcc ? "distcc" : NULL;
 }
 
+/* "label\tvalue" lines as a JSON object. */
+static cJSON *lines_json(const ortkit__strv *lines)
+{
+    cJSON *o = cJSON_CreateObject();
+    for (size_t i = 0; o && i < lines->n; i++) {
+        const char *tab = strchr(lines->v[i], '\t');
+        char label[64];
+        if (!tab || (size_t)(tab - lines->v[i]) >= sizeof label)
+            continue;
+        snprintf(label, sizeof label, "%.*s", (int)(tab - lines->v[i]), lines->v[i]);
+        cJSON_AddStringToObject(o, label, tab + 1);
+    }
+    return o;
+}
+
+/* The compiler cache's settings (--cache ccache), the URL without a password. */
+static cJSON *cache_json(const build_args *a)
+{
+    cJSON *c = cJSON_CreateObject();
+    cJSON_AddStringToObject(c, "tool", "ccache");
+    cJSON_AddItemToObject(c, "remote", a->has_remote ? cJSON_CreateString(a->remote.shown)
+                                                     : cJSON_CreateNull());
+    cJSON_AddBoolToObject(c, "remote_only", a->cache_remote_only);
+    cJSON_AddItemToObject(c, "basedir", a->cache_basedir ? cJSON_CreateString(a->cache_basedir)
+                                                         : cJSON_CreateNull());
+    return c;
+}
+
 /* The plan as JSON: the summary, the commands, and the gate's settings. */
 static cJSON *plan_json(const ortkit__builder_plan *plan, const build_args *a, const char *ops_text)
 {
-    cJSON *root = cJSON_CreateObject(), *sum = cJSON_AddObjectToObject(root, "summary");
-    for (size_t i = 0; sum && i < plan->summary.n; i++) {
-        char *tab = strchr(plan->summary.v[i], '\t');
-        if (!tab)
-            continue;
-        *tab = '\0';
-        cJSON_AddStringToObject(sum, plan->summary.v[i], tab + 1);
-        *tab = '\t';
-    }
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddItemToObject(root, "summary", lines_json(&plan->summary));
     cJSON_AddItemToObject(root, "configure",
                           cJSON_CreateStringArray((const char *const *)plan->configure.v,
                                                   (int)plan->configure.n));
@@ -223,6 +283,10 @@ static cJSON *plan_json(const ortkit__builder_plan *plan, const build_args *a, c
         if (chain)
             cJSON_AddStringToObject(gate, "chain", chain);
     }
+    if (a->cache)
+        cJSON_AddItemToObject(root, "cache", cache_json(a));
+    if (plan->sharing.n)
+        cJSON_AddItemToObject(root, "sharing", lines_json(&plan->sharing));
     cJSON_AddStringToObject(root, "stage", plan->stage_dir);
     return root;
 }
@@ -249,6 +313,251 @@ static void print_dry_run(const ortkit__builder_plan *plan, const build_args *a,
            cli_esc(plan->configure.v[4]), budget, slots, chain ? ", through " : "", cli_esc(chain));
 }
 
+/* ---- --matrix: the jobs of a CI matrix ------------------------------------------- */
+
+#define PUSHARG(...)                                   \
+    do {                                               \
+        if (ortkit__strv_pushf(sv, __VA_ARGS__))       \
+            return -1;                                 \
+    } while (0)
+
+/* The ortkit arguments of one job: the options given with --matrix, in one
+ * fixed order, for one variant and its build directory. */
+static int job_args(ortkit__strv *sv, const build_args *a, const char *variant, const char *build_dir)
+{
+    PUSHARG("build");
+    PUSHARG("--source");
+    PUSHARG("%s", a->source);
+    PUSHARG("--variant");
+    PUSHARG("%s", variant);
+    PUSHARG("--build-dir");
+    PUSHARG("%s", build_dir);
+    /* Numbers as the options read them (sizes in bytes); 0: not given. */
+    char nums[4][24];
+    const unsigned long long n[4] = {a->budget, (unsigned long long)a->jobs,
+                                     (unsigned long long)a->ninja_jobs, a->min_disk};
+    for (int i = 0; i < 4; i++)
+        snprintf(nums[i], sizeof nums[i], "%llu", n[i]);
+    const struct {
+        const char *opt, *value;
+    } values[] = {{"--cache", a->cache ? "ccache" : NULL},
+                  {"--cache-remote", a->has_remote ? a->remote.url : NULL}, /* no password in it */
+                  {"--cache-basedir", a->cache_basedir}, {"--distcc", a->distcc},
+                  {"--patch", a->patch},       {"--cuda-home", a->cuda},     {"--cudnn-home", a->cudnn},
+                  {"--eigen", a->eigen},       {"--deps", a->deps_dir},      {"--glibc-floor", a->glibc_floor},
+                  {"--bundle-into", a->into},  {"--target", a->target},
+                  {"--mem-budget", n[0] ? nums[0] : NULL}, {"--jobs", n[1] ? nums[1] : NULL},
+                  {"--ninja-jobs", n[2] ? nums[2] : NULL}, {"--min-disk", n[3] ? nums[3] : NULL}};
+    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+        if (!values[i].value)
+            continue;
+        PUSHARG("%s", values[i].opt);
+        PUSHARG("%s", values[i].value);
+    }
+    const struct {
+        const char *opt;
+        int on;
+    } flags[] = {{"--cache-remote-only", a->cache_remote_only}, {"--lto", a->lto}, {"--fetch", a->fetch},
+                 {"--no-bundle", a->no_bundle}, {"--static", a->static_core}};
+    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
+        if (flags[i].on)
+            PUSHARG("%s", flags[i].opt);
+    const struct {
+        const char *opt;
+        const ortkit__strv *v;
+    } lists[] = {{"--dep", &a->deps}, {"--accept-dep-version", &a->accept}, {"-D", &a->defines},
+                 {"--ops-from", &a->ops}};
+    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
+        for (size_t k = 0; k < lists[i].v->n; k++) {
+            PUSHARG("%s", lists[i].opt);
+            PUSHARG("%s", lists[i].v->v[k]);
+        }
+    static const char *const langs[] = {"c", "c++", "cuda", "link"};
+    for (int l = 0; l < ORTKIT__LANG_COUNT; l++)
+        if (a->lang_mem[l]) {
+            PUSHARG("--lang-mem");
+            PUSHARG("%s=%llu", langs[l], (unsigned long long)a->lang_mem[l]);
+        }
+    return 0;
+}
+
+static char *command_line(const ortkit__strv *args)
+{
+    ortkit__strv all = {0};
+    char *line = NULL;
+    if (!ortkit__strv_push(&all, "ortkit")) {
+        size_t i = 0;
+        while (i < args->n && !ortkit__strv_push(&all, args->v[i]))
+            i++;
+        if (i == args->n)
+            line = ortkit__builder_plan_command_line(&all);
+    }
+    ortkit__strv_free(&all);
+    return line;
+}
+
+static cJSON *strv_json(const ortkit__strv *sv)
+{
+    cJSON *arr = cJSON_CreateArray();
+    for (size_t i = 0; arr && i < sv->n; i++)
+        cJSON_AddItemToArray(arr, cJSON_CreateString(sv->v[i]));
+    return arr;
+}
+
+/* One job as a CI matrix entry. */
+static cJSON *job_json(const ortkit__builder_job_plan *j, const build_args *a, const char *build_dir,
+                       const ortkit__strv *args, const char *command)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "variant", j->variant->name);
+    cJSON_AddNumberToObject(o, "wave", j->wave);
+    /* The machine it needs (a runner label): the variant's architecture. */
+    cJSON_AddStringToObject(o, "arch", ortkit_arch_name(j->variant->arch));
+    cJSON_AddStringToObject(o, "group", j->group);
+    cJSON_AddItemToObject(o, "seeds", strv_json(&j->seeds));
+    cJSON_AddItemToObject(o, "takes", strv_json(&j->takes));
+    cJSON_AddStringToObject(o, "build_dir", build_dir);
+    cJSON_AddItemToObject(o, "args", strv_json(args));
+    cJSON_AddStringToObject(o, "command", command);
+    cJSON_AddItemToObject(o, "cache", a->cache ? cache_json(a) : cJSON_CreateNull());
+    cJSON_AddItemToObject(o, "bundle_into", a->into ? cJSON_CreateString(a->into) : cJSON_CreateNull());
+    return o;
+}
+
+/* A job's build directory: BUILD/VARIANT under --build-dir, else build-VARIANT. */
+static void job_build_dir(char *buf, size_t size, const build_args *a, const char *variant)
+{
+    if (a->build_dir)
+        snprintf(buf, size, "%s/%s", a->build_dir, variant);
+    else
+        snprintf(buf, size, "build-%s", variant);
+}
+
+/* Plan one job as `ortkit build --dry-run` would: every variant of the
+ * matrix must plan before any job is written. */
+static int plan_job(const build_args *a, const char *variant, const char *build_dir, const char *exe)
+{
+    ortkit__builder_options o = {
+        .mode = ORTKIT__BUILDER_PLAN, .source = a->source, .variant = variant,
+        .build_dir = build_dir, .launcher = exe, .cuda_home = a->cuda, .cudnn_home = a->cudnn,
+        .eigen_dir = a->eigen, .patch_dir = a->patch, .bundle_into = a->into,
+        .no_bundle = a->no_bundle, .static_core = a->static_core, .target = a->target,
+        .chain = chain_of(a), .distcc_hosts = a->distcc,
+        .cache_remote = a->has_remote ? &a->remote : NULL, .cache_remote_only = a->cache_remote_only,
+        .cache_basedir = a->cache_basedir, .lto = a->lto, .fetch = a->fetch,
+        .models = (const char *const *)a->ops.v, .n_models = a->ops.n,
+        .deps = (const char *const *)a->deps.v, .n_deps = a->deps.n, .deps_dir = a->deps_dir,
+        .accept_versions = (const char *const *)a->accept.v, .n_accept_versions = a->accept.n,
+        .glibc_floor = a->glibc_floor, .defines = (const char *const *)a->defines.v,
+        .n_defines = a->defines.n, .quiet = 1};
+    ortkit__builder_result res;
+    int rc = ortkit__builder_build(&res, &o);
+    ortkit__builder_result_free(&res);
+    return rc ? cli_fail("--matrix: %s: %s", variant, ortkit__error_message()) : 0;
+}
+
+static int run_matrix(const build_args *a, const char *exe)
+{
+    if (a->has_remote && a->remote.has_password)
+        return cli_usage("build", "--matrix writes the cache's URL into every job, where CI logs "
+                                  "show it: give --cache-remote without a password, and hand the "
+                                  "jobs the password as a secret (docs/BUILD.md, \"A CI matrix\")");
+    ortkit__strv names = {0};
+    const ortkit_variant **vs = NULL;
+    ortkit__builder_job_plan *jobs = NULL;
+    size_t n_jobs = 0;
+    cJSON *root = NULL;
+    int rc = 0;
+    for (const char *p = a->matrix; *p;) {
+        size_t len = strcspn(p, ",");
+        if (len && ortkit__strv_pushf(&names, "%.*s", (int)len, p)) {
+            rc = cli_fail("out of memory");
+            goto cleanup;
+        }
+        p += len + (p[len] == ',');
+    }
+    if (!names.n) {
+        rc = cli_usage("build", "--matrix wants variants: VARIANT,VARIANT,... (see 'ortkit variants')");
+        goto cleanup;
+    }
+    vs = calloc(names.n, sizeof *vs);
+    if (!vs) {
+        rc = cli_fail("out of memory");
+        goto cleanup;
+    }
+    for (size_t i = 0; i < names.n; i++)
+        if (ortkit_variant_parse(&vs[i], names.v[i]) != 0) {
+            rc = cli_fail("--matrix: %s", ortkit_error_last());
+            goto cleanup;
+        }
+    if (ortkit__builder_matrix_order(&jobs, &n_jobs, vs, names.n) != 0) {
+        rc = cli_fail("%s", ortkit__error_message());
+        goto cleanup;
+    }
+    root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "rule", ORTKIT__MATRIX_RULE);
+    cJSON_AddStringToObject(root, "source", a->source);
+    cJSON_AddNumberToObject(root, "jobs", (double)n_jobs);
+    cJSON *sizes = cJSON_AddArrayToObject(root, "wave_sizes");
+    cJSON *all = cJSON_AddArrayToObject(root, "include");
+    cJSON *waves = cJSON_AddArrayToObject(root, "waves"), *wave_include[ORTKIT__MATRIX_WAVES];
+    int count[ORTKIT__MATRIX_WAVES] = {0};
+    for (int w = 0; w < ORTKIT__MATRIX_WAVES; w++) {
+        cJSON *wo = cJSON_CreateObject();
+        wave_include[w] = cJSON_AddArrayToObject(wo, "include");
+        cJSON_AddItemToArray(waves, wo);
+    }
+    /* Every job plans, or nothing is written. */
+    for (size_t i = 0; i < n_jobs && !rc; i++) {
+        char build_dir[PATH_MAX];
+        job_build_dir(build_dir, sizeof build_dir, a, jobs[i].variant->name);
+        rc = plan_job(a, jobs[i].variant->name, build_dir, exe);
+    }
+    if (!rc && !a->json)
+        printf("ortkit build matrix: %zu job%s for %s\nrule: %s\n", n_jobs, n_jobs == 1 ? "" : "s",
+               cli_esc(a->source), ORTKIT__MATRIX_RULE);
+    for (size_t i = 0; i < n_jobs && !rc; i++) {
+        const ortkit__builder_job_plan *j = &jobs[i];
+        char build_dir[PATH_MAX];
+        ortkit__strv args = {0};
+        char *command = NULL;
+        job_build_dir(build_dir, sizeof build_dir, a, j->variant->name);
+        if (job_args(&args, a, j->variant->name, build_dir) || !(command = command_line(&args)))
+            rc = cli_fail("out of memory");
+        if (!rc) {
+            count[j->wave - 1]++;
+            cJSON_AddItemToArray(all, job_json(j, a, build_dir, &args, command));
+            cJSON_AddItemToArray(wave_include[j->wave - 1], job_json(j, a, build_dir, &args, command));
+            if (!a->json) {
+                if (i == 0 || jobs[i - 1].wave != j->wave)
+                    printf("\nwave %d:\n", j->wave);
+                printf("  %-26s %s%s", j->variant->name, j->seeds.n ? "builds " : "",
+                       j->seeds.n ? cli_esc(j->seeds.v[0]) : "");
+                for (size_t k = 1; k < j->seeds.n; k++)
+                    printf(", %s", cli_esc(j->seeds.v[k]));
+                printf("%s%s", j->seeds.n && j->takes.n ? "; " : "", j->takes.n ? "takes " : "");
+                for (size_t k = 0; k < j->takes.n; k++)
+                    printf("%s%s", k ? ", " : "", cli_esc(j->takes.v[k]));
+                printf("\n    %s\n", cli_esc(command));
+            }
+        }
+        free(command);
+        ortkit__strv_free(&args);
+    }
+    for (int w = 0; w < ORTKIT__MATRIX_WAVES; w++)
+        cJSON_AddItemToArray(sizes, cJSON_CreateNumber(count[w]));
+    if (!rc && a->json) {
+        rc = cli_json_print(root);
+        root = NULL;
+    }
+cleanup:
+    cJSON_Delete(root);
+    ortkit__builder_matrix_free(jobs, n_jobs);
+    free(vs);
+    ortkit__strv_free(&names);
+    return rc;
+}
+
 int cmd_build(int argc, char **argv)
 {
     /* The compiler launcher the plan puts in CMake: "--launch DIR" or "--launch=DIR". */
@@ -273,13 +582,19 @@ int cmd_build(int argc, char **argv)
         rc = cli_fail("cannot resolve the source, build directory or ortkit's own path");
         goto cleanup;
     }
+    if (a.matrix) {
+        rc = run_matrix(&a, exe);
+        goto cleanup;
+    }
     ortkit__builder_options o = {
         .mode = a.dry ? ORTKIT__BUILDER_PLAN : a.check ? ORTKIT__BUILDER_CHECK : ORTKIT__BUILDER_BUILD,
         .source = a.source, .variant = a.variant, .cmake_project = a.cmake_project,
         .build_dir = a.build_dir, .launcher = exe, .cuda_home = a.cuda, .cudnn_home = a.cudnn,
         .eigen_dir = a.eigen, .patch_dir = a.patch, .bundle_into = a.into, .no_bundle = a.no_bundle,
         .static_core = a.static_core,
-        .target = a.target, .chain = chain_of(&a), .distcc_hosts = a.distcc, .budget = a.budget,
+        .target = a.target, .chain = chain_of(&a), .distcc_hosts = a.distcc,
+        .cache_remote = a.has_remote ? &a.remote : NULL, .cache_remote_only = a.cache_remote_only,
+        .cache_basedir = a.cache_basedir, .budget = a.budget,
         .min_disk = a.min_disk, .slots = (int)a.jobs, .ninja_jobs = (int)a.ninja_jobs,
         .lto = a.lto, .fetch = a.fetch, .models = (const char *const *)a.ops.v,
         .n_models = a.ops.n, .deps = (const char *const *)a.deps.v, .n_deps = a.deps.n,
@@ -314,6 +629,9 @@ int cmd_build(int argc, char **argv)
         if (tc->nvcc[0])
             printf("  nvcc    %s (%s)\n  cuDNN   %s (%s)\n", cli_esc(tc->nvcc), cli_esc(res.cuda_home),
                    cli_esc(tc->cudnn), cli_esc(res.cudnn_home));
+        if (tc->ccache[0])
+            printf("  ccache  %s%s%s\n", cli_esc(tc->ccache), a.has_remote ? ", remote " : "",
+                   a.has_remote ? cli_esc(a.remote.shown) : "");
         rc = CLI_OK;
     } else if (a.dry) {
         if (a.json)

@@ -48,7 +48,7 @@ static int find_toolchain(ortkit__builder_result *r, const ortkit__builder_optio
         ortkit__builder_preflight pf = {v ? ORTKIT__BUILD_ORT : ORTKIT__BUILD_CMAKE, r->source,
                                         r->build_dir, v, o->cuda_home, o->min_disk,
                                         o->chain && strstr(o->chain, "ccache"), o->distcc_hosts,
-                                        o->n_models > 0};
+                                        o->n_models > 0, o->cache_remote};
         int rc = ortkit__builder_preflight_run(&pf, &r->toolchain, r->cuda_home,
                                                sizeof r->cuda_home, r->cudnn_home,
                                                sizeof r->cudnn_home, o->warn);
@@ -261,6 +261,8 @@ static cJSON *build_facts(const ortkit__builder_result *r, const ortkit__builder
             cJSON_AddStringToObject(t, "nvcc", tc->nvcc);
         if (tc->cudnn[0])
             cJSON_AddStringToObject(t, "cudnn", tc->cudnn);
+        if (tc->ccache[0])
+            cJSON_AddStringToObject(t, "ccache", tc->ccache);
     }
     cJSON_AddItemToObject(j, "configure",
                           cJSON_CreateStringArray((const char *const *)r->plan.configure.v,
@@ -347,7 +349,10 @@ static int build_locked(ortkit__builder_result *r, const ortkit__builder_options
         .plan = &r->plan, .build_dir = r->build_dir,
         .kind = v ? ORTKIT__BUILD_ORT : ORTKIT__BUILD_CMAKE, .budget = o->budget,
         .slots = o->slots, .ninja_jobs = o->ninja_jobs, .chain = o->chain,
-        .distcc_hosts = o->distcc_hosts, .progress = o->progress, .quiet = o->quiet,
+        .distcc_hosts = o->distcc_hosts, .cache_remote = o->cache_remote,
+        .cache_remote_only = o->cache_remote_only, .cache_basedir = o->cache_basedir,
+        .variant_flags = v ? v->cpu_flags : NULL, .source = r->source, .warn = o->warn,
+        .progress = o->progress, .quiet = o->quiet,
         .target = o->target, .install = o->target == NULL};
     memcpy(eo.lang_default, o->lang_mem, sizeof eo.lang_default);
     if ((rc = ortkit__builder_execute(&eo, &r->report)))
@@ -412,6 +417,14 @@ int ortkit__builder_build(ortkit__builder_result *r, const ortkit__builder_optio
     if (o->static_core && o->no_bundle)
         return ortkit__error_set(ORTKIT_E_INVALID_ARG, "--static makes a static bundle: it cannot "
                                  "go with --no-bundle");
+    int ccache = o->chain && strstr(o->chain, "ccache");
+    if ((o->cache_remote || o->cache_remote_only || o->cache_basedir) && !ccache)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "--cache-remote, --cache-remote-only and "
+                                 "--cache-basedir are ccache's: they go with --cache ccache");
+    if (o->cache_remote_only && !o->cache_remote)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "--cache-remote-only goes with --cache-remote URL");
+    if (o->cache_basedir && o->cache_basedir[0] != '/')
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "--cache-basedir wants an absolute directory");
     if (o->source) {
         if (!o->variant)
             return ortkit__error_set(ORTKIT_E_INVALID_ARG, "a source tree needs a variant");
@@ -452,7 +465,9 @@ int ortkit__builder_build(ortkit__builder_result *r, const ortkit__builder_optio
         .fetch = o->fetch, .deps = o->deps, .n_deps = o->n_deps, .defines = o->defines,
         .n_defines = o->n_defines, .static_core = o->static_core,
         .dep_sources = o->deps_dir ? &r->dep_sources : NULL, .deps_dir = r->deps_dir,
-        .glibc_floor = o->glibc_floor, .glibc_here = v ? r->glibc_here : NULL};
+        .glibc_floor = o->glibc_floor, .glibc_here = v ? r->glibc_here : NULL, .chain = o->chain,
+        .cache_remote = o->cache_remote, .cache_remote_only = o->cache_remote_only,
+        .cache_basedir = o->cache_basedir};
     if ((rc = ortkit__builder_plan_make(&r->plan, &cfg)))
         return rc;
     if (o->mode == ORTKIT__BUILDER_PLAN)

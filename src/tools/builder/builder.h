@@ -80,6 +80,66 @@ struct cJSON *ortkit__builder_deps_json(const ortkit__builder_deps *deps);
 const char *ortkit__builder_dep_match_name(ortkit__builder_dep_match m);
 void ortkit__builder_deps_free(ortkit__builder_deps *deps);
 
+/* ---- the compiler cache and its remote storage (cache.c) ------------------ */
+
+typedef enum ortkit__builder_cache_scheme {
+    ORTKIT__CACHE_REDIS = 0, /* redis://[[USER:]PASSWORD@]HOST[:PORT][/DB] */
+    ORTKIT__CACHE_HTTP = 1,  /* http://[USER:PASSWORD@]HOST[:PORT][/PATH] */
+    ORTKIT__CACHE_HTTPS = 2  /* https://...: ccache 4.13+ through a storage helper */
+} ortkit__builder_cache_scheme;
+
+/* A remote storage URL for ccache (CCACHE_REMOTE_STORAGE), checked. */
+typedef struct ortkit__builder_cache_remote {
+    char url[1024];      /* as given: what ccache gets */
+    char shown[1024];    /* the same with any password replaced by "***": what is printed */
+    ortkit__builder_cache_scheme scheme;
+    char host[256];
+    unsigned port;       /* given, or the scheme's default (6379, 80, 443) */
+    int port_given;
+    long db;             /* redis: the database number, -1 when none is given */
+    int has_password;
+} ortkit__builder_cache_remote;
+
+/*
+ * Check a remote storage URL strictly: the scheme (redis, http, https), a
+ * host name or IPv4 address, a port from 1 to 65535, a redis database
+ * number or an http path, and ccache's attributes after '|' (read-only,
+ * connect-timeout, operation-timeout; layout and keep-alive for http).  No
+ * white space (ccache separates URLs with it), no query or fragment.  The
+ * failure says what is wrong and never repeats a password.
+ */
+int ortkit__builder_cache_remote_parse(ortkit__builder_cache_remote *out, const char *url);
+/* The scheme's name: "redis", "http", "https". */
+const char *ortkit__builder_cache_scheme_name(ortkit__builder_cache_scheme s);
+/*
+ * What `ccache --version` says (text): its version into version, and
+ * whether it can reach remote (NULL: only its version): a "Features:" line
+ * naming redis-storage or http-storage, 4.7 or newer (the per-storage
+ * counters the report reads), 4.13 or newer for https (a storage helper).
+ */
+int ortkit__builder_ccache_check(const char *text, const ortkit__builder_cache_remote *remote,
+                                 char *version, size_t size);
+/* A TCP connection to the remote's host and port within timeout_ms: 0, or
+ * an error saying why not (for pre-flight's warning). */
+int ortkit__builder_cache_remote_reach(const ortkit__builder_cache_remote *remote, int timeout_ms);
+
+/* What the cache did with one compile, from ccache's stats log of it. */
+typedef enum ortkit__builder_cache_outcome {
+    ORTKIT__CACHE_NONE = 0,        /* not through ccache, or it said nothing */
+    ORTKIT__CACHE_LOCAL_HIT = 1,   /* from the local cache directory */
+    ORTKIT__CACHE_REMOTE_HIT = 2,  /* from the remote storage */
+    ORTKIT__CACHE_MISS = 3,        /* compiled (and stored) */
+    ORTKIT__CACHE_UNCACHEABLE = 4, /* run without caching: a link, an option ccache cannot cache */
+    ORTKIT__CACHE_OUTCOMES
+} ortkit__builder_cache_outcome;
+
+/* "-", "local-hit", "remote-hit", "miss", "uncacheable"; and back (-1: unknown). */
+const char *ortkit__builder_cache_outcome_name(ortkit__builder_cache_outcome o);
+int ortkit__builder_cache_outcome_parse(const char *name);
+/* Classify ccache's stats log of one compile (its counter names, one a
+ * line); *remote_errors counts remote_storage_error and _timeout. */
+ortkit__builder_cache_outcome ortkit__builder_ccache_outcome(const char *log, int *remote_errors);
+
 /* ---- plan (plan.c) -------------------------------------------------------- */
 
 typedef enum ortkit__builder_kind {
@@ -110,12 +170,17 @@ typedef struct ortkit__builder_config {
     const char *deps_dir;           /* where they came from (--deps DIR) */
     const char *glibc_floor;        /* --glibc-floor, or NULL */
     const char *glibc_here;         /* the build environment's glibc ("2.31"), or NULL */
+    const char *chain;              /* "ccache", "distcc", "ccache+distcc" or NULL: said */
+    const ortkit__builder_cache_remote *cache_remote; /* ccache's remote storage, or NULL */
+    int cache_remote_only;
+    const char *cache_basedir;      /* CCACHE_BASEDIR, or NULL */
 } ortkit__builder_config;
 
 typedef struct ortkit__builder_plan {
     ortkit__strv configure; /* cmake's argv */
     ortkit__strv reduce;    /* op reduction argv; empty when none */
     ortkit__strv summary;   /* "label\tvalue" lines for people */
+    ortkit__strv sharing;   /* "part\twhat the variant's flags reach" (ORT builds) */
     char *cpu_flags_cmake;  /* CMAKE_PROJECT_INCLUDE's text: the variant's flags for ORT's own
                              * code only (NULL: no flags); written to cpu_flags_path */
     char *cpu_flags_path;
@@ -132,6 +197,46 @@ char *ortkit__builder_plan_command_line(const ortkit__strv *argv);
 /* CMAKE_CUDA_ARCHITECTURES for a variant: SASS only, "90a-real". */
 int ortkit__builder_cuda_architectures(const ortkit_variant *v, char *buf, size_t size);
 
+/* ---- a matrix of variants for a CI system (matrix.c) ----------------------- */
+
+/*
+ * One job of a matrix: a variant, the wave it runs in, and what it builds
+ * first for later jobs or takes from the shared cache.  The rule:
+ *   - variants share by platform (architecture, Jetson or not): the
+ *     dependencies, compiled without CPU flags; and by CUDA version and SM:
+ *     the device code, compiled without them too;
+ *   - wave 1: one job per platform, its baseline CPU-only variant when the
+ *     set has one (else its first CUDA variant), builds the dependencies;
+ *   - wave 2: the first variant of every other CUDA/SM group builds that
+ *     group's device code, taking the dependencies;
+ *   - wave 3: the rest build only their own ISA's code;
+ *   - within a wave: platform (x86_64 first), CPU-only before CUDA, CUDA
+ *     version, SM, then ISA from the baseline up (x86-64, avx2, avx512,
+ *     avx512bf16, avx512vnni; armv8.0, armv8.2, armv9).
+ */
+typedef struct ortkit__builder_job_plan {
+    const ortkit_variant *variant;
+    int wave;                /* 1, 2 or 3 */
+    char platform[32];       /* "x86_64", "aarch64", "aarch64 (Jetson)" */
+    char group[64];          /* "x86_64 cpu", "x86_64 cuda12.9 sm_90a" */
+    char device_code[48];    /* "CUDA 12.9 sm_90a device code", "" for CPU only */
+    ortkit__strv seeds;      /* what it builds first for the others */
+    ortkit__strv takes;      /* what it takes from the shared cache */
+} ortkit__builder_job_plan;
+
+#define ORTKIT__MATRIX_WAVES 3
+#define ORTKIT__MATRIX_RULE                                                                     \
+    "wave 1: one job per platform (its baseline CPU-only variant, else its first CUDA "        \
+    "variant) builds the dependencies; wave 2: the first variant of every other CUDA/SM "      \
+    "group builds that group's device code; wave 3: the rest build only their own CPU-flag "   \
+    "code; within a wave: platform, CPU-only before CUDA, CUDA version, SM, ISA from the "     \
+    "baseline up"
+
+/* The jobs for variants (each once; *out freed with ortkit__builder_matrix_free). */
+int ortkit__builder_matrix_order(ortkit__builder_job_plan **out, size_t *n,
+                                 const ortkit_variant *const *variants, size_t n_variants);
+void ortkit__builder_matrix_free(ortkit__builder_job_plan *jobs, size_t n);
+
 /* ---- --ops-from (ops.c) ---------------------------------------------------- */
 
 /* Write ORT's required-operators configuration for the models' operators
@@ -142,7 +247,7 @@ int ortkit__builder_ops_write(const char *path, const char *const *models, size_
 /* ---- pre-flight (preflight.c) ------------------------------------------ */
 
 typedef struct ortkit__builder_toolchain {
-    char cmake[32], ninja[32], cc[96], cxx[96], nvcc[32], cudnn[32];
+    char cmake[32], ninja[32], cc[96], cxx[96], nvcc[32], cudnn[32], ccache[32];
     char cmake_path[256], ninja_path[256];
 } ortkit__builder_toolchain;
 
@@ -156,6 +261,7 @@ typedef struct ortkit__builder_preflight {
     int cache_ccache;
     const char *distcc_hosts;
     int reduce_ops;          /* --ops-from: ORT's reduction script must be able to run */
+    const ortkit__builder_cache_remote *cache_remote; /* ccache must reach it (warned when not) */
 } ortkit__builder_preflight;
 
 /* The ORT version of a source tree ("1.21.0"); fails when it is not one. */
@@ -328,6 +434,35 @@ int ortkit__builder_launch(int argc, char **argv);
 /* The source file and language of a compiler command line (index into argv or -1). */
 int ortkit__builder_classify(char *const *argv, int argc, ortkit__builder_lang *lang);
 
+/* ---- what variants share, read from the configured build (sharing.c) ------ */
+
+/* A compile's part of the build: ONNX Runtime's own code, or a dependency's. */
+enum { ORTKIT__PART_ORT = 0, ORTKIT__PART_DEPS = 1, ORTKIT__PARTS };
+
+typedef struct ortkit__builder_sharing {
+    int known;                 /* the build's commands were read */
+    char flags[256];           /* the variant's CPU flags */
+    /* compiles by [part][language][0: without the flags (shared), 1: with them] */
+    uint64_t n[ORTKIT__PARTS][ORTKIT__LANG_COUNT][2];
+    uint64_t stray;            /* compiles that need no CPU flags (CUDA, a dependency's) with them */
+    ortkit__strv stray_files;  /* the first ten of them */
+} ortkit__builder_sharing;
+
+/*
+ * One line of `ninja -t commands`: a compile through the gate's launcher is
+ * counted by part (its source under the ONNX Runtime tree or the build
+ * directory, not BUILD/_deps: ORT's; else a dependency's), language, and
+ * whether it carries any of the variant's flags (as a word, or inside
+ * -Xcompiler=A,B).  Anything else (links, custom commands) is skipped.
+ */
+int ortkit__builder_sharing_add(ortkit__builder_sharing *s, const char *line, const char *source,
+                                const char *build_dir);
+/* Every compile of the configured build in build_dir (ninja -t commands,
+ * through a scratch file in the state directory). */
+int ortkit__builder_sharing_read(ortkit__builder_sharing *s, const char *build_dir,
+                                 const char *state_dir, const char *source, const char *flags);
+void ortkit__builder_sharing_free(ortkit__builder_sharing *s);
+
 /* ---- records, report (report.c) ------------------------------------------ */
 
 typedef struct ortkit__builder_record {
@@ -338,7 +473,21 @@ typedef struct ortkit__builder_record {
     uint64_t estimate;
     int status;
     ortkit__builder_hold held;
+    ortkit__builder_cache_outcome cache; /* what ccache did with it */
+    double saved;             /* a hit: the file's last real compile less this one; < 0: not known */
 } ortkit__builder_record;
+
+/* The compiler cache as a build used it (--cache ccache), for the report. */
+typedef struct ortkit__builder_cache_stats {
+    int on;                    /* compiles went through ccache */
+    char remote[1024];         /* --cache-remote as shown (no password), "" when none */
+    int remote_only;
+    uint64_t outcome[ORTKIT__CACHE_OUTCOMES]; /* compiles by what ccache did */
+    uint64_t remote_errors;    /* ccache's remote_storage_error and _timeout */
+    double hit_wall;           /* what the hits took */
+    double saved;              /* what they saved, where the file's real compile is known */
+    uint64_t unpriced;         /* hits of files with no real compile in this build's history */
+} ortkit__builder_cache_stats;
 
 typedef struct ortkit__builder_report {
     ortkit__builder_record *r;
@@ -350,12 +499,20 @@ typedef struct ortkit__builder_report {
     long steps_total, steps_done, steps_at_start;
     ortkit__builder_gate_stats gate;
     int ungated;          /* compiles that ran without the gate */
+    ortkit__builder_cache_stats cache;
+    ortkit__builder_sharing sharing; /* ORT builds: what the variant's flags reach */
 } ortkit__builder_report;
 
 int ortkit__builder_report_add(ortkit__builder_report *rep, const char *path,
                                ortkit__builder_lang lang, double wall, double cpu, double waited,
                                uint64_t peak, uint64_t estimate, int status,
                                ortkit__builder_hold held);
+/* What ccache did with the compile just added (and the time a hit saved,
+ * < 0 when not known): into its record and the report's cache figures. */
+void ortkit__builder_report_cache(ortkit__builder_report *rep, ortkit__builder_cache_outcome outcome,
+                                  int remote_errors, double saved);
+/* "12 hits (12 remote, 0 local), 0 misses": the cache figures in a line. */
+void ortkit__builder_cache_line(const ortkit__builder_cache_stats *c, char *buf, size_t size);
 void ortkit__builder_report_free(ortkit__builder_report *rep);
 /* For people. */
 void ortkit__builder_report_print(const ortkit__builder_report *rep, FILE *out);
@@ -370,6 +527,7 @@ typedef struct ortkit__builder_progress {
     double t_start, t_drawn;
     long done, total, at_start;
     double eta_hint;       /* seconds per step from history; 0 when none */
+    const ortkit__builder_cache_stats *cache; /* shown when on; NULL: none */
 } ortkit__builder_progress;
 
 /* Parse a ninja status prefix "[ortkit F/T R] "; 1 when it was one. */
@@ -397,6 +555,12 @@ typedef struct ortkit__builder_execute_options {
     int ninja_jobs;           /* 0: twice the slots, so the gate and not ninja limits */
     const char *chain;        /* "ccache", "distcc", "ccache+distcc" or NULL */
     const char *distcc_hosts;
+    const ortkit__builder_cache_remote *cache_remote; /* ccache's remote storage, or NULL */
+    int cache_remote_only;    /* CCACHE_REMOTE_ONLY: no local cache directory */
+    const char *cache_basedir; /* CCACHE_BASEDIR, or NULL */
+    const char *variant_flags; /* ORT builds: the variant's CPU flags, for the sharing account */
+    const char *source;        /* ORT builds: the source tree (ORT's own code is under it) */
+    void (*warn)(const char *msg); /* compiles that should be shared but are not; NULL: not said */
     int progress;             /* draw the status line */
     int quiet;
     const char *target;       /* ninja target; NULL: default */
@@ -456,6 +620,9 @@ typedef struct ortkit__builder_options {
     const char *target;        /* a ninja target: a partial build, not installed nor bundled */
     const char *chain;         /* "ccache", "distcc", "ccache+distcc" or NULL */
     const char *distcc_hosts;
+    const ortkit__builder_cache_remote *cache_remote; /* --cache-remote (with ccache), or NULL */
+    int cache_remote_only;     /* --cache-remote-only: CCACHE_REMOTE_ONLY */
+    const char *cache_basedir; /* --cache-basedir: CCACHE_BASEDIR */
     uint64_t budget;           /* 0: available memory less a reserve */
     uint64_t min_disk;         /* 0: a default for the kind of build */
     uint64_t lang_mem[ORTKIT__LANG_COUNT]; /* 0: the gate's defaults */

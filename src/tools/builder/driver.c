@@ -153,6 +153,17 @@ static pid_t start_ninja(const ortkit__builder_execute_options *o, int jobs, int
     setenv("NINJA_STATUS", "[ortkit %f/%t %r] ", 1);
     if (o->distcc_hosts)
         setenv("DISTCC_HOSTS", o->distcc_hosts, 1);
+    /* The shared cache reaches every compile ninja runs (through the gate's
+     * launcher, which runs ccache): ccache's own variables, nothing on the
+     * CMake command line (a changed remote does not reconfigure). */
+    if (o->chain && strstr(o->chain, "ccache")) {
+        if (o->cache_remote)
+            setenv("CCACHE_REMOTE_STORAGE", o->cache_remote->url, 1);
+        if (o->cache_remote_only)
+            setenv("CCACHE_REMOTE_ONLY", "1", 1);
+        if (o->cache_basedir)
+            setenv("CCACHE_BASEDIR", o->cache_basedir, 1);
+    }
     execvp(argv[0], argv);
     dprintf(2, "ortkit: cannot run ninja: %s\n", strerror(errno));
     _exit(127);
@@ -242,7 +253,7 @@ static int build_under_gate(const ortkit__builder_execute_options *o, ortkit__bu
         goto cleanup;
     }
     ortkit__builder_progress prog = {.enabled = o->progress, .t_start = ortkit__clock_now(),
-                                  .total = rep->steps_total};
+                                  .total = rep->steps_total, .cache = &rep->cache};
     if (hist.last_steps > 0)
         prog.eta_hint = hist.last_wall / (double)hist.last_steps;
     ninja_reader *nr = calloc(1, sizeof *nr);
@@ -330,6 +341,25 @@ cleanup:
     return rc;
 }
 
+/* What the variant's flags reach in the configured build (ORT builds): an
+ * account for the report, and a word when a compile that needs no CPU flags
+ * (CUDA device code, a dependency's) got them.  Not knowing fails nothing. */
+static void account_sharing(const ortkit__builder_execute_options *o, ortkit__builder_report *rep)
+{
+    if (!o->variant_flags || !o->variant_flags[0])
+        return;
+    if (ortkit__builder_sharing_read(&rep->sharing, o->build_dir, o->plan->state_dir, o->source,
+                                     o->variant_flags) != 0 || !rep->sharing.stray || !o->warn)
+        return;
+    char msg[PATH_MAX + 512];
+    snprintf(msg, sizeof msg, "%llu compile%s that need%s no CPU flags (CUDA device code, a "
+             "dependency's) carr%s the variant's (%s), so other variants cannot share %s; the first: %s",
+             (unsigned long long)rep->sharing.stray, rep->sharing.stray == 1 ? "" : "s",
+             rep->sharing.stray == 1 ? "s" : "", rep->sharing.stray == 1 ? "ies" : "y",
+             o->variant_flags, rep->sharing.stray == 1 ? "it" : "them", rep->sharing.stray_files.v[0]);
+    o->warn(msg);
+}
+
 int ortkit__builder_execute(const ortkit__builder_execute_options *o, ortkit__builder_report *rep)
 {
     const ortkit__builder_plan *plan = o->plan;
@@ -355,9 +385,14 @@ int ortkit__builder_execute(const ortkit__builder_execute_options *o, ortkit__bu
         rep->budget = avail > reserve + ORTKIT__GiB ? avail - reserve : ORTKIT__GiB;
     }
     rep->slots = o->slots > 0 ? o->slots : ortkit__proc_cpus();
+    rep->cache.on = o->chain && strstr(o->chain, "ccache");
+    snprintf(rep->cache.remote, sizeof rep->cache.remote, "%s",
+             rep->cache.on && o->cache_remote ? o->cache_remote->shown : "");
+    rep->cache.remote_only = rep->cache.on && o->cache_remote_only;
 
     if ((rc = configure(o, fileno(log), log_path)))
         goto cleanup;
+    account_sharing(o, rep);
     if ((rc = build_under_gate(o, rep, log, log_path)))
         goto cleanup;
     if (o->install) {

@@ -6,7 +6,8 @@
  * directory only its user can reach), one line each way:
  *     launcher: REQ <pid> <lang> <path>
  *     gate:     GO <chain>            (when admitted; chain "-", "ccache", ...)
- *     launcher: END <status> <wall_s> <user_s> <sys_s> <maxrss_kb>
+ *     launcher: END <status> <wall_s> <user_s> <sys_s> <maxrss_kb> <cache> <remote_errors>
+ * (<cache>: what ccache did with it, "-" without ccache; see cache.c).
  * The reservation lives exactly as long as the connection: a launcher that
  * is killed closes it, and the gate releases what it held.  The compiler is
  * started with PR_SET_PDEATHSIG, so it does not outlive a killed launcher.
@@ -25,6 +26,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -348,10 +350,24 @@ static void on_signal(int sig) { got_signal = sig; }
 
 static double tv_seconds(struct timeval tv) { return (double)tv.tv_sec + (double)tv.tv_usec / 1e6; }
 
+/* What ccache's stats log of this one compile says. */
+static ortkit__builder_cache_outcome stats_log_read(int fd, int *remote_errors)
+{
+    char buf[4096];
+    ssize_t n = fd >= 0 ? pread(fd, buf, sizeof buf - 1, 0) : -1;
+    *remote_errors = 0;
+    if (n <= 0)
+        return ORTKIT__CACHE_NONE;
+    buf[n] = '\0';
+    return ortkit__builder_ccache_outcome(buf, remote_errors);
+}
+
 /* Run the compiler (through the chain) as a child; the launcher waits so
  * that RUSAGE_CHILDREN covers the compiler and every process it waited for
- * (cc1plus, as): ru_maxrss is then the largest of them. */
-static int run_child(char **cmd, const char *chain, int *status, struct rusage *ru, double *wall)
+ * (cc1plus, as): ru_maxrss is then the largest of them.  Through ccache,
+ * *outcome says what it did with the compile. */
+static int run_child(char **cmd, const char *chain, int *status, struct rusage *ru, double *wall,
+                     ortkit__builder_cache_outcome *outcome, int *remote_errors)
 {
     const char *pre[2] = {NULL, NULL};
     if (chain && !strcmp(chain, "ccache"))
@@ -360,6 +376,8 @@ static int run_child(char **cmd, const char *chain, int *status, struct rusage *
         pre[0] = "distcc";
     else if (chain && !strcmp(chain, "ccache+distcc"))
         pre[0] = "ccache";
+    *outcome = ORTKIT__CACHE_NONE;
+    *remote_errors = 0;
     size_t n = 0;
     while (cmd[n])
         n++;
@@ -371,6 +389,10 @@ static int run_child(char **cmd, const char *chain, int *status, struct rusage *
         argv[k++] = (char *)pre[0];
     for (size_t i = 0; i < n; i++)
         argv[k++] = cmd[i];
+    /* ccache's stats log of this one compile: a memory file the child
+     * reaches as /proc/self/fd/N (inherited: no close-on-exec), read back
+     * after it; nothing on disk, nothing shared with other compiles. */
+    int stats_fd = pre[0] && !strcmp(pre[0], "ccache") ? memfd_create("ortkit-ccache-stats", 0) : -1;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal; /* no SA_RESTART: waitpid returns to see it */
@@ -381,6 +403,8 @@ static int run_child(char **cmd, const char *chain, int *status, struct rusage *
     pid_t pid = fork();
     if (pid < 0) {
         free(argv);
+        if (stats_fd >= 0)
+            close(stats_fd);
         return -1;
     }
     if (pid == 0) {
@@ -389,6 +413,11 @@ static int run_child(char **cmd, const char *chain, int *status, struct rusage *
             _exit(128 + SIGKILL);
         if (chain && !strcmp(chain, "ccache+distcc"))
             setenv("CCACHE_PREFIX", "distcc", 1);
+        if (stats_fd >= 0) {
+            char path[64];
+            snprintf(path, sizeof path, "/proc/self/fd/%d", stats_fd);
+            setenv("CCACHE_STATSLOG", path, 1);
+        }
         execvp(argv[0], argv);
         fprintf(stderr, "ortkit: cannot run '%s': %s\n", argv[0], strerror(errno));
         _exit(127);
@@ -407,6 +436,10 @@ static int run_child(char **cmd, const char *chain, int *status, struct rusage *
     *wall = ortkit__clock_now() - t0;
     getrusage(RUSAGE_CHILDREN, ru);
     *status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+    if (stats_fd >= 0) {
+        *outcome = stats_log_read(stats_fd, remote_errors);
+        close(stats_fd);
+    }
     return 0;
 }
 
@@ -473,12 +506,15 @@ int ortkit__builder_launch(int argc, char **argv)
     struct rusage ru;
     double wall = 0;
     memset(&ru, 0, sizeof ru);
-    if (run_child(cmd, chain, &status, &ru, &wall) != 0) {
+    ortkit__builder_cache_outcome outcome = ORTKIT__CACHE_NONE;
+    int remote_errors = 0;
+    if (run_child(cmd, chain, &status, &ru, &wall, &outcome, &remote_errors) != 0) {
         fprintf(stderr, "ortkit: cannot start '%s': %s\n", cmd[0], strerror(errno));
         status = 127;
     }
-    n = snprintf(line, sizeof line, "END %d %.6f %.6f %.6f %ld\n", status, wall,
-                 tv_seconds(ru.ru_utime), tv_seconds(ru.ru_stime), (long)ru.ru_maxrss);
+    n = snprintf(line, sizeof line, "END %d %.6f %.6f %.6f %ld %s %d\n", status, wall,
+                 tv_seconds(ru.ru_utime), tv_seconds(ru.ru_stime), (long)ru.ru_maxrss,
+                 ortkit__builder_cache_outcome_name(outcome), remote_errors);
     /* The gate may be gone (interrupted build): the compile's result stands. */
     (void)write_all(fd, line, (size_t)n);
     close(fd);

@@ -112,8 +112,9 @@ static int push_dep(ortkit__strv *c, const char *spec)
 static int cpu_flags_cmake(ortkit__builder_plan *p, const char *flags)
 {
     if (asprintf(&p->cpu_flags_cmake,
-                 "# Written by ortkit build: the variant's CPU flags for ONNX Runtime's own code;\n"
-                 "# its dependencies (their own project()) compile without them.\n"
+                 "# Written by ortkit build: the variant's CPU flags for ONNX Runtime's own C and\n"
+                 "# C++ code; its dependencies (their own project()) compile without them, and so\n"
+                 "# does CUDA device code (CMAKE_CUDA_FLAGS is left alone).\n"
                  "if(PROJECT_NAME STREQUAL \"onnxruntime\")\n"
                  "  string(APPEND CMAKE_C_FLAGS \" %s\")\n"
                  "  string(APPEND CMAKE_CXX_FLAGS \" %s\")\n"
@@ -176,6 +177,62 @@ static int push_dep_sources(ortkit__builder_plan *p, const ortkit__builder_confi
     }
     for (size_t i = 0; i < ds->ignored.n; i++)
         PUSH(s, "ignored\t%s/%s: no dependency of this build", cfg->deps_dir, ds->ignored.v[i]);
+cleanup:
+    return rc;
+}
+
+/*
+ * What the variant's flags reach, by language and part: compiles without
+ * them are the same in other variants (a shared cache serves them once),
+ * compiles with them are this variant's own.
+ */
+static int plan_sharing(ortkit__builder_plan *p, const ortkit_variant *v)
+{
+    int rc = 0;
+    ortkit__strv *sh = &p->sharing;
+    const char *arch = ortkit_arch_name(v->arch);
+    if (v->cpu_flags[0])
+        PUSH(sh, "ORT's C/C++\tvariant-specific: %s (cpu-flags.cmake, project onnxruntime only)",
+             v->cpu_flags);
+    else
+        PUSH(sh, "ORT's C/C++\tshared by the %s variants without CPU flags", arch);
+    PUSH(sh, "deps' C/C++\tshared by every %s variant: no CPU flags (each dependency's own "
+             "project() removes them)", arch);
+    if (v->cuda)
+        PUSH(sh, "CUDA (.cu)\tshared by every %s variant of CUDA %d.%d for %s: nvcc gets no CPU "
+                 "flags (CMAKE_CUDA_FLAGS empty, none through -Xcompiler)",
+             arch, v->cuda / 1000, (v->cuda % 1000) / 10, v->cubin);
+    PUSH(sh, "links\tvariant-specific (they take the variant's objects)");
+cleanup:
+    return rc;
+}
+
+/* Which cache the compiles go through, and where it is shared. */
+static int plan_cache(ortkit__builder_plan *p, const ortkit__builder_config *cfg)
+{
+    int rc = 0;
+    ortkit__strv *s = &p->summary;
+    int ccache = cfg->chain && strstr(cfg->chain, "ccache");
+    if (!ccache)
+        PUSH(s, "cache\tnone");
+    else if (!cfg->cache_remote)
+        PUSH(s, "cache\tccache, local only (its cache directory: CCACHE_DIR or ccache's default)");
+    else {
+        const ortkit__builder_cache_remote *r = cfg->cache_remote;
+        char db[32] = "";
+        if (r->db >= 0)
+            snprintf(db, sizeof db, ", database %ld", r->db);
+        PUSH(s, "cache\tccache, remote %s (%s at %s port %u%s; CCACHE_REMOTE_STORAGE)%s", r->shown,
+             ortkit__builder_cache_scheme_name(r->scheme), r->host, r->port, db,
+             cfg->cache_remote_only ? ", remote only (CCACHE_REMOTE_ONLY)" : ", and the local cache");
+    }
+    if (ccache && cfg->cache_basedir)
+        PUSH(s, "cache basedir\t%s (CCACHE_BASEDIR: paths under it compared relative to the build "
+                "directory)", cfg->cache_basedir);
+    else if (ccache)
+        PUSH(s, "cache basedir\tnone: a compile that names the build directory (its generated "
+                "headers) is shared only with build directories of the same path; --cache-basedir "
+                "DIR above them shares it too");
 cleanup:
     return rc;
 }
@@ -260,9 +317,16 @@ static int plan_ort(ortkit__builder_plan *p, const ortkit__builder_config *cfg)
         }
         PUSH(c, "-DCMAKE_PROJECT_INCLUDE=%s", p->cpu_flags_path);
     }
-    /* Set, not left to the cache, where an older plan put the variant's flags. */
+    /* Set, not left to the cache, where an older plan put the variant's
+     * flags, nor to the environment (CFLAGS, CXXFLAGS, CUDAFLAGS seed them). */
     PUSH(c, "-DCMAKE_C_FLAGS=");
     PUSH(c, "-DCMAKE_CXX_FLAGS=");
+    /* CUDA device code gets no CPU flags at all: nvcc's own flags are these
+     * (empty) and ORT's, and CMake hands nvcc none of CMAKE_CXX_FLAGS, so
+     * the .cu compiles of every x86 variant of one CUDA and SM are the same
+     * (docs/BUILD.md, "What variants share"). */
+    if (cuda)
+        PUSH(c, "-DCMAKE_CUDA_FLAGS=");
     if ((rc = push_launchers(c, cfg, cuda)) || (rc = push_defines(c, cfg)))
         goto cleanup;
 
@@ -307,6 +371,8 @@ static int plan_ort(ortkit__builder_plan *p, const ortkit__builder_config *cfg)
         PUSH(s, "operators\treduced to %s", cfg->ops_config);
     else
         PUSH(s, "operators\tall");
+    if ((rc = plan_sharing(p, v)))
+        goto cleanup;
 cleanup:
     return rc;
 }
@@ -326,7 +392,8 @@ int ortkit__builder_plan_make(ortkit__builder_plan *out, const ortkit__builder_c
     rc = cfg->kind == ORTKIT__BUILD_CMAKE ? plan_cmake_project(out, cfg) : plan_ort(out, cfg);
     if (rc)
         goto fail;
-    if ((rc = ortkit__strv_pushf(&out->summary, "build\t%s", cfg->build_dir)) ||
+    if ((rc = plan_cache(out, cfg)) ||
+        (rc = ortkit__strv_pushf(&out->summary, "build\t%s", cfg->build_dir)) ||
         (rc = ortkit__strv_pushf(&out->summary, "stage\t%s", out->stage_dir)) ||
         (rc = ortkit__strv_pushf(&out->summary, "gate\t%s",
                                       cfg->launcher ? "every compile and link through "
@@ -346,6 +413,7 @@ void ortkit__builder_plan_free(ortkit__builder_plan *plan)
     ortkit__strv_free(&plan->configure);
     ortkit__strv_free(&plan->reduce);
     ortkit__strv_free(&plan->summary);
+    ortkit__strv_free(&plan->sharing);
     free(plan->stage_dir);
     free(plan->state_dir);
     free(plan->cpu_flags_cmake);
@@ -407,6 +475,14 @@ int ortkit__builder_plan_write(const ortkit__builder_plan *plan, FILE *out)
             fprintf(out, "  %-13.*s %s\n", (int)(tab - line), line, tab + 1);
         else
             fprintf(out, "  %s\n", line);
+    }
+    if (plan->sharing.n) {
+        fprintf(out, "\nwhat the variant's flags reach (compiles without them are shared between "
+                     "variants):\n");
+        for (size_t i = 0; i < plan->sharing.n; i++) {
+            const char *line = plan->sharing.v[i], *tab = strchr(line, '\t');
+            fprintf(out, "  %-13.*s %s\n", (int)(tab ? tab - line : 0), line, tab ? tab + 1 : line);
+        }
     }
     if (plan->reduce.n && (rc = write_command(out, "reduce operators", &plan->reduce)))
         return rc;

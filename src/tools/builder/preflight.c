@@ -337,6 +337,29 @@ int ortkit__builder_heavy_compilers(char *buf, size_t size, size_t *count)
     return 0;
 }
 
+/* ccache's version, and (--cache-remote) whether it can reach the remote:
+ * a back end it was built with, and the server answering (a warning: the
+ * build works without it, only slower). */
+static int check_ccache(ortkit__builder_toolchain *tc, const char *path,
+                        const ortkit__builder_cache_remote *remote, void (*warn)(const char *msg))
+{
+    const char *argv[] = {path, "--version", NULL};
+    char *text = NULL;
+    int st = 0, rc = ortkit__spawn(argv, 1, &text, &st);
+    if (!rc)
+        rc = ortkit__builder_ccache_check(st == 0 ? text : NULL, remote, tc->ccache, sizeof tc->ccache);
+    free(text);
+    if (rc || !remote)
+        return rc;
+    if (ortkit__builder_cache_remote_reach(remote, 2000) != 0 && warn) {
+        char msg[1600];
+        snprintf(msg, sizeof msg, "--cache-remote %s: %s; ccache compiles without it (every "
+                 "compile a miss) until it answers", remote->shown, ortkit__error_message());
+        warn(msg);
+    }
+    return 0;
+}
+
 int ortkit__builder_preflight_run(const ortkit__builder_preflight *pf, ortkit__builder_toolchain *tc,
                                   char *found_cuda_home, size_t cuda_size, char *found_cudnn_home,
                                   size_t cudnn_size, void (*warn)(const char *msg))
@@ -375,6 +398,10 @@ int ortkit__builder_preflight_run(const ortkit__builder_preflight *pf, ortkit__b
     char *found = NULL;
     if (pf->cache_ccache && ortkit__path_which(&found, "ccache") != 0)
         return ortkit__error_set(ORTKIT_E_UNSUPPORTED, "--cache ccache: ccache not found on PATH");
+    if (found && (rc = check_ccache(tc, found, pf->cache_remote, warn))) {
+        free(found);
+        return rc;
+    }
     free(found);
     found = NULL;
     if (pf->distcc_hosts && ortkit__path_which(&found, "distcc") != 0)

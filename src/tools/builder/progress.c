@@ -55,8 +55,16 @@ void ortkit__builder_progress_format(const ortkit__builder_progress *p, char *bu
         format_clock(eta, sizeof eta, p->eta_hint * (double)left);
     ortkit__human_memory(mem, sizeof mem, in_use);
     ortkit__human_memory(bud, sizeof bud, budget);
-    snprintf(buf, size, "[%3.0f%%] %ld/%ld steps  %s elapsed  ETA %s  %d compiling  %s of %s",
-             pct, done, total, el, eta, running, mem, bud);
+    int n = snprintf(buf, size, "[%3.0f%%] %ld/%ld steps  %s elapsed  ETA %s  %d compiling  %s of %s",
+                     pct, done, total, el, eta, running, mem, bud);
+    /* Through ccache: this build's hits (remote among them) and misses. */
+    const ortkit__builder_cache_stats *c = p->cache;
+    if (c && c->on && n > 0 && (size_t)n < size)
+        snprintf(buf + n, size - (size_t)n, "  cache %llu hit (%llu remote) %llu miss",
+                 (unsigned long long)(c->outcome[ORTKIT__CACHE_LOCAL_HIT] +
+                                      c->outcome[ORTKIT__CACHE_REMOTE_HIT]),
+                 (unsigned long long)c->outcome[ORTKIT__CACHE_REMOTE_HIT],
+                 (unsigned long long)c->outcome[ORTKIT__CACHE_MISS]);
 }
 
 void ortkit__builder_progress_draw(ortkit__builder_progress *p, int running, uint64_t in_use,
@@ -67,7 +75,7 @@ void ortkit__builder_progress_draw(ortkit__builder_progress *p, int running, uin
     double now = ortkit__clock_now();
     if (!force && now - p->t_drawn < 0.2)
         return;
-    char line[256];
+    char line[512];
     ortkit__builder_progress_format(p, line, sizeof line, running, in_use, budget, now);
     fprintf(out, "\r%s\033[K", line);
     fflush(out);

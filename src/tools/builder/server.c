@@ -244,12 +244,16 @@ static void on_request(ortkit__builder_server *s, ortkit__builder_client *c, cha
 
 static void on_end(ortkit__builder_server *s, ortkit__builder_client *c, const char *line, double now)
 {
-    int status;
+    int status, remote_errors = 0;
     double wall, user, sys;
     long maxrss_kb;
+    char word[16] = "-";
     ortkit__builder_job *j = c->job;
-    if (!j || !j->admitted ||
-        sscanf(line, "END %d %lf %lf %lf %ld", &status, &wall, &user, &sys, &maxrss_kb) != 5) {
+    int got = j ? sscanf(line, "END %d %lf %lf %lf %ld %15s %d", &status, &wall, &user, &sys,
+                         &maxrss_kb, word, &remote_errors)
+                : 0;
+    int outcome = ortkit__builder_cache_outcome_parse(word);
+    if (!j || !j->admitted || (got != 5 && got != 7) || outcome < 0) {
         c->bad = 1;
         return;
     }
@@ -258,14 +262,24 @@ static void on_end(ortkit__builder_server *s, ortkit__builder_client *c, const c
      * rusage only its largest process: keep the larger. */
     if (j->rss_max > peak)
         peak = j->rss_max;
-    if (s->report)
-        ortkit__builder_report_add(s->report, j->path, j->lang, wall, user + sys,
-                                   j->t_admit - j->t_request, peak, j->estimate, status, j->held);
-    /* A ccache hit costs next to nothing and says nothing about the real
-     * compile: through ccache a file's learnt peak only ever grows. */
     const ortkit__builder_hist_entry *old =
         s->history && j->path[0] ? ortkit__builder_history_find(s->history, j->path) : NULL;
-    int cached = s->chain && strstr(s->chain, "ccache") && old && old->peak >= peak;
+    int hit = outcome == ORTKIT__CACHE_LOCAL_HIT || outcome == ORTKIT__CACHE_REMOTE_HIT;
+    if (s->report) {
+        ortkit__builder_report_add(s->report, j->path, j->lang, wall, user + sys,
+                                   j->t_admit - j->t_request, peak, j->estimate, status, j->held);
+        /* A hit saved what the file's last real compile here took (the
+         * history learns only from real compiles); without one, unpriced. */
+        double saved = hit && old && old->wall > 0 ? (old->wall > wall ? old->wall - wall : 0) : -1;
+        if (s->chain && strstr(s->chain, "ccache"))
+            ortkit__builder_report_cache(s->report, (ortkit__builder_cache_outcome)outcome,
+                                         remote_errors, saved);
+    }
+    /* A cache hit costs next to nothing and says nothing about the real
+     * compile: it is not learnt.  When ccache did not say what it did, a
+     * file's learnt peak through ccache only ever grows. */
+    int cached = hit || (outcome == ORTKIT__CACHE_NONE && s->chain && strstr(s->chain, "ccache") &&
+                         old && old->peak >= peak);
     if (s->learn && s->history && status == 0 && j->path[0] && !cached)
         ortkit__builder_history_put(s->history, j->path, peak, wall, user + sys);
     (void)now;
