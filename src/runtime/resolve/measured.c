@@ -8,6 +8,7 @@
 #include "model_scan.h"
 
 #include <cjson/cJSON.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -207,6 +208,8 @@ int ortkit__measured_shapes(char *out, size_t size, const void *model, size_t mo
     return rc;
 }
 
+static int is_hex64(const char *s);
+
 /* ---- the candidates and the key --------------------------------------------------- */
 
 /* A GPU build that runs its GPU here: the accelerator step decides, not speed. */
@@ -268,6 +271,49 @@ static int make_key(ortkit__measured_ctx *ctx)
 }
 
 /* The model's SHA-256 and its inputs' canonical sizes, from one mapping. */
+static int measured_dir(char *buf, size_t size)
+{
+    char base[PATH_MAX];
+    if (ortkit__xdg_dir(base, sizeof base, "XDG_CACHE_HOME", ".cache", "ortkit"))
+        return -1;
+    return ortkit__pathf(buf, size, "%s/measured", base) ? -1 : 0;
+}
+
+/* Does the memory hold any entry at all?  Without one, nothing needs the
+ * model's digest. */
+static int any_entry(void)
+{
+    char dir[PATH_MAX];
+    DIR *d = measured_dir(dir, sizeof dir) ? NULL : opendir(dir);
+    int any = 0;
+    for (struct dirent *e; d && !any && (e = readdir(d));) {
+        size_t n = strlen(e->d_name);
+        any = e->d_name[0] != '.' && n > 5 && !strcmp(e->d_name + n - 5, ".json");
+    }
+    if (d)
+        closedir(d);
+    return any;
+}
+
+/* The model's SHA-256 remembered by the file's identity (device, inode,
+ * size, modification and change times), in the memory's models/: a model
+ * unchanged since it was last hashed is not hashed again.  Only where the
+ * memory's directory already is, and is the user's alone. */
+static int digest_memo(char *memo, size_t size, const struct stat *st)
+{
+    char dir[PATH_MAX], identity[160], id_hex[65];
+    int n = snprintf(identity, sizeof identity, "%llu %llu %lld %lld.%09ld %lld.%09ld",
+                     (unsigned long long)st->st_dev, (unsigned long long)st->st_ino,
+                     (long long)st->st_size, (long long)st->st_mtim.tv_sec, st->st_mtim.tv_nsec,
+                     (long long)st->st_ctim.tv_sec, st->st_ctim.tv_nsec);
+    struct stat ds;
+    if (measured_dir(dir, sizeof dir) || lstat(dir, &ds) != 0 || !S_ISDIR(ds.st_mode) ||
+        ds.st_uid != geteuid() || (ds.st_mode & 077) ||
+        ortkit__sha256_hex(id_hex, identity, (size_t)n))
+        return -1;
+    return ortkit__pathf(memo, size, "%s/models/%s", dir, id_hex) ? -1 : 0;
+}
+
 static int read_model(ortkit__measured_ctx *ctx, const char *model, const char *shapes)
 {
     int fd;
@@ -284,7 +330,26 @@ static int read_model(ortkit__measured_ctx *ctx, const char *model, const char *
     close(fd);
     if (m == MAP_FAILED)
         return ortkit__error_set(ORTKIT_E_IO, "cannot read '%s': %s", model, strerror(e));
-    rc = ortkit__sha256_hex(ctx->model_sha256, m, (size_t)st.st_size);
+    char memo[PATH_MAX], *text = NULL;
+    size_t len = 0;
+    int memo_ok = !digest_memo(memo, sizeof memo, &st);
+    if (memo_ok && !ortkit__file_read(&text, &len, memo, 256) && len == 65 && text[64] == '\n') {
+        text[64] = '\0';
+        if (is_hex64(text))
+            snprintf(ctx->model_sha256, sizeof ctx->model_sha256, "%s", text);
+    }
+    free(text);
+    if (!ctx->model_sha256[0]) {
+        rc = ortkit__sha256_hex(ctx->model_sha256, m, (size_t)st.st_size);
+        char line[66], sub[PATH_MAX];
+        snprintf(line, sizeof line, "%s\n", ctx->model_sha256);
+        /* Remembering is an optimisation: without it the model is hashed again. */
+        if (!rc && memo_ok && !ortkit__pathf(sub, sizeof sub, "%s", memo)) {
+            *strrchr(sub, '/') = '\0';
+            if (mkdir(sub, 0700) == 0 || errno == EEXIST)
+                ortkit__file_write_atomic_mode(memo, line, 65, 0600);
+        }
+    }
     if (!rc)
         rc = ortkit__measured_shapes(ctx->shapes, sizeof ctx->shapes, m, (size_t)st.st_size, model,
                                      shapes);
@@ -292,18 +357,10 @@ static int read_model(ortkit__measured_ctx *ctx, const char *model, const char *
     return rc;
 }
 
-static int measured_dir(char *buf, size_t size)
-{
-    char base[PATH_MAX];
-    if (ortkit__xdg_dir(base, sizeof base, "XDG_CACHE_HOME", ".cache", "ortkit"))
-        return -1;
-    return ortkit__pathf(buf, size, "%s/measured", base) ? -1 : 0;
-}
-
 int ortkit__measured_prepare(ortkit__measured_ctx *ctx, const ortkit_host *host,
                              const ortkit_bundle *const *bundles, size_t count,
                              const ortkit_bundle_choice *choice, const char *model,
-                             const char *shapes, int threads)
+                             const char *shapes, int threads, unsigned flags)
 {
     memset(ctx, 0, sizeof *ctx);
     if (!host || !choice || !model || (count && !bundles))
@@ -339,6 +396,9 @@ int ortkit__measured_prepare(ortkit__measured_ctx *ctx, const ortkit_host *host,
         ctx->count = 0;
         return ORTKIT_OK;
     }
+    /* Nothing remembered at all: the search need not read the model. */
+    if ((flags & ORTKIT__MEASURED_LAZY) && !any_entry())
+        return ORTKIT_OK;
     int rc = read_model(ctx, model, shapes);
     if (!rc)
         rc = make_key(ctx);
@@ -696,26 +756,29 @@ void ortkit__measured_account(char *out, size_t size, const ortkit__measured *re
         snprintf(out, size, "measured: %s chosen for %s untimed: every other candidate answers "
                  "differently or failed", x->name, rec->model);
     } else {
-        /* Against the declared order's choice when the measurement overturned
-         * it (what it gains), else against the next fastest. */
+        /* Tied: against the quickest other candidate it was not told apart
+         * from.  Clear: against the declared order's choice when the
+         * measurement overturned it (what it gains), else the next fastest. */
+        int tied = !strcmp(rec->outcome, "tied");
         const ortkit__measured_cand *y = NULL;
-        if (strcmp(rec->declared, rec->chosen))
+        if (!tied && strcmp(rec->declared, rec->chosen))
             y = ortkit__measured_find(rec, rec->declared);
         if (!y || y->p50 <= 0)
             for (size_t i = 0; i < rec->count; i++) {
                 const ortkit__measured_cand *c = &rec->cand[i];
                 if (c == x || c->p50 <= 0 || c->state == ORTKIT__MEASURED_DIFFERS ||
-                    c->state == ORTKIT__MEASURED_FAILED)
+                    c->state == ORTKIT__MEASURED_FAILED ||
+                    (tied && c->state != ORTKIT__MEASURED_TIED))
                     continue;
                 if (!y || y->p50 <= 0 || c->p50 < y->p50)
                     y = c;
             }
         ortkit__human_duration3(a, sizeof a, x->p50);
         ortkit__human_duration3(b, sizeof b, y ? y->p50 : 0);
-        if (!strcmp(rec->outcome, "tied") && y)
+        if (tied && y)
             snprintf(out, size, "measured: %s and %s were not told apart in %llu rounds (p50 %s "
-                     "against %s on %s); the declared order stands: %s", x->name, y->name,
-                     (unsigned long long)rec->rounds, a, b, rec->model, x->name);
+                     "against %s on %s); the declared order chooses between them: %s", x->name,
+                     y->name, (unsigned long long)rec->rounds, a, b, rec->model, x->name);
         else if (y)
             snprintf(out, size, "measured: %s ran %s in p50 %s against %s for %s", x->name,
                      rec->model, a, b, y->name);
@@ -741,7 +804,8 @@ void ortkit__measured_lookup(size_t *index, char *account, size_t account_size,
         snprintf(account, account_size, "not measured for this model (out of memory)");
         goto cleanup;
     }
-    if (ortkit__measured_prepare(ctx, host, bundles, count, choice, model, shapes, threads)) {
+    if (ortkit__measured_prepare(ctx, host, bundles, count, choice, model, shapes, threads,
+                                 ORTKIT__MEASURED_LAZY)) {
         snprintf(account, account_size, "not measured for this model: %s", ortkit__error_message());
         goto cleanup;
     }

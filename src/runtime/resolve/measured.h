@@ -109,14 +109,19 @@ typedef struct ortkit__measured_ctx {
  * caller's sizes: "SYMBOL=SIZE" and "INPUT=[D0,D1]" separated by commas;
  * NULL: none) and threads (0: ONNX Runtime's default), among bundles as
  * choice (ortkit_bundle_select's answer for host) ranks them.  The model is
- * hashed only when there are two candidates or more.  ORTKIT_E_INVALID_ARG
+ * read only when there are two candidates or more.  ORTKIT_E_INVALID_ARG
  * for shapes that do not parse or contradict the model, ORTKIT_E_IO /
  * ORTKIT_E_MODEL when the model cannot be read; recorded.
  */
 int ortkit__measured_prepare(ortkit__measured_ctx *ctx, const ortkit_host *host,
                              const ortkit_bundle *const *bundles, size_t count,
                              const ortkit_bundle_choice *choice, const char *model,
-                             const char *shapes, int threads);
+                             const char *shapes, int threads, unsigned flags);
+/* prepare's flag: when the memory holds no entry at all, leave the model
+ * unread and the key "" (nothing can be recalled).  The model's digest is
+ * also kept by the file's identity in the memory's models/, so an
+ * unchanged model is hashed once. */
+#define ORTKIT__MEASURED_LAZY 1u
 
 /* The canonical sizes of a model's inputs ("x[1,3,640,640] y[]", "?" for a
  * size nothing gives) from its bytes and the caller's shapes text. */

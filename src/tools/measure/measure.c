@@ -123,7 +123,7 @@ int ortkit_measure_open(ortkit_measure **out, const ortkit_host *host,
     ortkit_measure *m = calloc(1, sizeof *m);
     if (!m)
         return ortkit__error_nomem();
-    int rc = ortkit__measured_prepare(&m->ctx, host, bundles, count, choice, model, shapes, threads);
+    int rc = ortkit__measured_prepare(&m->ctx, host, bundles, count, choice, model, shapes, threads, 0);
     if (rc) {
         free(m);
         return rc;
@@ -172,7 +172,10 @@ const char *ortkit_measure_key(const ortkit_measure *m) { return m ? m->ctx.key 
 const char *ortkit_measure_path(const ortkit_measure *m) { return m ? m->ctx.path : ""; }
 int ortkit_measure_recalled(const ortkit_measure *m) { return m && m->recalled; }
 const char *ortkit_measure_refused(const ortkit_measure *m) { return m ? m->refused : ""; }
-size_t ortkit_measure_rounds(const ortkit_measure *m) { return m ? m->rounds : 0; }
+size_t ortkit_measure_rounds(const ortkit_measure *m)
+{
+    return !m ? 0 : m->recalled ? (size_t)m->rec.rounds : m->rounds;
+}
 const char *ortkit_measure_account(const ortkit_measure *m) { return m ? m->account : ""; }
 double ortkit_measure_seconds(const ortkit_measure *m) { return m && m->known ? m->rec.seconds : 0; }
 
