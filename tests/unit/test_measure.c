@@ -85,6 +85,17 @@ static void give_outputs(ortkit_measure *m, size_t i, float v)
     assert_null(outs[0]); /* the measurement took it */
 }
 
+/* Two candidates on tiny.onnx at threads, begun, agreeing, ready for rounds. */
+static ortkit_measure *started(int threads)
+{
+    ortkit_measure *m = open_measure(2, model_path("tiny.onnx"), NULL, threads);
+    assert_int_equal(ortkit_measure_begin(m), ORTKIT_OK);
+    give_outputs(m, 0, 1);
+    give_outputs(m, 1, 1);
+    assert_int_equal(ortkit_measure_compare(m), ORTKIT_OK);
+    return m;
+}
+
 /* One round: candidate i ran a block of runs taking seconds[i] each. */
 static int round_of(ortkit_measure *m, const double *seconds)
 {
@@ -99,6 +110,20 @@ static int round_of(ortkit_measure *m, const double *seconds)
     int r = ortkit_measure_round(m);
     assert_true(r >= 0);
     return r;
+}
+
+/* Rounds until settled (at most max), starting a new generation of
+ * processes whenever the rule asks; the rounds it took. */
+static int settle(ortkit_measure *m, const double *seconds, int max)
+{
+    int rounds = 0, r = 0;
+    while (r != 1 && rounds < max) {
+        r = round_of(m, seconds);
+        rounds++;
+        if (r == 2)
+            assert_int_equal(ortkit_measure_generation(m), ORTKIT_OK);
+    }
+    return rounds;
 }
 
 /* ---- the rule ------------------------------------------------------------------------- */
@@ -116,6 +141,13 @@ static void test_sign_test(void **state)
     assert_true(ortkit__measure_clear(16, 20));
     assert_false(ortkit__measure_clear(15, 20));
     assert_true(ortkit__measure_sign_p(0, 5) == 1);
+    double med, twice[7] = {2, 2, 2, 2, 2, 2, 2}, same[7] = {1, 1.01, 0.99, 1, 1.02, 0.98, 1};
+    assert_int_equal(ortkit__measure_judge(twice, 7, &med), ORTKIT__MEASURE_SLOWER);
+    assert_true(med == 2);
+    assert_int_equal(ortkit__measure_judge(twice, 6, &med), ORTKIT__MEASURE_OPEN);
+    assert_int_equal(ortkit__measure_judge(same, 7, &med), ORTKIT__MEASURE_ALIKE);
+    same[3] = 1.05; /* one round beyond the margin: not yet alike */
+    assert_int_equal(ortkit__measure_judge(same, 7, &med), ORTKIT__MEASURE_OPEN);
     assert_true(ortkit__measure_sign_p(500, 1000) > 0.5); /* no overflow for many rounds */
     double x[] = {3, 1, 2, 10};
     assert_true(ortkit__measure_median(x, 4) == 2.5);
@@ -135,23 +167,26 @@ static void test_clear_after_seven_rounds(void **state)
     give_outputs(m, 1, 1);
     assert_int_equal(ortkit_measure_compare(m), ORTKIT_OK);
     const double t[2] = {0.004, 0.002}; /* the older build twice as fast */
-    int clear = 0, rounds = 0;
-    while (!clear && rounds < 20) {
-        clear = round_of(m, t);
-        rounds++;
-    }
-    assert_int_equal(rounds, 7);
+    /* Seven rounds say it; the next generation's seven must say it again. */
+    for (int r = 0; r < 6; r++)
+        assert_int_equal(round_of(m, t), 0);
+    assert_int_equal(round_of(m, t), 2);
+    assert_true(ortkit_measure_timing(m, 0)); /* not yet decided */
+    assert_int_equal(ortkit_measure_generation(m), ORTKIT_OK);
+    assert_int_equal(settle(m, t, 30), 7);
+    assert_int_equal(ortkit_measure_generations(m), 2);
     assert_false(ortkit_measure_timing(m, 0));
     assert_int_equal(ortkit_measure_finish(m, 1.5), ORTKIT_OK);
     assert_string_equal(ortkit_measure_outcome(m), "clear");
     assert_int_equal(ortkit_measure_chosen(m), 1);
     const ortkit_measure_verdict *v = ortkit_measure_candidate(m, 1);
     assert_int_equal(v->state, ORTKIT_MEASURE_FASTEST);
-    assert_true(v->chosen && v->runs == 35 && v->rounds == 7);
+    assert_true(v->chosen && v->runs == 70 && v->rounds == 14);
     assert_true(fabs(v->p50 - 0.002 * 1.02) < 1e-12);
     assert_true(v->p50_low <= v->p50 && v->p50 <= v->p50_high);
     assert_int_equal(ortkit_measure_candidate(m, 0)->state, ORTKIT_MEASURE_SLOWER);
-    assert_non_null(strstr(ortkit_measure_candidate(m, 0)->note, "slower than ort-old in 7 of 7 rounds"));
+    assert_non_null(strstr(ortkit_measure_candidate(m, 0)->note,
+                           "slower than ort-old in 7 of 7 rounds, by 100.0% at the median, in 2 generations"));
     assert_non_null(strstr(ortkit_measure_account(m), "measured: ort-old ran tiny.onnx in p50 "));
     assert_non_null(strstr(ortkit_measure_account(m), " for ort-new"));
     ortkit_measure_free(m);
@@ -181,6 +216,57 @@ static void test_tied_keeps_declared_order(void **state)
     ortkit_measure_free(m);
 }
 
+/* Alike within the margin both ways (the same build twice, or one 2%
+ * slower in every round): no longer timed after seven rounds, tied, and the
+ * declared order chooses, even when the other was the quicker. */
+static void test_alike_within_margin(void **state)
+{
+    (void)state;
+    static const double slower[] = {1.0, 1.02};
+    for (size_t s = 0; s < 2; s++) {
+        ortkit_measure *m = started(1);
+        assert_int_equal(settle(m, (const double[]){0.003 * slower[s], 0.003}, 40), 14);
+        assert_int_equal(ortkit_measure_finish(m, 1), ORTKIT_OK);
+        assert_string_equal(ortkit_measure_outcome(m), "tied");
+        assert_int_equal(ortkit_measure_chosen(m), 0); /* the declared order's first */
+        const ortkit_measure_verdict *v = ortkit_measure_candidate(m, s ? 0 : 1);
+        assert_int_equal(v->state, ORTKIT_MEASURE_TIED);
+        assert_non_null(strstr(v->note, "within 3% ("));
+        ortkit_measure_free(m);
+    }
+    /* 4% slower in every round: beyond the margin, clearly slower. */
+    ortkit_measure *m = started(1);
+    assert_int_equal(settle(m, (const double[]){0.003 * 1.04, 0.003}, 40), 14);
+    assert_int_equal(ortkit_measure_finish(m, 1), ORTKIT_OK);
+    assert_string_equal(ortkit_measure_outcome(m), "clear");
+    assert_int_equal(ortkit_measure_chosen(m), 1);
+    assert_non_null(strstr(ortkit_measure_candidate(m, 0)->note, "by 4.0% at the median"));
+    ortkit_measure_free(m);
+}
+
+/* A verdict holds only when two generations of processes in a row reach
+ * it: a first process pair's luck (twice as slow) is not confirmed by the
+ * next (alike), and the one after that decides. */
+static void test_generations_must_agree(void **state)
+{
+    (void)state;
+    ortkit_measure *m = started(1);
+    const double lucky[2] = {0.006, 0.003}, alike[2] = {0.003, 0.003};
+    for (int r = 0; r < 7; r++)
+        assert_int_equal(round_of(m, lucky), r < 6 ? 0 : 2);
+    assert_int_equal(ortkit_measure_generation(m), ORTKIT_OK);
+    for (int r = 0; r < 7; r++)
+        assert_int_equal(round_of(m, alike), r < 6 ? 0 : 2); /* not what the first said */
+    assert_int_equal(ortkit_measure_generation(m), ORTKIT_OK);
+    for (int r = 0; r < 7; r++)
+        assert_int_equal(round_of(m, alike), r < 6 ? 0 : 1);
+    assert_int_equal(ortkit_measure_generations(m), 3);
+    assert_int_equal(ortkit_measure_finish(m, 1), ORTKIT_OK);
+    assert_string_equal(ortkit_measure_outcome(m), "tied");
+    assert_int_equal(ortkit_measure_chosen(m), 0);
+    ortkit_measure_free(m);
+}
+
 /* The fastest build answers differently from the two that agree: it is
  * never timed, never chosen, and said so. */
 static void test_differing_build_never_chosen(void **state)
@@ -200,10 +286,7 @@ static void test_differing_build_never_chosen(void **state)
     assert_non_null(strstr(ortkit_measure_candidate(m, 2)->note,
                            "outputs differ from ort-avx2's: output 'y'"));
     assert_int_equal(ortkit_measure_add(m, 2, (double[]){0.001}, 1), ORTKIT_E_INVALID_ARG);
-    int clear = 0;
-    for (int r = 0; r < 20 && !clear; r++)
-        clear = round_of(m, (const double[]){0.003, 0.002, 0.0001});
-    assert_true(clear);
+    assert_int_equal(settle(m, (const double[]){0.003, 0.002, 0.0001}, 40), 14);
     assert_int_equal(ortkit_measure_finish(m, 2), ORTKIT_OK);
     assert_int_equal(ortkit_measure_chosen(m), 1);
     assert_int_equal(ortkit_measure_candidate(m, 2)->runs, 0);
@@ -384,8 +467,7 @@ static void remember_old_faster(const char *shapes)
     give_outputs(m, 0, 1);
     give_outputs(m, 1, 1);
     assert_int_equal(ortkit_measure_compare(m), ORTKIT_OK);
-    while (!round_of(m, (const double[]){0.004, 0.002}))
-        ;
+    settle(m, (const double[]){0.004, 0.002}, 40);
     assert_int_equal(ortkit_measure_finish(m, 1), ORTKIT_OK);
     assert_int_equal(ortkit_measure_remember(m), ORTKIT_OK);
     struct stat st;
@@ -568,6 +650,8 @@ int main(void)
         cmocka_unit_test(test_sign_test),
         cmocka_unit_test(test_clear_after_seven_rounds),
         cmocka_unit_test(test_tied_keeps_declared_order),
+        cmocka_unit_test(test_alike_within_margin),
+        cmocka_unit_test(test_generations_must_agree),
         cmocka_unit_test(test_differing_build_never_chosen),
         cmocka_unit_test(test_failed_candidate),
         cmocka_unit_test(test_shapes),

@@ -22,20 +22,28 @@
  *     while (budget left) {
  *         for each i with ortkit_measure_timing(m, i), in alternating order:
  *             ortkit_measure_add(m, i, seconds, runs);
- *         if (ortkit_measure_round(m)) break;          (clear)
+ *         r = ortkit_measure_round(m);
+ *         if (r == 1) break;                            (clear)
+ *         if (r == 2) { restart every timed candidate's process;
+ *                       ortkit_measure_generation(m); }
  *     }
  *     ortkit_measure_finish(m, seconds_taken);
  *     ortkit_measure_remember(m);
  *
  * The rule (docs/BUNDLES.md, "Choosing by measurement"): each round, every
- * candidate still timed runs one block (about 0.1 s of runs); a block's
- * median is its round's figure.  A candidate is clearly slower than the
- * fastest (the lowest median over all its runs) when, in the rounds both
- * ran, the fastest's block was quicker so often that a fair coin would do
- * as well at most once in a hundred (a one-sided sign test: 7 of 7, 10 of
- * 11, 13 of 15, 16 of 20 ...); it is then no longer timed.  The measurement
- * is clear when one candidate is left.  When the budget ends first, those
- * left are tied, and the declared order chooses among them.
+ * candidate still timed runs one block (about 0.05 s of runs); a block's
+ * median is its round's figure, and the ratio of another's figure to the
+ * fastest's (the lowest median of the generation's rounds) compares them.
+ * Another is clearly slower when the fastest's block was quicker so often
+ * that a fair coin would do as well at most once in a hundred (a one-sided
+ * sign test: 7 of 7, 10 of 11, 13 of 15, 16 of 20 ...) and the median ratio
+ * is at least 1.03; the two are alike when the ratio lies below 1.03 and
+ * above 1/1.03 with the same confidence (two one-sided sign tests).  Either
+ * verdict must come from two generations of processes in a row before it
+ * holds; the candidate is then no longer timed.  The measurement is clear
+ * when one candidate is left and none is alike.  When the budget ends
+ * first, or some are alike, those left are tied, and the declared order
+ * chooses among them.
  */
 #ifndef ORTKIT_INCLUDE_TOOLS_MEASURE_H
 #define ORTKIT_INCLUDE_TOOLS_MEASURE_H
@@ -134,8 +142,15 @@ ORTKIT_API int ortkit_measure_timing(const ortkit_measure *m, size_t i);
 /* One block of candidate i's timed runs in the current round (seconds each). */
 ORTKIT_API int ortkit_measure_add(ortkit_measure *m, size_t i, const double *seconds, size_t runs);
 /* End a round and apply the rule: 1 when the difference is clear (one
- * candidate left), 0 to go on; negative on bad arguments. */
+ * candidate left), 0 to go on, 2 to go on with every candidate still timed
+ * started afresh in a process of its own, then ortkit_measure_generation():
+ * a verdict this generation's processes reached must be reached again by
+ * the next before it holds.  Negative on bad arguments. */
 ORTKIT_API int ortkit_measure_round(ortkit_measure *m);
+/* The candidates still timed run in new processes from the next round on. */
+ORTKIT_API int ortkit_measure_generation(ortkit_measure *m);
+/* How many generations of processes there were (1 before any restart). */
+ORTKIT_API size_t ortkit_measure_generations(const ortkit_measure *m);
 /* The rounds ended so far. */
 ORTKIT_API size_t ortkit_measure_rounds(const ortkit_measure *m);
 /* Decide (clear, tied, or the only one left) and fill the verdicts;

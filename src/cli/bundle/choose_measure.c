@@ -493,8 +493,9 @@ static int launch(child *ch, const measure_plan *plan, const char *dir)
     return 0;
 }
 
-/* The child's answer to its start: ready (its first outputs to m), or why not. */
-static void await_ready(ortkit_measure *m, size_t i, child *ch)
+/* The child's answer to its start: ready (its first outputs to m, the
+ * first time), or why not. */
+static void await_ready(ortkit_measure *m, size_t i, child *ch, int first)
 {
     uint32_t type = 0;
     unsigned char *p = NULL;
@@ -577,7 +578,7 @@ static void await_ready(ortkit_measure *m, size_t i, child *ch)
     ch->block = get_u32(&r);
     if (!names || !outs || r.bad || ch->block == 0)
         ortkit_measure_failed(m, i, "its answer could not be read");
-    else if (ortkit_measure_outputs(m, i, (const char *const *)names, outs, n_out))
+    else if (first && ortkit_measure_outputs(m, i, (const char *const *)names, outs, n_out))
         ortkit_measure_failed(m, i, ortkit_error_last());
     for (uint32_t e = 0; names && outs && e < n_out; e++) {
         free(names[e]);
@@ -586,8 +587,32 @@ static void await_ready(ortkit_measure *m, size_t i, child *ch)
     free(names);
     free(outs);
     free(p);
-    if (!ortkit_measure_timing(m, i) && ortkit_measure_candidate(m, i)->state == ORTKIT_MEASURE_FAILED)
+    if (ortkit_measure_candidate(m, i)->state == ORTKIT_MEASURE_FAILED)
         stop(ch);
+}
+
+/* Every candidate still timed in a new process: the next generation. */
+static int next_generation(ortkit_measure *m, child *kids, size_t n,
+                           const ortkit_bundle *const *bundles, const measure_plan *plan)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (!ortkit_measure_timing(m, i))
+            continue;
+        char digest[65], shapes[sizeof kids[i].shapes];
+        snprintf(digest, sizeof digest, "%s", kids[i].digest);
+        snprintf(shapes, sizeof shapes, "%s", kids[i].shapes);
+        stop(&kids[i]);
+        if (launch(&kids[i], plan, ortkit_bundle_manifest(bundles[ortkit_measure_bundle(m, i)])->dir))
+            return cli_fail("cannot start a process: %s", strerror(errno));
+        await_ready(m, i, &kids[i], 0);
+        if (kids[i].alive && (strcmp(digest, kids[i].digest) || strcmp(shapes, kids[i].shapes))) {
+            stop(&kids[i]);
+            ortkit_measure_failed(m, i, "started again, it made other inputs");
+        }
+    }
+    if (ortkit_measure_generation(m))
+        return cli_fail_lib();
+    return CLI_OK;
 }
 
 /* One timed block of candidate i. */
@@ -645,7 +670,7 @@ int choose_measure(ortkit_measure *m, const ortkit_bundle *const *bundles, const
             cli_fail("cannot start a process: %s", strerror(errno));
             goto cleanup;
         }
-        await_ready(m, i, &kids[i]);
+        await_ready(m, i, &kids[i], 1);
     }
     /* The same inputs for all, and the sizes the key names. */
     const char *first = NULL;
@@ -669,34 +694,41 @@ int choose_measure(ortkit_measure *m, const ortkit_bundle *const *bundles, const
         cli_fail_lib();
         goto cleanup;
     }
-    /* Rounds, the order reversed each round, until clear or the budget is spent. */
-    double r0 = ortkit__clock_now();
+    /* Rounds until clear or the budget is spent.  The order turns by one
+     * every second round and is reversed in between (0 1 2, 2 1 0, 1 2 0,
+     * 0 2 1, ...), so each candidate runs in every place of a round as
+     * often as the others, after each of them and before. */
+    double timed_s = 0; /* the budget counts the timed rounds, not restarts */
     int clear = 0;
     for (size_t round = 0; !clear; round++) {
+        double b0 = ortkit__clock_now();
         size_t timed = 0;
         for (size_t i = 0; i < n; i++)
             timed += ortkit_measure_timing(m, i);
         if (timed < 2)
             break;
         for (size_t k = 0; k < n; k++) {
-            size_t i = round % 2 ? n - 1 - k : k;
+            size_t i = ((round % 2 ? n - 1 - k : k) + round / 2) % n;
             if (ortkit_measure_timing(m, i) && block(m, i, &kids[i])) {
                 cli_fail_lib();
                 goto cleanup;
             }
         }
+        timed_s += ortkit__clock_now() - b0;
         int r = ortkit_measure_round(m);
         if (r < 0) {
             cli_fail_lib();
             goto cleanup;
         }
-        clear = r;
-        double spent = ortkit__clock_now() - r0;
+        clear = r == 1;
         if (plan->progress)
-            fprintf(stderr, "\rmeasuring: round %zu, %.1f s of %.1f s\033[K", round + 1, spent,
-                    plan->budget);
-        if (spent >= plan->budget)
+            fprintf(stderr, "\rmeasuring: round %zu, generation %zu, %.1f s of %.1f s\033[K",
+                    round + 1, ortkit_measure_generations(m), timed_s, plan->budget);
+        if (timed_s >= plan->budget)
             break;
+        /* A verdict of this generation's processes alone: the next ones must agree. */
+        if (r == 2 && next_generation(m, kids, n, bundles, plan))
+            goto cleanup;
     }
     for (size_t i = 0; i < n; i++)
         stop(&kids[i]);

@@ -30,6 +30,10 @@ typedef struct cand {
     double *round_p50;      /* per round: its block's median, NAN when it ran none */
     size_t cap_rounds;
     int timing;
+    /* What the rounds of the last generation of processes said of it
+     * against the fastest (ortkit__measure_verdict), and this one's: a
+     * verdict holds once two generations in a row reach it. */
+    int said_before, said_now;
 } cand;
 
 struct ortkit_measure {
@@ -41,6 +45,7 @@ struct ortkit_measure {
     char refused[ORTKIT__MEASURED_ACCOUNT_MAX];
     char account[ORTKIT__MEASURED_ACCOUNT_MAX];
     size_t rounds;
+    size_t generation, gen_start; /* processes started afresh; the round their generation began */
     cand c[ORTKIT__MEASURED_MAX];
 };
 
@@ -219,6 +224,7 @@ int ortkit_measure_begin(ortkit_measure *m)
         clear_outputs(c);
         c->n_lat = 0;
         c->timing = 0;
+        c->said_before = c->said_now = ORTKIT__MEASURE_OPEN;
         for (size_t r = 0; r < c->cap_rounds; r++)
             c->round_p50[r] = NAN;
     }
@@ -227,6 +233,8 @@ int ortkit_measure_begin(ortkit_measure *m)
     m->begun = 1;
     m->compared = m->finished = 0;
     m->rounds = 0;
+    m->generation = 1;
+    m->gen_start = 0;
     m->refused[0] = '\0';
     publish(m);
     return ORTKIT_OK;
@@ -419,17 +427,18 @@ int ortkit_measure_add(ortkit_measure *m, size_t i, const double *seconds, size_
     return ORTKIT_OK;
 }
 
-/* The rounds both a and b ran, and in how many a's block was quicker. */
-static void paired(const cand *a, const cand *b, size_t rounds, size_t *wins, size_t *n)
+/* For each round from first on that both the fastest (a) and another (b)
+ * ran: b's block median over a's, into ratio (room for rounds); the count. */
+static size_t ratios(const cand *a, const cand *b, size_t first, size_t rounds, double *ratio)
 {
-    *wins = *n = 0;
-    for (size_t r = 0; r < rounds; r++) {
+    size_t n = 0;
+    for (size_t r = first; r < rounds; r++) {
         if (r >= a->cap_rounds || r >= b->cap_rounds || isnan(a->round_p50[r]) ||
-            isnan(b->round_p50[r]))
+            isnan(b->round_p50[r]) || !(a->round_p50[r] > 0))
             continue;
-        (*n)++;
-        *wins += a->round_p50[r] < b->round_p50[r];
+        ratio[n++] = b->round_p50[r] / a->round_p50[r];
     }
+    return n;
 }
 
 /* The candidate still timed with the lowest median over all its runs. */
@@ -441,6 +450,29 @@ static size_t fastest(const ortkit_measure *m)
         if (!m->c[i].timing || !m->c[i].n_lat)
             continue;
         double p = ortkit__measure_median(m->c[i].lat, m->c[i].n_lat);
+        if (best == ORTKIT_BUNDLE_NONE || p < best_p50) {
+            best = i;
+            best_p50 = p;
+        }
+    }
+    return best;
+}
+
+/* The candidate still timed whose rounds of this generation have the
+ * lowest median. */
+static size_t fastest_now(const ortkit_measure *m, double *scratch)
+{
+    size_t best = ORTKIT_BUNDLE_NONE;
+    double best_p50 = 0;
+    for (size_t i = 0; i < m->ctx.count; i++) {
+        const cand *c = &m->c[i];
+        size_t n = 0;
+        for (size_t r = m->gen_start; c->timing && r < m->rounds && r < c->cap_rounds; r++)
+            if (!isnan(c->round_p50[r]))
+                scratch[n++] = c->round_p50[r];
+        if (!n)
+            continue;
+        double p = ortkit__measure_median(scratch, n);
         if (best == ORTKIT_BUNDLE_NONE || p < best_p50) {
             best = i;
             best_p50 = p;
@@ -463,22 +495,65 @@ int ortkit_measure_round(ortkit_measure *m)
         return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_measure_round: the measurement is "
                                  "not under way");
     m->rounds++;
-    size_t best = fastest(m);
+    double *ratio = malloc((m->rounds + 1) * sizeof *ratio);
+    if (!ratio)
+        return ortkit__error_nomem();
+    size_t best = fastest_now(m, ratio);
+    int again = 0;
     for (size_t j = 0; best != ORTKIT_BUNDLE_NONE && j < m->ctx.count; j++) {
-        if (j == best || !m->c[j].timing)
+        cand *c = &m->c[j];
+        if (j == best || !c->timing || c->said_now != ORTKIT__MEASURE_OPEN)
             continue;
-        size_t wins, n;
-        paired(&m->c[best], &m->c[j], m->rounds, &wins, &n);
-        if (!ortkit__measure_clear(wins, n))
+        double median;
+        size_t n = ratios(&m->c[best], c, m->gen_start, m->rounds, ratio);
+        ortkit__measure_verdict v = ortkit__measure_judge(ratio, n, &median);
+        if (v == ORTKIT__MEASURE_OPEN)
             continue;
+        if (c->said_before != (int)v) {
+            /* Said by this generation's processes alone: the next must say it too. */
+            c->said_now = v;
+            again = 1;
+            continue;
+        }
+        /* Said twice in a row, by processes started apart: no longer timed. */
         ortkit__measured_cand *r = &m->rec.cand[j];
-        m->c[j].timing = 0;
-        r->state = ORTKIT__MEASURED_SLOWER;
-        snprintf(r->note, sizeof r->note, "slower than %s in %zu of %zu rounds", m->rec.cand[best].name,
-                 wins, n);
+        c->timing = 0;
+        size_t slower = 0;
+        for (size_t k = 0; k < n; k++)
+            slower += ratio[k] > 1;
+        if (v == ORTKIT__MEASURE_SLOWER) {
+            r->state = ORTKIT__MEASURED_SLOWER;
+            snprintf(r->note, sizeof r->note, "slower than %s in %zu of %zu rounds, by %.1f%% at "
+                     "the median, in %zu generations of processes", m->rec.cand[best].name, slower,
+                     n, 100 * (median - 1), m->generation);
+        } else {
+            r->state = ORTKIT__MEASURED_TIED;
+            snprintf(r->note, sizeof r->note, "as fast as %s within %.0f%% (%+.1f%% at the median of "
+                     "%zu rounds), in %zu generations of processes", m->rec.cand[best].name,
+                     100 * ORTKIT__MEASURE_MARGIN, 100 * (median - 1), n, m->generation);
+        }
     }
-    return still_timed(m) <= 1;
+    free(ratio);
+    if (still_timed(m) <= 1)
+        return 1;
+    return again ? 2 : 0;
 }
+
+int ortkit_measure_generation(ortkit_measure *m)
+{
+    if (!m || !m->begun || !m->compared || m->finished)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_measure_generation: the measurement "
+                                 "is not under way");
+    for (size_t i = 0; i < m->ctx.count; i++) {
+        m->c[i].said_before = m->c[i].said_now;
+        m->c[i].said_now = ORTKIT__MEASURE_OPEN;
+    }
+    m->generation++;
+    m->gen_start = m->rounds;
+    return ORTKIT_OK;
+}
+
+size_t ortkit_measure_generations(const ortkit_measure *m) { return m ? m->generation : 0; }
 
 int ortkit_measure_finish(ortkit_measure *m, double seconds)
 {
@@ -502,9 +577,14 @@ int ortkit_measure_finish(ortkit_measure *m, double seconds)
             r->rounds++;
         }
     }
-    size_t left = still_timed(m), best = fastest(m), dropped = 0;
-    for (size_t i = 0; i < m->ctx.count; i++)
+    /* Those alike are in the running with those still timed. */
+    size_t best = fastest(m), dropped = 0;
+    for (size_t i = 0; i < m->ctx.count; i++) {
         dropped += rec->cand[i].state == ORTKIT__MEASURED_SLOWER;
+        if (rec->cand[i].state == ORTKIT__MEASURED_TIED)
+            m->c[i].timing = 1;
+    }
+    size_t left = still_timed(m);
     rec->rounds = m->rounds;
     rec->seconds = seconds;
     rec->when = (int64_t)time(NULL);
@@ -531,14 +611,21 @@ int ortkit_measure_finish(ortkit_measure *m, double seconds)
             if (first == ORTKIT_BUNDLE_NONE)
                 first = i;
             ortkit__measured_cand *r = &rec->cand[i];
+            int alike = r->state == ORTKIT__MEASURED_TIED; /* its note says how alike */
             r->state = ORTKIT__MEASURED_TIED;
-            if (i != best && best != ORTKIT_BUNDLE_NONE) {
-                size_t wins, n;
-                paired(&m->c[best], &m->c[i], m->rounds, &wins, &n);
-                snprintf(r->note, sizeof r->note, "not told apart from %s: slower in %zu of %zu "
-                         "rounds", rec->cand[best].name, wins, n);
-            } else {
+            if (i == best) {
                 snprintf(r->note, sizeof r->note, "the lowest p50 of those not told apart");
+            } else if (!alike && best != ORTKIT_BUNDLE_NONE) {
+                double *ratio = malloc((m->rounds + 1) * sizeof *ratio), median = 0;
+                size_t n = ratio ? ratios(&m->c[best], &m->c[i], 0, m->rounds, ratio) : 0, slower = 0;
+                for (size_t k = 0; k < n; k++)
+                    slower += ratio[k] > 1;
+                if (n)
+                    median = ortkit__measure_median(ratio, n);
+                free(ratio);
+                snprintf(r->note, sizeof r->note, "not told apart from %s within the budget: "
+                         "slower in %zu of %zu rounds, %+.1f%% at the median",
+                         rec->cand[best].name, slower, n, 100 * (median - 1));
             }
         }
         snprintf(rec->chosen, sizeof rec->chosen, "%s", rec->cand[first].name);

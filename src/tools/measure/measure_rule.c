@@ -43,3 +43,21 @@ int ortkit__measure_clear(size_t wins, size_t n)
 {
     return ortkit__measure_sign_p(wins, n) <= ORTKIT__MEASURE_ALPHA;
 }
+
+ortkit__measure_verdict ortkit__measure_judge(const double *ratio, size_t n, double *median)
+{
+    *median = ortkit__measure_median(ratio, n);
+    size_t slower = 0, below = 0, above = 0;
+    for (size_t k = 0; k < n; k++) {
+        slower += ratio[k] > 1;
+        below += ratio[k] < 1 + ORTKIT__MEASURE_MARGIN;
+        above += ratio[k] > 1 / (1 + ORTKIT__MEASURE_MARGIN);
+    }
+    if (ortkit__measure_clear(slower, n) && *median >= 1 + ORTKIT__MEASURE_MARGIN)
+        return ORTKIT__MEASURE_SLOWER;
+    /* Two one-sided tests: the ratio lies below 1 + margin, and above its
+     * inverse, each with the rule's confidence. */
+    if (ortkit__measure_clear(below, n) && ortkit__measure_clear(above, n))
+        return ORTKIT__MEASURE_ALIKE;
+    return ORTKIT__MEASURE_OPEN;
+}

@@ -10,6 +10,22 @@
 
 /* The significance of the rule: a fair coin would do as well at most this often. */
 #define ORTKIT__MEASURE_ALPHA 0.01
+/* The smallest difference worth overturning the declared order for: a
+ * candidate is clearly slower only when its rounds' p50s are, at the
+ * median, at least this much above the fastest's (0.03: 3%); within it
+ * both ways, the two are alike and the declared order chooses. */
+#define ORTKIT__MEASURE_MARGIN 0.03
+
+/* What the rounds both ran say of a candidate against the fastest. */
+typedef enum ortkit__measure_verdict {
+    ORTKIT__MEASURE_OPEN = 0,  /* not yet told */
+    ORTKIT__MEASURE_SLOWER,    /* slower in enough rounds (sign test), by at least the margin */
+    ORTKIT__MEASURE_ALIKE      /* within the margin both ways, in enough rounds */
+} ortkit__measure_verdict;
+
+/* ratio[0..n): for each round both ran, the other's block median over the
+ * fastest's.  *median gets their median. */
+ortkit__measure_verdict ortkit__measure_judge(const double *ratio, size_t n, double *median);
 
 /* The median of x[0..n) (the mean of the two middle values for an even n);
  * x is left as it was.  0 for n 0; NAN when memory runs out. */
