@@ -184,6 +184,10 @@ static void test_clear_after_seven_rounds(void **state)
     assert_true(v->chosen && v->runs == 70 && v->rounds == 14);
     assert_true(fabs(v->p50 - 0.002 * 1.02) < 1e-12);
     assert_true(v->p50_low <= v->p50 && v->p50 <= v->p50_high);
+    assert_true(v->pair_ratio == 1 && v->pair_rounds == 14 && v->pair_p50 == v->pair_chosen_p50);
+    const ortkit_measure_verdict *w = ortkit_measure_candidate(m, 0);
+    assert_true(fabs(w->pair_ratio - 2) < 1e-12 && w->pair_rounds == 14);
+    assert_true(fabs(w->pair_p50 - 2 * w->pair_chosen_p50) < 1e-12);
     assert_int_equal(ortkit_measure_candidate(m, 0)->state, ORTKIT_MEASURE_SLOWER);
     assert_non_null(strstr(ortkit_measure_candidate(m, 0)->note,
                            "slower than ort-old in 7 of 7 rounds, by 100.0% at the median, in 2 generations"));
@@ -498,7 +502,8 @@ static void test_remember_and_recall(void **state)
     remember_old_faster(NULL);
     /* The search takes ort-old, and says why. */
     assert_int_equal(lookup(account, 2, model_path("tiny.onnx"), 1), 1);
-    assert_non_null(strstr(account, "measured: ort-old ran tiny.onnx in p50 2.04 ms against 4.08 ms for ort-new"));
+    assert_non_null(strstr(account, "measured: ort-old ran tiny.onnx in p50 2.04 ms against 4.08 ms for "
+                                    "ort-new (14 rounds)"));
     /* Recalled by a new measurement object too. */
     ortkit_measure *m = open_measure(2, model_path("tiny.onnx"), NULL, 1);
     assert_true(ortkit_measure_recalled(m));

@@ -83,6 +83,12 @@ typedef struct ortkit_measure_verdict {
     size_t runs, rounds;       /* timed runs, and rounds it ran in */
     const char *note;          /* why ("slower than X in 9 of 9 rounds", the outputs
                                 * that differ, the failure); "" */
+    /* Against the choice, in the rounds both ran (comparable figures: the
+     * machine's load then fell on both): its rounds' median, the choice's,
+     * the median of their ratio per round (1.07: 7% slower), and how many
+     * rounds.  The choice: its own, ratio 1.  0 when it shared none. */
+    double pair_p50, pair_chosen_p50, pair_ratio;
+    size_t pair_rounds;
 } ortkit_measure_verdict;
 
 /*

@@ -102,25 +102,28 @@ int choice_view_print_measured(FILE *out, const choice_row *rows, size_t n,
     static const char *const plain[] = {"RANK", "NAME", "ORT", "VARIANT", "ARCH", "FROM", "FITS",
                                         "STEP", "WHY"};
     static const char *const with[] = {"RANK", "NAME", "ORT", "VARIANT", "ARCH", "FROM", "FITS",
-                                       "STEP", "P50", "ROUNDS' P50", "MEASURED", "WHY"};
+                                       "STEP", "P50", "ROUNDS' P50", "/CHOICE", "MEASURED", "WHY"};
     if (!c)
         return 0;
     int shown = mm && ortkit_measure_outcome(mm)[0];
     size_t *o = display_order(n, c);
-    cli_table *t = shown ? cli_table_new(12, with) : cli_table_new(9, plain);
+    cli_table *t = shown ? cli_table_new(13, with) : cli_table_new(9, plain);
     if (!o || !t) {
         free(o);
         cli_table_free(t);
         return -1;
     }
-    if (shown)
+    if (shown) {
         cli_table_align_right(t, 8);
+        cli_table_align_right(t, 10);
+    }
     for (size_t k = 0; k < n; k++) {
         const choice_row *r = &rows[o[k]];
         const ortkit_bundle_verdict *v = ortkit_bundle_choice_verdict(c, o[k]);
         const ortkit_manifest *m = r->bundle ? ortkit_bundle_manifest(r->bundle) : NULL;
         const ortkit_measure_verdict *mv = measured_of(mm, o[k]);
-        char rank[24] = "-", why[2400], order[1200], p50[32] = "-", spread[64] = "-", state[48] = "-";
+        char rank[24] = "-", why[2400], order[1200], p50[32] = "-", spread[64] = "-", state[48] = "-",
+             ratio[32] = "-";
         if (v->rank)
             snprintf(rank, sizeof rank, "%zu", v->rank);
         if (!m)
@@ -143,10 +146,12 @@ int choice_view_print_measured(FILE *out, const choice_row *rows, size_t n,
                 ortkit__human_duration3(hi, sizeof hi, mv->p50_high);
                 snprintf(spread, sizeof spread, "%s..%s (%zu)", lo, hi, mv->rounds);
             }
+            if (mv->pair_rounds)
+                snprintf(ratio, sizeof ratio, "%.3f", mv->pair_ratio);
         }
         const char *cells[] = {rank, r->name, m ? m->ort_version : "-", m ? m->variant : "-",
                                m ? ortkit_arch_name(m->arch) : "-", r->source, v->fits ? "yes" : "no",
-                               v->step, shown ? p50 : why, spread, state, why};
+                               v->step, shown ? p50 : why, spread, ratio, state, why};
         cli_table_add(t, cells);
     }
     int rc = cli_table_print(t, out, indent);
@@ -198,6 +203,10 @@ cJSON *choice_view_json_measured(const choice_row *rows, size_t n, const ortkit_
             cJSON_AddNumberToObject(x, "round_p50_high_s", mv->p50_high);
             cJSON_AddNumberToObject(x, "runs", (double)mv->runs);
             cJSON_AddNumberToObject(x, "rounds", (double)mv->rounds);
+            cJSON_AddNumberToObject(x, "pair_p50_s", mv->pair_p50);
+            cJSON_AddNumberToObject(x, "pair_chosen_p50_s", mv->pair_chosen_p50);
+            cJSON_AddNumberToObject(x, "pair_ratio", mv->pair_ratio);
+            cJSON_AddNumberToObject(x, "pair_rounds", (double)mv->pair_rounds);
             cJSON_AddStringToObject(x, "note", mv->note);
         } else if (mm) {
             cJSON_AddNullToObject(e, "measured");

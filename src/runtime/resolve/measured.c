@@ -445,6 +445,10 @@ int ortkit__measured_to_json(char **out, const ortkit__measured *rec)
         cJSON_AddNumberToObject(e, "p50_high_s", c->p50_high);
         cJSON_AddNumberToObject(e, "runs", (double)c->runs);
         cJSON_AddNumberToObject(e, "rounds", (double)c->rounds);
+        cJSON_AddNumberToObject(e, "pair_p50_s", c->pair_p50);
+        cJSON_AddNumberToObject(e, "pair_chosen_p50_s", c->pair_chosen_p50);
+        cJSON_AddNumberToObject(e, "pair_ratio", c->pair_ratio);
+        cJSON_AddNumberToObject(e, "pair_rounds", (double)c->pair_rounds);
         cJSON_AddStringToObject(e, "note", c->note);
     }
     char *text = cJSON_Print(o);
@@ -496,9 +500,10 @@ static int is_hex64(const char *s)
 static int read_cand(const rd *r, const cJSON *e, const char *where, ortkit__measured_cand *c)
 {
     static const char *const keys[] = {"name", "manifest_sha256", "state", "p50_s", "p50_low_s",
-                                       "p50_high_s", "runs", "rounds", "note", NULL};
+                                       "p50_high_s", "runs", "rounds", "pair_p50_s",
+                                       "pair_chosen_p50_s", "pair_ratio", "pair_rounds", "note", NULL};
     char state[16];
-    int64_t runs = 0, rounds = 0;
+    int64_t runs = 0, rounds = 0, pair_rounds = 0;
     int rc = ortkit__json_check_keys(&r->r, e, where, keys);
     if (!rc)
         rc = get_text(r, e, "name", where, c->name, sizeof c->name, 1);
@@ -519,11 +524,21 @@ static int read_cand(const rd *r, const cJSON *e, const char *where, ortkit__mea
         rc = ortkit__json_get_whole(&r->r, e, "rounds", where, 0, 9007199254740992.0,
                                     ORTKIT__JSON_REQUIRED, &rounds);
     if (!rc)
+        rc = get_seconds(r, e, "pair_p50_s", where, &c->pair_p50);
+    if (!rc)
+        rc = get_seconds(r, e, "pair_chosen_p50_s", where, &c->pair_chosen_p50);
+    if (!rc)
+        rc = get_seconds(r, e, "pair_ratio", where, &c->pair_ratio);
+    if (!rc)
+        rc = ortkit__json_get_whole(&r->r, e, "pair_rounds", where, 0, 9007199254740992.0,
+                                    ORTKIT__JSON_REQUIRED, &pair_rounds);
+    if (!rc)
         rc = get_text(r, e, "note", where, c->note, sizeof c->note, 0);
     if (rc)
         return rc;
     c->runs = (uint64_t)runs;
     c->rounds = (uint64_t)rounds;
+    c->pair_rounds = (uint64_t)pair_rounds;
     c->state = -1;
     for (int s = 0; s < ORTKIT__MEASURED_STATES; s++)
         if (!strcmp(state, state_names[s]))
@@ -773,15 +788,19 @@ void ortkit__measured_account(char *out, size_t size, const ortkit__measured *re
                 if (!y || y->p50 <= 0 || c->p50 < y->p50)
                     y = c;
             }
-        ortkit__human_duration3(a, sizeof a, x->p50);
-        ortkit__human_duration3(b, sizeof b, y ? y->p50 : 0);
+        /* The figures of the rounds both ran: the load of those fell on both. */
+        int paired = y && y->pair_rounds && y->pair_p50 > 0 && y->pair_chosen_p50 > 0;
+        ortkit__human_duration3(a, sizeof a, paired ? y->pair_chosen_p50 : x->p50);
+        ortkit__human_duration3(b, sizeof b, !y ? 0 : paired ? y->pair_p50 : y->p50);
         if (tied && y)
             snprintf(out, size, "measured: %s and %s were not told apart in %llu rounds (p50 %s "
                      "against %s on %s); the declared order chooses between them: %s", x->name,
-                     y->name, (unsigned long long)rec->rounds, a, b, rec->model, x->name);
+                     y->name, (unsigned long long)(paired ? y->pair_rounds : rec->rounds), a, b,
+                     rec->model, x->name);
         else if (y)
-            snprintf(out, size, "measured: %s ran %s in p50 %s against %s for %s", x->name,
-                     rec->model, a, b, y->name);
+            snprintf(out, size, "measured: %s ran %s in p50 %s against %s for %s (%llu rounds)",
+                     x->name, rec->model, a, b, y->name,
+                     (unsigned long long)(paired ? y->pair_rounds : rec->rounds));
         else
             snprintf(out, size, "measured: %s ran %s in p50 %s", x->name, rec->model, a);
     }

@@ -59,6 +59,12 @@ typedef struct ortkit__measured_cand {
     double p50;               /* seconds: the median of all its timed runs; 0 when untimed */
     double p50_low, p50_high; /* the lowest and highest median of one round */
     uint64_t runs, rounds;
+    /* Against the choice, in the rounds both ran (the figures comparable
+     * with each other: the load then fell on both): its rounds' median and
+     * the choice's, the median of their ratios per round, and how many
+     * rounds.  The choice itself: its own, ratio 1.  0 when none. */
+    double pair_p50, pair_chosen_p50, pair_ratio;
+    uint64_t pair_rounds;
     char note[ORTKIT__MEASURED_NOTE_MAX]; /* why: the outputs that differ, the failure */
 } ortkit__measured_cand;
 

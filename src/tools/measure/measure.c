@@ -82,6 +82,10 @@ static void publish(ortkit_measure *m)
         v->p50_high = r->p50_high;
         v->runs = (size_t)r->runs;
         v->rounds = (size_t)r->rounds;
+        v->pair_p50 = r->pair_p50;
+        v->pair_chosen_p50 = r->pair_chosen_p50;
+        v->pair_ratio = r->pair_ratio;
+        v->pair_rounds = (size_t)r->pair_rounds;
         v->note = r->note;
     }
     if (m->known)
@@ -555,6 +559,37 @@ int ortkit_measure_generation(ortkit_measure *m)
 
 size_t ortkit_measure_generations(const ortkit_measure *m) { return m ? m->generation : 0; }
 
+/* Each candidate against the choice, in the rounds both ran. */
+static void pair_with_choice(ortkit_measure *m)
+{
+    ortkit__measured *rec = &m->rec;
+    size_t x = ORTKIT_BUNDLE_NONE;
+    for (size_t i = 0; rec->chosen[0] && i < m->ctx.count; i++)
+        if (!strcmp(rec->cand[i].name, rec->chosen))
+            x = i;
+    double *mine = malloc((m->rounds + 1) * sizeof *mine), *theirs = malloc((m->rounds + 1) * sizeof *theirs),
+           *ratio = malloc((m->rounds + 1) * sizeof *ratio);
+    for (size_t i = 0; x != ORTKIT_BUNDLE_NONE && mine && theirs && ratio && i < m->ctx.count; i++) {
+        const cand *a = &m->c[x], *b = &m->c[i];
+        size_t n = 0;
+        for (size_t r = 0; r < m->rounds && r < a->cap_rounds && r < b->cap_rounds; r++) {
+            if (isnan(a->round_p50[r]) || isnan(b->round_p50[r]) || !(a->round_p50[r] > 0))
+                continue;
+            mine[n] = b->round_p50[r];
+            theirs[n] = a->round_p50[r];
+            ratio[n++] = b->round_p50[r] / a->round_p50[r];
+        }
+        ortkit__measured_cand *r = &rec->cand[i];
+        r->pair_rounds = n;
+        r->pair_p50 = n ? ortkit__measure_median(mine, n) : 0;
+        r->pair_chosen_p50 = n ? ortkit__measure_median(theirs, n) : 0;
+        r->pair_ratio = n ? ortkit__measure_median(ratio, n) : 0;
+    }
+    free(mine);
+    free(theirs);
+    free(ratio);
+}
+
 int ortkit_measure_finish(ortkit_measure *m, double seconds)
 {
     if (!m || !m->begun || !m->compared || m->finished)
@@ -631,6 +666,7 @@ int ortkit_measure_finish(ortkit_measure *m, double seconds)
         snprintf(rec->chosen, sizeof rec->chosen, "%s", rec->cand[first].name);
         snprintf(rec->outcome, sizeof rec->outcome, "tied");
     }
+    pair_with_choice(m);
     for (size_t i = 0; i < m->ctx.count; i++)
         m->c[i].timing = 0;
     m->finished = 1;
