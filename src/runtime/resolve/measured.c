@@ -474,14 +474,14 @@ static int get_text(const rd *r, const cJSON *obj, const char *key, const char *
     return rc;
 }
 
-/* A finite number >= 0 (seconds). */
+/* A finite number >= 0 (seconds, or a ratio of them). */
 static int get_seconds(const rd *r, const cJSON *obj, const char *key, const char *where, double *out)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
     if (!v)
         return ortkit__json_fail(&r->r, "'%s%s%s' is missing", where, where[0] ? "." : "", key);
     if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble < 0)
-        return ortkit__json_fail(&r->r, "'%s%s%s' must be a number of seconds, not %s", where,
+        return ortkit__json_fail(&r->r, "'%s%s%s' must be a number of 0 or more, not %s", where,
                                  where[0] ? "." : "", key, ortkit__json_type(v));
     *out = v->valuedouble;
     return ORTKIT_OK;
@@ -503,7 +503,14 @@ static int read_cand(const rd *r, const cJSON *e, const char *where, ortkit__mea
                                        "p50_high_s", "runs", "rounds", "pair_p50_s",
                                        "pair_chosen_p50_s", "pair_ratio", "pair_rounds", "note", NULL};
     char state[16];
-    int64_t runs = 0, rounds = 0, pair_rounds = 0;
+    int64_t counts[3] = {0, 0, 0};
+    const struct {
+        const char *key;
+        double *out;
+    } figures[] = {{"p50_s", &c->p50},           {"p50_low_s", &c->p50_low},
+                   {"p50_high_s", &c->p50_high}, {"pair_p50_s", &c->pair_p50},
+                   {"pair_chosen_p50_s", &c->pair_chosen_p50}, {"pair_ratio", &c->pair_ratio}};
+    static const char *const count_keys[] = {"runs", "rounds", "pair_rounds"};
     int rc = ortkit__json_check_keys(&r->r, e, where, keys);
     if (!rc)
         rc = get_text(r, e, "name", where, c->name, sizeof c->name, 1);
@@ -511,34 +518,18 @@ static int read_cand(const rd *r, const cJSON *e, const char *where, ortkit__mea
         rc = get_text(r, e, "manifest_sha256", where, c->manifest_sha256, sizeof c->manifest_sha256, 1);
     if (!rc)
         rc = get_text(r, e, "state", where, state, sizeof state, 1);
-    if (!rc)
-        rc = get_seconds(r, e, "p50_s", where, &c->p50);
-    if (!rc)
-        rc = get_seconds(r, e, "p50_low_s", where, &c->p50_low);
-    if (!rc)
-        rc = get_seconds(r, e, "p50_high_s", where, &c->p50_high);
-    if (!rc)
-        rc = ortkit__json_get_whole(&r->r, e, "runs", where, 0, 9007199254740992.0,
-                                    ORTKIT__JSON_REQUIRED, &runs);
-    if (!rc)
-        rc = ortkit__json_get_whole(&r->r, e, "rounds", where, 0, 9007199254740992.0,
-                                    ORTKIT__JSON_REQUIRED, &rounds);
-    if (!rc)
-        rc = get_seconds(r, e, "pair_p50_s", where, &c->pair_p50);
-    if (!rc)
-        rc = get_seconds(r, e, "pair_chosen_p50_s", where, &c->pair_chosen_p50);
-    if (!rc)
-        rc = get_seconds(r, e, "pair_ratio", where, &c->pair_ratio);
-    if (!rc)
-        rc = ortkit__json_get_whole(&r->r, e, "pair_rounds", where, 0, 9007199254740992.0,
-                                    ORTKIT__JSON_REQUIRED, &pair_rounds);
+    for (size_t i = 0; !rc && i < sizeof figures / sizeof figures[0]; i++)
+        rc = get_seconds(r, e, figures[i].key, where, figures[i].out);
+    for (size_t i = 0; !rc && i < 3; i++)
+        rc = ortkit__json_get_whole(&r->r, e, count_keys[i], where, 0, 9007199254740992.0,
+                                    ORTKIT__JSON_REQUIRED, &counts[i]);
     if (!rc)
         rc = get_text(r, e, "note", where, c->note, sizeof c->note, 0);
     if (rc)
         return rc;
-    c->runs = (uint64_t)runs;
-    c->rounds = (uint64_t)rounds;
-    c->pair_rounds = (uint64_t)pair_rounds;
+    c->runs = (uint64_t)counts[0];
+    c->rounds = (uint64_t)counts[1];
+    c->pair_rounds = (uint64_t)counts[2];
     c->state = -1;
     for (int s = 0; s < ORTKIT__MEASURED_STATES; s++)
         if (!strcmp(state, state_names[s]))
