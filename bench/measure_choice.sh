@@ -11,7 +11,7 @@
 # cpu-x86-64 under deps/), DATA (the models and Silero VAD's inputs; default
 # deps/bench-variants-data), REPEAT (measurements of each case, default 2),
 # THREADS (default "1"), BUDGET (seconds of timed rounds; default: ortkit's,
-# 3 s per candidate), OUT (JSON lines, default deps/measure-choice.jsonl).
+# 3 s per candidate), OUT (JSON lines, default BUILD_DIR/measure-choice.jsonl).
 # Each measurement runs in a fresh, private cache, so none is recalled.
 set -eu
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,7 +22,7 @@ BUNDLES=${BUNDLES:-"$deps/bundles/ort-1.30.0-cpu $deps/compare-bundles/ort-1.21.
 DATA=${DATA:-"$deps/bench-variants-data"}
 REPEAT=${REPEAT:-2}
 THREADS=${THREADS:-1}
-OUT=${OUT:-"$deps/measure-choice.jsonl"}
+OUT=${OUT:-"$build/measure-choice.jsonl"}
 budget=""
 [ -n "${BUDGET:-}" ] && budget="--budget $BUDGET"
 work=$(mktemp -d "${TMPDIR:-/tmp}/measure-choice.XXXXXX")
@@ -51,6 +51,8 @@ print(json.dumps({"case": sys.argv[2], "threads": int(sys.argv[3]), "repeat": in
                   "chosen": chosen, "declared": declared, "outcome": m["outcome"],
                   "rounds": m["rounds"], "seconds": m["seconds"], "account": m["account"],
                   "p50_s": {k: v["p50_s"] for k, v in c.items()},
+                  "pair": {k: [v["pair_p50_s"], v["pair_chosen_p50_s"], v["pair_ratio"], v["pair_rounds"]]
+                           for k, v in c.items()},
                   "round_p50_s": {k: [v["round_p50_low_s"], v["round_p50_high_s"]] for k, v in c.items()},
                   "states": {k: v["state"] for k, v in c.items()}}))
 PY
@@ -68,15 +70,20 @@ case_ "element-wise" "$DATA/elementwise.onnx"
 /usr/bin/python3 - "$OUT" <<'PY'
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
-print("| model | threads | run | chosen | outcome | rounds | took | chosen p50 | declared (%s) p50 | gain |"
-      % rows[0]["declared"] if rows else "")
-print("|---|---|---|---|---|---|---|---|---|---|")
+# The gain is read in the rounds the choice and the declared choice both
+# ran: their medians there, and the median of the ratio per round.
+print("| model | threads | run | chosen | outcome | rounds | took | declared / chosen p50 (rounds both ran) | gain |")
+print("|---|---|---|---|---|---|---|---|---|")
 for r in rows:
-    p = r["p50_s"]
-    ch, de = p.get(r["chosen"], 0), p.get(r["declared"], 0)
-    gain = "0 (the order was right)" if r["chosen"] == r["declared"] else \
-        "%.1f%% (%.3g ms)" % (100 * (1 - ch / de), 1e3 * (de - ch)) if de else "-"
-    print("| %s | %d | %d | %s | %s | %d | %.1f s | %.3g ms | %.3g ms | %s |" % (
-        r["case"], r["threads"], r["repeat"], r["chosen"], r["outcome"], r["rounds"], r["seconds"],
-        1e3 * ch, 1e3 * de, gain))
+    d, c = r["declared"], r["chosen"]
+    dp, cp, ratio, n = r["pair"].get(d, [0, 0, 0, 0])
+    if c == d:
+        figures, gain = "%.3g ms" % (1e3 * r["p50_s"][c]), "0 (the order was right)"
+    elif n:
+        figures = "%.3g / %.3g ms (%d)" % (1e3 * dp, 1e3 * cp, n)
+        gain = "%.1f%% (%.3g ms), ratio %.3f" % (100 * (1 - cp / dp), 1e3 * (dp - cp), ratio)
+    else:
+        figures, gain = "-", "- (the declared choice was not timed)"
+    print("| %s | %d | %d | %s | %s | %d | %.1f s | %s | %s |" % (
+        r["case"], r["threads"], r["repeat"], c, r["outcome"], r["rounds"], r["seconds"], figures, gain))
 PY

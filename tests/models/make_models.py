@@ -324,12 +324,12 @@ def model_slow() -> onnx.ModelProto:
 # Choosing by measurement (tests/cli/bundle_measure.t) needs models on which
 # the two real runtimes differ reliably, one way and the other, and one on
 # which one of them answers differently.  x is [N,1024]; the test sizes N.
-# ORT 1.17.3 runs Cos about 1.4 times as fast as 1.30.0 (a slower, more exact
-# Cos in the newer runtime); 1.30.0 runs LeakyRelu about ten times as fast
-# (vectorised there, element by element in 1.17.3); and 1.17.3's Max returns
-# the other operand where one is NaN, where 1.19 and later return NaN
-# (microsoft/onnxruntime#21455, fixed by #21492): Max(Cos(x), c) with NaNs in
-# c is faster on 1.17.3 and answers differently there.
+# Measured on a 2-core Xeon (docs/PERFORMANCE.md), one thread: ORT 1.17.3 runs
+# Cos about 1.4 times as fast as 1.30.0 (found by timing 50 single-op models
+# on both; why was not profiled); 1.30.0 runs LeakyRelu 10 to 27 times as
+# fast; and 1.17.3's Max returns the other operand where one is NaN, where
+# 1.19 and later return NaN (microsoft/onnxruntime#21455, fixed by #21492):
+# Max(Cos(x), c) with NaNs in c is faster on 1.17.3 and answers differently.
 def model_measure(name: str, nodes, inits=()) -> onnx.ModelProto:
     graph = helper.make_graph(
         nodes, name, [tensor("x", FLOAT, ["N", 1024])], [tensor("y", FLOAT, ["N", 1024])],
