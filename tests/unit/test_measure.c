@@ -585,6 +585,28 @@ static void test_refused_entries(void **state)
     memcpy(strchr(chosen + 9, '"') + 1, "ort-xyz", 7);
     write_text(path, text);
     expect_refused("'chosen' (ort-xyz) is no candidate");
+    /* A candidate the key does not name, a state it does not know, a NUL,
+     * text after the value. */
+    snprintf(text, size + 64, "%s", good);
+    char *digest = strchr(strstr(text, "\"manifest_sha256\":") + 18, '"') + 1;
+    digest[0] = digest[0] == 'a' ? 'b' : 'a';
+    write_text(path, text);
+    expect_refused("records candidate ort-new (manifest ");
+    snprintf(text, size + 64, "%s", good);
+    char *st = strstr(text, "\"fastest\"");
+    memcpy(st + 1, "fastes?", 7);
+    write_text(path, text);
+    expect_refused("unknown state 'fastes?'");
+    snprintf(text, size + 64, "%s", good);
+    char *note = strstr(text, "\"note\":");
+    note = strchr(note + 7, '"');
+    memmove(note + 7, note + 1, strlen(note + 1) + 1);
+    memcpy(note + 1, "\\u0000", 6);
+    write_text(path, text);
+    expect_refused("\\u0000");
+    snprintf(text, size + 64, "%s{}", good);
+    write_text(path, text);
+    expect_refused("text after the value");
     free(text);
 
     /* Writable by others; a link; another user's. */

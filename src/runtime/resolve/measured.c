@@ -713,8 +713,9 @@ int ortkit__measured_recall(ortkit__measured *rec, const ortkit__measured_ctx *c
     for (size_t i = 0; !rc && i < ctx->count; i++)
         if (strcmp(rec->cand[i].name, ctx->names[i]) ||
             strcmp(rec->cand[i].manifest_sha256, ctx->digests[i]))
-            rc = ortkit__error_set(ORTKIT_E_FORMAT, "'%s' records candidate %s, the key names %s",
-                                   ctx->path, rec->cand[i].name, ctx->names[i]);
+            rc = ortkit__error_set(ORTKIT_E_FORMAT, "'%s' records candidate %s (manifest %.12s...), "
+                                   "the key names %s (manifest %.12s...)", ctx->path, rec->cand[i].name,
+                                   rec->cand[i].manifest_sha256, ctx->names[i], ctx->digests[i]);
     if (!rc && (strcmp(rec->model_sha256, ctx->model_sha256) || strcmp(rec->shapes, ctx->shapes) ||
                 rec->threads != ctx->threads))
         rc = ortkit__error_set(ORTKIT_E_FORMAT, "'%s' records another model, shapes or threads "
