@@ -90,6 +90,16 @@ ORTKIT_API const ortkit_bundle_choice *ortkit_resolution_choice(const ortkit_res
  * resolved), or NULL when the library comes from elsewhere. */
 ORTKIT_API const ortkit_bundle *ortkit_resolution_bundle(const ortkit_resolution *res);
 
+/* What choosing by measurement said, when the options named a model and
+ * the bundles were chosen among: "measured: X ran MODEL in p50 A against B
+ * for Y" when a measurement remembered for this host, model, sizes,
+ * threads and bundles chose the bundle taken; otherwise why the declared
+ * order stands ("not measured for this model", "not measured: X is the
+ * only bundle to choose from", ...).  "" when no model was named or no
+ * bundle was chosen among.  Remembered by `ortkit bundle choose --model
+ * MODEL --measure` (docs/BUNDLES.md). */
+ORTKIT_API const char *ortkit_resolution_measured(const ortkit_resolution *res);
+
 /* Load the library a resolution found (fails as ortkit_runtime_open() when it
  * found none).  opts gives the logging settings; its path and bundle are not
  * used, and its api_base must be NULL (a runtime linked into the program is

@@ -85,11 +85,28 @@ typedef struct ortkit_runtime_options {
      * so they are refused unless ORTKIT_GPU_PROBE=off (docs/USER_GUIDE.md).
      * NULL: search as above. */
     const struct OrtApiBase *(*api_base)(void);
+    /* Version 4. */
+    /* The model the program will run (a file), the sizes it runs it at and
+     * its sessions' intra-op threads.  When the best fitting bundles are
+     * chosen among (no path, ORTKIT_RUNTIME or pin decides), what `ortkit
+     * bundle choose --measure` remembered for this model, these sizes and
+     * threads, this host and these bundles decides: the fastest bundle
+     * whose outputs agreed with the others', instead of the declared order
+     * (docs/BUNDLES.md, "Choosing by measurement").  Without such a
+     * measurement the declared order stands; ortkit_resolution_measured()
+     * says which.  model_shapes: "SYMBOL=SIZE" for a symbolic dimension,
+     * "INPUT=[D0,D1,...]" for an input's whole shape, separated by commas
+     * ("batch=1,sequence=512"); NULL: none given.  model_threads: 0 is ONNX
+     * Runtime's default.  NULL model: no measurement is looked for. */
+    const char *model;
+    const char *model_shapes;
+    int model_threads;
 } ortkit_runtime_options;
 
-#define ORTKIT_RUNTIME_OPTIONS_VERSION 3
+#define ORTKIT_RUNTIME_OPTIONS_VERSION 4
 #define ORTKIT_RUNTIME_OPTIONS_INIT {ORTKIT_RUNTIME_OPTIONS_VERSION, NULL, ORTKIT_LOG_DEFAULT, NULL, \
-    NULL, ORTKIT_SWITCH_DEFAULT, 0, 0, ORTKIT_SWITCH_DEFAULT, ORTKIT_ARENA_EXTEND_DEFAULT, NULL}
+    NULL, ORTKIT_SWITCH_DEFAULT, 0, 0, ORTKIT_SWITCH_DEFAULT, ORTKIT_ARENA_EXTEND_DEFAULT, NULL, \
+    NULL, NULL, 0}
 
 /* Find and load a runtime (or take the program's own: api_base).  opts may
  * be NULL. */

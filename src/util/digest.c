@@ -13,6 +13,8 @@
 #include "util.h"
 
 #include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <openssl/evp.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -100,6 +102,19 @@ int ortkit__sha256_hex(char hex[ORTKIT__SHA256_HEX], const void *data, size_t si
     }
     ortkit__hex(hex, md, sizeof md);
     return ORTKIT_OK;
+}
+
+int ortkit__sha256_addf(ortkit__sha256_ctx *h, const char *fmt, ...)
+{
+    char line[8192];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    if (n < 0 || (size_t)n >= sizeof line)
+        return -1;
+    ortkit__sha256_update(h, line, (size_t)n + 1);
+    return 0;
 }
 
 typedef struct file_hash {

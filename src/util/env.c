@@ -35,7 +35,7 @@ static const ortkit__env_var table[] = {
     {"XDG_DATA_DIRS", "the system's bundles: DIR/ortkit/bundles for each (/usr/local/share:"
                       "/usr/share)", "runtime: bundle"},
     {"XDG_CACHE_HOME", "ortkit's caches: $XDG_CACHE_HOME/ortkit (~/.cache/ortkit): verified "
-                       "bundles, probe answers, sessions", "util"},
+                       "bundles, probe answers, sessions, measurements", "util"},
     {"XDG_STATE_HOME", "repository state: $XDG_STATE_HOME/ortkit/repos "
                        "(~/.local/state/ortkit/repos)", "tools: repo"},
     /* What selection believes of the host (for testing, or a host that

@@ -162,18 +162,24 @@ cleanup:
 
 int ortkit__file_write_atomic(const char *path, const void *data, size_t size)
 {
+    return ortkit__file_write_atomic_mode(path, data, size, 0666);
+}
+
+int ortkit__file_write_atomic_mode(const char *path, const void *data, size_t size, unsigned mode)
+{
     static atomic_uint counter;
     size_t len = strlen(path) + 48;
     char *tmp = malloc(len);
     if (!tmp)
         return ortkit__error_nomem();
-    /* A unique name beside the target, created with O_EXCL and mode 0666 so
-     * the umask applies as for any new file; rename() then replaces the old
-     * file in one step, and a failure leaves the old one untouched. */
+    /* A unique name beside the target, created with O_EXCL (never through a
+     * link) and the mode, less the umask as for any new file; rename() then
+     * replaces the old file in one step, and a failure leaves the old one
+     * untouched. */
     int fd = -1;
     for (int attempt = 0; fd < 0 && attempt < 100; attempt++) {
         snprintf(tmp, len, "%s.tmp.%ld.%u", path, (long)getpid(), atomic_fetch_add(&counter, 1));
-        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, (mode_t)mode);
         if (fd < 0 && errno != EEXIST)
             break;
     }

@@ -94,6 +94,9 @@ int ortkit__file_read(char **out, size_t *size, const char *path, size_t max_siz
  * renamed over path: readers see the old file or the new one, never a part,
  * and a failure leaves no temporary file behind. */
 int ortkit__file_write_atomic(const char *path, const void *data, size_t size);
+/* The same with the new file's mode (less the umask): 0600 for what only
+ * the user may read. */
+int ortkit__file_write_atomic_mode(const char *path, const void *data, size_t size, unsigned mode);
 /* One read(2) of up to cap bytes from fd, retried when a signal cuts it
  * short: *got is 0 at the end; a failure is set naming path. */
 int ortkit__file_read_block(int fd, void *buf, size_t cap, size_t *got, const char *path);
@@ -146,6 +149,9 @@ void ortkit__sha256_discard(ortkit__sha256_ctx *h);
 /* The SHA-256 of size bytes at data, as bytes or as hex. */
 int ortkit__sha256(unsigned char md[ORTKIT__SHA256_SIZE], const void *data, size_t size);
 int ortkit__sha256_hex(char hex[ORTKIT__SHA256_HEX], const void *data, size_t size);
+/* Add one printf-formatted part to h, ended by a NUL so that no two lists of
+ * parts hash alike (a cache key's parts); -1 when it exceeds 8 KiB. */
+int ortkit__sha256_addf(ortkit__sha256_ctx *h, const char *fmt, ...) ORTKIT_PRINTF(2, 3);
 
 typedef enum ortkit__digest_alg {
     ORTKIT__SHA256,

@@ -38,6 +38,7 @@ TOOLS = {
     "bundle_make": set(RUNTIME),
     "repo": {"bundle_make"} | set(RUNTIME),
     "validate": {"run", "load", "core", "util"},
+    "measure": {"validate"} | set(RUNTIME),
 }
 # Above both: the builder, the tool and the probe use the libraries' public
 # API (names without a double underscore) and util; the tool uses the

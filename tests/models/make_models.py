@@ -321,6 +321,30 @@ def model_slow() -> onnx.ModelProto:
     return make_model(graph, doc_string="runs `iterations` 256x256 MatMuls, for cancellation tests")
 
 
+# Choosing by measurement (tests/cli/bundle_measure.t) needs models on which
+# the two real runtimes differ reliably, one way and the other, and one on
+# which one of them answers differently.  x is [N,1024]; the test sizes N.
+# Measured on a 2-core Xeon (docs/PERFORMANCE.md), one thread: ORT 1.17.3 runs
+# Cos about 1.4 times as fast as 1.30.0 (found by timing 50 single-op models
+# on both; why was not profiled); 1.30.0 runs LeakyRelu 10 to 27 times as
+# fast; and 1.17.3's Max returns the other operand where one is NaN, where
+# 1.19 and later return NaN (microsoft/onnxruntime#21455, fixed by #21492):
+# Max(Cos(x), c) with NaNs in c is faster on 1.17.3 and answers differently.
+def model_measure(name: str, nodes, inits=()) -> onnx.ModelProto:
+    graph = helper.make_graph(
+        nodes, name, [tensor("x", FLOAT, ["N", 1024])], [tensor("y", FLOAT, ["N", 1024])],
+        initializer=list(inits))
+    return make_model(graph, doc_string="for choosing a runtime by measurement")
+
+
+def model_measure_cos_nan() -> onnx.ModelProto:
+    c = np.random.RandomState(7).standard_normal(1024).astype(np.float32)
+    c[::7] = np.nan
+    return model_measure("measure_cos_nan",
+                         [helper.make_node("Cos", ["x"], ["cos"]), helper.make_node("Max", ["cos", "c"], ["y"])],
+                         [numpy_helper.from_array(c, "c")])
+
+
 def model_strings() -> onnx.ModelProto:
     graph = helper.make_graph(
         [
@@ -603,6 +627,10 @@ def main() -> int:
     w.model("escapes.onnx", model_escapes())
     w.model("classifier_unnamed.onnx", model_classifier_unnamed())
     w.model("unnamed_pair.onnx", model_unnamed_pair())
+    w.model("measure_cos.onnx", model_measure("measure_cos", [helper.make_node("Cos", ["x"], ["y"])]))
+    w.model("measure_leaky_relu.onnx", model_measure(
+        "measure_leaky_relu", [helper.make_node("LeakyRelu", ["x"], ["y"], alpha=0.1)]))
+    w.model("measure_cos_nan.onnx", model_measure_cos_nan())
 
     # onnx.checker wants a shape on every graph input and output; the format
     # does not (no shape: an unknown rank), and ONNX Runtime loads it.

@@ -97,7 +97,7 @@ static void test_public_options(void **state)
     ro.version = ORTKIT_RUNTIME_OPTIONS_VERSION + 1;
     ortkit_runtime *rt = NULL;
     assert_int_equal(ortkit_runtime_open(&rt, &ro), ORTKIT_E_INVALID_ARG);
-    assert_error_has("runtime options version 4: this ortkit knows versions 1 to 3; use "
+    assert_error_has("runtime options version 5: this ortkit knows versions 1 to 4; use "
                      "ORTKIT_RUNTIME_OPTIONS_INIT");
     ortkit_bundle_import_options io = ORTKIT_BUNDLE_IMPORT_OPTIONS_INIT;
     io.version = 0;

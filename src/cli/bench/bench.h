@@ -29,6 +29,7 @@ typedef struct bench_side {
 
     ortkit_runtime *rt;
     int shared_rt;            /* B on the very library A loaded: rt is A's */
+    char measured[1024];      /* what choosing by measurement said when it was loaded; "" */
     ortkit_session *cold;     /* the runtime's first session, kept open to the end */
     ortkit_session *session;  /* the session measured */
     ortkit_value **inputs;    /* this side's own copies: each caches its runtime's value */

@@ -107,6 +107,9 @@ static void print_side_header(const bench_config *cfg, size_t idx)
         printf("runtime    ");
     printf("ONNX Runtime %s (%s)\n", cli_esc(ortkit_runtime_version(sd->rt)),
            cli_esc(ortkit_runtime_path(sd->rt)));
+    /* Only when a measurement chose the bundle: otherwise the declared order did, as ever. */
+    if (!strncmp(sd->measured, "measured: ", 10))
+        printf("           %s\n", cli_esc(sd->measured));
     printf("%s%s, providers", cfg->n_sides == 2 ? "           " : "session    ", threads);
     for (size_t i = 0; i < ortkit_session_provider_count(sd->session); i++) {
         const ortkit_provider_status *p = ortkit_session_provider(sd->session, i);
@@ -191,6 +194,8 @@ static cJSON *side_json(const bench_side *sd)
     cJSON *r = cJSON_AddObjectToObject(o, "runtime");
     cJSON_AddStringToObject(r, "version", ortkit_runtime_version(sd->rt));
     cJSON_AddStringToObject(r, "path", ortkit_runtime_path(sd->rt));
+    cJSON_AddItemToObject(r, "measured", sd->measured[0] ? cJSON_CreateString(sd->measured)
+                                                         : cJSON_CreateNull());
     cJSON_AddNumberToObject(o, "threads", (double)sd->threads);
     cJSON *eps = cJSON_AddArrayToObject(o, "providers");
     for (size_t i = 0; i < ortkit_session_provider_count(sd->session); i++) {

@@ -424,7 +424,17 @@ static int load_runtime(bench_config *cfg, size_t idx)
     ortkit_runtime_options ro = ORTKIT_RUNTIME_OPTIONS_INIT;
     ro.path = sd->runtime_path;
     session_flags_runtime(cfg->flags, &ro);
-    if (cli_open_runtime_with(&sd->rt, &ro))
+    /* A's model and how it runs: a measurement remembered for them may
+     * choose A's bundle.  B found by the same search is A's runtime. */
+    char shapes[4096];
+    if (idx == 0) {
+        ro.model = cfg->model;
+        ro.model_shapes = input_spec_shapes(&cfg->in, shapes, sizeof shapes) ? NULL : shapes;
+        ro.model_threads = (int)sd->threads;
+    } else if (!ro.path) {
+        ro.path = ortkit_runtime_path(cfg->side[0].rt);
+    }
+    if (cli_open_runtime_told(&sd->rt, &ro, sd->measured, sizeof sd->measured))
         return cli_fail("%s%s", side_prefix(cfg, idx), ortkit_error_last());
     sd->load_s = ortkit__clock_now() - t0;
     sd->runtime_rss = (double)ortkit__proc_rss() - rss0;

@@ -78,38 +78,81 @@ static size_t *display_order(size_t n, const ortkit_bundle_choice *c)
     return o;
 }
 
+/* The measurement's verdict on rows[i], or NULL (none known, or not a candidate). */
+static const ortkit_measure_verdict *measured_of(const ortkit_measure *mm, size_t i)
+{
+    if (!mm || !ortkit_measure_outcome(mm)[0])
+        return NULL;
+    for (size_t k = 0; k < ortkit_measure_count(mm); k++)
+        if (ortkit_measure_bundle(mm, k) == i)
+            return ortkit_measure_candidate(mm, k);
+    return NULL;
+}
+
 int choice_view_print(FILE *out, const choice_row *rows, size_t n, const ortkit_bundle_choice *c,
                       const char *indent)
 {
-    static const char *const h[] = {"RANK", "NAME", "ORT", "VARIANT", "ARCH", "FROM", "FITS",
-                                    "STEP", "WHY"};
+    return choice_view_print_measured(out, rows, n, c, NULL, indent);
+}
+
+int choice_view_print_measured(FILE *out, const choice_row *rows, size_t n,
+                               const ortkit_bundle_choice *c, const ortkit_measure *mm,
+                               const char *indent)
+{
+    static const char *const plain[] = {"RANK", "NAME", "ORT", "VARIANT", "ARCH", "FROM", "FITS",
+                                        "STEP", "WHY"};
+    static const char *const with[] = {"RANK", "NAME", "ORT", "VARIANT", "ARCH", "FROM", "FITS",
+                                       "STEP", "P50", "ROUNDS' P50", "/CHOICE", "MEASURED", "WHY"};
     if (!c)
         return 0;
+    int shown = mm && ortkit_measure_outcome(mm)[0];
     size_t *o = display_order(n, c);
-    cli_table *t = cli_table_new(9, h);
+    cli_table *t = shown ? cli_table_new(13, with) : cli_table_new(9, plain);
     if (!o || !t) {
         free(o);
         cli_table_free(t);
         return -1;
     }
+    if (shown) {
+        cli_table_align_right(t, 8);
+        cli_table_align_right(t, 10);
+    }
     for (size_t k = 0; k < n; k++) {
         const choice_row *r = &rows[o[k]];
         const ortkit_bundle_verdict *v = ortkit_bundle_choice_verdict(c, o[k]);
         const ortkit_manifest *m = r->bundle ? ortkit_bundle_manifest(r->bundle) : NULL;
-        char rank[24] = "-", why[1800], order[1200];
+        const ortkit_measure_verdict *mv = measured_of(mm, o[k]);
+        char rank[24] = "-", why[2400], order[1200], p50[32] = "-", spread[64] = "-", state[48] = "-",
+             ratio[32] = "-";
         if (v->rank)
             snprintf(rank, sizeof rank, "%zu", v->rank);
         if (!m)
             snprintf(why, sizeof why, "%s", r->error);
         else if (v->fits) {
             order_text(order, sizeof order, rows, n, c, o[k]);
-            snprintf(why, sizeof why, "%s%s%s", order, order[0] && v->why[0] ? "; " : "", v->why);
+            snprintf(why, sizeof why, "%s%s%s%s%s", mv && mv->note[0] ? mv->note : "",
+                     mv && mv->note[0] && order[0] ? "; " : "", order,
+                     (order[0] || (mv && mv->note[0])) && v->why[0] ? "; " : "", v->why);
         }
         else
             snprintf(why, sizeof why, "%s", v->why);
-        cli_table_add(t, (const char *[]){rank, r->name, m ? m->ort_version : "-",
-                                          m ? m->variant : "-", m ? ortkit_arch_name(m->arch) : "-",
-                                          r->source, v->fits ? "yes" : "no", v->step, why});
+        if (mv) {
+            snprintf(state, sizeof state, "%s%s", ortkit_measure_state_name(mv->state),
+                     mv->chosen && mv->state != ORTKIT_MEASURE_FASTEST ? ", chosen" : "");
+            if (mv->runs) {
+                char lo[16], hi[16];
+                ortkit__human_duration3(p50, sizeof p50, mv->p50);
+                ortkit__human_duration3(lo, sizeof lo, mv->p50_low);
+                ortkit__human_duration3(hi, sizeof hi, mv->p50_high);
+                snprintf(spread, sizeof spread, "%s..%s (%zu)", lo, hi, mv->rounds);
+            }
+            if (mv->pair_rounds)
+                snprintf(ratio, sizeof ratio, "%.3f", mv->pair_ratio);
+        }
+        const char *cells[] = {rank, r->name, m ? m->ort_version : "-", m ? m->variant : "-",
+                               m ? ortkit_arch_name(m->arch) : "-", r->source, v->fits ? "yes" : "no",
+                               v->step, shown ? p50 : why, spread, ratio, state, why};
+        cli_table_add(t, cells);
     }
     int rc = cli_table_print(t, out, indent);
     cli_table_free(t);
@@ -118,6 +161,12 @@ int choice_view_print(FILE *out, const choice_row *rows, size_t n, const ortkit_
 }
 
 cJSON *choice_view_json(const choice_row *rows, size_t n, const ortkit_bundle_choice *c)
+{
+    return choice_view_json_measured(rows, n, c, NULL);
+}
+
+cJSON *choice_view_json_measured(const choice_row *rows, size_t n, const ortkit_bundle_choice *c,
+                                 const ortkit_measure *mm)
 {
     cJSON *arr = cJSON_CreateArray();
     if (!c)
@@ -144,6 +193,24 @@ cJSON *choice_view_json(const choice_row *rows, size_t n, const ortkit_bundle_ch
         order_text(order, sizeof order, rows, n, c, o[k]);
         cJSON_AddStringToObject(e, "order", order);
         cJSON_AddBoolToObject(e, "chosen", c->index == o[k]);
+        const ortkit_measure_verdict *mv = measured_of(mm, o[k]);
+        if (mv) {
+            cJSON *x = cJSON_AddObjectToObject(e, "measured");
+            cJSON_AddStringToObject(x, "state", ortkit_measure_state_name(mv->state));
+            cJSON_AddBoolToObject(x, "chosen", mv->chosen);
+            cJSON_AddNumberToObject(x, "p50_s", mv->p50);
+            cJSON_AddNumberToObject(x, "round_p50_low_s", mv->p50_low);
+            cJSON_AddNumberToObject(x, "round_p50_high_s", mv->p50_high);
+            cJSON_AddNumberToObject(x, "runs", (double)mv->runs);
+            cJSON_AddNumberToObject(x, "rounds", (double)mv->rounds);
+            cJSON_AddNumberToObject(x, "pair_p50_s", mv->pair_p50);
+            cJSON_AddNumberToObject(x, "pair_chosen_p50_s", mv->pair_chosen_p50);
+            cJSON_AddNumberToObject(x, "pair_ratio", mv->pair_ratio);
+            cJSON_AddNumberToObject(x, "pair_rounds", (double)mv->pair_rounds);
+            cJSON_AddStringToObject(x, "note", mv->note);
+        } else if (mm) {
+            cJSON_AddNullToObject(e, "measured");
+        }
         cJSON_AddItemToArray(arr, e);
     }
     free(o);

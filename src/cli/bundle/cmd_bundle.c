@@ -51,7 +51,9 @@ static const cli_subcommand bundle_subs[] = {
     {"choose", "[DIR...]",
      "every candidate's verdict under the one selection order (architecture, loadable here, "
      "accelerator, CPU level, ONNX Runtime, name) and what put each above the next; DIR is a "
-     "bundle or a directory of bundles (default: the bundles the search finds)",
+     "bundle or a directory of bundles (default: the bundles the search finds); --model with "
+     "--measure runs the model on each fitting candidate, each in its own process, and remembers "
+     "the fastest whose outputs agree, which the runtime's search then takes for that model",
      bundle_choose_opts, cmd_bundle_choose},
     {"probe", "LIBRARY",
      "load LIBRARY in this process and print its version and providers as JSON (what verify "
@@ -74,6 +76,9 @@ static const cli_opt_spec bundle_spec = {
     "       ortkit bundle install SOURCE --pubkey KEY [--list] [--into DIR] [--force]\n"
     "                            [--timeout SECONDS] [--min-rate BYTES[/SECONDS]] [--json]\n"
     "       ortkit bundle choose [--host FILE] [--json] [DIR...]\n"
+    "       ortkit bundle choose --model MODEL [--measure] [--budget SECONDS] [--threads N]\n"
+    "                            [-i NAME=FILE]... [--dim SYMBOL=SIZE]... [--shape NAME=D0,D1]...\n"
+    "                            [--zeros] [--seed N] [--json] [DIR...]\n"
     "       ortkit bundle probe LIBRARY\n",
     "A bundle is a directory holding one ONNX Runtime build that works from\n"
     "wherever it lies: lib/ (RUNPATH $ORIGIN), include/, a pkg-config file, a\n"

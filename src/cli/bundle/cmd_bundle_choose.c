@@ -3,19 +3,36 @@
  * every candidate's verdict under the one selection order, and for those
  * that fit, the step that put each above the next.  DIR is a bundle, or a
  * directory of bundles; without one, the bundles the search finds.
+ *
+ * With --model MODEL, what measuring that model here found (remembered by
+ * an earlier --measure) beside the order; with --measure, each candidate
+ * runs it in a process of its own until the fastest whose outputs agree is
+ * clear (choose_measure.c), and the result is remembered for the runtime's
+ * search.
  */
 #include "bundle_cmds.h"
 #include "choice_view.h"
+#include "choose_measure.h"
 
 #include <dirent.h>
+#include <float.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+/* The timed rounds' budget when none is given: this much per candidate. */
+#define BUDGET_PER_CANDIDATE 3.0
 
 typedef struct choose_args {
     const char *host;
     int json;
+    const char *model;
+    input_spec in;
+    int random, zeros, measure;
+    long seed, threads;
+    double budget;
 } choose_args;
 
 const cli_opt bundle_choose_opts[] = {
@@ -23,6 +40,31 @@ const cli_opt bundle_choose_opts[] = {
      "judge for the machine described in FILE ('ortkit host --json'; its os.libraries, when "
      "given, are the libraries it has) instead of this one", CLI_OPT_STRING(choose_args, host)},
     {0, "json", 'j', NULL, 0, "print JSON", CLI_OPT_FLAG(choose_args, json)},
+    CLI_OPT_HEADING("Choosing by measurement:"),
+    {0, "model", 'm', "MODEL", 0,
+     "the model to choose for: what measuring it on this host found (--measure measures it)",
+     CLI_OPT_STRING(choose_args, model)},
+    {0, "measure", 0, NULL, 0,
+     "run the model on each fitting candidate, each in its own process, alternating, until the "
+     "fastest whose outputs agree is clear or the budget is spent; remember it for this host",
+     CLI_OPT_FLAG(choose_args, measure)},
+    {0, "budget", 0, "SECONDS", 0, "the most the timed rounds take (default: 3 s per candidate)",
+     CLI_OPT_DOUBLE(choose_args, budget, DBL_TRUE_MIN, 86400),
+     .want = "seconds, more than 0 and at most 86400"},
+    {0, "threads", 0, "N", 0, "intra-op threads the model runs with (default: ORT's)",
+     CLI_OPT_LONG(choose_args, threads, 1, 4096)},
+    {0, "input", 'i', "NAME=FILE", CLI_OPT_REPEATS,
+     "feed input NAME from FILE: .npy, .json (a map), a directory (a sequence)",
+     CLI_OPT_CALL(choose_args, in, input_opt_file)},
+    {0, "dim", 0, "SYMBOL=SIZE", CLI_OPT_REPEATS, "size of a symbolic dimension for generated inputs",
+     CLI_OPT_CALL(choose_args, in, input_opt_dim)},
+    {0, "shape", 0, "NAME=D0,D1", CLI_OPT_REPEATS,
+     "the whole shape of generated input NAME (for dimensions without a name)",
+     CLI_OPT_CALL(choose_args, in, input_opt_shape)},
+    {0, "zeros", 0, NULL, 0, "fill inputs not given with zeros (default: random, seeded)",
+     CLI_OPT_FLAG(choose_args, zeros)},
+    {0, "seed", 0, "N", 0, "seed for the random inputs (default 1)",
+     CLI_OPT_LONG(choose_args, seed, 0, UINT32_MAX)},
     CLI_OPT_ARGS(0, CLI_OPT_ANY, NULL),
     CLI_OPT_END};
 
@@ -126,18 +168,79 @@ static void host_line(const ortkit_host *h, const char *file)
            file ? "; described in " : "", file ? cli_esc(file) : "");
 }
 
+/* The measurement's lines of the header: what it is keyed by, what it found. */
+static void measure_lines(const ortkit_measure *mm, const choose_args *a)
+{
+    char threads[32];
+    if (a->threads)
+        snprintf(threads, sizeof threads, "%ld thread%s", a->threads, a->threads == 1 ? "" : "s");
+    else
+        snprintf(threads, sizeof threads, "default threads");
+    printf("model      %s: %s, %s\n", cli_esc(a->model), cli_esc(ortkit_measure_shapes(mm)), threads);
+    if (!ortkit_measure_count(mm)) {
+        printf("measured   nothing to measure: %s\n", cli_esc(ortkit_measure_why(mm)));
+        return;
+    }
+    if (!ortkit_measure_outcome(mm)[0]) {
+        printf("measured   not yet for this host, model, sizes, threads and bundles%s%s%s "
+               "(--measure measures it)\n", ortkit_measure_refused(mm)[0] ? " (the remembered result "
+               "was refused: " : "", cli_esc(ortkit_measure_refused(mm)),
+               ortkit_measure_refused(mm)[0] ? ")" : "");
+        return;
+    }
+    printf("measured   %s: %zu round%s in %.2f s, set-up included; %s%s\n",
+           ortkit_measure_recalled(mm) ? "remembered" : "now", (size_t)ortkit_measure_rounds(mm) ?
+           (size_t)ortkit_measure_rounds(mm) : 0, ortkit_measure_rounds(mm) == 1 ? "" : "s",
+           ortkit_measure_seconds(mm), ortkit_measure_outcome(mm),
+           !strcmp(ortkit_measure_outcome(mm), "tied") ? " within the budget (the declared order "
+           "chooses among those tied)" : "");
+    printf("memory     %s\n", cli_esc(ortkit_measure_path(mm)));
+}
+
+static cJSON *measure_json(const ortkit_measure *mm, const choose_args *a, const char *declared)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "model", a->model);
+    cJSON_AddStringToObject(o, "shapes", ortkit_measure_shapes(mm));
+    cJSON_AddNumberToObject(o, "threads", (double)a->threads);
+    cJSON_AddNumberToObject(o, "candidates", (double)ortkit_measure_count(mm));
+    cJSON_AddStringToObject(o, "why_none", ortkit_measure_why(mm));
+    cJSON_AddStringToObject(o, "key", ortkit_measure_key(mm));
+    cJSON_AddStringToObject(o, "memory", ortkit_measure_path(mm));
+    cJSON_AddBoolToObject(o, "recalled", ortkit_measure_recalled(mm));
+    cJSON_AddStringToObject(o, "refused", ortkit_measure_refused(mm));
+    const char *outcome = ortkit_measure_outcome(mm);
+    cJSON_AddItemToObject(o, "outcome", outcome[0] ? cJSON_CreateString(outcome) : cJSON_CreateNull());
+    cJSON_AddNumberToObject(o, "rounds", (double)ortkit_measure_rounds(mm));
+    cJSON_AddNumberToObject(o, "seconds", ortkit_measure_seconds(mm));
+    cJSON_AddStringToObject(o, "account", ortkit_measure_account(mm));
+    cJSON_AddItemToObject(o, "declared", declared ? cJSON_CreateString(declared) : cJSON_CreateNull());
+    return o;
+}
+
 int cmd_bundle_choose(const cli_opt_spec *spec, int argc, char **argv)
 {
-    choose_args a = {NULL, 0};
+    choose_args a = {0};
+    a.seed = 1;
     cli_opt_parser p;
     if (cli_opt_parse(&p, spec, bundle_choose_opts, &a, argc, argv))
         return p.status;
     const char *host_file = a.host;
     int json = a.json;
+    if (!a.model && (a.measure || a.budget > 0 || a.threads || a.in.n_files || a.in.n_dims ||
+                     a.in.n_shapes || a.zeros))
+        return cli_usage("bundle choose", "--measure, --budget, --threads and the input options "
+                         "go with --model");
+    if (a.measure && host_file)
+        return cli_usage("bundle choose", "--measure runs the model on this host; a described "
+                         "host (--host) cannot be measured");
+    a.in.fill = a.zeros ? FILL_ZEROS : FILL_RANDOM;
+    a.in.seed = (unsigned)a.seed;
 
     ortkit_host *h = NULL;
     ortkit_bundle_list *list = NULL;
     ortkit_bundle_choice *choice = NULL;
+    ortkit_measure *mm = NULL;
     candidates cand = {0};
     const ortkit_bundle **arr = NULL;
     int rc = CLI_OK;
@@ -168,28 +271,69 @@ int cmd_bundle_choose(const cli_opt_spec *spec, int argc, char **argv)
         goto cleanup;
     }
     int chosen = sel == 0 && choice->index != ORTKIT_BUNDLE_NONE;
+    if (a.model) {
+        char shapes[4096];
+        if (input_spec_shapes(&a.in, shapes, sizeof shapes)) {
+            rc = cli_fail("the inputs' sizes are too long to key a measurement by");
+            goto cleanup;
+        }
+        if (ortkit_measure_open(&mm, h, (const ortkit_bundle *const *)arr, cand.n, choice, a.model,
+                                shapes, (int)a.threads)) {
+            rc = cli_fail_lib();
+            goto cleanup;
+        }
+        if (a.measure && !ortkit_measure_count(mm)) {
+            cli_warn("nothing to measure: %s", ortkit_measure_why(mm));
+        } else if (a.measure) {
+            measure_plan plan = {a.model, &a.in, a.threads,
+                                 a.budget > 0 ? a.budget
+                                              : BUDGET_PER_CANDIDATE * (double)ortkit_measure_count(mm),
+                                 isatty(STDERR_FILENO)};
+            if ((rc = choose_measure(mm, (const ortkit_bundle *const *)arr, &plan)))
+                goto cleanup;
+        }
+    }
+    /* The measurement, when one is known, chooses what the runtime's search takes. */
+    size_t taken = chosen ? choice->index : ORTKIT_BUNDLE_NONE;
+    size_t measured = mm ? ortkit_measure_chosen(mm) : ORTKIT_BUNDLE_NONE;
+    if (measured != ORTKIT_BUNDLE_NONE)
+        taken = ortkit_measure_bundle(mm, measured);
+    const char *declared = chosen ? cand.rows[choice->index].name : NULL;
     if (json) {
         cJSON *o = cJSON_CreateObject();
         cJSON_AddItemToObject(o, "host", host_file ? cJSON_CreateString(host_file) : cJSON_CreateNull());
         cJSON_AddItemToObject(o, "overrides", choice_view_overrides_json());
-        cJSON_AddItemToObject(o, "candidates", choice_view_json(cand.rows, cand.n, choice));
-        cJSON_AddItemToObject(o, "chosen", chosen ? cJSON_CreateString(cand.rows[choice->index].name)
-                                                  : cJSON_CreateNull());
-        cJSON_AddStringToObject(o, "reason", choice->reason);
+        cJSON_AddItemToObject(o, "candidates", choice_view_json_measured(cand.rows, cand.n, choice, mm));
+        cJSON_AddItemToObject(o, "chosen", taken != ORTKIT_BUNDLE_NONE
+                                               ? cJSON_CreateString(cand.rows[taken].name)
+                                               : cJSON_CreateNull());
+        cJSON_AddStringToObject(o, "reason", measured != ORTKIT_BUNDLE_NONE ? ortkit_measure_account(mm)
+                                                                          : choice->reason);
+        if (mm)
+            cJSON_AddItemToObject(o, "measurement", measure_json(mm, &a, declared));
         rc = cli_json_print(o);
     } else {
         host_line(h, host_file);
         choice_view_preamble(stdout, "");
+        if (mm)
+            measure_lines(mm, &a);
         if (cand.n) {
             printf("\n");
-            if (choice_view_print(stdout, cand.rows, cand.n, choice, "  ")) {
+            if (choice_view_print_measured(stdout, cand.rows, cand.n, choice, mm, "  ")) {
                 rc = cli_fail("out of memory");
                 goto cleanup;
             }
             printf("\n");
         }
-        printf("choice     %s\n", chosen ? cli_esc(cand.rows[choice->index].name) : "none");
-        printf("why        %s\n", cli_esc(choice->reason));
+        printf("choice     %s\n", taken != ORTKIT_BUNDLE_NONE ? cli_esc(cand.rows[taken].name) : "none");
+        if (measured != ORTKIT_BUNDLE_NONE) {
+            printf("why        %s\n", cli_esc(ortkit_measure_account(mm)));
+            printf("declared   %s: %s\n", cli_esc(declared), cli_esc(choice->reason));
+        } else {
+            printf("why        %s\n", cli_esc(choice->reason));
+            if (mm && chosen)
+                printf("measured   %s\n", cli_esc(ortkit_measure_account(mm)));
+        }
     }
     if (!rc && !chosen)
         rc = CLI_FAIL;
@@ -200,6 +344,7 @@ cleanup:
         free(cand.texts[3 * i + 1]);
         free(cand.texts[3 * i + 2]);
     }
+    ortkit_measure_free(mm);
     free(cand.owned);
     free(cand.texts);
     free(cand.rows);

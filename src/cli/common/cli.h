@@ -106,6 +106,11 @@ int cli_self_find(char *buf, size_t size, const char *rel_dirs, const char *name
 int cli_open_runtime(ortkit_runtime **out, const char *path);
 /* The same with more runtime options (opts->path included). */
 int cli_open_runtime_with(ortkit_runtime **out, const ortkit_runtime_options *opts);
+/* The same, and what choosing by measurement said when the options named a
+ * model (ortkit_resolution_measured: "measured: ...", "not measured for this
+ * model", or "") into measured. */
+int cli_open_runtime_told(ortkit_runtime **out, const ortkit_runtime_options *opts,
+                          char *measured, size_t measured_size);
 /* --bundle NAME|DIR as the runtime path to load (*out, free() it; NULL when
  * bundle is NULL): a directory must be a bundle, a name or version pins one
  * of the bundles found, for this host, as ORTKIT_BUNDLE does.  The library

@@ -441,6 +441,12 @@ int cli_self_find(char *buf, size_t size, const char *rel_dirs, const char *name
 
 int cli_open_runtime_with(ortkit_runtime **out, const ortkit_runtime_options *opts)
 {
+    return cli_open_runtime_told(out, opts, NULL, 0);
+}
+
+int cli_open_runtime_told(ortkit_runtime **out, const ortkit_runtime_options *opts,
+                          char *measured, size_t measured_size)
+{
     ortkit_runtime_options o = *opts;
     const char *log = ortkit__env("ORTKIT_LOG");
     if (log && *log) {
@@ -448,5 +454,17 @@ int cli_open_runtime_with(ortkit_runtime **out, const ortkit_runtime_options *op
         if (!cli_parse_long(log, 1, 5, &level))
             o.log_level = (ortkit_log_level)level;
     }
-    return ortkit_runtime_open(out, &o);
+    if (measured_size)
+        measured[0] = '\0';
+    if (!measured_size || o.api_base)
+        return ortkit_runtime_open(out, &o);
+    /* ortkit_runtime_open's two steps, to keep what the search said. */
+    ortkit_resolution *res = NULL;
+    int rc = ortkit_runtime_resolve(&res, &o, NULL, 0);
+    if (rc)
+        return rc;
+    snprintf(measured, measured_size, "%s", ortkit_resolution_measured(res));
+    rc = ortkit_runtime_open_resolved(out, res, &o);
+    ortkit_resolution_free(res);
+    return rc;
 }

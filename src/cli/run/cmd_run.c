@@ -24,35 +24,21 @@ typedef struct run_args {
     long threads, repeat, seed;
     int strict, json;
     session_flags flags;
+    char measured[1024];       /* what choosing by measurement said; "" */
 } run_args;
-
-static int add_input(cli_opt_parser *p, void *in, char *value)
-{
-    return input_spec_add_file(in, p->spec->command, value);
-}
-
-static int add_dim(cli_opt_parser *p, void *in, char *value)
-{
-    return input_spec_add_dim(in, p->spec->command, value);
-}
-
-static int add_shape(cli_opt_parser *p, void *in, char *value)
-{
-    return input_spec_add_shape(in, p->spec->command, value);
-}
 
 static const cli_opt run_opts[] = {
     {0, "input", 'i', "NAME=FILE", CLI_OPT_REPEATS,
      "feed input NAME from FILE: .npy, .json (a map), a directory (a sequence)",
-     CLI_OPT_CALL(run_args, in, add_input)},
+     CLI_OPT_CALL(run_args, in, input_opt_file)},
     {0, "random", 0, NULL, 0, "fill inputs not given with random values (seeded)",
      CLI_OPT_FLAG(run_args, random)},
     {0, "zeros", 0, NULL, 0, "fill inputs not given with zeros", CLI_OPT_FLAG(run_args, zeros)},
     {0, "dim", 0, "SYMBOL=VALUE", CLI_OPT_REPEATS,
-     "size of a symbolic dimension for generated inputs", CLI_OPT_CALL(run_args, in, add_dim)},
+     "size of a symbolic dimension for generated inputs", CLI_OPT_CALL(run_args, in, input_opt_dim)},
     {0, "shape", 0, "NAME=D0,D1", CLI_OPT_REPEATS,
      "the whole shape of generated input NAME (for dimensions without a name)",
-     CLI_OPT_CALL(run_args, in, add_shape)},
+     CLI_OPT_CALL(run_args, in, input_opt_shape)},
     {0, "output", 'o', "DIR", 0, "save each output in DIR (NAME.npy, NAME.json, NAME/)",
      CLI_OPT_STRING(run_args, out_dir)},
     {0, "threads", 0, "N", 0, "intra-op threads (default: ORT's, one per core)",
@@ -156,6 +142,8 @@ static int report(const run_args *a, const ortkit_runtime *rt, const ortkit_sess
         cJSON *r = cJSON_AddObjectToObject(root, "runtime");
         cJSON_AddStringToObject(r, "version", ortkit_runtime_version(rt));
         cJSON_AddStringToObject(r, "path", ortkit_runtime_path(rt));
+        cJSON_AddItemToObject(r, "measured", a->measured[0] ? cJSON_CreateString(a->measured)
+                                                            : cJSON_CreateNull());
         cJSON *eps = cJSON_AddArrayToObject(root, "providers");
         for (size_t i = 0; i < ortkit_session_provider_count(s); i++) {
             const ortkit_provider_status *p = ortkit_session_provider(s, i);
@@ -195,6 +183,9 @@ static int report(const run_args *a, const ortkit_runtime *rt, const ortkit_sess
     printf("model     %s\n", cli_esc(a->model));
     printf("runtime   ONNX Runtime %s (%s)\n", cli_esc(ortkit_runtime_version(rt)),
            cli_esc(ortkit_runtime_path(rt)));
+    /* Only when a measurement chose the bundle: otherwise the declared order did, as ever. */
+    if (!strncmp(a->measured, "measured: ", 10))
+        printf("chosen    %s\n", cli_esc(a->measured));
     printf("providers");
     for (size_t i = 0; i < ortkit_session_provider_count(s); i++) {
         const ortkit_provider_status *p = ortkit_session_provider(s, i);
@@ -256,7 +247,12 @@ int cmd_run(int argc, char **argv)
     ortkit_runtime_options ro = ORTKIT_RUNTIME_OPTIONS_INIT;
     ro.path = a.runtime;
     session_flags_runtime(&a.flags, &ro);
-    if (cli_open_runtime_with(&rt, &ro)) {
+    /* The model and how it runs: a measurement remembered for them may choose the bundle. */
+    char shapes[4096];
+    ro.model = a.model;
+    ro.model_shapes = input_spec_shapes(&a.in, shapes, sizeof shapes) ? NULL : shapes;
+    ro.model_threads = (int)a.threads;
+    if (cli_open_runtime_told(&rt, &ro, a.measured, sizeof a.measured)) {
         cli_fail_lib();
         goto cleanup;
     }

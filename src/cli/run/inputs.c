@@ -23,6 +23,21 @@ int input_spec_add_file(input_spec *spec, const char *cmd, char *arg)
     return 0;
 }
 
+int input_opt_file(cli_opt_parser *p, void *spec, char *value)
+{
+    return input_spec_add_file(spec, p->spec->command, value);
+}
+
+int input_opt_dim(cli_opt_parser *p, void *spec, char *value)
+{
+    return input_spec_add_dim(spec, p->spec->command, value);
+}
+
+int input_opt_shape(cli_opt_parser *p, void *spec, char *value)
+{
+    return input_spec_add_shape(spec, p->spec->command, value);
+}
+
 int input_spec_add_dim(input_spec *spec, const char *cmd, char *arg)
 {
     char *eq = strchr(arg, '=');
@@ -332,5 +347,44 @@ int inputs_build(const input_spec *spec, const char *model, const ortkit_session
                         named ? "set each named one with --dim SYMBOL=SIZE; " : "", unnamed);
     if (missing[0])
         return cli_fail("symbolic dimensions without a size: %s (set each with --dim SYMBOL=SIZE)", missing);
+    return 0;
+}
+
+/* Append "NAME=[D0,D1]" (a leading comma when buf holds something). */
+static int append_shape(char *buf, size_t size, const char *name, const int64_t *dims, size_t rank)
+{
+    size_t len = strlen(buf);
+    int n = snprintf(buf + len, size - len, "%s%s=[", len ? "," : "", name);
+    for (size_t k = 0; n >= 0 && (size_t)n < size - len && k < rank; k++)
+        n += snprintf(buf + len + n, size - len - (size_t)n, "%s%lld", k ? "," : "", (long long)dims[k]);
+    if (n >= 0 && (size_t)n < size - len)
+        n += snprintf(buf + len + n, size - len - (size_t)n, "]");
+    return n < 0 || (size_t)n >= size - len ? -1 : 0;
+}
+
+int input_spec_shapes(const input_spec *spec, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    for (size_t i = 0; i < spec->n_dims; i++) {
+        size_t len = strlen(buf);
+        int n = snprintf(buf + len, size - len, "%s%s=%lld", len ? "," : "", spec->dims[i].symbol,
+                         (long long)spec->dims[i].value);
+        if (n < 0 || (size_t)n >= size - len)
+            return -1;
+    }
+    for (size_t i = 0; i < spec->n_shapes; i++)
+        if (append_shape(buf, size, spec->shapes[i].name, spec->shapes[i].dims, spec->shapes[i].rank))
+            return -1;
+    for (size_t i = 0; i < spec->n_files; i++) {
+        const char *f = spec->files[i];
+        size_t len = strlen(f);
+        ortkit_tensor *t = NULL;
+        if (!spec->names[i] || len < 4 || strcmp(f + len - 4, ".npy") || ortkit_npy_read(&t, f))
+            continue; /* the run says what is wrong with it */
+        int rc = append_shape(buf, size, spec->names[i], ortkit_tensor_shape(t), ortkit_tensor_rank(t));
+        ortkit_tensor_free(t);
+        if (rc)
+            return -1;
+    }
     return 0;
 }

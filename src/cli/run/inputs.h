@@ -5,6 +5,7 @@
 #ifndef ORTKIT_CLI_INPUTS_H
 #define ORTKIT_CLI_INPUTS_H
 
+#include "opt.h"
 #include "ortkit.h"
 #include "values.h"
 
@@ -42,6 +43,10 @@ typedef struct input_spec {
 int input_spec_add_file(input_spec *spec, const char *cmd, char *arg);   /* -i NAME=FILE */
 int input_spec_add_dim(input_spec *spec, const char *cmd, char *arg);    /* --dim SYMBOL=SIZE */
 int input_spec_add_shape(input_spec *spec, const char *cmd, char *arg);  /* --shape NAME=D0,D1,... */
+/* The same as CLI_OPT_CALL functions, for a row whose field is an input_spec. */
+int input_opt_file(cli_opt_parser *p, void *spec, char *value);
+int input_opt_dim(cli_opt_parser *p, void *spec, char *value);
+int input_opt_shape(cli_opt_parser *p, void *spec, char *value);
 
 /*
  * Each --shape against session s: an input of that name, a tensor, of the
@@ -53,6 +58,16 @@ int input_shapes_check(const input_spec *spec, const char *model, const ortkit_s
 const shape_value *input_spec_shape(const input_spec *spec, const char *name);
 /* "[4,12]" (a scalar: "[]"). */
 void shape_text(const shape_value *sh, char *buf, size_t size);
+
+/*
+ * The sizes spec gives, in the form of ortkit_runtime_options' model_shapes
+ * (what choosing by measurement is keyed by): "SYMBOL=SIZE" for each --dim,
+ * "NAME=[D0,D1,...]" for each --shape and each named .npy input (the shape
+ * its file holds), separated by commas; inputs given in other files, or
+ * without a name, are left out.  "" when nothing is given.  0, or -1 when
+ * it does not fit in size.
+ */
+int input_spec_shapes(const input_spec *spec, char *buf, size_t size);
 
 /*
  * Build every input of session s, in model order, as values: from the

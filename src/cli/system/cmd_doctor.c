@@ -9,6 +9,7 @@
 #include "ep_devices_view.h"
 #include "ortkit/tools/selftest.h"
 #include "opt.h"
+#include "run/inputs.h"
 
 #include <libgen.h>
 #include <limits.h>
@@ -19,6 +20,9 @@
 typedef struct doctor_args {
     int json;
     const char *host, *bundle;
+    const char *model;
+    input_spec in;
+    long threads;
 } doctor_args;
 
 static const cli_opt doctor_opts[] = {
@@ -29,11 +33,25 @@ static const cli_opt doctor_opts[] = {
     {0, "bundle", 'b', "NAME", 0,
      "pin a bundle by name or ONNX Runtime version, as ORTKIT_BUNDLE does",
      CLI_OPT_STRING(doctor_args, bundle)},
+    {0, "model", 'm', "MODEL", 0,
+     "the model a program will run: the choice as the runtime's search makes it for MODEL, "
+     "with what 'ortkit bundle choose --model MODEL --measure' measured",
+     CLI_OPT_STRING(doctor_args, model)},
+    {0, "threads", 0, "N", 0, "with --model: the intra-op threads it runs with (default: ORT's)",
+     CLI_OPT_LONG(doctor_args, threads, 1, 4096)},
+    {0, "input", 'i', "NAME=FILE", CLI_OPT_REPEATS, "with --model: an input's file (its shape counts)",
+     CLI_OPT_CALL(doctor_args, in, input_opt_file)},
+    {0, "dim", 0, "SYMBOL=SIZE", CLI_OPT_REPEATS, "with --model: the size of a symbolic dimension",
+     CLI_OPT_CALL(doctor_args, in, input_opt_dim)},
+    {0, "shape", 0, "NAME=D0,D1", CLI_OPT_REPEATS, "with --model: an input's whole shape",
+     CLI_OPT_CALL(doctor_args, in, input_opt_shape)},
     CLI_OPT_END};
 
 static const cli_opt_spec doctor_spec = {
     "doctor",
-    "usage: ortkit doctor [--json] [--host FILE.json] [--bundle NAME]\n",
+    "usage: ortkit doctor [--json] [--host FILE.json] [--bundle NAME]\n"
+    "                     [--model MODEL [--threads N] [-i NAME=FILE]... [--dim SYMBOL=SIZE]...\n"
+    "                     [--shape NAME=D0,D1]...]\n",
     "Explain which ONNX Runtime ortkit loads here and check that it works: the\n"
     "host, the directories searched for bundles, every bundle found and whether\n"
     "it fits (and exactly why not), the choice and why, the chosen bundle's\n"
@@ -57,7 +75,12 @@ typedef struct report {
     size_t count;
     const ortkit_bundle_choice *choice;
     int chosen_ok;
+    size_t taken;                   /* the bundle the search takes: choice->index, or measured */
     const ortkit_bundle *chosen;
+    const char *model;              /* --model, and how it runs */
+    char shapes[4096];
+    long threads;
+    ortkit_measure *measure;        /* what measuring it found (recalled) */
     ortkit_bundle *verified;        /* the chosen bundle, opened again for verify */
     int verify_ok;
     ortkit_runtime *rt;
@@ -158,6 +181,9 @@ static int gather(report *r)
      * even when an earlier place decides. */
     ortkit_runtime_options o = ORTKIT_RUNTIME_OPTIONS_INIT;
     o.bundle = r->pin;
+    o.model = r->model;
+    o.model_shapes = r->model ? r->shapes : NULL;
+    o.model_threads = (int)r->threads;
     if (ortkit_runtime_resolve(&r->res, &o, r->host, ORTKIT_RESOLVE_EXPLAIN) != 0)
         return cli_fail_lib();
     r->pin = ortkit_resolution_pin(r->res, NULL);
@@ -165,8 +191,26 @@ static int gather(report *r)
     r->count = ortkit_bundle_list_count(r->list);
     r->choice = ortkit_resolution_choice(r->res);
     r->chosen_ok = r->choice && r->choice->index != ORTKIT_BUNDLE_NONE;
+    r->taken = r->chosen_ok ? r->choice->index : ORTKIT_BUNDLE_NONE;
+    /* A measurement may have chosen another of those that fit. */
+    const ortkit_bundle *took = ortkit_resolution_bundle(r->res);
+    for (size_t i = 0; took && i < r->count; i++)
+        if (ortkit_bundle_list_get(r->list, i)->bundle == took)
+            r->taken = i;
     if (r->chosen_ok)
-        r->chosen = ortkit_bundle_list_get(r->list, r->choice->index)->bundle;
+        r->chosen = ortkit_bundle_list_get(r->list, r->taken)->bundle;
+    if (r->model && r->chosen_ok) {
+        const ortkit_bundle **arr = calloc(r->count + 1, sizeof *arr);
+        if (!arr)
+            return cli_fail("out of memory");
+        for (size_t i = 0; i < r->count; i++)
+            arr[i] = ortkit_bundle_list_get(r->list, i)->bundle;
+        /* Its figures for the table; the account is the search's own. */
+        if (ortkit_measure_open(&r->measure, r->host, arr, r->count, r->choice, r->model,
+                                r->shapes, (int)r->threads))
+            cli_warn("%s", ortkit_error_last());
+        free(arr);
+    }
     r->ok = r->chosen_ok;
     if (r->host_file)
         return CLI_OK; /* a described machine: nothing here is loaded for it */
@@ -263,7 +307,7 @@ static int print_bundles(const report *r)
     if (!rows)
         return -1;
     choice_view_preamble(stdout, "  ");
-    rc = choice_view_print(stdout, rows, n, r->choice, "  ");
+    rc = choice_view_print_measured(stdout, rows, n, r->choice, r->measure, "  ");
     free(rows);
     return rc;
 }
@@ -313,10 +357,20 @@ static void print_choice(const report *r)
         return;
     }
     const ortkit_manifest *m = ortkit_bundle_manifest(r->chosen);
+    const char *measured = ortkit_resolution_measured(r->res);
     printf(LABEL "%s (%s)\n", "bundle", cli_esc(m->name), cli_esc(m->dir));
-    printf(LABEL "%s\n", "why", cli_esc(r->choice->reason));
-    if (verdict(r, r->choice->index)->why[0])
-        printf(LABEL "%s\n", "caveat", cli_esc(verdict(r, r->choice->index)->why));
+    if (r->taken != r->choice->index) {
+        printf(LABEL "%s\n", "why", cli_esc(measured));
+        printf(LABEL "%s: %s\n", "declared", cli_esc(ortkit_bundle_manifest(
+                   ortkit_bundle_list_get(r->list, r->choice->index)->bundle)->name),
+               cli_esc(r->choice->reason));
+    } else {
+        printf(LABEL "%s\n", "why", cli_esc(r->choice->reason));
+        if (measured[0])
+            printf(LABEL "%s\n", "measured", cli_esc(measured));
+    }
+    if (verdict(r, r->taken)->why[0])
+        printf(LABEL "%s\n", "caveat", cli_esc(verdict(r, r->taken)->why));
     print_parts(r, m);
     if (r->host_file)
         return;
@@ -557,7 +611,8 @@ static cJSON *json_report(const report *r)
     size_t n_rows = 0;
     choice_row *rows = choice_rows_of_list(r->list, &n_rows);
     if (rows && r->choice)
-        cJSON_AddItemToObject(root, "bundles", choice_view_json(rows, n_rows, r->choice));
+        cJSON_AddItemToObject(root, "bundles", choice_view_json_measured(rows, n_rows, r->choice,
+                                                                          r->measure));
     else
         cJSON_AddArrayToObject(root, "bundles");
     free(rows);
@@ -577,6 +632,8 @@ static cJSON *json_report(const report *r)
                                                   : cJSON_CreateNull());
     cJSON_AddItemToObject(ch, "pin", r->pin ? cJSON_CreateString(r->pin) : cJSON_CreateNull());
     cJSON_AddStringToObject(ch, "reason", r->choice ? r->choice->reason : "no bundles were found");
+    cJSON_AddItemToObject(ch, "model", r->model ? cJSON_CreateString(r->model) : cJSON_CreateNull());
+    cJSON_AddStringToObject(ch, "measured", ortkit_resolution_measured(r->res));
     if (r->chosen)
         cJSON_AddItemToObject(ch, "parts", parts_json(r, ortkit_bundle_manifest(r->chosen)));
     if (r->chosen && !r->host_file) {
@@ -615,13 +672,20 @@ int cmd_doctor(int argc, char **argv)
 {
     report r;
     memset(&r, 0, sizeof r);
-    doctor_args a = {0, NULL, NULL};
+    doctor_args a;
+    memset(&a, 0, sizeof a);
     cli_opt_parser p;
     if (cli_opt_parse(&p, &doctor_spec, NULL, &a, argc, argv))
         return p.status;
     int json = a.json;
     r.host_file = a.host;
     r.pin = a.bundle;
+    r.model = a.model;
+    r.threads = a.threads;
+    if (!a.model && (a.threads || a.in.n_files || a.in.n_dims || a.in.n_shapes))
+        return cli_usage("doctor", "--threads, -i, --dim and --shape go with --model");
+    if (a.model && input_spec_shapes(&a.in, r.shapes, sizeof r.shapes))
+        return cli_fail("the inputs' sizes are too long to key a measurement by");
 
     int rc = gather(&r);
     if (rc == CLI_OK) {
@@ -646,6 +710,7 @@ int cmd_doctor(int argc, char **argv)
         else
             cli_fail("a live check failed; see the report");
     }
+    ortkit_measure_free(r.measure);
     ortkit_runtime_free(r.rt);
     ortkit_bundle_free(r.verified);
     ortkit_resolution_free(r.res);

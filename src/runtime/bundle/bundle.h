@@ -34,6 +34,7 @@ struct ortkit_bundle {
     size_t problem_count;
     char **strings;        /* every string the manifest view points at */
     size_t string_count, string_cap;
+    char manifest_sha256[65]; /* of the manifest's bytes as they were read */
 };
 
 /* The manifest's "parts" (bundle_parts.c): what the core and each provider

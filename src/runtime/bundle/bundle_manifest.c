@@ -516,6 +516,9 @@ int ortkit__bundle_parse(ortkit_bundle **out, const char *json, size_t size, con
     }
     if (!b->m.created_by[0] && !(b->m.created_by = ortkit__bundle_keep(b, "")))
         rc = ortkit__error_nomem();
+    /* The manifest as read, for what remembers a bundle by its contents. */
+    if (!rc)
+        rc = ortkit__sha256_hex(b->manifest_sha256, json, size);
 cleanup:
     cJSON_Delete(root);
     if (rc)

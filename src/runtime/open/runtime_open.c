@@ -15,7 +15,8 @@
 ORTKIT__ABI_STRUCT(options_abi, ortkit_runtime_options, "runtime options",
                    "ORTKIT_RUNTIME_OPTIONS_INIT", ORTKIT_RUNTIME_OPTIONS_VERSION,
                    offsetof(ortkit_runtime_options, global_thread_pools),
-                   offsetof(ortkit_runtime_options, api_base), sizeof(ortkit_runtime_options));
+                   offsetof(ortkit_runtime_options, api_base),
+                   offsetof(ortkit_runtime_options, model), sizeof(ortkit_runtime_options));
 
 /* The caller's options in the current layout (fields its version lacks get
  * their defaults); NULL stays NULL. */

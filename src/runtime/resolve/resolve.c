@@ -7,11 +7,14 @@
  * what was found there, so `ortkit doctor` prints the account the loader
  * acted on instead of deriving it again.  Nothing here loads a library.
  */
+#include "abi.h"
 #include "bundle.h"
+#include "measured.h"
 #include "ort_library.h"
 
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +26,13 @@
 
 #define MAX_STEPS 8
 #define DETAIL_MAX 1024
+
+/* The caller's options are read within their version (docs/CONVENTIONS.md). */
+ORTKIT__ABI_STRUCT(options_abi, ortkit_runtime_options, "runtime options",
+                   "ORTKIT_RUNTIME_OPTIONS_INIT", ORTKIT_RUNTIME_OPTIONS_VERSION,
+                   offsetof(ortkit_runtime_options, global_thread_pools),
+                   offsetof(ortkit_runtime_options, api_base),
+                   offsetof(ortkit_runtime_options, model), sizeof(ortkit_runtime_options));
 
 typedef struct step_slot {
     ortkit_resolve_step pub;
@@ -47,6 +57,11 @@ struct ortkit_resolution {
     size_t count;
     ortkit_bundle_choice *choice; /* NULL: no bundle was judged */
     int chosen;                /* choice->index is set */
+    size_t taken;              /* the bundle taken: choice->index, or the measured one */
+    /* The model the caller will run, for a remembered measurement (options v4). */
+    const char *model, *model_shapes;
+    int model_threads;
+    char measured[ORTKIT__MEASURED_ACCOUNT_MAX]; /* what the measurement said; "" */
     int select_rc;             /* why not, when it is not */
     const ortkit_host *host;   /* the caller's, or detected_ */
     ortkit_host *detected;
@@ -337,10 +352,25 @@ static int judge_bundles(ortkit_resolution *r, const ortkit_host *host)
             return rc; /* no answer at all */
         r->chosen = rc == ORTKIT_OK;
         r->select_rc = rc;
+        r->measured[0] = '\0';
         if (!r->chosen)
             break;
+        r->taken = r->choice->index;
+        /* A model named: what measuring it here remembered may choose
+         * among the fitting bundles instead of the declared order. */
+        if (r->model && r->pin)
+            snprintf(r->measured, sizeof r->measured, "not consulted: the bundle is pinned (%s)",
+                     r->pin_from);
+        else if (r->model) {
+            size_t m = ORTKIT_BUNDLE_NONE;
+            ortkit__measured_lookup(&m, r->measured, sizeof r->measured, r->host, r->bundles,
+                                    r->count, r->choice, r->model, r->model_shapes,
+                                    r->model_threads);
+            if (m != ORTKIT_BUNDLE_NONE)
+                r->taken = m;
+        }
         /* The list, and so each bundle in it, belongs to this resolution. */
-        ortkit_bundle *b = (ortkit_bundle *)r->bundles[r->choice->index];
+        ortkit_bundle *b = (ortkit_bundle *)r->bundles[r->taken];
         rc = ortkit__bundle_check(b, 1, NULL);
         if (rc == ORTKIT_OK)
             break;
@@ -386,21 +416,28 @@ static int step_bundles(ortkit_resolution *r, const ortkit_host *host, unsigned 
         step_say(s, "%s", r->choice->reason);
         return ORTKIT_OK;
     }
-    const ortkit_bundle *b = r->bundles[r->choice->index];
+    const ortkit_bundle *b = r->bundles[r->taken];
     char *lib = ortkit__strdup(b->library_path);
     if (!lib)
         return ORTKIT_E_NOMEM;
     char source[BUNDLE_NAME_MAX + 16];
     snprintf(source, sizeof source, "bundle %s", ortkit_bundle_manifest(b)->name);
+    /* Why this one: the measurement when it chose, else the declared order
+     * (and, when a model was named, that nothing measured it). */
+    char why[DETAIL_MAX - BUNDLE_NAME_MAX - 16];
+    if (r->measured[0] && !strncmp(r->measured, "measured: ", 10))
+        snprintf(why, sizeof why, "%.*s", (int)sizeof why - 1, r->measured);
+    else
+        snprintf(why, sizeof why, "%.500s%s%.400s", r->choice->reason, r->measured[0] ? "; " : "",
+                 r->measured);
     if (r->decided) {
-        snprintf(s->detail, sizeof s->detail, "would choose %s: %s",
-                 ortkit_bundle_manifest(b)->name, r->choice->reason);
+        snprintf(s->detail, sizeof s->detail, "would choose %.64s: %s",
+                 ortkit_bundle_manifest(b)->name, why);
         free(lib);
         return ORTKIT_OK;
     }
     rc = step_settle(r, s, ORTKIT_OK, lib, source);
-    snprintf(s->detail, sizeof s->detail, "%s: %s", ortkit_bundle_manifest(b)->name,
-             r->choice->reason);
+    snprintf(s->detail, sizeof s->detail, "%.64s: %s", ortkit_bundle_manifest(b)->name, why);
     return rc;
 }
 
@@ -456,9 +493,24 @@ int ortkit_runtime_resolve(ortkit_resolution **out, const ortkit_runtime_options
     if (!out)
         return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_runtime_resolve: out is NULL");
     *out = NULL;
+    ortkit_runtime_options copy = ORTKIT_RUNTIME_OPTIONS_INIT;
+    if (opts) {
+        if (ortkit__abi_read(&options_abi, &copy, opts))
+            return ORTKIT_E_INVALID_ARG;
+        opts = &copy;
+    }
     ortkit_resolution *r = calloc(1, sizeof *r);
     if (!r)
         return ortkit__error_nomem();
+    r->taken = ORTKIT_BUNDLE_NONE;
+    /* The resolution outlives the caller's options: its own copies. */
+    if (opts && opts->model && opts->model[0] &&
+        (!(r->model = ortkit__strdup(opts->model)) ||
+         (opts->model_shapes && !(r->model_shapes = ortkit__strdup(opts->model_shapes))))) {
+        ortkit_resolution_free(r);
+        return ORTKIT_E_NOMEM;
+    }
+    r->model_threads = opts ? opts->model_threads : 0;
     int pinned = opts && opts->bundle && opts->bundle[0];
     const char *pin = pinned ? opts->bundle : ortkit__env_nonempty("ORTKIT_BUNDLE");
     if (pin && !(r->pin = r->pin_copy = ortkit__strdup(pin))) {
@@ -481,6 +533,8 @@ void ortkit_resolution_free(ortkit_resolution *r)
         return;
     free(r->path);
     free(r->pin_copy);
+    free((char *)r->model);
+    free((char *)r->model_shapes);
     free(r->bundles);
     ortkit_bundle_choice_free(r->choice);
     ortkit_host_free(r->detected);
@@ -527,7 +581,12 @@ const ortkit_bundle *ortkit_resolution_bundle(const ortkit_resolution *r)
 {
     if (!r || !r->chosen || !r->path || strncmp(r->source, "bundle ", 7))
         return NULL;
-    return r->bundles[r->choice->index];
+    return r->bundles[r->taken];
+}
+
+const char *ortkit_resolution_measured(const ortkit_resolution *r)
+{
+    return r ? r->measured : "";
 }
 
 const ortkit_bundle_choice *ortkit_resolution_choice(const ortkit_resolution *r)

@@ -100,21 +100,6 @@ static int runtime_digest(ortkit_runtime *rt, const char *dir, char hex[65])
     return rc;
 }
 
-static int key_add(ortkit__sha256_ctx *ctx, const char *fmt, ...) ORTKIT_PRINTF(2, 3);
-static int key_add(ortkit__sha256_ctx *ctx, const char *fmt, ...)
-{
-    char line[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    if (n < 0 || (size_t)n >= sizeof line)
-        return -1;
-    /* Each part ends in a NUL, so no two lists of parts hash alike. */
-    ortkit__sha256_update(ctx, line, (size_t)n + 1);
-    return 0;
-}
-
 /* The key: what the optimised graph is a function of.  Options that only
  * change how it runs (threads, arena, memory pattern, profiling, spinning)
  * are left out, so they share one entry. */
@@ -123,15 +108,15 @@ static int make_key(ortkit__cache_plan *p, ortkit_runtime *rt, const char *model
 {
     ortkit__sha256_ctx h = {0}, *ctx = &h;
     int bad = ortkit__sha256_init(ctx) != 0;
-    bad = bad || key_add(ctx, "ortkit session cache %u", FORMAT);
-    bad = bad || key_add(ctx, "model %s", model_sha256);
-    bad = bad || key_add(ctx, "runtime %s %s api %d", rt->version, lib_sha256, rt->api_level);
-    bad = bad || key_add(ctx, "cpu %s", cpu_identity());
-    bad = bad || key_add(ctx, "graph_opt %d", (int)o->graph_opt);
+    bad = bad || ortkit__sha256_addf(ctx, "ortkit session cache %u", FORMAT);
+    bad = bad || ortkit__sha256_addf(ctx, "model %s", model_sha256);
+    bad = bad || ortkit__sha256_addf(ctx, "runtime %s %s api %d", rt->version, lib_sha256, rt->api_level);
+    bad = bad || ortkit__sha256_addf(ctx, "cpu %s", cpu_identity());
+    bad = bad || ortkit__sha256_addf(ctx, "graph_opt %d", (int)o->graph_opt);
     for (size_t i = 0; !bad && i < o->provider_count; i++)
-        bad = key_add(ctx, "provider %s", o->providers[i] ? o->providers[i] : "");
+        bad = ortkit__sha256_addf(ctx, "provider %s", o->providers[i] ? o->providers[i] : "");
     for (size_t i = 0; !bad && i < o->config_count; i++)
-        bad = key_add(ctx, "config %s=%s", o->config_keys[i], o->config_values[i]);
+        bad = ortkit__sha256_addf(ctx, "config %s=%s", o->config_keys[i], o->config_values[i]);
     unsigned char md[ORTKIT__SHA256_SIZE];
     bad = bad || ortkit__sha256_final(ctx, md) != 0;
     ortkit__sha256_discard(ctx);

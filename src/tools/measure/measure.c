@@ -1,0 +1,683 @@
+/*
+ * measure.c - choosing among the fitting bundles by measurement
+ * (<ortkit/tools/measure.h>): the candidates and the key come from the
+ * runtime's memory of measurements (measured.h), which this fills; the
+ * outputs are compared as `ortkit validate` compares them; the rule is
+ * measure_rule.c's.  Nothing here runs a model or starts a process.
+ */
+#include "ortkit/tools/measure.h"
+#include "ortkit/tools/compare.h"
+#include "measure_rule.h"
+#include "measured.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* Rounds kept per candidate: far beyond any budget's worth. */
+#define ROUNDS_MAX 100000
+
+typedef struct cand {
+    ortkit_measure_verdict pub;
+    char **out_names;
+    ortkit_tensor **outs;
+    size_t n_out;
+    int has_outputs;
+    double *lat;            /* every timed run */
+    size_t n_lat, cap_lat;
+    double *round_p50;      /* per round: its block's median, NAN when it ran none */
+    size_t cap_rounds;
+    int timing;
+    /* What the rounds of the last generation of processes said of it
+     * against the fastest (ortkit__measure_verdict), and this one's: a
+     * verdict holds once two generations in a row reach it. */
+    int said_before, said_now;
+} cand;
+
+struct ortkit_measure {
+    ortkit__measured_ctx ctx;
+    ortkit__measured rec;   /* the result: measured, or recalled */
+    int known;              /* rec holds a result */
+    int recalled;
+    int begun, compared, finished;
+    char refused[ORTKIT__MEASURED_ACCOUNT_MAX];
+    char account[ORTKIT__MEASURED_ACCOUNT_MAX];
+    size_t rounds;
+    size_t generation, gen_start; /* processes started afresh; the round their generation began */
+    cand c[ORTKIT__MEASURED_MAX];
+};
+
+const char *ortkit_measure_state_name(ortkit_measure_state state)
+{
+    return ortkit__measured_state_name((int)state);
+}
+
+static void clear_outputs(cand *c)
+{
+    for (size_t k = 0; k < c->n_out; k++) {
+        free(c->out_names[k]);
+        ortkit_tensor_free(c->outs[k]);
+    }
+    free(c->out_names);
+    free(c->outs);
+    c->out_names = NULL;
+    c->outs = NULL;
+    c->n_out = 0;
+    c->has_outputs = 0;
+}
+
+/* The public verdicts point into the record. */
+static void publish(ortkit_measure *m)
+{
+    for (size_t i = 0; i < m->ctx.count; i++) {
+        ortkit__measured_cand *r = &m->rec.cand[i];
+        ortkit_measure_verdict *v = &m->c[i].pub;
+        v->name = r->name;
+        v->state = (ortkit_measure_state)r->state;
+        v->chosen = m->known && m->rec.chosen[0] && !strcmp(m->rec.chosen, r->name);
+        v->p50 = r->p50;
+        v->p50_low = r->p50_low;
+        v->p50_high = r->p50_high;
+        v->runs = (size_t)r->runs;
+        v->rounds = (size_t)r->rounds;
+        v->pair_p50 = r->pair_p50;
+        v->pair_chosen_p50 = r->pair_chosen_p50;
+        v->pair_ratio = r->pair_ratio;
+        v->pair_rounds = (size_t)r->pair_rounds;
+        v->note = r->note;
+    }
+    if (m->known)
+        ortkit__measured_account(m->account, sizeof m->account, &m->rec);
+    else if (m->refused[0])
+        snprintf(m->account, sizeof m->account, "not measured for this model (the remembered "
+                 "measurement was refused: %.900s)", m->refused);
+    else if (m->ctx.count)
+        snprintf(m->account, sizeof m->account, "not measured for this model");
+    else
+        snprintf(m->account, sizeof m->account, "not measured: %s", m->ctx.why);
+}
+
+/* A fresh record for the candidates, in the declared order. */
+static void fresh_record(ortkit_measure *m)
+{
+    memset(&m->rec, 0, sizeof m->rec);
+    ortkit__measured *r = &m->rec;
+    snprintf(r->key, sizeof r->key, "%s", m->ctx.key);
+    snprintf(r->model, sizeof r->model, "%s", m->ctx.model);
+    snprintf(r->model_sha256, sizeof r->model_sha256, "%s", m->ctx.model_sha256);
+    snprintf(r->shapes, sizeof r->shapes, "%s", m->ctx.shapes);
+    snprintf(r->host, sizeof r->host, "%s", m->ctx.host);
+    snprintf(r->declared, sizeof r->declared, "%s", m->ctx.names[0]);
+    r->threads = m->ctx.threads;
+    r->count = m->ctx.count;
+    for (size_t i = 0; i < r->count; i++) {
+        snprintf(r->cand[i].name, sizeof r->cand[i].name, "%s", m->ctx.names[i]);
+        snprintf(r->cand[i].manifest_sha256, sizeof r->cand[i].manifest_sha256, "%s",
+                 m->ctx.digests[i]);
+    }
+}
+
+int ortkit_measure_open(ortkit_measure **out, const ortkit_host *host,
+                        const ortkit_bundle *const *bundles, size_t count,
+                        const ortkit_bundle_choice *choice, const char *model, const char *shapes,
+                        int threads)
+{
+    if (!out)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_measure_open: out is NULL");
+    *out = NULL;
+    if (!host || !choice || !model || (count && !bundles) || threads < 0)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_measure_open: bad argument");
+    ortkit_measure *m = calloc(1, sizeof *m);
+    if (!m)
+        return ortkit__error_nomem();
+    int rc = ortkit__measured_prepare(&m->ctx, host, bundles, count, choice, model, shapes, threads, 0);
+    if (rc) {
+        free(m);
+        return rc;
+    }
+    fresh_record(m);
+    if (m->ctx.count) {
+        ortkit__measured *r = malloc(sizeof *r);
+        if (!r) {
+            free(m);
+            return ortkit__error_nomem();
+        }
+        int found = ortkit__measured_recall(r, &m->ctx, m->refused, sizeof m->refused);
+        if (found == 0) {
+            m->rec = *r;
+            m->known = m->recalled = 1;
+        }
+        free(r);
+    }
+    publish(m);
+    *out = m;
+    return ORTKIT_OK;
+}
+
+void ortkit_measure_free(ortkit_measure *m)
+{
+    if (!m)
+        return;
+    for (size_t i = 0; i < ORTKIT__MEASURED_MAX; i++) {
+        clear_outputs(&m->c[i]);
+        free(m->c[i].lat);
+        free(m->c[i].round_p50);
+    }
+    free(m);
+}
+
+size_t ortkit_measure_count(const ortkit_measure *m) { return m ? m->ctx.count : 0; }
+
+size_t ortkit_measure_bundle(const ortkit_measure *m, size_t i)
+{
+    return m && i < m->ctx.count ? m->ctx.index[i] : ORTKIT_BUNDLE_NONE;
+}
+
+const char *ortkit_measure_why(const ortkit_measure *m) { return m ? m->ctx.why : ""; }
+const char *ortkit_measure_shapes(const ortkit_measure *m) { return m ? m->ctx.shapes : ""; }
+const char *ortkit_measure_key(const ortkit_measure *m) { return m ? m->ctx.key : ""; }
+const char *ortkit_measure_path(const ortkit_measure *m) { return m ? m->ctx.path : ""; }
+int ortkit_measure_recalled(const ortkit_measure *m) { return m && m->recalled; }
+const char *ortkit_measure_refused(const ortkit_measure *m) { return m ? m->refused : ""; }
+size_t ortkit_measure_rounds(const ortkit_measure *m)
+{
+    return !m ? 0 : m->recalled ? (size_t)m->rec.rounds : m->rounds;
+}
+const char *ortkit_measure_account(const ortkit_measure *m) { return m ? m->account : ""; }
+double ortkit_measure_seconds(const ortkit_measure *m) { return m && m->known ? m->rec.seconds : 0; }
+
+const char *ortkit_measure_outcome(const ortkit_measure *m)
+{
+    return m && m->known ? m->rec.outcome : "";
+}
+
+const ortkit_measure_verdict *ortkit_measure_candidate(const ortkit_measure *m, size_t i)
+{
+    return m && i < m->ctx.count ? &m->c[i].pub : NULL;
+}
+
+size_t ortkit_measure_chosen(const ortkit_measure *m)
+{
+    for (size_t i = 0; m && m->known && i < m->ctx.count; i++)
+        if (m->c[i].pub.chosen)
+            return i;
+    return ORTKIT_BUNDLE_NONE;
+}
+
+/* ---- measuring ---------------------------------------------------------------------- */
+
+static int check_index(const ortkit_measure *m, size_t i, const char *fn)
+{
+    if (!m || i >= m->ctx.count)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "%s: no candidate %zu", fn, i);
+    if (!m->begun || m->finished)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "%s: the measurement is %s", fn,
+                                 m->finished ? "finished" : "not begun");
+    return ORTKIT_OK;
+}
+
+int ortkit_measure_begin(ortkit_measure *m)
+{
+    if (!m || !m->ctx.count)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_measure_begin: nothing to measure%s%s",
+                                 m ? ": " : "", m ? m->ctx.why : "");
+    for (size_t i = 0; i < m->ctx.count; i++) {
+        cand *c = &m->c[i];
+        clear_outputs(c);
+        c->n_lat = 0;
+        c->timing = 0;
+        c->said_before = c->said_now = ORTKIT__MEASURE_OPEN;
+        for (size_t r = 0; r < c->cap_rounds; r++)
+            c->round_p50[r] = NAN;
+    }
+    fresh_record(m);
+    m->known = m->recalled = 0;
+    m->begun = 1;
+    m->compared = m->finished = 0;
+    m->rounds = 0;
+    m->generation = 1;
+    m->gen_start = 0;
+    m->refused[0] = '\0';
+    publish(m);
+    return ORTKIT_OK;
+}
+
+int ortkit_measure_failed(ortkit_measure *m, size_t i, const char *why)
+{
+    int rc = check_index(m, i, "ortkit_measure_failed");
+    if (rc)
+        return rc;
+    ortkit__measured_cand *r = &m->rec.cand[i];
+    r->state = ORTKIT__MEASURED_FAILED;
+    snprintf(r->note, sizeof r->note, "failed: %s", why ? why : "");
+    clear_outputs(&m->c[i]);
+    m->c[i].timing = 0;
+    publish(m);
+    return ORTKIT_OK;
+}
+
+int ortkit_measure_outputs(ortkit_measure *m, size_t i, const char *const *names,
+                           ortkit_tensor **outputs, size_t count)
+{
+    int rc = check_index(m, i, "ortkit_measure_outputs");
+    if (!rc && count && (!names || !outputs))
+        rc = ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_measure_outputs: NULL names or outputs");
+    cand *c = rc ? NULL : &m->c[i];
+    if (c) {
+        clear_outputs(c);
+        c->out_names = calloc(count + 1, sizeof *c->out_names);
+        c->outs = calloc(count + 1, sizeof *c->outs);
+        if (!c->out_names || !c->outs)
+            rc = ortkit__error_nomem();
+    }
+    /* The tensors are the measurement's now, whatever happens. */
+    for (size_t k = 0; outputs && k < count; k++) {
+        if (!rc) {
+            c->outs[k] = outputs[k];
+            c->n_out++;
+            if (!(c->out_names[k] = ortkit__strdup(names[k] ? names[k] : "")))
+                rc = ORTKIT_E_NOMEM;
+        } else {
+            ortkit_tensor_free(outputs[k]);
+        }
+        outputs[k] = NULL;
+    }
+    if (rc) {
+        if (c)
+            clear_outputs(c);
+        return rc;
+    }
+    c->has_outputs = 1;
+    return ORTKIT_OK;
+}
+
+/* Do a's and b's outputs agree (both ways within the tolerances)?  why says
+ * how they differ when not. */
+static int agree(const cand *a, const cand *b, char *why, size_t size)
+{
+    why[0] = '\0';
+    if (a->n_out != b->n_out) {
+        snprintf(why, size, "%zu outputs against %zu", b->n_out, a->n_out);
+        return 0;
+    }
+    for (size_t k = 0; k < a->n_out; k++) {
+        if (strcmp(a->out_names[k], b->out_names[k])) {
+            snprintf(why, size, "output %zu is '%.100s', not '%.100s'", k, b->out_names[k],
+                     a->out_names[k]);
+            return 0;
+        }
+        if (!a->outs[k] || !b->outs[k]) {
+            if (!a->outs[k] != !b->outs[k]) {
+                snprintf(why, size, "output '%.100s' is a tensor in one only", a->out_names[k]);
+                return 0;
+            }
+            continue; /* not a tensor: not compared */
+        }
+        for (int dir = 0; dir < 2; dir++) {
+            ortkit_compare cmp = ORTKIT_COMPARE_INIT;
+            const ortkit_tensor *x = dir ? b->outs[k] : a->outs[k], *y = dir ? a->outs[k] : b->outs[k];
+            if (ortkit_tensor_compare(&cmp, x, y, ORTKIT_COMPARE_RTOL, ORTKIT_COMPARE_ATOL)) {
+                snprintf(why, size, "output '%.100s' cannot be compared: %.200s", a->out_names[k],
+                         ortkit__error_message());
+                return 0;
+            }
+            if (!cmp.equal) {
+                /* Worded from a's side: a is the reference. */
+                if (dir == 0)
+                    snprintf(why, size, "output '%.100s': %.280s", a->out_names[k], cmp.message);
+                else
+                    snprintf(why, size, "output '%.100s': %zu value%s out of tolerance", a->out_names[k],
+                             cmp.mismatches, cmp.mismatches == 1 ? "" : "s");
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+int ortkit_measure_compare(ortkit_measure *m)
+{
+    int rc = check_index(m, 0, "ortkit_measure_compare");
+    if (rc)
+        return rc;
+    size_t n = m->ctx.count, agrees[ORTKIT__MEASURED_MAX] = {0};
+    char why[400];
+    for (size_t i = 0; i < n; i++) {
+        ortkit__measured_cand *r = &m->rec.cand[i];
+        if (r->state != ORTKIT__MEASURED_FAILED && !m->c[i].has_outputs) {
+            r->state = ORTKIT__MEASURED_FAILED;
+            snprintf(r->note, sizeof r->note, "failed: no outputs were given for it");
+        }
+    }
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i + 1; j < n; j++)
+            if (m->c[i].has_outputs && m->c[j].has_outputs && agree(&m->c[i], &m->c[j], why, sizeof why)) {
+                agrees[i]++;
+                agrees[j]++;
+            }
+    /* The reference: the one most others agree with; the declared order breaks ties. */
+    size_t ref = ORTKIT_BUNDLE_NONE;
+    for (size_t i = 0; i < n; i++)
+        if (m->c[i].has_outputs && (ref == ORTKIT_BUNDLE_NONE || agrees[i] > agrees[ref]))
+            ref = i;
+    for (size_t i = 0; i < n; i++) {
+        cand *c = &m->c[i];
+        ortkit__measured_cand *r = &m->rec.cand[i];
+        if (!c->has_outputs)
+            continue;
+        if (i == ref || agree(&m->c[ref], c, why, sizeof why)) {
+            c->timing = 1;
+            continue;
+        }
+        r->state = ORTKIT__MEASURED_DIFFERS;
+        snprintf(r->note, sizeof r->note, "outputs differ from %.64s's: %.300s", m->rec.cand[ref].name, why);
+    }
+    m->compared = 1;
+    publish(m);
+    return ORTKIT_OK;
+}
+
+int ortkit_measure_timing(const ortkit_measure *m, size_t i)
+{
+    return m && i < m->ctx.count && m->begun && !m->finished && m->compared && m->c[i].timing;
+}
+
+int ortkit_measure_add(ortkit_measure *m, size_t i, const double *seconds, size_t runs)
+{
+    int rc = check_index(m, i, "ortkit_measure_add");
+    if (rc)
+        return rc;
+    cand *c = &m->c[i];
+    if (!c->timing)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_measure_add: candidate %zu is not "
+                                 "timed", i);
+    if (!runs || !seconds)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_measure_add: no runs");
+    if (m->rounds >= ROUNDS_MAX)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_measure_add: more than %d rounds",
+                                 ROUNDS_MAX);
+    if (c->n_lat + runs > c->cap_lat) {
+        size_t cap = c->cap_lat ? c->cap_lat : 1024;
+        while (cap < c->n_lat + runs)
+            cap *= 2;
+        double *grown = realloc(c->lat, cap * sizeof *grown);
+        if (!grown)
+            return ortkit__error_nomem();
+        c->lat = grown;
+        c->cap_lat = cap;
+    }
+    if (m->rounds >= c->cap_rounds) {
+        size_t cap = c->cap_rounds ? 2 * c->cap_rounds : 64;
+        double *grown = realloc(c->round_p50, cap * sizeof *grown);
+        if (!grown)
+            return ortkit__error_nomem();
+        for (size_t r = c->cap_rounds; r < cap; r++)
+            grown[r] = NAN;
+        c->round_p50 = grown;
+        c->cap_rounds = cap;
+    }
+    for (size_t k = 0; k < runs; k++)
+        if (!(seconds[k] >= 0) || !isfinite(seconds[k]))
+            return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_measure_add: a run of %g s", seconds[k]);
+    memcpy(c->lat + c->n_lat, seconds, runs * sizeof *seconds);
+    c->n_lat += runs;
+    /* A second block in one round counts with the first. */
+    double med = ortkit__measure_median(seconds, runs);
+    if (isnan(med))
+        return ortkit__error_nomem();
+    c->round_p50[m->rounds] = isnan(c->round_p50[m->rounds]) ? med : (c->round_p50[m->rounds] + med) / 2;
+    return ORTKIT_OK;
+}
+
+/* For each round from first on that both the fastest (a) and another (b)
+ * ran: b's block median over a's, into ratio (room for rounds); the count. */
+static size_t ratios(const cand *a, const cand *b, size_t first, size_t rounds, double *ratio)
+{
+    size_t n = 0;
+    for (size_t r = first; r < rounds; r++) {
+        if (r >= a->cap_rounds || r >= b->cap_rounds || isnan(a->round_p50[r]) ||
+            isnan(b->round_p50[r]) || !(a->round_p50[r] > 0))
+            continue;
+        ratio[n++] = b->round_p50[r] / a->round_p50[r];
+    }
+    return n;
+}
+
+/* The candidate still timed with the lowest median over all its runs. */
+static size_t fastest(const ortkit_measure *m)
+{
+    size_t best = ORTKIT_BUNDLE_NONE;
+    double best_p50 = 0;
+    for (size_t i = 0; i < m->ctx.count; i++) {
+        if (!m->c[i].timing || !m->c[i].n_lat)
+            continue;
+        double p = ortkit__measure_median(m->c[i].lat, m->c[i].n_lat);
+        if (best == ORTKIT_BUNDLE_NONE || p < best_p50) {
+            best = i;
+            best_p50 = p;
+        }
+    }
+    return best;
+}
+
+/* The candidate still timed whose rounds of this generation have the
+ * lowest median. */
+static size_t fastest_now(const ortkit_measure *m, double *scratch)
+{
+    size_t best = ORTKIT_BUNDLE_NONE;
+    double best_p50 = 0;
+    for (size_t i = 0; i < m->ctx.count; i++) {
+        const cand *c = &m->c[i];
+        size_t n = 0;
+        for (size_t r = m->gen_start; c->timing && r < m->rounds && r < c->cap_rounds; r++)
+            if (!isnan(c->round_p50[r]))
+                scratch[n++] = c->round_p50[r];
+        if (!n)
+            continue;
+        double p = ortkit__measure_median(scratch, n);
+        if (best == ORTKIT_BUNDLE_NONE || p < best_p50) {
+            best = i;
+            best_p50 = p;
+        }
+    }
+    return best;
+}
+
+static size_t still_timed(const ortkit_measure *m)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < m->ctx.count; i++)
+        n += m->c[i].timing;
+    return n;
+}
+
+int ortkit_measure_round(ortkit_measure *m)
+{
+    if (!m || !m->begun || !m->compared || m->finished)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_measure_round: the measurement is "
+                                 "not under way");
+    m->rounds++;
+    double *ratio = malloc((m->rounds + 1) * sizeof *ratio);
+    if (!ratio)
+        return ortkit__error_nomem();
+    size_t best = fastest_now(m, ratio);
+    int again = 0;
+    for (size_t j = 0; best != ORTKIT_BUNDLE_NONE && j < m->ctx.count; j++) {
+        cand *c = &m->c[j];
+        if (j == best || !c->timing || c->said_now != ORTKIT__MEASURE_OPEN)
+            continue;
+        double median;
+        size_t n = ratios(&m->c[best], c, m->gen_start, m->rounds, ratio);
+        ortkit__measure_verdict v = ortkit__measure_judge(ratio, n, &median);
+        if (v == ORTKIT__MEASURE_OPEN)
+            continue;
+        if (c->said_before != (int)v) {
+            /* Said by this generation's processes alone: the next must say it too. */
+            c->said_now = v;
+            again = 1;
+            continue;
+        }
+        /* Said twice in a row, by processes started apart: no longer timed. */
+        ortkit__measured_cand *r = &m->rec.cand[j];
+        c->timing = 0;
+        size_t slower = 0;
+        for (size_t k = 0; k < n; k++)
+            slower += ratio[k] > 1;
+        if (v == ORTKIT__MEASURE_SLOWER) {
+            r->state = ORTKIT__MEASURED_SLOWER;
+            snprintf(r->note, sizeof r->note, "slower than %s in %zu of %zu rounds, by %.1f%% at "
+                     "the median, in %zu generations of processes", m->rec.cand[best].name, slower,
+                     n, 100 * (median - 1), m->generation);
+        } else {
+            r->state = ORTKIT__MEASURED_TIED;
+            snprintf(r->note, sizeof r->note, "as fast as %s within %.0f%% (%+.1f%% at the median of "
+                     "%zu rounds), in %zu generations of processes", m->rec.cand[best].name,
+                     100 * ORTKIT__MEASURE_MARGIN, 100 * (median - 1), n, m->generation);
+        }
+    }
+    free(ratio);
+    if (still_timed(m) <= 1)
+        return 1;
+    return again ? 2 : 0;
+}
+
+int ortkit_measure_generation(ortkit_measure *m)
+{
+    if (!m || !m->begun || !m->compared || m->finished)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_measure_generation: the measurement "
+                                 "is not under way");
+    for (size_t i = 0; i < m->ctx.count; i++) {
+        m->c[i].said_before = m->c[i].said_now;
+        m->c[i].said_now = ORTKIT__MEASURE_OPEN;
+    }
+    m->generation++;
+    m->gen_start = m->rounds;
+    return ORTKIT_OK;
+}
+
+size_t ortkit_measure_generations(const ortkit_measure *m) { return m ? m->generation : 0; }
+
+/* Each candidate against the choice, in the rounds both ran. */
+static void pair_with_choice(ortkit_measure *m)
+{
+    ortkit__measured *rec = &m->rec;
+    size_t x = ORTKIT_BUNDLE_NONE;
+    for (size_t i = 0; rec->chosen[0] && i < m->ctx.count; i++)
+        if (!strcmp(rec->cand[i].name, rec->chosen))
+            x = i;
+    double *mine = malloc((m->rounds + 1) * sizeof *mine), *theirs = malloc((m->rounds + 1) * sizeof *theirs),
+           *ratio = malloc((m->rounds + 1) * sizeof *ratio);
+    for (size_t i = 0; x != ORTKIT_BUNDLE_NONE && mine && theirs && ratio && i < m->ctx.count; i++) {
+        const cand *a = &m->c[x], *b = &m->c[i];
+        size_t n = 0;
+        for (size_t r = 0; r < m->rounds && r < a->cap_rounds && r < b->cap_rounds; r++) {
+            if (isnan(a->round_p50[r]) || isnan(b->round_p50[r]) || !(a->round_p50[r] > 0))
+                continue;
+            mine[n] = b->round_p50[r];
+            theirs[n] = a->round_p50[r];
+            ratio[n++] = b->round_p50[r] / a->round_p50[r];
+        }
+        ortkit__measured_cand *r = &rec->cand[i];
+        r->pair_rounds = n;
+        r->pair_p50 = n ? ortkit__measure_median(mine, n) : 0;
+        r->pair_chosen_p50 = n ? ortkit__measure_median(theirs, n) : 0;
+        r->pair_ratio = n ? ortkit__measure_median(ratio, n) : 0;
+    }
+    free(mine);
+    free(theirs);
+    free(ratio);
+}
+
+int ortkit_measure_finish(ortkit_measure *m, double seconds)
+{
+    if (!m || !m->begun || !m->compared || m->finished)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_measure_finish: the measurement is "
+                                 "not under way");
+    ortkit__measured *rec = &m->rec;
+    for (size_t i = 0; i < m->ctx.count; i++) {
+        cand *c = &m->c[i];
+        ortkit__measured_cand *r = &rec->cand[i];
+        r->runs = c->n_lat;
+        r->p50 = c->n_lat ? ortkit__measure_median(c->lat, c->n_lat) : 0;
+        r->rounds = 0;
+        r->p50_low = r->p50_high = 0;
+        for (size_t k = 0; k < m->rounds && k < c->cap_rounds; k++) {
+            double p = c->round_p50[k];
+            if (isnan(p))
+                continue;
+            r->p50_low = r->rounds && r->p50_low < p ? r->p50_low : p;
+            r->p50_high = r->rounds && r->p50_high > p ? r->p50_high : p;
+            r->rounds++;
+        }
+    }
+    /* Those alike are in the running with those still timed. */
+    size_t best = fastest(m), dropped = 0;
+    for (size_t i = 0; i < m->ctx.count; i++) {
+        dropped += rec->cand[i].state == ORTKIT__MEASURED_SLOWER;
+        if (rec->cand[i].state == ORTKIT__MEASURED_TIED)
+            m->c[i].timing = 1;
+    }
+    size_t left = still_timed(m);
+    rec->rounds = m->rounds;
+    rec->seconds = seconds;
+    rec->when = (int64_t)time(NULL);
+    if (left == 0) {
+        snprintf(rec->outcome, sizeof rec->outcome, "none");
+    } else if (left == 1) {
+        size_t only = ORTKIT_BUNDLE_NONE;
+        for (size_t i = 0; i < m->ctx.count; i++)
+            if (m->c[i].timing)
+                only = i;
+        ortkit__measured_cand *r = &rec->cand[only];
+        r->state = ORTKIT__MEASURED_FASTEST;
+        snprintf(rec->chosen, sizeof rec->chosen, "%s", r->name);
+        snprintf(rec->outcome, sizeof rec->outcome, "%s", dropped ? "clear" : "single");
+        if (!dropped)
+            snprintf(r->note, sizeof r->note, "chosen untimed: every other candidate answers "
+                     "differently or failed");
+    } else {
+        /* Not told apart: the declared order chooses among those left. */
+        size_t first = ORTKIT_BUNDLE_NONE;
+        for (size_t i = 0; i < m->ctx.count; i++) {
+            if (!m->c[i].timing)
+                continue;
+            if (first == ORTKIT_BUNDLE_NONE)
+                first = i;
+            ortkit__measured_cand *r = &rec->cand[i];
+            int alike = r->state == ORTKIT__MEASURED_TIED; /* its note says how alike */
+            r->state = ORTKIT__MEASURED_TIED;
+            if (i == best) {
+                snprintf(r->note, sizeof r->note, "the lowest p50 of those not told apart");
+            } else if (!alike && best != ORTKIT_BUNDLE_NONE) {
+                double *ratio = malloc((m->rounds + 1) * sizeof *ratio), median = 0;
+                size_t n = ratio ? ratios(&m->c[best], &m->c[i], 0, m->rounds, ratio) : 0, slower = 0;
+                for (size_t k = 0; k < n; k++)
+                    slower += ratio[k] > 1;
+                if (n)
+                    median = ortkit__measure_median(ratio, n);
+                free(ratio);
+                snprintf(r->note, sizeof r->note, "not told apart from %s within the budget: "
+                         "slower in %zu of %zu rounds, %+.1f%% at the median",
+                         rec->cand[best].name, slower, n, 100 * (median - 1));
+            }
+        }
+        snprintf(rec->chosen, sizeof rec->chosen, "%s", rec->cand[first].name);
+        snprintf(rec->outcome, sizeof rec->outcome, "tied");
+    }
+    pair_with_choice(m);
+    for (size_t i = 0; i < m->ctx.count; i++)
+        m->c[i].timing = 0;
+    m->finished = 1;
+    m->known = 1;
+    publish(m);
+    return ORTKIT_OK;
+}
+
+int ortkit_measure_remember(const ortkit_measure *m)
+{
+    if (!m || !m->finished || m->recalled)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_measure_remember: nothing was measured");
+    return ortkit__measured_store(&m->rec, &m->ctx);
+}
