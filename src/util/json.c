@@ -202,3 +202,15 @@ int ortkit__json_nul_escape(const char *text, size_t size, size_t *at)
     }
     return 0;
 }
+
+void ortkit__json_add_strings(cJSON *obj, ...)
+{
+    va_list ap;
+    va_start(ap, obj);
+    for (const char *key; (key = va_arg(ap, const char *));) {
+        const char *value = va_arg(ap, const char *);
+        if (obj && value)
+            cJSON_AddStringToObject(obj, key, value);
+    }
+    va_end(ap);
+}

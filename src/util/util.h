@@ -16,7 +16,7 @@
  *   clock.c    the monotonic clock
  *   proc.c     memory (/proc/meminfo, resident set), CPUs
  *   human.c    sizes and durations for people (human_parse.c: sizes from people)
- *   json.c     strict reading of JSON objects (cJSON)
+ *   json.c     strict reading of JSON objects (cJSON), and string members written
  *   version.c  dotted version numbers
  *   strv.c     string vectors, shell quoting
  *   stats.c    percentiles, mean, spread and histograms
@@ -328,6 +328,9 @@ const char *ortkit__json_type(const struct cJSON *item);
  * it into a C string that silently ends there: "cpu\u0000x" reads as "cpu".
  * *at is the byte offset of the escape. */
 int ortkit__json_nul_escape(const char *text, size_t size, size_t *at);
+/* Writing: each "key", value pair of strings added to obj in order, up to a
+ * NULL key (a NULL value adds nothing, as cJSON_AddStringToObject does). */
+void ortkit__json_add_strings(struct cJSON *obj, ...) __attribute__((sentinel));
 /* Record ORTKIT_E_FORMAT: "<what>: <message>". */
 int ortkit__json_fail(const ortkit__json_reader *r, const char *fmt, ...) ORTKIT_PRINTF(2, 3);
 /* Every member of obj is one of allowed (NULL-terminated), and none is named twice. */

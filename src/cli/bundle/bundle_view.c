@@ -53,12 +53,8 @@ static cJSON *build_json(const ortkit_manifest *m)
         cJSON *e = cJSON_CreateObject();
         if (!e || !cJSON_AddItemToArray(a, e))
             break;
-        cJSON_AddStringToObject(e, "name", d->name);
-        cJSON_AddStringToObject(e, "version", d->version);
-        cJSON_AddStringToObject(e, "pinned", d->pinned);
-        cJSON_AddStringToObject(e, "match", d->match);
-        cJSON_AddStringToObject(e, "origin", d->origin);
-        cJSON_AddStringToObject(e, "sha256", d->sha256);
+        ortkit__json_add_strings(e, "name", d->name, "version", d->version, "pinned", d->pinned,
+                                 "match", d->match, "origin", d->origin, "sha256", d->sha256, NULL);
         cJSON_AddBoolToObject(e, "patched", d->patched);
     }
     return b;

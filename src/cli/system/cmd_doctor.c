@@ -4,6 +4,7 @@
  * report is meant to be pasted whole into a bug report.
  */
 #include "cli.h"
+#include "host_view.h"
 #include "bundle/bundle_view.h"
 #include "bundle/choice_view.h"
 #include "ep_devices_view.h"
@@ -245,16 +246,9 @@ static void print_host(const report *r)
     printf(LABEL "%s%s%s%s, %d logical / %d physical cores\n", "cpu",
            h->cpu_model[0] ? cli_esc(h->cpu_model) : "unknown model", h->cpu_vendor[0] ? " (" : "",
            cli_esc(h->cpu_vendor), h->cpu_vendor[0] ? ")" : "", h->logical_cpus, h->physical_cores);
-    const char *words[ORTKIT_CPU_FEATURE_COUNT];
-    size_t n = 0;
-    for (int f = 0; f < ORTKIT_CPU_FEATURE_COUNT; f++)
-        if (ortkit_host_has(h, (ortkit_cpu_feature)f))
-            words[n++] = ortkit_cpu_feature_name((ortkit_cpu_feature)f);
-    if (n == 0)
-        words[n++] = "none";
     char lead[32];
     snprintf(lead, sizeof lead, LABEL, "features");
-    cli_print_wrapped(stdout, lead, words, n);
+    host_view_features(stdout, lead, h, "none");
     ortkit__human_bytes(a, sizeof a, (double)h->mem_total);
     ortkit__human_bytes(b, sizeof b, (double)h->mem_available);
     printf(LABEL "%s total, %s available\n", "memory", a, b);
@@ -465,10 +459,8 @@ static cJSON *gpu_providers_json(const report *r)
         }
         cJSON_AddStringToObject(o, "provider", ps->name);
         cJSON_AddBoolToObject(o, "usable", ps->active);
-        cJSON_AddStringToObject(o, "method", ps->method);
-        cJSON_AddStringToObject(o, "probe", ps->probe);
-        cJSON_AddStringToObject(o, "reason", ps->reason);
-        cJSON_AddStringToObject(o, "detail", ps->detail);
+        ortkit__json_add_strings(o, "method", ps->method, "probe", ps->probe, "reason", ps->reason,
+                                 "detail", ps->detail, NULL);
         ortkit_provider_status_free(ps);
     }
     return a;

@@ -1,5 +1,6 @@
 /* cmd_host.c - `ortkit host`: what this machine (or a described one) offers. */
 #include "cli.h"
+#include "host_view.h"
 #include "opt.h"
 
 #include <stdlib.h>
@@ -62,16 +63,9 @@ static void print_host(const ortkit_host *h)
     if (line[0])
         printf(LABEL "%s\n", "caches", line);
 
-    const char *words[ORTKIT_CPU_FEATURE_COUNT];
-    size_t n = 0;
-    for (int f = 0; f < ORTKIT_CPU_FEATURE_COUNT; f++)
-        if (ortkit_host_has(h, (ortkit_cpu_feature)f))
-            words[n++] = ortkit_cpu_feature_name((ortkit_cpu_feature)f);
-    if (n == 0)
-        words[n++] = "none detected";
     char lead[32];
     snprintf(lead, sizeof lead, LABEL, "features");
-    cli_print_wrapped(stdout, lead, words, n);
+    host_view_features(stdout, lead, h, "none detected");
 
     if (h->mem_total) {
         ortkit__human_bytes(a, sizeof a, (double)h->mem_total);

@@ -8,10 +8,8 @@ cJSON *ep_devices_json(const ortkit_ep_devices *eps)
     for (size_t i = 0; a && i < ortkit_ep_devices_count(eps); i++) {
         const ortkit_ep_device *d = ortkit_ep_devices_get(eps, i);
         cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "ep", d->ep_name);
-        cJSON_AddStringToObject(o, "ep_vendor", d->ep_vendor);
-        cJSON_AddStringToObject(o, "type", d->device_type);
-        cJSON_AddStringToObject(o, "vendor", d->vendor);
+        ortkit__json_add_strings(o, "ep", d->ep_name, "ep_vendor", d->ep_vendor, "type",
+                                 d->device_type, "vendor", d->vendor, NULL);
         cJSON_AddNumberToObject(o, "vendor_id", d->vendor_id);
         cJSON_AddNumberToObject(o, "device_id", d->device_id);
         cJSON_AddItemToArray(a, o);

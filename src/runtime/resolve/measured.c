@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -413,6 +414,52 @@ int ortkit__measured_prepare(ortkit__measured_ctx *ctx, const ortkit_host *host,
 
 /* ---- the entry as JSON ------------------------------------------------------------ */
 
+/* The fields of an entry and of each candidate, as they are written. */
+typedef enum field_kind { F_TEXT, F_INT, F_I64, F_U64, F_SECONDS, F_STATE } field_kind;
+typedef struct field {
+    const char *key;
+    field_kind kind;
+    size_t offset;
+} field;
+#define REC(member, key, kind) {key, kind, offsetof(ortkit__measured, member)}
+#define CAND(member, key, kind) {key, kind, offsetof(ortkit__measured_cand, member)}
+static const field record_fields[] = {
+    REC(key, "key", F_TEXT),         REC(model, "model", F_TEXT),
+    REC(model_sha256, "model_sha256", F_TEXT), REC(shapes, "shapes", F_TEXT),
+    REC(threads, "threads", F_INT),  REC(host, "host", F_TEXT),
+    REC(when, "when", F_I64),        REC(seconds, "seconds", F_SECONDS),
+    REC(rounds, "rounds", F_U64),    REC(outcome, "outcome", F_TEXT),
+    REC(chosen, "chosen", F_TEXT),   REC(declared, "declared", F_TEXT),
+};
+static const field cand_fields[] = {
+    CAND(name, "name", F_TEXT),          CAND(manifest_sha256, "manifest_sha256", F_TEXT),
+    CAND(state, "state", F_STATE),       CAND(p50, "p50_s", F_SECONDS),
+    CAND(p50_low, "p50_low_s", F_SECONDS), CAND(p50_high, "p50_high_s", F_SECONDS),
+    CAND(runs, "runs", F_U64),           CAND(rounds, "rounds", F_U64),
+    CAND(pair_p50, "pair_p50_s", F_SECONDS), CAND(pair_chosen_p50, "pair_chosen_p50_s", F_SECONDS),
+    CAND(pair_ratio, "pair_ratio", F_SECONDS), CAND(pair_rounds, "pair_rounds", F_U64),
+    CAND(note, "note", F_TEXT),
+};
+#undef REC
+#undef CAND
+
+static void put_fields(cJSON *o, const void *base, const field *f, size_t n)
+{
+    for (size_t i = 0; o && i < n; i++) {
+        const char *p = (const char *)base + f[i].offset;
+        switch (f[i].kind) {
+        case F_TEXT: cJSON_AddStringToObject(o, f[i].key, p); break;
+        case F_INT: cJSON_AddNumberToObject(o, f[i].key, *(const int *)p); break;
+        case F_I64: cJSON_AddNumberToObject(o, f[i].key, (double)*(const int64_t *)p); break;
+        case F_U64: cJSON_AddNumberToObject(o, f[i].key, (double)*(const uint64_t *)p); break;
+        case F_SECONDS: cJSON_AddNumberToObject(o, f[i].key, *(const double *)p); break;
+        case F_STATE:
+            cJSON_AddStringToObject(o, f[i].key, ortkit__measured_state_name(*(const int *)p));
+            break;
+        }
+    }
+}
+
 int ortkit__measured_to_json(char **out, const ortkit__measured *rec)
 {
     *out = NULL;
@@ -420,36 +467,12 @@ int ortkit__measured_to_json(char **out, const ortkit__measured *rec)
     if (!o)
         return ortkit__error_nomem();
     cJSON_AddNumberToObject(o, "format", ORTKIT__MEASURED_FORMAT);
-    cJSON_AddStringToObject(o, "key", rec->key);
-    cJSON_AddStringToObject(o, "model", rec->model);
-    cJSON_AddStringToObject(o, "model_sha256", rec->model_sha256);
-    cJSON_AddStringToObject(o, "shapes", rec->shapes);
-    cJSON_AddNumberToObject(o, "threads", rec->threads);
-    cJSON_AddStringToObject(o, "host", rec->host);
-    cJSON_AddNumberToObject(o, "when", (double)rec->when);
-    cJSON_AddNumberToObject(o, "seconds", rec->seconds);
-    cJSON_AddNumberToObject(o, "rounds", (double)rec->rounds);
-    cJSON_AddStringToObject(o, "outcome", rec->outcome);
-    cJSON_AddStringToObject(o, "chosen", rec->chosen);
-    cJSON_AddStringToObject(o, "declared", rec->declared);
+    put_fields(o, rec, record_fields, sizeof record_fields / sizeof record_fields[0]);
     cJSON_AddItemToObject(o, "candidates", cands = cJSON_CreateArray());
     for (size_t i = 0; cands && i < rec->count; i++) {
-        const ortkit__measured_cand *c = &rec->cand[i];
         cJSON *e = cJSON_CreateObject();
         cJSON_AddItemToArray(cands, e);
-        cJSON_AddStringToObject(e, "name", c->name);
-        cJSON_AddStringToObject(e, "manifest_sha256", c->manifest_sha256);
-        cJSON_AddStringToObject(e, "state", ortkit__measured_state_name(c->state));
-        cJSON_AddNumberToObject(e, "p50_s", c->p50);
-        cJSON_AddNumberToObject(e, "p50_low_s", c->p50_low);
-        cJSON_AddNumberToObject(e, "p50_high_s", c->p50_high);
-        cJSON_AddNumberToObject(e, "runs", (double)c->runs);
-        cJSON_AddNumberToObject(e, "rounds", (double)c->rounds);
-        cJSON_AddNumberToObject(e, "pair_p50_s", c->pair_p50);
-        cJSON_AddNumberToObject(e, "pair_chosen_p50_s", c->pair_chosen_p50);
-        cJSON_AddNumberToObject(e, "pair_ratio", c->pair_ratio);
-        cJSON_AddNumberToObject(e, "pair_rounds", (double)c->pair_rounds);
-        cJSON_AddStringToObject(e, "note", c->note);
+        put_fields(e, &rec->cand[i], cand_fields, sizeof cand_fields / sizeof cand_fields[0]);
     }
     char *text = cJSON_Print(o);
     cJSON_Delete(o);
