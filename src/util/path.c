@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <libgen.h>
+#include <link.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -113,9 +114,22 @@ int ortkit__self_find(char *buf, size_t size, const char *rel_dirs, const char *
 {
     char self[PATH_MAX];
     Dl_info info;
-    char file[PATH_MAX];
-    if (!dladdr((void *)ortkit__self_find, &info) || !info.dli_fname || !realpath(info.dli_fname, file) ||
-        snprintf(self, sizeof self, "%s", dirname(file)) >= (int)sizeof self)
+    struct link_map *map = NULL;
+    char file[PATH_MAX], exe[PATH_MAX];
+    if (!dladdr1((void *)ortkit__self_find, &info, (void **)&map, RTLD_DL_LINKMAP) || !info.dli_fname)
+        return -1;
+    const char *where = info.dli_fname;
+    /* In the program itself (it linked libortkit.a), the loader names it by
+     * argv[0]: a bare name when it came from PATH, relative to a directory
+     * the program may have left.  The kernel knows the file. */
+    if (!map || !map->l_name || !map->l_name[0]) {
+        ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+        if (n <= 0)
+            return -1;
+        exe[n] = '\0';
+        where = exe;
+    }
+    if (!realpath(where, file) || snprintf(self, sizeof self, "%s", dirname(file)) >= (int)sizeof self)
         return -1;
     for (const char *p = rel_dirs; *p;) {
         size_t len = strcspn(p, ":");

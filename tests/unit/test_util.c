@@ -12,7 +12,9 @@
 #include <ftw.h>
 #include <pthread.h>
 #include <signal.h>
+#include <limits.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static char dir[] = "/tmp/ortkit_test_util_XXXXXX";
@@ -718,8 +720,52 @@ static void test_strv_and_quote(void **state)
     }
 }
 
+/* A program that linked libortkit.a finds its own parts from its file even
+ * when it was started by a bare name (argv[0] "test_util", as from PATH)
+ * from another directory: this test runs itself so, in /. */
+static void test_self_find_bare_argv0(void **state)
+{
+    (void)state;
+    if (test_emulated())
+        skip(); /* qemu-user without binfmt cannot exec an aarch64 program again */
+    char self[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    assert_true(n > 0);
+    self[n] = '\0';
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        char *argv[] = {"test_util", NULL};
+        char *envp[] = {"ORTKIT_TEST_SELF_FIND=1", NULL};
+        if (chdir("/") == 0)
+            execve(self, argv, envp);
+        _exit(127);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+/* The child of test_self_find_bare_argv0: its own file, found beside itself. */
+static int self_find_child(void)
+{
+    char want[PATH_MAX], found[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", want, sizeof want - 1);
+    if (n <= 0)
+        return 2;
+    want[n] = '\0';
+    const char *base = strrchr(want, '/') + 1;
+    if (ortkit__self_find(found, sizeof found, ".", base, R_OK) != 0)
+        return 1;
+    char real[PATH_MAX];
+    return realpath(found, real) && !strcmp(real, want) ? 0 : 3;
+}
+
 int main(void)
 {
+    if (getenv("ORTKIT_TEST_SELF_FIND"))
+        return self_find_child();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_error_set_and_wrap),
         cmocka_unit_test(test_file_read_limits),
@@ -730,6 +776,7 @@ int main(void)
         cmocka_unit_test(test_file_write_atomic),
         cmocka_unit_test(test_mkdirs),
         cmocka_unit_test(test_pathf),
+        cmocka_unit_test(test_self_find_bare_argv0),
         cmocka_unit_test(test_path_absolute),
         cmocka_unit_test(test_path_which),
         cmocka_unit_test(test_spawn_output_and_status),
