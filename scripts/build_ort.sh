@@ -29,7 +29,7 @@
 #      inside the chroot (the library needs trixie's glibc and libraries).
 #
 # usage: scripts/build_ort.sh [--dry-run | --check | --patch-check | --compare | --cuda-check | --static
-#                              | --ship-check]
+#                              | --ship-check | --arm64-check]
 #   --dry-run      stop after printing the plan (nothing compiled)
 #   --check        stop after ortkit's pre-flight inside the chroot
 #   --patch-check  stop after checking that the patch set applies
@@ -38,6 +38,9 @@
 #                  can check of its bundle (deps/cuda-ort-VARIANT.txt)
 #   --ship-check   (bullseye) what a host that did not build them sees of the
 #                  built bundles: docs/BUILD.md, "Builds that ship"
+#   --arm64-check  (bullseye, VARIANT cpu-armv8.2 by default) an aarch64 build
+#                  checked here under qemu-user with the aarch64 ortkit:
+#                  docs/BUILD.md, "Proof under emulation"
 #   --static       step 6 (after a build of the same variant): its static
 #                  bundle, and a C program linked statically against it
 #                  running Silero VAD beside the same program on the shared
@@ -57,7 +60,7 @@
 # source, the root and its mounts, what a CUDA variant needs, `ortkit build`
 # with the plan's options, what the checks share), then a file a mode, each
 # defining its function: patch_check.sh, build.sh, compare.sh, cuda_check.sh,
-# ship_check.sh, static.sh.  The Python they run (compare_outputs.py,
+# ship_check.sh, static.sh, arm64_check.sh.  The Python they run (compare_outputs.py,
 # compare_validate.py) and the files they copy into a root (static_link.sh,
 # cudnn_frontend.cmake) are beside them.  This file runs the steps in order.
 set -eu
@@ -65,7 +68,7 @@ set -eu
 ort_dir=$(cd "$(dirname "$0")/ort" && pwd)
 mode=${1:-build}
 case $mode in
-build | --dry-run | --check | --patch-check | --compare | --cuda-check | --ship-check | --static) ;;
+build | --dry-run | --check | --patch-check | --compare | --cuda-check | --ship-check | --static | --arm64-check) ;;
 *) printf 'build-ort: unknown option %s\n' "$mode" >&2; exit 2 ;;
 esac
 
@@ -83,6 +86,10 @@ esac
 . "$ort_dir/ship_check.sh"
 # shellcheck source=ort/static.sh
 . "$ort_dir/static.sh"
+# shellcheck source=ort/arm64_check.sh
+. "$ort_dir/arm64_check.sh"
+# The aarch64 check's variant, unless one is named.
+[ "$mode" != --arm64-check ] || [ -n "${VARIANT:-}" ] || variant="cpu-armv8.2"
 
 # 1. the source tarball, unpacked in deps/ort-src
 fetch_source
@@ -102,4 +109,5 @@ build) build ;;
 --cuda-check) cuda_check ;;
 --ship-check) ship_check ;;
 --static) static_check ;;
+--arm64-check) arm64_check ;;
 esac

@@ -14,7 +14,10 @@
 #      cache for the next root.  CMake 4 no longer configures projects that
 #      ask for CMake < 3.5 (some of ONNX Runtime's dependencies do): builds
 #      pass CMAKE_POLICY_VERSION_MINIMUM=3.5, CMake's own switch for that;
-#   3. ortkit itself, built in the root against bullseye's libraries (so it
+#   3. ccache >= 4.7 with its Redis and HTTP back ends (bullseye's 4.2 has no
+#      remote storage, which `ortkit build --cache-remote` needs): Debian
+#      12's binary with its own libraries, below;
+#   4. ortkit itself, built in the root against bullseye's libraries (so it
 #      runs there: the host's needs glibc 2.34).
 #
 # usage: scripts/build_root.sh [ROOT]     (default deps/bullseye-root)
@@ -85,6 +88,42 @@ if ! in_root sh -c "cmake --version 2>/dev/null | grep -q 'version $CMAKE_VERSIO
         rm -rf "$root/opt/cmake" && tar -xzf "$cmake_tgz" -C "$root/opt"
     fi
     for t in cmake ctest cpack; do ln -sf "/opt/cmake/bin/$t" "$root/usr/local/bin/$t"; done
+fi
+
+# ---- ccache -----------------------------------------------------------------
+# Debian 12's ccache 4.7.5 (the archive serves no ccache source to build it
+# here), with the Debian 12 glibc, libstdc++, hiredis and zstd it was linked
+# against, under /opt/ccache: patchelf points the binary at that loader and
+# those libraries (DT_RPATH, so it reaches their own dependencies too).  Only
+# ccache's own process uses them; the compilers it runs are the root's.
+# /usr/local/bin comes before bullseye's /usr/bin/ccache (4.2) in every PATH
+# the builds use.
+CCACHE_DEBS="ccache libc6 libstdc++6 libgcc-s1 libhiredis0.14 libzstd1"
+if ! in_root sh -c "/usr/local/bin/ccache --version 2>/dev/null | grep -q 'redis-storage'"; then
+    # shellcheck disable=SC2086 # a list of names
+    missing=$(debs_missing $CCACHE_DEBS)
+    if [ -n "$missing" ]; then
+        say "fetching Debian 12's$missing"
+        apt_list "$deps/apt-bookworm" "deb bookworm main"
+        apt_get update -qq
+        # shellcheck disable=SC2086 # a list of names
+        apt_download "$cache" $missing || { say "could not fetch$missing from Debian 12"; exit 1; }
+    fi
+    x=$(mktemp -d)
+    for p in $CCACHE_DEBS; do dpkg-deb -x "$(cached_deb "$p")" "$x"; done
+    rm -rf "$root/opt/ccache" && mkdir -p "$root/opt/ccache/bin" "$root/opt/ccache/lib"
+    cp "$x/usr/bin/ccache" "$root/opt/ccache/bin/"
+    for l in ld-linux-x86-64.so.2 libc.so.6 libm.so.6 libstdc++.so.6 libgcc_s.so.1 libhiredis.so.0.14 libzstd.so.1; do
+        f=$(find "$x" -name "$l" | head -n 1)
+        [ -n "$f" ] || { say "Debian 12's packages have no $l"; exit 1; }
+        cp -L "$f" "$root/opt/ccache/lib/$l"
+    done
+    rm -rf "$x"
+    patchelf --set-interpreter /opt/ccache/lib/ld-linux-x86-64.so.2 --force-rpath --set-rpath /opt/ccache/lib \
+        "$root/opt/ccache/bin/ccache"
+    ln -sf /opt/ccache/bin/ccache "$root/usr/local/bin/ccache"
+    in_root sh -c "/usr/local/bin/ccache --version | grep -q 'redis-storage'" ||
+        { say "Debian 12's ccache does not run in the root"; exit 1; }
 fi
 
 # ---- ortkit, built in the root --------------------------------------------------

@@ -71,7 +71,7 @@ inside() {
     bullseye)
         chroot "$root" env -i PATH=/opt/ortkit/bin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
             HOME=/root XDG_CACHE_HOME=/build/.cache XDG_DATA_HOME=/root/.local/share \
-            CCACHE_DIR=/build/.cache/ccache CCACHE_BASEDIR=/build CCACHE_MAXSIZE=8G "$@"
+            CCACHE_DIR="${ccache_dir:-/build/.cache/ccache}" CCACHE_BASEDIR=/build CCACHE_MAXSIZE=8G "$@"
         ;;
     trixie)
         chroot "$root" env -i PATH=/opt/ortkit/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
@@ -191,7 +191,9 @@ prepare_cuda() {
 
 # ---- 4. ortkit build in the root ----------------------------------------------------
 # ortkit_build OPTION...: `ortkit build` with the plan's options for this
-# root and variant, then OPTIONs.  (Each case puts its options in front of
+# root and variant, then OPTIONs, in build_dir (default /build/VARIANT; a
+# bullseye build's local compiler cache is ccache_dir, default
+# /build/.cache/ccache: bench/shared_cache.sh gives each builder its own).  (Each case puts its options in front of
 # the ones after it: they read in the order ortkit is given them.)
 ortkit_build() {
     case $variant in
@@ -215,7 +217,7 @@ ortkit_build() {
     trixie) set -- --eigen /usr/include/eigen3 -D "CMAKE_PREFIX_PATH=$patch_set/cmake-shims" "$@" ;;
     esac
     inside ortkit build --source "/src/onnxruntime-$ort_version" --variant "$variant" \
-        --build-dir "/build/$variant" --patch "$patch_set" "$@"
+        --build-dir "${build_dir:-/build/$variant}" --patch "$patch_set" "$@"
 }
 
 # ---- what the checks share -----------------------------------------------------------

@@ -112,8 +112,22 @@ PY
 
 # ---- pre-flight: each refusal before any compile --------------------------
 if [ "$(uname -m)" = x86_64 ]; then
-    expect_exit 1 "$ORTKIT" build --source ort --variant cpu-armv9 --build-dir b1 --min-disk 1M
+    # A variant of another architecture is a cross build: its compilers
+    # must be there and take its flags, and it needs a protoc that runs here.
+    expect_exit 1 "$ORTKIT" build --source ort --variant cpu-armv9 --build-dir b1 --min-disk 1M \
+        --cross-prefix nosuch-linux-gnu-
+    expect_in err "the C compiler 'nosuch-linux-gnu-gcc' is not found"
+    expect_exit 1 "$ORTKIT" build --source ort --variant cpu-armv9 --build-dir b1 --min-disk 1M \
+        --cross-prefix x86_64-linux-gnu-
     expect_in err "rejects the flags '-march=armv9-a+sve2'"
+    if command -v aarch64-linux-gnu-g++ >/dev/null; then
+        expect_exit 1 "$ORTKIT" build --source ort --variant cpu-armv9 --build-dir b1 --min-disk 1M
+        expect_in err "ortkit: a cross build needs a protoc that runs on this machine for ONNX's code generation: give --host-protoc FILE, or --deps DIR with protobuf's source (ortkit builds protoc from it), or --fetch (ONNX Runtime downloads one)"
+    fi
+    expect_exit 1 "$ORTKIT" build --source ort --variant cpu-x86-64 --build-dir b1 --host-protoc /usr/bin/true --dry-run
+    expect_in err "ortkit: --toolchain-file, --cross-prefix and --host-protoc are for a cross build; variant cpu-x86-64 is for x86_64, this machine's own architecture"
+    expect_exit 2 "$ORTKIT" build --cmake-project ort --toolchain-file t.cmake
+    expect_in err "a CMake project takes its toolchain with -D CMAKE_TOOLCHAIN_FILE=FILE"
 fi
 
 # GPU variants: no toolkit, a toolkit of another CUDA version, no cuDNN.

@@ -101,7 +101,7 @@ static int preflight(const char *source, const ortkit_variant *v, uint64_t min_d
                      ortkit__builder_toolchain *tc)
 {
     ortkit__builder_preflight pf = {v ? ORTKIT__BUILD_ORT : ORTKIT__BUILD_CMAKE, source,
-                                    at("pf-build"), v, NULL, min_disk, ccache, NULL, 0, NULL};
+                                    at("pf-build"), v, NULL, min_disk, ccache, NULL, 0, NULL, NULL};
     char cuda[256], cudnn[256];
     return ortkit__builder_preflight_run(&pf, tc, cuda, sizeof cuda, cudnn, sizeof cudnn, NULL);
 }
@@ -211,7 +211,7 @@ static void test_preflight_reduce_ops(void **state)
     char *path = strdup(getenv("PATH"));
     setenv("PATH", bin_with("bin-nopy", no_python), 1);
     ortkit__builder_preflight pf = {ORTKIT__BUILD_ORT, at("ort3"), at("pf-build"), v, NULL, 1, 0,
-                                    NULL, 1, NULL};
+                                    NULL, 1, NULL, NULL};
     ortkit__builder_toolchain tc;
     char cuda[256], cudnn[256];
     int rc = ortkit__builder_preflight_run(&pf, &tc, cuda, sizeof cuda, cudnn, sizeof cudnn, NULL);

@@ -205,12 +205,98 @@ static void test_broken_build(void **state)
     ortkit__builder_result_free(&r);
 }
 
+/*
+ * A variant of another architecture, cross-compiled for real: a source tree
+ * shaped like ONNX Runtime's (VERSION_NUMBER, cmake/CMakeLists.txt) whose
+ * configure runs the host protoc as ONNX's code generation does, built with
+ * Debian's aarch64 (or x86-64) cross compilers under the gate.  The library
+ * in the stage is an ELF for the variant's architecture.
+ */
+static void test_cross_build(void **state)
+{
+    (void)state;
+    int here_x86 = ortkit__host_arch() == ORTKIT_ARCH_X86_64;
+    const char *variant = here_x86 ? "cpu-armv8.2" : "cpu-x86-64";
+    const char *gxx = here_x86 ? "aarch64-linux-gnu-g++" : "x86_64-linux-gnu-g++";
+    char *found = NULL;
+    if (ortkit__path_which(&found, gxx) != 0) {
+        print_message("skipped: no %s (Debian: g++-%s)\n", gxx,
+                      here_x86 ? "aarch64-linux-gnu" : "x86-64-linux-gnu");
+        skip();
+    }
+    free(found);
+    put("ortx/VERSION_NUMBER", "1.21.0\n");
+    put("ortx/cmake/CMakeLists.txt",
+        "cmake_minimum_required(VERSION 3.21)\n"
+        "project(onnxruntime C CXX)\n"
+        "if(NOT CMAKE_CROSSCOMPILING OR NOT ONNX_CUSTOM_PROTOC_EXECUTABLE)\n"
+        "  message(FATAL_ERROR \"ONNX_CUSTOM_PROTOC_EXECUTABLE must be set to cross-compile.\")\n"
+        "endif()\n"
+        "execute_process(COMMAND ${ONNX_CUSTOM_PROTOC_EXECUTABLE} --version RESULT_VARIABLE ran\n"
+        "                OUTPUT_VARIABLE said)\n"
+        "if(NOT ran EQUAL 0)\n"
+        "  message(FATAL_ERROR \"the host protoc does not run\")\n"
+        "endif()\n"
+        "file(WRITE ${CMAKE_BINARY_DIR}/protoc-said.txt \"${said}\")\n"
+        "add_library(onnxruntime SHARED ort.cc)\n"
+        "install(TARGETS onnxruntime)\n");
+    put("ortx/cmake/ort.cc", "extern \"C\" int OrtGetApiBase() { return 1; }\n");
+    put("bin-protoc/protoc", "#!/bin/sh\necho 'libprotoc 3.21.12'\n");
+    assert_int_equal(chmod(at("bin-protoc/protoc"), 0755), 0);
+
+    ortkit__builder_options o = options(ORTKIT__BUILDER_BUILD, "ortx", "bx");
+    o.cmake_project = NULL;
+    o.source = at("ortx");
+    o.variant = variant;
+    o.no_bundle = 1;
+    o.host_protoc = at("bin-protoc/protoc");
+    ortkit__builder_result r;
+    int rc = ortkit__builder_build(&r, &o);
+    if (rc)
+        fail_msg("cross build: %s", ortkit__error_message());
+    assert_true(r.cross.active);
+    assert_string_equal(r.cross.protoc_version, "3.21.12");
+    /* The cross compilers, checked by pre-flight and used for the compile. */
+    assert_non_null(strstr(r.toolchain.cxx, here_x86 ? "aarch64-linux-gnu-g++" : "x86_64-linux-gnu-g++"));
+    assert_int_equal(access(at("bx/.ortkit/toolchain-aarch64.cmake"), F_OK), here_x86 ? 0 : -1);
+    char *said = NULL;
+    assert_int_equal(ortkit__file_read(&said, NULL, at("bx/protoc-said.txt"), 1 << 10), 0);
+    assert_string_equal(said, "libprotoc 3.21.12\n");
+    free(said);
+    /* The report says it was a cross build. */
+    cJSON *json = cJSON_Parse(r.report_json);
+    cJSON *cross = cJSON_GetObjectItem(json, "cross");
+    assert_non_null(cross);
+    assert_string_equal(cJSON_GetObjectItem(cross, "target")->valuestring, here_x86 ? "aarch64" : "x86_64");
+    assert_string_equal(cJSON_GetObjectItem(cross, "protoc_from")->valuestring, ORTKIT__PROTOC_GIVEN);
+    cJSON_Delete(json);
+    /* The library is an ELF for the target: e_machine 183 (AArch64) or 62 (x86-64). */
+    char lib[1200];
+    snprintf(lib, sizeof lib, "%s/lib/libonnxruntime.so", r.plan.stage_dir);
+    unsigned char head[20] = {0};
+    FILE *f = fopen(lib, "rb");
+    assert_non_null(f);
+    assert_int_equal(fread(head, 1, sizeof head, f), sizeof head);
+    fclose(f);
+    assert_memory_equal(head, "\x7f" "ELF", 4);
+    assert_int_equal(head[18] | head[19] << 8, here_x86 ? 183 : 62);
+    ortkit__builder_result_free(&r);
+
+    /* The cross options on a variant of this machine are a mistake. */
+    o.variant = here_x86 ? "cpu-x86-64" : "cpu-armv8.2";
+    o.build_dir = at("bn");
+    assert_int_equal(ortkit__builder_build(&r, &o), ORTKIT_E_INVALID_ARG);
+    assert_message_has("are for a cross build");
+    ortkit__builder_result_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plan_and_check),
         cmocka_unit_test(test_build_under_gate),
         cmocka_unit_test(test_broken_build),
+        cmocka_unit_test(test_cross_build),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

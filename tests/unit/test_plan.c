@@ -9,6 +9,7 @@
 
 #include <cjson/cJSON.h>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define PLANS ORTKIT_TEST_SOURCE_DIR "/tests/builder/plans/"
@@ -99,10 +100,161 @@ static void test_golden_cuda130_sm120(void **state)
     check_golden("cuda13.0-sm120-avx2", &cfg);
 }
 
+/* A variant of another architecture, planned on this x86-64 machine as a
+ * cross build; fetch: whether --fetch was given.  Returns where its protoc
+ * was to come from (the cross is freed). */
+static const char *check_golden_cross(const char *variant, int fetch, const char *protoc)
+{
+    const ortkit_variant *v = NULL;
+    char build[128], state[160];
+    assert_int_equal(ortkit_variant_parse(&v, variant), 0);
+    snprintf(build, sizeof build, "/build/%s", variant);
+    snprintf(state, sizeof state, "%s/.ortkit", build);
+    ortkit__builder_cross x;
+    assert_int_equal(ortkit__builder_cross_init(&x, v, state, NULL, NULL, NULL), 0);
+    assert_int_equal(ortkit__builder_cross_protoc(&x, NULL, fetch, build, 0, 2, 1, NULL), 0);
+    const char *from = x.protoc_from;
+    if (protoc) {
+        snprintf(x.protoc, sizeof x.protoc, "%s", protoc);
+        x.protoc_from = ORTKIT__PROTOC_BUILT;
+    }
+    ortkit__builder_config cfg = {0};
+    cfg.cross = &x;
+    check_golden(variant, &cfg);
+    ortkit__builder_cross_free(&x);
+    return from;
+}
+
+/* cpu-armv9 as `ortkit build --dry-run` plans it here (cli.build_plan prints
+ * the same file): no protoc given yet, which the plan says. */
 static void test_golden_armv9(void **state)
 {
-    ortkit__builder_config cfg = {0};
-    check_golden("cpu-armv9", &cfg);
+    if (ortkit__host_arch() != ORTKIT_ARCH_X86_64)
+        skip();
+    assert_string_equal(check_golden_cross("cpu-armv9", 0, NULL), ORTKIT__PROTOC_MISSING);
+}
+
+/* cpu-armv8.2 with protoc built from the protobuf dependency (and --fetch
+ * alone would have had ONNX Runtime download one). */
+static void test_golden_armv82_cross(void **state)
+{
+    if (ortkit__host_arch() != ORTKIT_ARCH_X86_64)
+        skip();
+    assert_string_equal(check_golden_cross("cpu-armv8.2", 1, "/build/cpu-armv8.2/host-protoc/protoc"),
+                        ORTKIT__PROTOC_FETCHED);
+}
+
+/* Which builds are cross builds, and what each refuses. */
+static void test_cross_init(void **state)
+{
+    const ortkit_variant *native = NULL, *arm = NULL, *arm_cuda = NULL;
+    ortkit__builder_cross x;
+    int here_x86 = ortkit__host_arch() == ORTKIT_ARCH_X86_64;
+    assert_int_equal(ortkit_variant_parse(&native, here_x86 ? "cpu-avx2" : "cpu-armv8.2"), 0);
+    assert_int_equal(ortkit_variant_parse(&arm, here_x86 ? "cpu-armv8.2" : "cpu-avx2"), 0);
+    assert_int_equal(ortkit_variant_parse(&arm_cuda, here_x86 ? "cuda13.0-sm90-armv9" : "cuda13.0-sm90-avx2"), 0);
+
+    /* Native: nothing to do, and the cross options are a mistake. */
+    assert_int_equal(ortkit__builder_cross_init(&x, native, "/b/.ortkit", NULL, NULL, NULL), 0);
+    assert_false(x.active);
+    assert_null(x.toolchain_text);
+    assert_int_equal(ortkit__builder_cross_init(&x, native, "/b/.ortkit", NULL, "x-", NULL),
+                     ORTKIT_E_INVALID_ARG);
+    assert_non_null(strstr(ortkit__error_message(), "this machine's own architecture"));
+
+    /* Another architecture: Debian's compilers by default. */
+    assert_int_equal(ortkit__builder_cross_init(&x, arm, "/b/.ortkit", NULL, NULL, NULL), 0);
+    assert_true(x.active);
+    assert_int_equal(x.target, arm->arch);
+    char want[64];
+    snprintf(want, sizeof want, "%s-linux-gnu-", ortkit_arch_name(arm->arch));
+    assert_string_equal(x.prefix, want);
+    snprintf(want, sizeof want, "/b/.ortkit/toolchain-%s.cmake", ortkit_arch_name(arm->arch));
+    assert_string_equal(x.toolchain, want);
+    assert_non_null(strstr(x.toolchain_text, "set(CMAKE_SYSTEM_PROCESSOR "));
+    assert_non_null(strstr(x.toolchain_text, "set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)"));
+    ortkit__builder_cross_free(&x);
+
+    /* A toolchain file of the user's: it must be there, and is not written. */
+    assert_int_equal(ortkit__builder_cross_init(&x, arm, "/b/.ortkit", "/nonexistent/t.cmake", NULL, NULL),
+                     ORTKIT_E_INVALID_ARG);
+    assert_non_null(strstr(ortkit__error_message(), "/nonexistent/t.cmake"));
+    char tc[] = "/tmp/ortkit_test_toolchain_XXXXXX";
+    int fd = mkstemp(tc);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(ortkit__builder_cross_init(&x, arm, "/b/.ortkit", tc, "aarch64-none-linux-gnu-", NULL), 0);
+    assert_string_equal(x.toolchain, tc);
+    assert_null(x.toolchain_text);
+    assert_string_equal(x.prefix, "aarch64-none-linux-gnu-");
+    unlink(tc);
+
+    /* A CUDA variant of another architecture is planned, but building it
+     * needs that architecture's toolkit. */
+    assert_int_equal(ortkit__builder_cross_init(&x, arm_cuda, "/b/.ortkit", NULL, NULL, NULL), 0);
+    assert_int_equal(ortkit__builder_cross_buildable(&x, arm_cuda), ORTKIT_E_UNSUPPORTED);
+    assert_non_null(strstr(ortkit__error_message(), arm_cuda->name));
+    ortkit__builder_cross_free(&x);
+    assert_int_equal(ortkit__builder_cross_init(&x, arm, "/b/.ortkit", NULL, NULL, NULL), 0);
+    assert_int_equal(ortkit__builder_cross_buildable(&x, arm), 0);
+    ortkit__builder_cross_free(&x);
+}
+
+/* protoc's version against deps.txt's protobuf tag. */
+static void test_protoc_version(void **state)
+{
+    assert_true(ortkit__builder_protoc_matches("3.21.12", "21.12"));
+    assert_true(ortkit__builder_protoc_matches("25.1", "25.1"));
+    assert_false(ortkit__builder_protoc_matches("3.12.4", "21.12"));
+    assert_false(ortkit__builder_protoc_matches("3.21.1", "21.12"));
+    assert_false(ortkit__builder_protoc_matches("21.12", ""));
+    assert_false(ortkit__builder_protoc_matches(NULL, "21.12"));
+
+    const ortkit_variant *arm = NULL;
+    int here_x86 = ortkit__host_arch() == ORTKIT_ARCH_X86_64;
+    assert_int_equal(ortkit_variant_parse(&arm, here_x86 ? "cpu-armv8.2" : "cpu-avx2"), 0);
+    ortkit__builder_dep pb = {.name = "protobuf", .pinned = "21.12", .version = "21.12"};
+    ortkit__builder_deps deps = {.d = &pb, .n = 1};
+    ortkit__builder_cross x;
+
+    /* No protoc at all: named, with the three ways to give one. */
+    assert_int_equal(ortkit__builder_cross_init(&x, arm, "/b/.ortkit", NULL, NULL, NULL), 0);
+    assert_int_equal(ortkit__builder_cross_protoc(&x, NULL, 0, "/b", 0, 2, 0, NULL), ORTKIT_E_INVALID_ARG);
+    assert_non_null(strstr(ortkit__error_message(), "--host-protoc FILE"));
+    /* The protobuf dependency's tree: protoc is built from it, in the build directory. */
+    pb.tree = "/deps/protobuf-21.12";
+    assert_int_equal(ortkit__builder_cross_protoc(&x, &deps, 0, "/b", 0, 2, 1, NULL), 0);
+    assert_string_equal(x.protoc, "/b/host-protoc/protoc");
+    assert_string_equal(x.protoc_from, ORTKIT__PROTOC_BUILT);
+    ortkit__builder_cross_free(&x);
+
+    /* A given protoc must say deps.txt's version (a script stands for
+     * Debian 11's protoc 3.12.4 and Debian 12's 3.21.12). */
+    char old[] = "/tmp/ortkit_test_protoc_XXXXXX", good[] = "/tmp/ortkit_test_protoc_XXXXXX";
+    const char *paths[] = {old, good}, *says[] = {"3.12.4", "3.21.12"};
+    for (int i = 0; i < 2; i++) {
+        int fd = mkstemp((char *)paths[i]);
+        assert_true(fd >= 0);
+        dprintf(fd, "#!/bin/sh\necho 'libprotoc %s'\n", says[i]);
+        fchmod(fd, 0755);
+        close(fd);
+    }
+    assert_int_equal(ortkit__builder_cross_init(&x, arm, "/b/.ortkit", NULL, NULL, old), 0);
+    assert_int_equal(ortkit__builder_cross_protoc(&x, &deps, 0, "/b", 0, 2, 0, NULL), ORTKIT_E_UNSUPPORTED);
+    assert_non_null(strstr(ortkit__error_message(), "is libprotoc 3.12.4, but this ONNX Runtime links "
+                                                    "protobuf 21.12"));
+    ortkit__builder_cross_free(&x);
+    assert_int_equal(ortkit__builder_cross_init(&x, arm, "/b/.ortkit", NULL, NULL, good), 0);
+    assert_int_equal(ortkit__builder_cross_protoc(&x, &deps, 0, "/b", 0, 2, 0, NULL), 0);
+    assert_string_equal(x.protoc_version, "3.21.12");
+    assert_string_equal(x.protoc_from, ORTKIT__PROTOC_GIVEN);
+    ortkit__builder_cross_free(&x);
+    /* Not a program for this machine. */
+    assert_int_equal(ortkit__builder_cross_init(&x, arm, "/b/.ortkit", NULL, NULL, "/nonexistent/protoc"), 0);
+    assert_int_equal(ortkit__builder_cross_protoc(&x, &deps, 0, "/b", 0, 2, 0, NULL), ORTKIT_E_UNSUPPORTED);
+    assert_non_null(strstr(ortkit__error_message(), "does not run here"));
+    unlink(old);
+    unlink(good);
 }
 
 static void test_cuda_architectures(void **state)
@@ -487,6 +639,9 @@ int main(void)
         cmocka_unit_test(test_golden_cuda129_sm90),
         cmocka_unit_test(test_golden_cuda130_sm120),
         cmocka_unit_test(test_golden_armv9),
+        cmocka_unit_test(test_golden_armv82_cross),
+        cmocka_unit_test(test_cross_init),
+        cmocka_unit_test(test_protoc_version),
         cmocka_unit_test(test_cuda_architectures),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_cmake_project_plan),

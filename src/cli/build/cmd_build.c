@@ -11,6 +11,7 @@
 typedef struct build_args {
     const char *source, *variant, *build_dir, *distcc, *patch, *cuda, *cudnn, *eigen;
     const char *cmake_project, *into, *target, *deps_dir, *glibc_floor, *cache_basedir, *matrix;
+    const char *toolchain_file, *cross_prefix, *host_protoc;
     uint64_t budget, min_disk, lang_mem[ORTKIT__LANG_COUNT];
     long jobs, ninja_jobs;
     int cache, lto, dry, check, json, fetch, progress, no_bundle, static_core, cache_remote_only;
@@ -144,6 +145,16 @@ static const cli_opt build_opts[] = {
      CLI_OPT_SET(build_args, progress, 1)},
     {0, "no-progress", 0, NULL, 0, "never draw it", CLI_OPT_SET(build_args, progress, 0)},
     {0, "json", 0, NULL, 0, "print the plan or the build report as JSON", CLI_OPT_FLAG(build_args, json)},
+    CLI_OPT_HEADING("a variant for another architecture (cpu-armv8.2 on x86-64) is cross-compiled:"),
+    {0, "toolchain-file", 0, "FILE", 0,
+     "the CMake toolchain file (default: one written for Debian's ARCH-linux-gnu-gcc/g++)",
+     CLI_OPT_STRING(build_args, toolchain_file)},
+    {0, "cross-prefix", 0, "PREFIX", 0,
+     "the cross compilers are PREFIXgcc and PREFIXg++ (default: ARCH-linux-gnu-)",
+     CLI_OPT_STRING(build_args, cross_prefix)},
+    {0, "host-protoc", 0, "FILE", 0,
+     "a protoc that runs on this machine, of the protobuf version the source pins (default: "
+     "built from --deps's protobuf source)", CLI_OPT_STRING(build_args, host_protoc)},
     CLI_OPT_HEADING("tuning and tests:"),
     {0, "lang-mem", 0, "LANG=SIZE", CLI_OPT_REPEATS,
      "the memory a LANG step (c, c++, cuda or link) is assumed to need until the build has "
@@ -199,6 +210,10 @@ static int parse_args(build_args *a, int argc, char **argv)
         (a->variant || a->ops.n || a->lto || a->eigen || a->deps.n || a->deps_dir || a->glibc_floor))
         return cli_usage("build", "--cmake-project takes no variant, --ops-from, --lto, --eigen, "
                                   "--dep, --deps or --glibc-floor");
+    if (a->cmake_project && (a->toolchain_file || a->cross_prefix || a->host_protoc))
+        return cli_usage("build", "--toolchain-file, --cross-prefix and --host-protoc are for an "
+                                  "ONNX Runtime variant of another architecture; a CMake project "
+                                  "takes its toolchain with -D CMAKE_TOOLCHAIN_FILE=FILE");
     if (a->accept.n && !a->deps_dir)
         return cli_usage("build", "--accept-dep-version goes with --deps DIR");
     if (a->deps_dir && a->fetch)
@@ -321,6 +336,13 @@ static void print_dry_run(const ortkit__builder_plan *plan, const build_args *a,
             return -1;                                 \
     } while (0)
 
+/* Whether a job's variant is for another architecture than this machine's. */
+static int is_cross(const char *variant)
+{
+    const ortkit_variant *v = NULL;
+    return ortkit_variant_parse(&v, variant) == 0 && v->arch != ortkit__host_arch();
+}
+
 /* The ortkit arguments of one job: the options given with --matrix, in one
  * fixed order, for one variant and its build directory. */
 static int job_args(ortkit__strv *sv, const build_args *a, const char *variant, const char *build_dir)
@@ -353,6 +375,17 @@ static int job_args(ortkit__strv *sv, const build_args *a, const char *variant, 
             continue;
         PUSHARG("%s", values[i].opt);
         PUSHARG("%s", values[i].value);
+    }
+    /* The cross options reach only the jobs of another architecture. */
+    const struct {
+        const char *opt, *value;
+    } cross[] = {{"--toolchain-file", a->toolchain_file}, {"--cross-prefix", a->cross_prefix},
+                 {"--host-protoc", a->host_protoc}};
+    for (size_t i = 0; is_cross(variant) && i < sizeof cross / sizeof cross[0]; i++) {
+        if (!cross[i].value)
+            continue;
+        PUSHARG("%s", cross[i].opt);
+        PUSHARG("%s", cross[i].value);
     }
     const struct {
         const char *opt;
@@ -450,6 +483,11 @@ static int plan_job(const build_args *a, const char *variant, const char *build_
         .accept_versions = (const char *const *)a->accept.v, .n_accept_versions = a->accept.n,
         .glibc_floor = a->glibc_floor, .defines = (const char *const *)a->defines.v,
         .n_defines = a->defines.n, .quiet = 1};
+    if (is_cross(variant)) {
+        o.toolchain_file = a->toolchain_file;
+        o.cross_prefix = a->cross_prefix;
+        o.host_protoc = a->host_protoc;
+    }
     ortkit__builder_result res;
     int rc = ortkit__builder_build(&res, &o);
     ortkit__builder_result_free(&res);
@@ -600,6 +638,8 @@ int cmd_build(int argc, char **argv)
         .n_models = a.ops.n, .deps = (const char *const *)a.deps.v, .n_deps = a.deps.n,
         .deps_dir = a.deps_dir, .accept_versions = (const char *const *)a.accept.v,
         .n_accept_versions = a.accept.n, .glibc_floor = a.glibc_floor,
+        .toolchain_file = a.toolchain_file, .cross_prefix = a.cross_prefix,
+        .host_protoc = a.host_protoc,
         .defines = (const char *const *)a.defines.v, .n_defines = a.defines.n,
         .progress = a.progress >= 0 ? a.progress : isatty(2), .quiet = a.json,
         .catch_signals = 1, .log = stderr, .warn = warn_line};

@@ -48,7 +48,8 @@ static int find_toolchain(ortkit__builder_result *r, const ortkit__builder_optio
         ortkit__builder_preflight pf = {v ? ORTKIT__BUILD_ORT : ORTKIT__BUILD_CMAKE, r->source,
                                         r->build_dir, v, o->cuda_home, o->min_disk,
                                         o->chain && strstr(o->chain, "ccache"), o->distcc_hosts,
-                                        o->n_models > 0, o->cache_remote};
+                                        o->n_models > 0, o->cache_remote,
+                                        r->cross.active ? r->cross.prefix : NULL};
         int rc = ortkit__builder_preflight_run(&pf, &r->toolchain, r->cuda_home,
                                                sizeof r->cuda_home, r->cudnn_home,
                                                sizeof r->cudnn_home, o->warn);
@@ -264,6 +265,17 @@ static cJSON *build_facts(const ortkit__builder_result *r, const ortkit__builder
         if (tc->ccache[0])
             cJSON_AddStringToObject(t, "ccache", tc->ccache);
     }
+    if (r->cross.active) {
+        const ortkit__builder_cross *x = &r->cross;
+        cJSON *c = cJSON_AddObjectToObject(j, "cross");
+        cJSON_AddStringToObject(c, "build", ortkit_arch_name(x->build));
+        cJSON_AddStringToObject(c, "target", ortkit_arch_name(x->target));
+        cJSON_AddStringToObject(c, "toolchain", x->toolchain);
+        cJSON_AddStringToObject(c, "compilers", x->prefix);
+        cJSON_AddStringToObject(c, "protoc", x->protoc);
+        cJSON_AddStringToObject(c, "protoc_version", x->protoc_version);
+        cJSON_AddStringToObject(c, "protoc_from", x->protoc_from ? x->protoc_from : "");
+    }
     cJSON_AddItemToObject(j, "configure",
                           cJSON_CreateStringArray((const char *const *)r->plan.configure.v,
                                                   (int)r->plan.configure.n));
@@ -333,6 +345,10 @@ static int build_locked(ortkit__builder_result *r, const ortkit__builder_options
             return rc;
     }
     if (o->n_models && (rc = write_ops_config(r, o, ops_path)))
+        return rc;
+    if (r->plan.toolchain_text &&
+        (rc = ortkit__file_write_atomic(r->plan.toolchain_path, r->plan.toolchain_text,
+                                        strlen(r->plan.toolchain_text))))
         return rc;
     if (r->plan.cpu_flags_path &&
         (rc = ortkit__file_write_atomic(r->plan.cpu_flags_path, r->plan.cpu_flags_cmake,
@@ -447,9 +463,19 @@ int ortkit__builder_build(ortkit__builder_result *r, const ortkit__builder_optio
                                  "%s: a library built here may need glibc %s; build in an older "
                                  "root (scripts/build_root.sh makes Debian 11's, glibc 2.31)",
                                  r->glibc_here, o->glibc_floor, r->glibc_here);
+    char state_dir[PATH_MAX];
+    if ((rc = ortkit__pathf(state_dir, sizeof state_dir, "%s/.ortkit", r->build_dir)) ||
+        (rc = ortkit__builder_cross_init(&r->cross, v, state_dir, o->toolchain_file,
+                                         o->cross_prefix, o->host_protoc)) ||
+        (o->mode != ORTKIT__BUILDER_PLAN && (rc = ortkit__builder_cross_buildable(&r->cross, v))))
+        return rc;
     if ((rc = find_toolchain(r, o)) || o->mode == ORTKIT__BUILDER_CHECK)
         return rc;
     if (v && o->deps_dir && (rc = supply_deps(r, o)))
+        return rc;
+    if (v && (rc = ortkit__builder_cross_protoc(&r->cross, o->deps_dir ? &r->dep_sources : NULL,
+                                                o->fetch, r->build_dir, ccache, o->slots,
+                                                o->mode == ORTKIT__BUILDER_PLAN, o->log)))
         return rc;
 
     char ops_path[PATH_MAX];
@@ -467,7 +493,7 @@ int ortkit__builder_build(ortkit__builder_result *r, const ortkit__builder_optio
         .dep_sources = o->deps_dir ? &r->dep_sources : NULL, .deps_dir = r->deps_dir,
         .glibc_floor = o->glibc_floor, .glibc_here = v ? r->glibc_here : NULL, .chain = o->chain,
         .cache_remote = o->cache_remote, .cache_remote_only = o->cache_remote_only,
-        .cache_basedir = o->cache_basedir};
+        .cache_basedir = o->cache_basedir, .cross = &r->cross};
     if ((rc = ortkit__builder_plan_make(&r->plan, &cfg)))
         return rc;
     if (o->mode == ORTKIT__BUILDER_PLAN)
@@ -497,6 +523,7 @@ void ortkit__builder_result_free(ortkit__builder_result *r)
     free(r->needs_libraries);
     free(r->deps_dir);
     ortkit__builder_deps_free(&r->dep_sources);
+    ortkit__builder_cross_free(&r->cross);
     free(r->source);
     free(r->build_dir);
     memset(r, 0, sizeof *r);

@@ -140,6 +140,58 @@ int ortkit__builder_cache_outcome_parse(const char *name);
  * line); *remote_errors counts remote_storage_error and _timeout. */
 ortkit__builder_cache_outcome ortkit__builder_ccache_outcome(const char *log, int *remote_errors);
 
+/* ---- a build for another architecture (cross.c) ---------------------------- */
+
+#define ORTKIT__PROTOC_GIVEN "--host-protoc"
+#define ORTKIT__PROTOC_BUILT "built for this machine from the protobuf dependency's source"
+#define ORTKIT__PROTOC_FETCHED "downloaded by ONNX Runtime's CMake (--fetch: deps.txt's protoc_linux_*)"
+#define ORTKIT__PROTOC_MISSING "none: the build needs --host-protoc FILE, --deps DIR with protobuf's " \
+                               "source, or --fetch"
+
+typedef struct ortkit__builder_cross {
+    int active;                 /* the variant's architecture is not this machine's */
+    ortkit_arch build, target;
+    char prefix[64];            /* "aarch64-linux-gnu-": the compilers pre-flight checks */
+    char toolchain[4096];       /* the CMake toolchain file: given, or written by the build */
+    char *toolchain_text;       /* what the build writes there; NULL when one was given */
+    char protoc[4096];          /* a protoc that runs here (ONNX_CUSTOM_PROTOC_EXECUTABLE) */
+    const char *protoc_from;    /* ORTKIT__PROTOC_*: where it comes from */
+    char protoc_version[32];    /* what it says it is: "3.21.12" */
+} ortkit__builder_cross;
+
+/* The architecture this program runs on: libortkit's (formats/elf.c),
+ * exported to ortkit's own programs. */
+ortkit_arch ortkit__host_arch(void);
+/* A toolchain file for Debian's cross compilers PREFIXgcc/g++ (malloc'd). */
+char *ortkit__builder_cross_toolchain_text(ortkit_arch target, const char *prefix);
+/*
+ * Whether variant v is a cross build here, and its parts: the toolchain
+ * file (given, or state_dir/toolchain-ARCH.cmake to be written), the
+ * compilers' prefix (default ARCH-linux-gnu-), a given host protoc.  The
+ * cross options on a native build are refused.
+ */
+int ortkit__builder_cross_init(ortkit__builder_cross *c, const ortkit_variant *v,
+                               const char *state_dir, const char *toolchain_file,
+                               const char *prefix, const char *host_protoc);
+/*
+ * The host protoc of a cross build: the given one, else one built from the
+ * protobuf dependency's tree (--deps) into BUILD/host-protoc (dry: only
+ * named), else ONNX Runtime's download (fetch); none of them is an error
+ * (in a plan, dry, it is said instead).
+ * The one used must say protobuf's deps.txt version.
+ */
+int ortkit__builder_cross_protoc(ortkit__builder_cross *c, const ortkit__builder_deps *deps,
+                                 int fetch, const char *build_dir, int ccache, int jobs, int dry,
+                                 FILE *log);
+/* A CUDA variant for another architecture is planned, not built: that needs
+ * the target's CUDA toolkit and cuDNN. */
+int ortkit__builder_cross_buildable(const ortkit__builder_cross *c, const ortkit_variant *v);
+/* `PROTOC --version`'s libprotoc version ("3.21.12"). */
+int ortkit__builder_protoc_version(char *out, size_t size, const char *protoc);
+/* Whether protoc's version is deps.txt's protobuf tag ("3.21.12" for "21.12"). */
+int ortkit__builder_protoc_matches(const char *protoc_version, const char *pinned);
+void ortkit__builder_cross_free(ortkit__builder_cross *c);
+
 /* ---- plan (plan.c) -------------------------------------------------------- */
 
 typedef enum ortkit__builder_kind {
@@ -174,6 +226,7 @@ typedef struct ortkit__builder_config {
     const ortkit__builder_cache_remote *cache_remote; /* ccache's remote storage, or NULL */
     int cache_remote_only;
     const char *cache_basedir;      /* CCACHE_BASEDIR, or NULL */
+    const ortkit__builder_cross *cross; /* a build for another architecture, or NULL */
 } ortkit__builder_config;
 
 typedef struct ortkit__builder_plan {
@@ -184,6 +237,8 @@ typedef struct ortkit__builder_plan {
     char *cpu_flags_cmake;  /* CMAKE_PROJECT_INCLUDE's text: the variant's flags for ORT's own
                              * code only (NULL: no flags); written to cpu_flags_path */
     char *cpu_flags_path;
+    const char *toolchain_path;  /* a cross build's toolchain file, and the text the build */
+    const char *toolchain_text;  /* writes there (NULL: given by the user); the cross's */
     char *stage_dir;        /* cmake --install goes here */
     char *state_dir;        /* <build>/.ortkit (0700): the gate's socket, history, lock */
 } ortkit__builder_plan;
@@ -262,6 +317,7 @@ typedef struct ortkit__builder_preflight {
     const char *distcc_hosts;
     int reduce_ops;          /* --ops-from: ORT's reduction script must be able to run */
     const ortkit__builder_cache_remote *cache_remote; /* ccache must reach it (warned when not) */
+    const char *cross_prefix; /* a cross build: its compilers PREFIXgcc, PREFIXg++; NULL */
 } ortkit__builder_preflight;
 
 /* The ORT version of a source tree ("1.21.0"); fails when it is not one. */
@@ -636,6 +692,9 @@ typedef struct ortkit__builder_options {
     const char *const *accept_versions; /* --accept-dep-version NAME */
     size_t n_accept_versions;
     const char *glibc_floor;   /* --glibc-floor "2.31"; NULL */
+    const char *toolchain_file; /* a cross build: --toolchain-file, --cross-prefix, */
+    const char *cross_prefix;   /* --host-protoc; NULL: ortkit's defaults */
+    const char *host_protoc;
     const char *const *defines; /* KEY=VALUE */
     size_t n_defines;
     int progress, quiet;       /* the status line; no "configuring" line */
@@ -658,6 +717,7 @@ typedef struct ortkit__builder_result {
     size_t bundle_missing;         /* CUDA builds: libraries its bundle still lacks */
     char *static_libs;             /* --static: what programs link after the archive */
     ortkit__builder_deps dep_sources; /* --deps: what went in */
+    ortkit__builder_cross cross;   /* the target architecture and how it is built for */
     char *deps_dir;                /* --deps DIR, absolute */
     char glibc_here[16];           /* this environment's glibc, "2.31" */
     /* What the built library needs, measured on it (the bundle's manifest). */

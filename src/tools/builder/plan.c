@@ -282,6 +282,15 @@ static int plan_ort(ortkit__builder_plan *p, const ortkit__builder_config *cfg)
     PUSH(c, "--compile-no-warning-as-error");
     PUSH(c, "-DCMAKE_BUILD_TYPE=Release");
     PUSH(c, "-DCMAKE_INSTALL_PREFIX=%s", p->stage_dir);
+    const ortkit__builder_cross *x = cfg->cross && cfg->cross->active ? cfg->cross : NULL;
+    if (x) {
+        PUSH(c, "-DCMAKE_TOOLCHAIN_FILE=%s", x->toolchain);
+        /* ORT's CMake then builds protobuf without its protoc and runs this one. */
+        if (x->protoc[0])
+            PUSH(c, "-DONNX_CUSTOM_PROTOC_EXECUTABLE=%s", x->protoc);
+        p->toolchain_path = x->toolchain;
+        p->toolchain_text = x->toolchain_text;
+    }
     PUSH(c, "-Donnxruntime_BUILD_SHARED_LIB=ON");
     PUSH(c, "-Donnxruntime_BUILD_UNIT_TESTS=OFF");
     PUSH(c, "-Donnxruntime_ENABLE_PYTHON=OFF");
@@ -336,6 +345,19 @@ static int plan_ort(ortkit__builder_plan *p, const ortkit__builder_config *cfg)
     PUSH(s, "variant\t%s (Flox: %s)", v->name, flox);
     PUSH(s, "source\t%s (ONNX Runtime %s)", cfg->source,
          cfg->ort_version ? cfg->ort_version : "?");
+    if (x) {
+        PUSH(s, "target\t%s, cross-compiled on %s: compilers %sgcc and %sg++%s (toolchain %s)",
+             ortkit_arch_name(x->target), ortkit_arch_name(x->build), x->prefix, x->prefix,
+             x->toolchain_text ? "" : " unless the toolchain file names others", x->toolchain);
+        if (cuda)
+            PUSH(s, "  not here\ta CUDA variant is not cross-compiled (it needs the %s CUDA toolkit "
+                    "and cuDNN): this plan builds on an %s machine", ortkit_arch_name(x->target),
+                 ortkit_arch_name(x->target));
+        if (x->protoc[0])
+            PUSH(s, "protoc\t%s: %s", x->protoc, x->protoc_from ? x->protoc_from : "?");
+        else
+            PUSH(s, "protoc\t%s", x->protoc_from ? x->protoc_from : "?");
+    }
     PUSH(s, "cpu\t%s %s: %s%s", ortkit_arch_name(v->arch), ortkit_isa_name(v->isa),
          v->cpu_flags[0] ? v->cpu_flags : "(no flags)",
          v->cpu_flags[0] ? " (ONNX Runtime's own code; its dependencies compile without them)" : "");
@@ -486,6 +508,8 @@ int ortkit__builder_plan_write(const ortkit__builder_plan *plan, FILE *out)
     }
     if (plan->reduce.n && (rc = write_command(out, "reduce operators", &plan->reduce)))
         return rc;
+    if (plan->toolchain_text)
+        fprintf(out, "\n%s (CMAKE_TOOLCHAIN_FILE):\n%s", plan->toolchain_path, plan->toolchain_text);
     if (plan->cpu_flags_cmake)
         fprintf(out, "\n%s (CMAKE_PROJECT_INCLUDE):\n%s", plan->cpu_flags_path, plan->cpu_flags_cmake);
     if ((rc = write_command(out, "configure", &plan->configure)))

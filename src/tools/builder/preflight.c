@@ -128,7 +128,7 @@ static int check_compiler(char *version, size_t vsize, const char *env, const ch
                           const char *lang_flag, const char *ext, const char *flags,
                           const char *scratch, const char *what)
 {
-    const char *cc = ortkit__env(env);
+    const char *cc = env ? ortkit__env(env) : NULL;
     if (!cc || !*cc)
         cc = fallback;
     char *path = NULL, *text = NULL;
@@ -422,8 +422,17 @@ int ortkit__builder_preflight_run(const ortkit__builder_preflight *pf, ortkit__b
         (rc = ortkit__mkdirs(scratch)))
         return rc;
     const char *flags = ort && pf->variant ? pf->variant->cpu_flags : "";
-    if ((rc = check_compiler(tc->cc, sizeof tc->cc, "CC", "cc", NULL, ".c", flags, scratch, "C")) ||
-        (rc = check_compiler(tc->cxx, sizeof tc->cxx, "CXX", "c++", ort ? "-std=c++17" : NULL,
+    /* A cross build's compilers are the prefixed ones its toolchain names
+     * (CC and CXX name this machine's, for the host protoc). */
+    char cross_cc[96], cross_cxx[96];
+    if (pf->cross_prefix) {
+        snprintf(cross_cc, sizeof cross_cc, "%sgcc", pf->cross_prefix);
+        snprintf(cross_cxx, sizeof cross_cxx, "%sg++", pf->cross_prefix);
+    }
+    if ((rc = check_compiler(tc->cc, sizeof tc->cc, pf->cross_prefix ? NULL : "CC",
+                             pf->cross_prefix ? cross_cc : "cc", NULL, ".c", flags, scratch, "C")) ||
+        (rc = check_compiler(tc->cxx, sizeof tc->cxx, pf->cross_prefix ? NULL : "CXX",
+                             pf->cross_prefix ? cross_cxx : "c++", ort ? "-std=c++17" : NULL,
                              ".cc", flags, scratch, "C++")))
         return rc;
     if (ort && pf->variant && pf->variant->cuda &&
