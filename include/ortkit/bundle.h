@@ -93,7 +93,7 @@ typedef struct ortkit_manifest {
     int cuda;                 /* CUDA toolkit, 1000*major + 10*minor; 0: CPU only */
     int sm;                   /* GPU target, 10*major + minor; 0: CPU only */
     int sm_exact;             /* 1: arch-specific cubins, that SM only */
-    int tegra;                /* 1: built for Jetson */
+    int tegra;                /* 1: built for Jetson's L4T CUDA (cuda_platform L4T) */
     const char *min_driver;   /* "525.60.13" (an L4T release on Jetson); "" */
     const char *library;      /* "lib/libonnxruntime.so.1.30.0" */
     size_t provider_count;    /* the execution providers the runtime reports */
@@ -167,6 +167,13 @@ typedef struct ortkit_manifest {
     const char *build_glibc_floor;
     size_t build_dependency_count;
     const ortkit_bundle_dependency *build_dependencies;
+    /* The CUDA a CUDA build is made with (added in 0.5): X86_64, SBSA or
+     * L4T, from its variant, or from the manifest's gpu.platform for a GPU
+     * release (docs/BUNDLES.md).  UNKNOWN for a CPU build, and for an
+     * aarch64 GPU release imported before ortkit told SBSA from L4T:
+     * selection passes those over until they are imported again with a
+     * platform. */
+    ortkit_cuda_platform cuda_platform;
 } ortkit_manifest;
 
 /* Open the bundle in dir: its manifest is read and checked strictly (unknown

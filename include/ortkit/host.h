@@ -1,6 +1,6 @@
 /*
  * ortkit/host.h - the machine: CPU and its instruction sets, memory, OS,
- * NVIDIA GPUs and driver, Jetson boards.
+ * NVIDIA GPUs and driver, Jetson boards, and the CUDA platform they take.
  *
  * ortkit_host_detect() describes this machine; JSON lets tests and users
  * describe others.
@@ -79,6 +79,29 @@ ORTKIT_API ortkit_arch ortkit_cpu_feature_arch(ortkit_cpu_feature f);
 /* Parse a short name; -1 when unknown. */
 ORTKIT_API int ortkit_cpu_feature_from_name(const char *name);
 
+/*
+ * The CUDA a machine takes, and a CUDA build is made for.  NVIDIA ships one
+ * CUDA toolkit per platform, and a build made with one never runs on
+ * another: an arm64 server (Grace, GB10) and a Jetson on Orin are both
+ * aarch64 with an NVIDIA GPU, and neither runs the other's builds.  New
+ * platforms are added at the end.
+ */
+typedef enum ortkit_cuda_platform {
+    ORTKIT_CUDA_PLATFORM_UNKNOWN = 0,
+    ORTKIT_CUDA_PLATFORM_X86_64 = 1, /* x86-64 Linux */
+    ORTKIT_CUDA_PLATFORM_SBSA = 2,   /* arm64 servers (SBSA: Grace, GB10), and Jetson from
+                                      * JetPack 7 (Thor): NVIDIA's one CUDA for Arm from CUDA 13 */
+    ORTKIT_CUDA_PLATFORM_L4T = 3     /* Jetson's own CUDA, part of Linux for Tegra up to
+                                      * JetPack 6 (Orin, Xavier) */
+} ortkit_cuda_platform;
+
+/* "x86_64", "sbsa", "l4t"; "unknown" for anything else. */
+ORTKIT_API const char *ortkit_cuda_platform_name(ortkit_cuda_platform p);
+/* Parse one of those names (not "unknown"); -1 when it is none. */
+ORTKIT_API int ortkit_cuda_platform_from_name(const char *name);
+/* For people: "NVIDIA's SBSA CUDA", "Jetson's L4T CUDA", "NVIDIA's x86_64 CUDA". */
+ORTKIT_API const char *ortkit_cuda_platform_label(ortkit_cuda_platform p);
+
 /* One NVIDIA GPU.  Made by the library and reached through a pointer, so
  * later versions may add fields at the end. */
 typedef struct ortkit_gpu {
@@ -137,6 +160,12 @@ typedef struct ortkit_host {
     size_t library_count;
     const char *const *libraries;
     int libraries_known;
+    /* The CUDA it takes (added in 0.5: read it only when the library's
+     * version is known to have it): L4T on a Jetson up to
+     * JetPack 6, SBSA on a Jetson from JetPack 7 (tegra stays 1: it is a
+     * Jetson board) and on any other aarch64 machine, X86_64 on x86-64.
+     * UNKNOWN is read as what arch, tegra and l4t_release say. */
+    ortkit_cuda_platform cuda_platform;
 } ortkit_host;
 
 /* Does the host's dynamic loader find a library of this file name?  1 yes,
@@ -146,6 +175,20 @@ ORTKIT_API int ortkit_host_has_library(const ortkit_host *host, const char *name
 /* Detect this machine.  Missing information is left zero or ""; no NVIDIA
  * driver is a normal answer (gpu_count 0, gpu_note says why). */
 ORTKIT_API int ortkit_host_detect(ortkit_host **out);
+/*
+ * Detect the machine a directory tree describes, read as ortkit_host_detect
+ * reads "/": root/proc, root/sys, root/etc and the rest, and nothing of the
+ * running machine (no cpuid, AT_HWCAP, uname, NVML or loader cache: the CPU
+ * comes from root/proc/cpuinfo, NVIDIA GPUs from root/proc/driver/nvidia;
+ * docs/HOST_AND_VARIANTS.md says which file gives what).  root "/" reads
+ * this machine's files the same way.  ORTKIT_E_IO when root is not a
+ * readable directory.
+ */
+ORTKIT_API int ortkit_host_detect_root(ortkit_host **out, const char *root);
+/* What the host takes, in words, for messages: "Jetson's L4T CUDA (JetPack 6,
+ * L4T R36.4.3)", "NVIDIA's SBSA CUDA (an arm64 server)".  Writes "" when size
+ * is too small for any of it; returns buf. */
+ORTKIT_API const char *ortkit_host_platform_text(const ortkit_host *host, char *buf, size_t size);
 ORTKIT_API void ortkit_host_free(ortkit_host *host);
 /* Does the host have feature f? */
 ORTKIT_API int ortkit_host_has(const ortkit_host *host, ortkit_cpu_feature f);

@@ -43,18 +43,26 @@ typedef struct ortkit_variant {
     int cuda;                /* CUDA toolkit, 1000*major + 10*minor (12090); 0: CPU only */
     int sm;                  /* target GPU, 10*major + minor (90, 120); 0: CPU only */
     int sm_exact;            /* 1: arch-specific cubins (sm_90a) that run on that SM only */
-    int tegra;               /* 1: built for Jetson (Linux for Tegra) */
+    int tegra;               /* 1: built for Jetson's own CUDA, in Linux for Tegra (L4T):
+                              * cuda_platform is ORTKIT_CUDA_PLATFORM_L4T */
     const char *cuda_architectures; /* CMAKE_CUDA_ARCHITECTURES: "90"; "" for CPU only */
     const char *cubin;       /* the SASS it carries: "sm_90a"; "" for CPU only */
     const char *cpu_flags;   /* compiler flags: "-mavx2 -mfma" */
     uint64_t cpu_features;   /* ORTKIT_CPU_BIT()s the CPU must have */
     /* Driver floor ortkit requires: minor-version compatibility for CUDA
-     * 12.x (525.60.13), 13.x (580.65.06); for Jetson, the L4T release. */
+     * 12.x (525.60.13), 13.x (580.65.06); for Jetson's L4T CUDA, the L4T
+     * release.  A Jetson on SBSA CUDA (JetPack 7) is judged by the CUDA its
+     * L4T release's driver runs. */
     const char *min_driver;
     const char *toolkit_driver; /* the toolkit's own minimum: "575.51.03"; "" */
     /* Why no such build can exist ("" when it can): kept because the Flox
      * matrix names it (CUDA 12.4 for SM 10.0/12.0); it never fits a host. */
     const char *defect;
+    /* The CUDA it is built with (added in 0.5: read it only when the
+     * library's version is known to have it): X86_64, SBSA (arm64 servers,
+     * Jetson Thor) or L4T (Jetson Orin); UNKNOWN for CPU only.  It runs only
+     * on a host that takes the same. */
+    ortkit_cuda_platform cuda_platform;
 } ortkit_variant;
 
 /* A naming scheme, and the matrix of builds that goes with it. */

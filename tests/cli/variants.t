@@ -6,14 +6,14 @@ expect_exit 0 "$ORTKIT" variants --help
 expect_in out "usage: ortkit variants [--fits] [--host FILE.json] [--flox] [--json] [NAME...]"
 expect_exit 2 "$ORTKIT" variants --bogus
 
-# All of them: a header and 99 rows (66 Flox + 30 CUDA 13.0 + Jetson Orin + generic x86-64
-# and arm64),
+# All of them: a header and 101 rows (66 Flox + 30 CUDA 13.0 + Jetson Thor and GB10 on
+# SBSA's CUDA 13.0 + Jetson Orin + generic x86-64 and arm64),
 # then, after a blank line, what each CPU level was measured to buy (its words are
 # compared byte for byte in expected.t).
 table() { sed '/^$/,$d' out >table; }
 expect_exit 0 "$ORTKIT" variants
 table
-expect_lines table 100
+expect_lines table 102
 expect_in out "what a CPU level buys over lower ones (docs/PERFORMANCE.md):"
 
 # The Flox matrix, name for name, as its README states it.
@@ -21,7 +21,7 @@ expect_exit 0 "$ORTKIT" variants --json
 /usr/bin/python3 - out <<'PY'
 import json, sys
 vs = json.load(open(sys.argv[1]))["variants"]
-assert len(vs) == 99, len(vs)
+assert len(vs) == 101, len(vs)
 want = {"onnxruntime-python313-cpu-" + i for i in
         ("avx2", "avx512", "avx512bf16", "avx512vnni", "armv8_2", "armv9")}
 for py, cu in (("312", "12_4"), ("313", "12_9")):
@@ -33,7 +33,7 @@ for py, cu in (("312", "12_4"), ("313", "12_9")):
 assert len(want) == 66
 got = {v["flox_name"] for v in vs if v["in_flox_matrix"]}
 assert got == want, (sorted(got - want), sorted(want - got))
-assert len({v["name"] for v in vs}) == 99
+assert len({v["name"] for v in vs}) == 101
 for isa, name, arch in (("x86-64", "cpu-x86-64", "x86_64"), ("armv8.0", "cpu-armv8.0", "aarch64")):
     generic, = [v for v in vs if v["isa"] == isa]
     assert generic["name"] == name and not generic["in_flox_matrix"], generic
@@ -43,6 +43,14 @@ for v in vs:
     if v["cuda"] is not None:
         assert v["cuda_architectures"] == str(int(float(v["compute_capability"]) * 10)), v
         assert v["cuda"] != "13.0" or float(v["compute_capability"]) >= 7.5, v
+        # A CUDA build's platform: Jetson's L4T, or its architecture's.
+        want = "l4t" if v["jetson"] else "x86_64" if v["arch"] == "x86_64" else "sbsa"
+        assert v["platform"] == want, v
+    else:
+        assert "platform" not in v, v
+sbsa13 = sorted(v["name"] for v in vs if v.get("platform") == "sbsa" and v["cuda"] == "13.0")
+assert sbsa13 == ["cuda13.0-sm110-armv9", "cuda13.0-sm121-armv9", "cuda13.0-sm90-armv8.2",
+                  "cuda13.0-sm90-armv9"], sbsa13
 bad = sorted(v["name"] for v in vs if "defect" in v)
 assert bad == sorted("cuda12.4-sm%s-%s" % (sm, i) for sm in ("100", "120")
                      for i in ("avx2", "avx512", "avx512bf16", "avx512vnni")), bad
@@ -105,6 +113,9 @@ check_fitting() {
 check_fitting graviton3 "cpu-armv8.2 cpu-armv8.0"
 check_fitting laptop-avx2 "cpu-avx2 cpu-x86-64"
 check_fitting jetson-orin "cpu-armv8.2 cuda12.6-sm87-armv8.2 cpu-armv8.0"
+# Jetson Thor takes SBSA's CUDA 13 and its own SM; a Grace server SBSA's sm_90 builds.
+check_fitting jetson-thor "cpu-armv8.2 cpu-armv9 cuda13.0-sm110-armv9 cpu-armv8.0"
+check_fitting grace-gh200 "cpu-armv8.2 cpu-armv9 cuda12.4-sm90-armv8.2 cuda12.4-sm90-armv9 cuda12.9-sm90-armv8.2 cuda12.9-sm90-armv9 cuda13.0-sm90-armv8.2 cuda13.0-sm90-armv9 cpu-armv8.0"
 check_fitting sapphire-rapids "cpu-avx2 cpu-avx512 cpu-avx512bf16 cpu-avx512vnni cpu-x86-64"
 check_fitting old-driver-3090 "cpu-avx2 cuda12.4-sm80-avx2 cuda12.4-sm86-avx2 cuda12.9-sm80-avx2 cuda12.9-sm86-avx2 cpu-x86-64"
 check_fitting h100-server "cpu-avx2 cpu-avx512 cpu-avx512vnni cuda12.4-sm90-avx2 cuda12.4-sm90-avx512 cuda12.4-sm90-avx512vnni cuda12.9-sm90-avx2 cuda12.9-sm90-avx512 cuda12.9-sm90-avx512vnni cpu-x86-64"
@@ -121,7 +132,7 @@ PY
 # architecture fits (x86-64, or arm64 where this runs under qemu).
 expect_exit 0 "$ORTKIT" variants --fits
 table
-expect_lines table 100
+expect_lines table 102
 case $("$ORTKIT" host --json | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["arch"])') in
 aarch64) expect_in out "cpu-armv8.0                yes" ;;
 *) expect_in out "cpu-x86-64                 yes" ;;

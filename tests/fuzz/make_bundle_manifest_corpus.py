@@ -185,6 +185,18 @@ def main(out):
         lambda g: g.update(complete=True, missing=[], libraries=[])))
     seeds["valid_gpu_ptx.json"] = compact(gpu_edit(
         lambda g: g.update(ptx=["compute_120"], ptx_driver="580.65.06")))
+
+    # An arm64 release of Jetson's L4T CUDA, and one that does not say.
+    def arm64(platform, jetson):
+        m = copy.deepcopy(gpu)
+        m["requires"].update(arch="aarch64", jetson=jetson)
+        if platform:
+            m["gpu"]["platform"] = platform
+        return m
+    seeds["valid_gpu_platform_l4t.json"] = compact(arm64("l4t", True))
+    seeds["valid_gpu_platform_unsaid.json"] = compact(arm64(None, False))
+    seeds["bad_gpu_platform_jetson.json"] = compact(arm64("l4t", False))
+    seeds["bad_gpu_platform_x86.json"] = compact(gpu_edit(lambda g: g.update(platform="sbsa")))
     gpu_broken = {
         "gpu_not_object": lambda m: m.__setitem__("gpu", []),
         "gpu_unknown_key": lambda m: m["gpu"].__setitem__("tensorcores", 4),

@@ -444,6 +444,89 @@ static void test_select_parts(void **state)
     ortkit_bundle_free(b[1]);
 }
 
+/* An aarch64 GPU release's manifest: its CUDA, jetson flag, gpu.platform
+ * (NULL: none, as before ortkit told SBSA from L4T) and SASS, complete. */
+static int arm_release(ortkit_bundle **b, const char *cuda, int jetson, const char *platform,
+                       const char *sass)
+{
+    char json[2048], key[64] = "";
+    if (platform)
+        snprintf(key, sizeof key, "\"platform\": \"%s\", ", platform);
+    snprintf(json, sizeof json,
+             "{\"schema\": 1, \"name\": \"g-%s\", \"onnxruntime\": {\"version\": \"1.20.0\", "
+             "\"api_level\": 20}, \"variant\": \"cuda%.2s\", \"requires\": {\"arch\": \"aarch64\", "
+             "\"cpu_features\": [], \"cuda\": null, \"compute_capability\": null, \"exact_sm_only\": "
+             "false, \"jetson\": %s, \"min_driver\": null}, \"library\": \"lib/libonnxruntime.so.1\", "
+             "\"files\": [{\"path\": \"lib/libonnxruntime.so.1\", \"size\": 1, \"sha256\": \"%064d\"}], "
+             "\"gpu\": {\"cuda\": \"%s\", %s\"cudnn\": 9, \"min_driver\": \"525.60.13\", "
+             "\"ptx_driver\": null, \"sass\": [%s], \"ptx\": [], \"needs\": [], \"libraries\": [], "
+             "\"missing\": [], \"complete\": true}}",
+             platform ? platform : "none", cuda, jetson ? "true" : "false", 0, cuda, key, sass);
+    *b = NULL;
+    return ortkit_bundle_parse(b, json, strlen(json));
+}
+
+/* gpu.platform: read strictly, written for arm64 where it decides, and
+ * never letting one platform's release reach the other's host. */
+static void test_platform_releases(void **state)
+{
+    (void)state;
+    ortkit_bundle *l4t = NULL, *sbsa = NULL, *old = NULL, *bad = NULL;
+    assert_int_equal(arm_release(&l4t, "12.6", 1, "l4t", "\"sm_87\""), 0);
+    assert_int_equal(ortkit_bundle_manifest(l4t)->cuda_platform, ORTKIT_CUDA_PLATFORM_L4T);
+    assert_int_equal(arm_release(&sbsa, "13.0", 0, "sbsa", "\"sm_90\", \"sm_110\""), 0);
+    assert_int_equal(ortkit_bundle_manifest(sbsa)->cuda_platform, ORTKIT_CUDA_PLATFORM_SBSA);
+    assert_int_equal(arm_release(&old, "12.6", 0, NULL, "\"sm_87\""), 0);
+    assert_int_equal(ortkit_bundle_manifest(old)->cuda_platform, ORTKIT_CUDA_PLATFORM_UNKNOWN);
+
+    assert_int_equal(arm_release(&bad, "12.6", 0, "l4t", "\"sm_87\""), ORTKIT_E_FORMAT);
+    assert_error_has("gpu.platform 'l4t' and requires.jetson false disagree");
+    assert_int_equal(arm_release(&bad, "12.6", 1, "sbsa", "\"sm_87\""), ORTKIT_E_FORMAT);
+    assert_error_has("gpu.platform 'sbsa' and requires.jetson true disagree");
+    assert_int_equal(arm_release(&bad, "12.6", 0, "x86_64", "\"sm_87\""), ORTKIT_E_FORMAT);
+    assert_error_has("gpu.platform 'x86_64' is not a platform of aarch64");
+    assert_int_equal(arm_release(&bad, "12.6", 0, "jetson", "\"sm_87\""), ORTKIT_E_FORMAT);
+    assert_error_has("gpu.platform 'jetson' is not \"x86_64\", \"sbsa\" or \"l4t\"");
+    refused("{\"cuda\": \"12.2\", \"platform\": \"sbsa\", \"cudnn\": 9, \"min_driver\": \"525.60.13\", "
+            "\"complete\": true}", "gpu.platform 'sbsa' is not a platform of x86_64");
+
+    /* Written back for arm64 only: an x86_64 manifest reads as before. */
+    char *text = NULL;
+    assert_int_equal(ortkit__bundle_to_json(&text, ortkit_bundle_manifest(l4t)), 0);
+    assert_non_null(strstr(text, "\"platform\":\t\"l4t\""));
+    assert_non_null(strstr(text, "\"jetson\":\ttrue"));
+    free(text);
+    ortkit_bundle *x86 = release(R129, 1);
+    assert_int_equal(ortkit__bundle_to_json(&text, ortkit_bundle_manifest(x86)), 0);
+    assert_null(strstr(text, "\"platform\""));
+    assert_int_equal(ortkit_bundle_manifest(x86)->cuda_platform, ORTKIT_CUDA_PLATFORM_X86_64);
+    free(text);
+    ortkit_bundle_free(x86);
+
+    /* Each host takes its own platform's release; the other is refused at
+     * the first step, with both platforms named. */
+    ortkit_bundle *b[3] = {l4t, sbsa, old};
+    verdict(b, 3, host("jetson-orin"), 0, 1, "", "", 0);
+    verdict(b, 3, host("jetson-orin"), 1, 0, "architecture",
+            "built for NVIDIA's SBSA CUDA (arm64 servers, and Jetson from JetPack 7); this host takes "
+            "Jetson's L4T CUDA (JetPack 6, L4T R36.4.3)", 0);
+    verdict(b, 3, host("jetson-thor"), 0, 0, "architecture",
+            "built for Jetson's L4T CUDA (JetPack 6); this host takes NVIDIA's SBSA CUDA (a Jetson on "
+            "JetPack 7, L4T R38.2.0)", 1);
+    verdict(b, 3, host("grace-gh200"), 0, 0, "architecture",
+            "built for Jetson's L4T CUDA (JetPack 6); this host takes NVIDIA's SBSA CUDA (arm64, not a "
+            "Jetson)", 1);
+    verdict(b, 3, host("grace-gh200"), 2, 0, "architecture",
+            "its manifest does not say which CUDA it is built with, NVIDIA's SBSA CUDA or Jetson's L4T "
+            "CUDA (imported before ortkit told them apart); import it again with --platform sbsa or "
+            "--platform l4t", 1);
+    /* Not even for its CPU: a Graviton without GPU does not take Orin's release. */
+    verdict(b, 3, host("graviton3"), 0, 0, "architecture", "built for Jetson's L4T CUDA", 1);
+    ortkit_bundle_free(l4t);
+    ortkit_bundle_free(sbsa);
+    ortkit_bundle_free(old);
+}
+
 int main(void)
 {
     unsetenv("ORTKIT_FORCE_SM");
@@ -455,7 +538,7 @@ int main(void)
         cmocka_unit_test(test_variant_with_evidence),
         cmocka_unit_test(test_fit_cuda13_release), cmocka_unit_test(test_fit_cuda12_release),
         cmocka_unit_test(test_multi_gpu_policy), cmocka_unit_test(test_select_releases),
-        cmocka_unit_test(test_select_parts),
+        cmocka_unit_test(test_select_parts), cmocka_unit_test(test_platform_releases),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,6 +15,7 @@
 
 /* Test hooks of host.c. */
 #include "elf_reader.h"
+#include "host_cuda.h"
 #include "host_internal.h"
 
 #include <dlfcn.h>
@@ -40,6 +41,9 @@ static int from_json(ortkit_host **h, const char *json)
     ortkit_host_free(*h);
     return ortkit_host_from_json(h, json);
 }
+
+/* The host as JSON (defined with the JSON tests below). */
+static char *to_json(const ortkit_host *h);
 
 static char tmpdir[] = "/tmp/ortkit_test_host_XXXXXX";
 
@@ -107,26 +111,10 @@ static void test_feature_names(void **state)
     assert_string_equal(ortkit_arch_name(ORTKIT_ARCH_AARCH64), "aarch64");
 }
 
-#if defined(__x86_64__)
-/* The kernel's cpuinfo flags also reflect what the OS enables: they must
- * agree with cpuid + XCR0. */
+/* The kernel's cpuinfo words also reflect what the OS enables: read as a
+ * described machine's, they must give what cpuid + XCR0 (or AT_HWCAP) give. */
 static void check_against_cpuinfo(const ortkit_host *h)
 {
-    static const struct { ortkit_cpu_feature f; const char *flag; } map[] = {
-        {ORTKIT_CPU_SSE3, "pni"},           {ORTKIT_CPU_SSSE3, "ssse3"},
-        {ORTKIT_CPU_SSE4_1, "sse4_1"},      {ORTKIT_CPU_SSE4_2, "sse4_2"},
-        {ORTKIT_CPU_POPCNT, "popcnt"},      {ORTKIT_CPU_CX16, "cx16"},
-        {ORTKIT_CPU_LAHF, "lahf_lm"},       {ORTKIT_CPU_MOVBE, "movbe"},
-        {ORTKIT_CPU_LZCNT, "abm"},          {ORTKIT_CPU_BMI1, "bmi1"},
-        {ORTKIT_CPU_BMI2, "bmi2"},          {ORTKIT_CPU_AVX, "avx"},
-        {ORTKIT_CPU_AVX2, "avx2"},          {ORTKIT_CPU_FMA, "fma"},
-        {ORTKIT_CPU_F16C, "f16c"},          {ORTKIT_CPU_AVX512F, "avx512f"},
-        {ORTKIT_CPU_AVX512CD, "avx512cd"},  {ORTKIT_CPU_AVX512BW, "avx512bw"},
-        {ORTKIT_CPU_AVX512DQ, "avx512dq"},  {ORTKIT_CPU_AVX512VL, "avx512vl"},
-        {ORTKIT_CPU_AVX512VNNI, "avx512_vnni"}, {ORTKIT_CPU_AVX512BF16, "avx512_bf16"},
-        {ORTKIT_CPU_AVXVNNI, "avx_vnni"},   {ORTKIT_CPU_AMX_TILE, "amx_tile"},
-        {ORTKIT_CPU_AMX_INT8, "amx_int8"},  {ORTKIT_CPU_AMX_BF16, "amx_bf16"},
-    };
     /* /proc files report size 0: read until EOF. */
     size_t cap = 1 << 22;
     char *text = malloc(cap);
@@ -135,34 +123,30 @@ static void check_against_cpuinfo(const ortkit_host *h)
     assert_non_null(f);
     text[fread(text, 1, cap - 1, f)] = '\0';
     fclose(f);
-    char *flags = strstr(text, "\nflags");
-    assert_non_null(flags);
-    char *eol = strchr(flags + 1, '\n');
-    if (eol)
-        *eol = '\0';
-    for (size_t i = 0; i < N(map); i++) {
-        char word[40];
-        snprintf(word, sizeof word, " %s ", map[i].flag);
-        char line[8192];
-        snprintf(line, sizeof line, "%s ", strchr(flags, ':'));
-        int in_cpuinfo = strstr(line, word) != NULL;
-        if (in_cpuinfo != ortkit_host_has(h, map[i].f))
-            fail_msg("%s: cpuid+XCR0 says %d, /proc/cpuinfo says %d",
-                     ortkit_cpu_feature_name(map[i].f), ortkit_host_has(h, map[i].f), in_cpuinfo);
+    ortkit__host_data d;
+    memset(&d, 0, sizeof d);
+    ortkit__host_cpuinfo(&d, text);
+    assert_int_equal(d.arch, h->arch);
+    for (int i = 0; i < ORTKIT_CPU_FEATURE_COUNT; i++) {
+        int in_cpuinfo = (d.cpu_features & ORTKIT_CPU_BIT(i)) != 0;
+        if (in_cpuinfo != ortkit_host_has(h, (ortkit_cpu_feature)i))
+            fail_msg("%s: detection says %d, /proc/cpuinfo says %d",
+                     ortkit_cpu_feature_name((ortkit_cpu_feature)i), ortkit_host_has(h, (ortkit_cpu_feature)i),
+                     in_cpuinfo);
     }
     free(text);
 }
-#endif
 
 static void test_detect_this_machine(void **state)
 {
     ortkit_host *h = NULL;
     assert_int_equal(detect(&h), 0);
+    check_against_cpuinfo(h);
 #if defined(__x86_64__)
     assert_int_equal(h->arch, ORTKIT_ARCH_X86_64);
+    assert_int_equal(h->cuda_platform, ORTKIT_CUDA_PLATFORM_X86_64);
     assert_true(h->x86_64_level >= 1 && h->x86_64_level <= 4);
     assert_true(h->cpu_vendor[0] && h->cpu_model[0]);
-    check_against_cpuinfo(h);
     /* Every x86-64 Linux machine ortkit targets has SSE4.2. */
     assert_true(ortkit_host_has(h, ORTKIT_CPU_SSE4_2));
 #elif defined(__aarch64__)
@@ -390,6 +374,11 @@ static void make_jetson_root(const char *root)
              sizeof "NVIDIA Jetson AGX Orin Developer Kit");
     static const char compatible[] = "nvidia,p3737-0000+p3701-0005\0nvidia,p3701-0005\0nvidia,tegra234";
     put_file(root, "proc/device-tree/compatible", compatible, sizeof compatible);
+    put(root, "proc/cpuinfo",
+        "processor\t: 0\nBogoMIPS\t: 62.50\nFeatures\t: fp asimd evtstrm aes pmull sha1 sha2 crc32 "
+        "atomics fphp asimdhp cpuid asimdrdm lrcpc dcpop asimddp uscat ilrcpc flagm paca pacg\n"
+        "CPU implementer\t: 0x41\nCPU architecture: 8\nCPU variant\t: 0x0\nCPU part\t: 0xd42\n"
+        "CPU revision\t: 1\n\n");
 }
 
 static void test_detect_fake_root(void **state)
@@ -420,6 +409,42 @@ static void test_detect_fake_root(void **state)
     assert_int_equal(h->gpus[0]->cc_minor, 7);
     assert_int_equal(h->gpus[0]->memory_bytes, h->mem_total);
     assert_int_equal(h->cuda_driver, 12060);
+    /* The CPU from the tree's /proc/cpuinfo, not this machine's cpuid. */
+    assert_int_equal(h->arch, ORTKIT_ARCH_AARCH64);
+    assert_string_equal(h->cpu_model, "Cortex-A78AE");
+    assert_int_equal(h->cpu_features, ORTKIT_CPU_BIT(ORTKIT_CPU_ASIMD) | ORTKIT_CPU_BIT(ORTKIT_CPU_FP16) |
+                                          ORTKIT_CPU_BIT(ORTKIT_CPU_DOTPROD));
+    assert_int_equal(h->cuda_platform, ORTKIT_CUDA_PLATFORM_L4T);
+    assert_int_equal(h->libraries_known, 0);
+
+    /* A toolkit newer than L4T's own, installed: what the Jetson runs. */
+    put(root, "usr/local/cuda/version.json",
+        "{\"cuda\": {\"name\": \"CUDA SDK\", \"version\": \"12.8.93\"}}");
+    assert_int_equal(detect(&h), 0);
+    assert_int_equal(h->cuda_driver, 12080);
+    assert_string_equal(h->gpu_note, "Jetson: integrated GPU from the device tree, CUDA from "
+                                     "/usr/local/cuda/version.json");
+    /* An older or unreadable one changes nothing. */
+    put(root, "usr/local/cuda/version.json", "{\"cuda\": {\"version\": \"12.2.140\"}}");
+    assert_int_equal(detect(&h), 0);
+    assert_int_equal(h->cuda_driver, 12060);
+    put(root, "usr/local/cuda/version.json", "{\"cuda\": \"12.9\"}");
+    assert_int_equal(detect(&h), 0);
+    assert_int_equal(h->cuda_driver, 12060);
+
+    /* JetPack 6's display driver (OpenRM) is no GPU's: the device tree still names it. */
+    put(root, "proc/driver/nvidia/version", "NVRM version: NVIDIA UNIX Open Kernel Module for aarch64  "
+        "540.4.0  Release Build  (buildbrain@mobile-u64-6336-d8000)  Tue Jan  7 17:35:12 PST 2025\n");
+    assert_int_equal(detect(&h), 0);
+    assert_string_equal(h->driver_version, "");
+    assert_string_equal(h->gpus[0]->name, "Orin (integrated)");
+
+    /* JetPack 7 (L4T R38) is SBSA's CUDA 13, on the same kind of board. */
+    put(root, "etc/nv_tegra_release", "# R38 (release), REVISION: 2.0, GCID: 41844464, BOARD: generic\n");
+    assert_int_equal(detect(&h), 0);
+    assert_int_equal(h->tegra, 1);
+    assert_int_equal(h->cuda_platform, ORTKIT_CUDA_PLATFORM_SBSA);
+    assert_int_equal(h->cuda_driver, 13000);
 
     /* JetPack 6.0 shipped CUDA 12.2. */
     put(root, "etc/nv_tegra_release", "# R36 (release), REVISION: 3.0, GCID: 36191598\n");
@@ -437,6 +462,215 @@ static void test_detect_fake_root(void **state)
     assert_int_equal(h->logical_cpus, 0);
     assert_string_equal(h->os_distro, "");
     assert_int_equal(h->gpu_count, 0);
+    ortkit_host_free(h);
+}
+
+/* The machines described as file trees in tests/hosts/root: what detection
+ * reads from each, and the host file it matches. */
+static void test_detect_trees(void **state)
+{
+    static const struct {
+        const char *tree, *json, *gpu, *cuda_note;
+        ortkit_cuda_platform platform;
+        int tegra, cc_major, cc_minor, cuda;
+    } trees[] = {
+        {"orin-jp6", NULL, "Orin (integrated)", "CUDA from L4T R36.4", ORTKIT_CUDA_PLATFORM_L4T, 1, 8, 7,
+         12060},
+        {"thor-jp7", "jetson-thor", "Thor (integrated)", "CUDA from L4T R38.2", ORTKIT_CUDA_PLATFORM_SBSA,
+         1, 11, 0, 13000},
+        {"grace-gh200", "grace-gh200", "NVIDIA GH200 480GB", "compute capability by name",
+         ORTKIT_CUDA_PLATFORM_SBSA, 0, 9, 0, 13000},
+    };
+    for (size_t i = 0; i < N(trees); i++) {
+        char root[512];
+        snprintf(root, sizeof root, HOSTS "root/%s", trees[i].tree);
+        ortkit_host *h = NULL;
+        if (ortkit_host_detect_root(&h, root) != 0)
+            fail_msg("%s: %s", root, ortkit_error_last());
+        assert_int_equal(h->arch, ORTKIT_ARCH_AARCH64);
+        assert_int_equal(h->cuda_platform, trees[i].platform);
+        assert_int_equal(h->tegra, trees[i].tegra);
+        assert_int_equal(h->gpu_count, 1);
+        assert_string_equal(h->gpus[0]->name, trees[i].gpu);
+        assert_int_equal(h->gpus[0]->cc_major, trees[i].cc_major);
+        assert_int_equal(h->gpus[0]->cc_minor, trees[i].cc_minor);
+        assert_int_equal(h->cuda_driver, trees[i].cuda);
+        assert_non_null(strstr(h->gpu_note, trees[i].cuda_note));
+        assert_string_equal(h->glibc, ""); /* no libc.so.6 in the trees */
+        assert_int_equal(h->libraries_known, 0);
+        if (trees[i].json) {
+            char path[512];
+            ortkit_host *described = NULL;
+            snprintf(path, sizeof path, HOSTS "%s.json", trees[i].json);
+            assert_int_equal(load(&described, path), 0);
+            char *a = to_json(h), *b = to_json(described);
+            assert_string_equal(a, b);
+            ortkit_free(a);
+            ortkit_free(b);
+            ortkit_host_free(described);
+        }
+        ortkit_host_free(h);
+    }
+}
+
+/* A server's driver and GPUs from its kernel module's files. */
+static void test_driver_files(void **state)
+{
+    char root[512];
+    snprintf(root, sizeof root, "%s/server", tmpdir);
+    put(root, "proc/cpuinfo", "processor\t: 0\nvendor_id\t: GenuineIntel\nmodel name\t: Intel(R) Xeon(R) "
+                              "Platinum 8480+\nflags\t\t: fpu sse2 pni ssse3 sse4_1 sse4_2 popcnt cx16 "
+                              "lahf_lm avx avx2 fma\n\n");
+    put(root, "proc/driver/nvidia/version",
+        "NVRM version: NVIDIA UNIX x86_64 Kernel Module  570.86.15  Wed Jan 22 2025\n"
+        "GCC version:  gcc version 12.2.0 (Debian 12.2.0-14)\n");
+    static const struct { const char *bus, *model; int major, minor; } gpus[] = {
+        {"0000:01:00.0", "NVIDIA H100 80GB HBM3", 9, 0},
+        {"0000:02:00.0", "NVIDIA A100-SXM4-40GB", 8, 0},
+        {"0000:03:00.0", "Tesla T4", 7, 5},
+        {"0000:04:00.0", "NVIDIA GeForce RTX 5090", 12, 0},
+        {"0000:05:00.0", "NVIDIA A10G", 8, 6},
+        {"0000:06:00.0", "NVIDIA L40S", 8, 9},
+        {"0000:07:00.0", "NVIDIA B200", 10, 0},
+    };
+    for (size_t i = 0; i < N(gpus); i++) {
+        char rel[128], text[256];
+        snprintf(rel, sizeof rel, "proc/driver/nvidia/gpus/%s/information", gpus[i].bus);
+        snprintf(text, sizeof text, "Model: \t\t %s\nIRQ:   \t\t 42\nBus Location: \t %s\n"
+                 "Device Minor: \t %zu\nGPU Excluded:\t No\n", gpus[i].model, gpus[i].bus, i);
+        put(root, rel, text);
+    }
+    ortkit_host *h = NULL;
+    assert_int_equal(ortkit_host_detect_root(&h, root), 0);
+    assert_int_equal(h->arch, ORTKIT_ARCH_X86_64);
+    assert_int_equal(h->cuda_platform, ORTKIT_CUDA_PLATFORM_X86_64);
+    assert_string_equal(h->cpu_model, "Intel(R) Xeon(R) Platinum 8480+");
+    assert_true(ortkit_host_has(h, ORTKIT_CPU_AVX2) && ortkit_host_has(h, ORTKIT_CPU_SSE3));
+    assert_false(ortkit_host_has(h, ORTKIT_CPU_AVX512F));
+    assert_string_equal(h->driver_version, "570.86.15");
+    assert_int_equal(h->cuda_driver, 12080);
+    assert_int_equal(h->gpu_count, N(gpus));
+    for (size_t i = 0; i < N(gpus); i++) {
+        assert_string_equal(h->gpus[i]->name, gpus[i].model);
+        assert_int_equal(h->gpus[i]->cc_major, gpus[i].major);
+        assert_int_equal(h->gpus[i]->cc_minor, gpus[i].minor);
+        assert_int_equal(h->gpus[i]->memory_bytes, 0);
+    }
+    assert_string_equal(h->gpu_note, "GPUs from /proc/driver/nvidia: compute capability by name, "
+                                     "memory unknown");
+
+    /* A name ortkit does not know is said; Jetson Thor's driver runs 13.0 at 580.00. */
+    put(root, "proc/driver/nvidia/gpus/0000:08:00.0/information", "Model: \t\t NVIDIA Quadro Future\n");
+    put(root, "proc/driver/nvidia/version", "NVRM version: NVIDIA UNIX Open Kernel Module for aarch64  "
+        "580.00  Release Build\n");
+    assert_int_equal(ortkit_host_detect_root(&h, root), 0);
+    assert_int_equal(h->cuda_driver, 13000);
+    assert_int_equal(h->gpus[7]->cc_major, 0);
+    assert_string_equal(h->gpu_note, "'NVIDIA Quadro Future' is not in ortkit's table of GPU names: "
+                                     "its compute capability is unknown");
+
+    /* A driver without GPUs, and none at all. */
+    snprintf(root, sizeof root, "%s/nogpu", tmpdir);
+    put(root, "proc/driver/nvidia/version", "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  "
+        "575.57.08  Release Build  (dvs-builder@U16)  Tue May 20 2025\n");
+    assert_int_equal(ortkit_host_detect_root(&h, root), 0);
+    assert_string_equal(h->driver_version, "575.57.08");
+    assert_int_equal(h->cuda_driver, 12090);
+    assert_string_equal(h->gpu_note, "the NVIDIA driver sees no GPU");
+    snprintf(root, sizeof root, "%s/nodriver", tmpdir);
+    put(root, "etc/os-release", "PRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\"\n");
+    assert_int_equal(ortkit_host_detect_root(&h, root), 0);
+    assert_string_equal(h->gpu_note, "no NVIDIA driver: no /proc/driver/nvidia/version");
+    assert_int_equal(h->arch, ORTKIT_ARCH_UNKNOWN); /* no /proc/cpuinfo */
+
+    /* What a driver branch runs. */
+    assert_int_equal(ortkit__cuda_of_driver("525.147.05"), 12000);
+    assert_int_equal(ortkit__cuda_of_driver("550.54.15"), 12040);
+    assert_int_equal(ortkit__cuda_of_driver("580.65.06"), 13000);
+    assert_int_equal(ortkit__cuda_of_driver("590.44.01"), 13000);
+    assert_int_equal(ortkit__cuda_of_driver("515.65.01"), 0);
+    assert_int_equal(ortkit__cuda_of_driver("latest"), 0);
+    assert_int_equal(ortkit__cuda_of_driver(NULL), 0);
+    ortkit_host_free(h);
+}
+
+/* Reading a tree takes nothing from this machine but what it is asked to;
+ * "/" read as a tree is this machine's files. */
+static void test_detect_root(void **state)
+{
+    ortkit_host *h = NULL, *here = NULL;
+    assert_int_equal(ortkit_host_detect_root(&h, "/nonexistent/tree"), ORTKIT_E_IO);
+    assert_null(h);
+    assert_error_has("cannot read the machine described in '/nonexistent/tree': No such file");
+    assert_int_equal(ortkit_host_detect_root(&h, "/etc/os-release"), ORTKIT_E_IO);
+    assert_error_has("'/etc/os-release': not a directory");
+    assert_int_equal(ortkit_host_detect_root(&h, ""), ORTKIT_E_IO);
+    assert_error_has("the path is empty");
+    assert_int_equal(ortkit_host_detect_root(NULL, "/"), ORTKIT_E_INVALID_ARG);
+
+    assert_int_equal(ortkit_host_detect_root(&h, "/"), 0);
+    assert_int_equal(detect(&here), 0);
+    assert_int_equal(h->arch, here->arch);
+    assert_int_equal(h->cpu_features, here->cpu_features);
+    assert_int_equal(h->logical_cpus, here->logical_cpus);
+    assert_string_equal(h->os_release, here->os_release);
+    assert_string_equal(h->glibc, here->glibc);
+    assert_int_equal(h->libraries_known, 0);
+    ortkit_host_free(h);
+
+    /* A test's root of this thread is put back after. */
+    char root[512];
+    snprintf(root, sizeof root, "%s/jetson", tmpdir);
+    make_jetson_root(root);
+    ortkit__host_set_root(root);
+    h = NULL;
+    assert_int_equal(ortkit_host_detect_root(&h, HOSTS "root/grace-gh200"), 0);
+    assert_int_equal(h->tegra, 0);
+    assert_int_equal(detect(&here), 0);
+    assert_int_equal(here->tegra, 1);
+    ortkit_host_free(h);
+    ortkit_host_free(here);
+}
+
+static void test_platform_names(void **state)
+{
+    static const char *const names[] = {"unknown", "x86_64", "sbsa", "l4t"};
+    for (int p = 0; p < 4; p++) {
+        assert_string_equal(ortkit_cuda_platform_name((ortkit_cuda_platform)p), names[p]);
+        assert_int_equal(ortkit_cuda_platform_from_name(names[p]), p ? p : -1);
+    }
+    assert_string_equal(ortkit_cuda_platform_name((ortkit_cuda_platform)9), "unknown");
+    assert_int_equal(ortkit_cuda_platform_from_name("jetson"), -1);
+    assert_int_equal(ortkit_cuda_platform_from_name(NULL), -1);
+    assert_string_equal(ortkit_cuda_platform_label(ORTKIT_CUDA_PLATFORM_L4T), "Jetson's L4T CUDA");
+    assert_int_equal(ortkit__jetpack_of_l4t("32.7.1"), 4);
+    assert_int_equal(ortkit__jetpack_of_l4t("35.4.1"), 5);
+    assert_int_equal(ortkit__jetpack_of_l4t("36.4.3"), 6);
+    assert_int_equal(ortkit__jetpack_of_l4t("38.2.0"), 7);
+    assert_int_equal(ortkit__jetpack_of_l4t("40.0"), 0);
+
+    char buf[160];
+    ortkit_host *h = NULL;
+    assert_int_equal(load(&h, HOSTS "jetson-orin.json"), 0);
+    assert_string_equal(ortkit_host_platform_text(h, buf, sizeof buf),
+                        "Jetson's L4T CUDA (JetPack 6, L4T R36.4.3)");
+    h->l4t_release = "40.1.0";
+    h->cuda_platform = ORTKIT_CUDA_PLATFORM_UNKNOWN; /* then the release decides */
+    assert_string_equal(ortkit_host_platform_text(h, buf, sizeof buf),
+                        "NVIDIA's SBSA CUDA (a Jetson on L4T R40.1.0)");
+    assert_string_equal(ortkit_host_platform_text(h, buf, 8), "");
+    assert_int_equal(load(&h, HOSTS "h100-server.json"), 0);
+    assert_string_equal(ortkit_host_platform_text(h, buf, sizeof buf), "NVIDIA's x86_64 CUDA");
+    assert_int_equal(load(&h, HOSTS "graviton3.json"), 0);
+    assert_string_equal(ortkit_host_platform_text(h, buf, sizeof buf),
+                        "NVIDIA's SBSA CUDA (arm64, not a Jetson)");
+    /* A description written before the key: what the rest says. */
+    assert_int_equal(from_json(&h, "{\"arch\": \"aarch64\", \"jetson\": {\"l4t\": \"38.2.0\"}}"), 0);
+    assert_int_equal(h->cuda_platform, ORTKIT_CUDA_PLATFORM_SBSA);
+    assert_int_equal(from_json(&h, "{\"arch\": \"aarch64\", \"jetson\": {\"l4t\": \"36.4.3\"}}"), 0);
+    assert_int_equal(h->cuda_platform, ORTKIT_CUDA_PLATFORM_L4T);
+    assert_int_equal(from_json(&h, "{\"arch\": \"x86_64\"}"), 0);
+    assert_int_equal(h->cuda_platform, ORTKIT_CUDA_PLATFORM_X86_64);
     ortkit_host_free(h);
 }
 
@@ -498,7 +732,7 @@ static void test_json_round_trip(void **state)
 {
     static const char *const files[] = {"h100-server", "graviton3", "laptop-avx2",
                                         "jetson-orin", "old-driver-3090", "sapphire-rapids",
-                                        "rtx5090", "t4"};
+                                        "rtx5090", "t4", "jetson-thor", "grace-gh200"};
     for (size_t i = 0; i < N(files); i++) {
         char path[512];
         ortkit_host *h = NULL;
@@ -632,6 +866,14 @@ static void test_json_errors(void **state)
         {"{\"arch\": \"aarch64\", \"jetson\": {\"l4t\": \"R36\"}}",
          "'jetson.l4t' must look like \"36.4.3\", not \"R36\""},
         {"{\"arch\": \"aarch64\", \"jetson\": true}", "'jetson' must be an object, not a boolean"},
+        {"{\"arch\": \"aarch64\", \"nvidia\": {\"platform\": \"jetson\"}}",
+         "'nvidia.platform' must be \"x86_64\", \"sbsa\" or \"l4t\", not \"jetson\""},
+        {"{\"arch\": \"x86_64\", \"nvidia\": {\"platform\": \"sbsa\"}}",
+         "'nvidia.platform' is \"sbsa\", but arch is x86_64"},
+        {"{\"arch\": \"aarch64\", \"nvidia\": {\"platform\": \"x86_64\"}}",
+         "'nvidia.platform' is \"x86_64\", but arch is aarch64"},
+        {"{\"arch\": \"aarch64\", \"nvidia\": {\"platform\": \"l4t\"}}",
+         "'nvidia.platform' is \"l4t\", Jetson's own CUDA, but there is no 'jetson' section"},
     };
     for (size_t i = 0; i < N(cases); i++) {
         ortkit_host *h = NULL;
@@ -679,6 +921,10 @@ int main(void)
         cmocka_unit_test_setup(test_no_driver, reset_hooks),
         cmocka_unit_test_setup(test_nvml, reset_hooks),
         cmocka_unit_test_setup(test_detect_fake_root, reset_hooks),
+        cmocka_unit_test_setup(test_detect_trees, reset_hooks),
+        cmocka_unit_test_setup(test_driver_files, reset_hooks),
+        cmocka_unit_test_setup(test_detect_root, reset_hooks),
+        cmocka_unit_test_setup(test_platform_names, reset_hooks),
         cmocka_unit_test_setup(test_arm_cpu_name, reset_hooks),
         cmocka_unit_test_setup(test_json_round_trip, reset_hooks),
         cmocka_unit_test_setup(test_json_errors, reset_hooks),

@@ -35,6 +35,7 @@ static const struct { const char *name, *version, *variant, *arch; } set[] = {
     {"a-cpu", "1.30.0", "cpu", "aarch64"},                  /* 13 */
     {"j-orin", "1.20.0", "cuda12.6-sm87-armv8.2", NULL},    /* 14 */
     {"g-gh200", "1.22.0", "cuda12.9-sm90-armv9", NULL},     /* 15 */
+    {"j-thor", "1.22.0", "cuda13.0-sm110-armv9", NULL},     /* 16 */
 };
 #define SET_SIZE (sizeof set / sizeof set[0])
 
@@ -52,24 +53,34 @@ typedef struct row {
 } row;
 
 static const row table[] = {
-    {"h100-server.json", 6, "a GPU build (cuda12.9-sm90-avx512)", "yyyynyynnnnnnnnn",
+    {"h100-server.json", 6, "a GPU build (cuda12.9-sm90-avx512)", "yyyynyynnnnnnnnnn",
      {{6, "minor-version compatibility"}, {4, "AVX-512 BF16"}, {7, "SM 8.6 cubins do not run on SM 9.0"},
       {11, "built for aarch64; this host is x86_64"}}},
     {"graviton3.json", 11, "the highest CPU level this host supports: armv8.2 (a-cpu: any CPU)",
-     "nnnnnnnnnnnynynn", {{12, "SVE2"}, {0, "built for x86_64"}, {14, "Jetson"}}},
-    {"jetson-orin.json", 14, "a GPU build (cuda12.6-sm87-armv8.2)", "nnnnnnnnnnnynyyn",
-     {{15, "discrete NVIDIA GPUs"}, {12, "SVE2"}}},
+     "nnnnnnnnnnnynynnn", {{12, "SVE2"}, {0, "built for x86_64"}, {14, "Jetson"}}},
+    {"jetson-orin.json", 14, "a GPU build (cuda12.6-sm87-armv8.2)", "nnnnnnnnnnnynyynn",
+     {{15, "built for NVIDIA's SBSA CUDA"}, {16, "this host takes Jetson's L4T CUDA (JetPack 6"},
+      {12, "SVE2"}}},
+    /* Thor, a Jetson on SBSA's CUDA, and a Grace server: neither takes Orin's build. */
+    {"jetson-thor.json", 16, "a GPU build (cuda13.0-sm110-armv9)", "nnnnnnnnnnnyyynny",
+     {{14, "built for Jetson's L4T CUDA (JetPack 6); this host takes NVIDIA's SBSA CUDA (a Jetson on "
+           "JetPack 7, L4T R38.2.0)"},
+      {15, "SM 9.0 cubins do not run on SM 11.0"}}},
+    {"grace-gh200.json", 15, "a GPU build (cuda12.9-sm90-armv9)", "nnnnnnnnnnnyyynyn",
+     {{14, "built for Jetson's L4T CUDA (JetPack 6); this host takes NVIDIA's SBSA CUDA (arm64, not "
+           "a Jetson)"},
+      {16, "SM 11.0 cubins do not run on SM 9.0"}}},
     {"laptop-avx2.json", 2, "the highest CPU level this host supports: avx2 (ort-1.30.0-cpu: any CPU)",
-     "yyynnnnnnnnnnnnn", {{3, "AVX-512"}, {7, "needs an NVIDIA GPU with SM 8.6; none found"}}},
-    {"old-driver-3090.json", 7, "a GPU build (cuda12.4-sm86-avx2)", "yyynnnnynnnnnnnn",
+     "yyynnnnnnnnnnnnnn", {{3, "AVX-512"}, {7, "needs an NVIDIA GPU with SM 8.6; none found"}}},
+    {"old-driver-3090.json", 7, "a GPU build (cuda12.4-sm86-avx2)", "yyynnnnynnnnnnnnn",
      {{7, "minor-version compatibility"}, {10, "needs driver >= 580.65.06 for CUDA 13.0; found 525.147.05"},
       {8, "SM 7.5 cubins do not run on SM 8.6"}}},
-    {"rtx5090.json", 9, "a GPU build (cuda13.0-sm120-avx512bf16)", "yyyyyynnnynnnnnn",
+    {"rtx5090.json", 9, "a GPU build (cuda13.0-sm120-avx512bf16)", "yyyyyynnnynnnnnnn",
      {{6, "SM 9.0 cubins do not run on SM 12.0"}, {10, "SM 8.0 cubins do not run on SM 12.0"}}},
     {"sapphire-rapids.json", 4,
-     "the highest CPU level this host supports: avx512bf16 (x-vnni: avx512vnni)", "yyyyyynnnnnnnnnn",
+     "the highest CPU level this host supports: avx512bf16 (x-vnni: avx512vnni)", "yyyyyynnnnnnnnnnn",
      {{6, "needs an NVIDIA GPU with SM 9.0; none found"}}},
-    {"t4.json", 8, "a GPU build (cuda12.4-sm75-avx2)", "yyyynnnnynnnnnnn",
+    {"t4.json", 8, "a GPU build (cuda12.4-sm75-avx2)", "yyyynnnnynnnnnnnn",
      {{5, "AVX-512 VNNI"}, {7, "SM 8.6 cubins do not run on SM 7.5"}}},
 };
 

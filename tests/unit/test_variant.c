@@ -115,10 +115,11 @@ static void test_flox_matrix_name_for_name(void **state)
 static void test_table_size(void **state)
 {
     /* 66 from the matrix, CUDA 13.0 with the same 30 GPU targets (all SM >= 75),
-     * Jetson Orin and the generic x86-64 and arm64 builds. */
-    assert_int_equal(ortkit_variant_count(), 66 + 30 + 1 + 2);
+     * Jetson Thor and GB10 on SBSA's CUDA 13.0, Jetson Orin and the generic
+     * x86-64 and arm64 builds. */
+    assert_int_equal(ortkit_variant_count(), 66 + 30 + 2 + 1 + 2);
     assert_null(ortkit_variant_get(ortkit_variant_count()));
-    int cuda13 = 0, jetson = 0, generic = 0, generic_arm = 0;
+    int cuda13 = 0, jetson = 0, generic = 0, generic_arm = 0, sbsa13 = 0;
     for (size_t i = 0; i < ortkit_variant_count(); i++) {
         const ortkit_variant *v = ortkit_variant_get(i);
         if (v->cuda == 13000) {
@@ -126,6 +127,19 @@ static void test_table_size(void **state)
             assert_true(v->sm >= 75);
             assert_int_equal(in_flox(v), 0);
         }
+        if (v->cuda == 13000 && (v->sm == 110 || v->sm == 121)) {
+            sbsa13++;
+            assert_int_equal(v->isa, ORTKIT_ISA_ARMV9);
+            assert_int_equal(v->cuda_platform, ORTKIT_CUDA_PLATFORM_SBSA);
+            assert_int_equal(v->tegra, 0);
+        }
+        /* Each CUDA build says its platform, the architecture's unless Jetson's. */
+        if (v->cuda)
+            assert_int_equal(v->cuda_platform, v->tegra                          ? ORTKIT_CUDA_PLATFORM_L4T
+                                               : v->arch == ORTKIT_ARCH_X86_64 ? ORTKIT_CUDA_PLATFORM_X86_64
+                                                                                : ORTKIT_CUDA_PLATFORM_SBSA);
+        else
+            assert_int_equal(v->cuda_platform, ORTKIT_CUDA_PLATFORM_UNKNOWN);
         if (v->tegra) {
             jetson++;
             assert_string_equal(v->name, "cuda12.6-sm87-armv8.2");
@@ -145,7 +159,8 @@ static void test_table_size(void **state)
             assert_int_equal(in_flox(v), 0);
         }
     }
-    assert_int_equal(cuda13, 30);
+    assert_int_equal(cuda13, 32);
+    assert_int_equal(sbsa13, 2);
     assert_int_equal(jetson, 1);
     assert_int_equal(generic, 1);
     assert_int_equal(generic_arm, 1);
@@ -228,12 +243,14 @@ static void test_build_flags(void **state)
             assert_string_equal(v->min_driver, "");
             continue;
         }
-        /* ORT's CMake makes 90/100/120 arch-specific (sm_90a): exact SM only. */
+        /* ORT's CMake makes 90/100/120 arch-specific (sm_90a): exact SM only;
+         * 110 and 121 plain. */
+        int accel = v->sm == 90 || v->sm == 100 || v->sm == 120;
         snprintf(want, sizeof want, "%d", v->sm);
         assert_string_equal(v->cuda_architectures, want);
-        snprintf(want, sizeof want, "sm_%d%s", v->sm, v->sm >= 90 ? "a" : "");
+        snprintf(want, sizeof want, "sm_%d%s", v->sm, accel ? "a" : "");
         assert_string_equal(v->cubin, want);
-        assert_int_equal(v->sm_exact, v->sm >= 90);
+        assert_int_equal(v->sm_exact, accel);
         switch (v->cuda) {
         case 12040:
             assert_string_equal(v->min_driver, "525.60.13");
@@ -370,9 +387,31 @@ static void test_fits_described_hosts(void **state)
         {"jetson-orin", "cpu-armv8.2", 1, ""},
         {"jetson-orin", "cpu-armv9", 0, "needs SVE and SVE2; this CPU lacks them"},
         {"jetson-orin", "cuda12.9-sm90-armv8.2", 0,
-         "built for discrete NVIDIA GPUs; this host is a Jetson"},
+         "built for NVIDIA's SBSA CUDA (arm64 servers, and Jetson from JetPack 7); this host takes "
+         "Jetson's L4T CUDA (JetPack 6, L4T R36.4.3)"},
+        {"jetson-orin", "cuda13.0-sm110-armv9", 0,
+         "built for NVIDIA's SBSA CUDA (arm64 servers, and Jetson from JetPack 7); this host takes "
+         "Jetson's L4T CUDA (JetPack 6, L4T R36.4.3)"},
         {"graviton3", "cuda12.6-sm87-armv8.2", 0,
-         "built for Jetson (Linux for Tegra); this host is not a Jetson"},
+         "built for Jetson's L4T CUDA (JetPack 6); this host takes NVIDIA's SBSA CUDA (arm64, not "
+         "a Jetson)"},
+        /* Thor is a Jetson on SBSA's CUDA 13: Orin's build is refused, its own taken
+         * with a driver (580.00 on the board) judged by the CUDA L4T R38 runs. */
+        {"jetson-thor", "cuda12.6-sm87-armv8.2", 0,
+         "built for Jetson's L4T CUDA (JetPack 6); this host takes NVIDIA's SBSA CUDA (a Jetson on "
+         "JetPack 7, L4T R38.2.0)"},
+        {"jetson-thor", "cuda13.0-sm110-armv9", 1, ""},
+        {"jetson-thor", "cuda13.0-sm121-armv9", 0,
+         "SM 12.1 cubins do not run on SM 11.0 (Thor (integrated))"},
+        {"jetson-thor", "cpu-armv9", 1, ""},
+        {"grace-gh200", "cuda12.6-sm87-armv8.2", 0,
+         "built for Jetson's L4T CUDA (JetPack 6); this host takes NVIDIA's SBSA CUDA (arm64, not "
+         "a Jetson)"},
+        {"grace-gh200", "cuda12.9-sm90-armv9", 1, ""},
+        {"grace-gh200", "cuda13.0-sm90-armv9", 1, ""},
+        {"grace-gh200", "cuda13.0-sm110-armv9", 0,
+         "SM 11.0 cubins do not run on SM 9.0 (NVIDIA GH200 480GB)"},
+        {"grace-gh200", "cuda13.0-sm90-avx512", 0, "built for x86_64; this host is aarch64"},
         {"old-driver-3090", "cuda12.4-sm86-avx2", 1,
          "driver 525.147.05 is older than CUDA 12.4's own minimum 550.54.14; it runs through "
          "minor-version compatibility"},
@@ -475,6 +514,24 @@ static void test_fits_edges(void **state)
 
     h->arch = ORTKIT_ARCH_UNKNOWN;
     expect_fit(h, "cpu-avx2", 0, "built for x86_64; this host is of unknown architecture");
+    ortkit_host_free(h);
+
+    /* A Jetson on SBSA's CUDA: its driver is judged by the CUDA its L4T runs. */
+    h = load_host("jetson-thor");
+    h->cuda_driver = 12060;
+    expect_fit(h, "cuda13.0-sm110-armv9", 0,
+               "needs a driver that runs CUDA 13.0; this Jetson's (L4T R38.2.0) runs CUDA 12.6");
+    h->cuda_driver = 0;
+    expect_fit(h, "cuda13.0-sm110-armv9", 0,
+               "needs a driver that runs CUDA 13.0; the CUDA of this Jetson (L4T R38.2.0) is unknown");
+    /* A host whose platform a program left unset: its L4T release decides. */
+    h->cuda_driver = 13000;
+    h->cuda_platform = ORTKIT_CUDA_PLATFORM_UNKNOWN;
+    expect_fit(h, "cuda13.0-sm110-armv9", 1, "");
+    h->l4t_release = "36.4.3";
+    expect_fit(h, "cuda13.0-sm110-armv9", 0,
+               "built for NVIDIA's SBSA CUDA (arm64 servers, and Jetson from JetPack 7); this host "
+               "takes Jetson's L4T CUDA (JetPack 6, L4T R36.4.3)");
     ortkit_host_free(h);
 
     /* why is optional and always terminated; NULL arguments are errors. */

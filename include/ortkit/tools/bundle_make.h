@@ -68,11 +68,18 @@ typedef struct ortkit_bundle_import_options {
      * "dependencies": [...]}; docs/BUNDLES.md), checked as strictly as the
      * rest of the manifest and recorded.  NULL: none. */
     const char *build_json;
+    /* Version 6.  The CUDA an aarch64 CUDA build is made with: "sbsa"
+     * (NVIDIA's for Arm servers, and Jetson from JetPack 7) or "l4t"
+     * (Jetson's own up to JetPack 6); "x86_64" for an x86_64 one.  NULL:
+     * the variant's, or for a GPU release what its providers' SASS says
+     * (docs/BUNDLES.md); a platform given must agree with the variant. */
+    const char *platform;
 } ortkit_bundle_import_options;
 
-#define ORTKIT_BUNDLE_IMPORT_OPTIONS_VERSION 5
+#define ORTKIT_BUNDLE_IMPORT_OPTIONS_VERSION 6
 #define ORTKIT_BUNDLE_IMPORT_OPTIONS_INIT \
-    {ORTKIT_BUNDLE_IMPORT_OPTIONS_VERSION, NULL, NULL, NULL, 0, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL}
+    {ORTKIT_BUNDLE_IMPORT_OPTIONS_VERSION, NULL, NULL, NULL, 0, NULL, NULL, NULL, 0, NULL, NULL, NULL, \
+     NULL, NULL}
 
 /*
  * Make a bundle from src: a libonnxruntime.so* file, a directory holding

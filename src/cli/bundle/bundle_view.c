@@ -95,6 +95,8 @@ cJSON *bundle_summary_json(const ortkit_manifest *m)
     cJSON_AddNumberToObject(o, "api_level", m->api_level);
     cJSON_AddStringToObject(o, "variant", m->variant);
     cJSON_AddStringToObject(o, "arch", ortkit_arch_name(m->arch));
+    if (m->cuda)
+        cJSON_AddStringToObject(o, "cuda_platform", ortkit_cuda_platform_name(m->cuda_platform));
     cJSON_AddStringToObject(o, "linkage", m->linkage ? m->linkage : "shared");
     cJSON *p = cJSON_AddArrayToObject(o, "providers");
     for (size_t i = 0; p && i < m->provider_count; i++)
@@ -131,6 +133,12 @@ void bundle_summary_print(const ortkit_manifest *m)
     bundle_total_size(m, size, sizeof size);
     printf("runtime    ONNX Runtime %s (C API %d), variant %s, %s\n", cli_esc(m->ort_version),
            m->api_level, cli_esc(m->variant), ortkit_arch_name(m->arch));
+    /* On arm64 the CUDA it is built with decides where it runs. */
+    if (m->cuda && m->arch == ORTKIT_ARCH_AARCH64)
+        printf("platform   %s: %s\n", ortkit_cuda_platform_name(m->cuda_platform),
+               m->cuda_platform ? ortkit_cuda_platform_label(m->cuda_platform)
+                                : "not recorded (imported before ortkit told SBSA from L4T; import "
+                                  "it again with --platform)");
     printf("providers ");
     for (size_t i = 0; i < m->provider_count; i++)
         printf(" %s", cli_esc(m->providers[i]));

@@ -65,8 +65,8 @@ static const cli_opt_spec bundle_spec = {
     "bundle",
     "usage: ortkit bundle import SRC [--name NAME] [--variant V] [--into DIR] [--force]\n"
     "                           [--version X.Y.Z] [--no-load] [--json]\n"
-    "       ortkit bundle import CORE --providers DIR [--variant V] [--name NAME] [--into DIR]\n"
-    "                           [--force] [--json]\n"
+    "       ortkit bundle import CORE --providers DIR [--variant V] [--platform sbsa|l4t]\n"
+    "                           [--name NAME] [--into DIR] [--force] [--json]\n"
     "       ortkit bundle verify BUNDLE [--json]\n"
     "       ortkit bundle list [--json]\n"
     "       ortkit bundle show BUNDLE [--json]\n"

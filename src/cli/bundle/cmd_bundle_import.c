@@ -34,6 +34,12 @@ const cli_opt bundle_import_opts[] = {
      "release (checked): the manifest records the CUDA, cuDNN and driver they need, the GPU "
      "targets of their fat binaries, and what each provider needs of a host",
      CLI_OPT_STRING(import_args, import.providers)},
+    {0, "platform", 'P', "P", 0,
+     "the CUDA an aarch64 CUDA build is made with: sbsa (NVIDIA's for Arm servers, and Jetson "
+     "from JetPack 7) or l4t (Jetson's own, up to JetPack 6); by default the variant's, or what "
+     "the providers' SASS says (Jetson's GPUs SM 5.3, 6.2, 7.2, 8.7 only: l4t; none of them: "
+     "sbsa; a mix is asked for)",
+     CLI_OPT_STRING(import_args, import.platform)},
     {0, "json", 'j', NULL, 0, "print JSON", CLI_OPT_FLAG(import_args, json)},
     CLI_OPT_ARGS(1, 1, "import needs SRC: a libonnxruntime.so* file or a directory"),
     CLI_OPT_END};

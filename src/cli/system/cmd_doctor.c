@@ -259,6 +259,8 @@ static void print_host(const report *r)
         printf(LABEL "driver %s, CUDA %d.%d%s%s\n", "nvidia", cli_esc(h->driver_version),
                h->cuda_driver / 1000, (h->cuda_driver % 1000) / 10, h->tegra ? ", Jetson L4T R" : "",
                h->tegra ? cli_esc(h->l4t_release) : "");
+    snprintf(lead, sizeof lead, LABEL, "platform");
+    host_view_platform(stdout, lead, h);
     for (size_t i = 0; i < h->gpu_count; i++) {
         ortkit__human_bytes(a, sizeof a, (double)h->gpus[i]->memory_bytes);
         printf(LABEL "GPU %zu: %s, SM %d.%d, %s\n", i == 0 ? "gpus" : "", i, cli_esc(h->gpus[i]->name),

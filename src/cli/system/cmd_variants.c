@@ -27,8 +27,10 @@ static const cli_opt_spec variants_spec = {
     "variants",
     "usage: ortkit variants [--fits] [--host FILE.json] [--flox] [--json] [NAME...]\n",
     "List the ONNX Runtime build variants ortkit knows: the 66 of the Flox matrix,\n"
-    "CUDA 13.0, Jetson Orin and the generic x86-64 build (cpu-x86-64, which fits\n"
-    "every x86-64 host), with what each is built for and needs.  Names are\n"
+    "CUDA 13.0, Jetson Thor and GB10 (NVIDIA's SBSA CUDA 13), Jetson Orin\n"
+    "(Jetson's L4T CUDA) and the generic builds (cpu-x86-64 and cpu-armv8.0, which\n"
+    "fit every host of their architecture), with what each is built for and\n"
+    "needs; a CUDA build fits only a host of its CUDA platform.  Names are\n"
     "cpu-<isa> or cuda<M>.<m>-sm<NN>-<isa> (cuda12.9-sm90-avx512); the Flox form\n"
     "(onnxruntime-python313-cuda12_9-sm90-avx512) is accepted too.\n",
     variants_opts, NULL, NULL};
@@ -86,6 +88,7 @@ static cJSON *variant_json(const ortkit_variant *v, const char *flox_name, int f
         cJSON_AddBoolToObject(o, "exact_sm_only", v->sm_exact);
         cJSON_AddStringToObject(o, "cubin", v->cubin);
         cJSON_AddStringToObject(o, "cuda_architectures", v->cuda_architectures);
+        cJSON_AddStringToObject(o, "platform", ortkit_cuda_platform_name(v->cuda_platform));
         cJSON_AddBoolToObject(o, "jetson", v->tegra);
         cJSON_AddStringToObject(o, v->tegra ? "min_l4t" : "min_driver", v->min_driver);
         if (v->toolkit_driver[0])

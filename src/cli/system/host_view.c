@@ -12,3 +12,11 @@ void host_view_features(FILE *out, const char *lead, const ortkit_host *h, const
         words[n++] = none_word;
     cli_print_wrapped(out, lead, words, n);
 }
+
+void host_view_platform(FILE *out, const char *lead, const ortkit_host *h)
+{
+    char text[192];
+    if (h->arch == ORTKIT_ARCH_AARCH64)
+        fprintf(out, "%s%s: %s\n", lead, ortkit_cuda_platform_name(h->cuda_platform),
+                cli_esc(ortkit_host_platform_text(h, text, sizeof text)));
+}

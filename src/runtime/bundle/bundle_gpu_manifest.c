@@ -129,12 +129,29 @@ static int read_libraries(const ortkit__json_reader *r, ortkit_bundle *b, const 
     return ORTKIT_OK;
 }
 
+/* gpu.platform: absent in manifests written before ortkit told SBSA from
+ * L4T; given, it must agree with the architecture and requires.jetson. */
+static int read_platform(const ortkit__json_reader *r, ortkit_manifest *m, const char *name)
+{
+    int p = ortkit_cuda_platform_from_name(name);
+    if (p < 0)
+        return FAIL(r, "gpu.platform '%.16s' is not \"x86_64\", \"sbsa\" or \"l4t\"", name);
+    if ((p == ORTKIT_CUDA_PLATFORM_X86_64) != (m->arch == ORTKIT_ARCH_X86_64))
+        return FAIL(r, "gpu.platform '%s' is not a platform of %s", name, ortkit_arch_name(m->arch));
+    if ((p == ORTKIT_CUDA_PLATFORM_L4T) != (m->tegra != 0))
+        return FAIL(r, "gpu.platform '%s' and requires.jetson %s disagree", name,
+                    m->tegra ? "true" : "false");
+    m->cuda_platform = (ortkit_cuda_platform)p;
+    return ORTKIT_OK;
+}
+
 int ortkit__manifest_gpu_read(const ortkit__json_reader *r, ortkit_bundle *b, const cJSON *gpu)
 {
     ortkit_manifest *m = &b->m;
-    static const char *const keys[] = {"cuda", "cudnn", "min_driver", "ptx_driver", "sass", "ptx",
-                                       "needs", "libraries", "missing", "complete", NULL};
-    const char *s;
+    static const char *const keys[] = {"cuda", "platform", "cudnn", "min_driver", "ptx_driver",
+                                       "sass", "ptx", "needs", "libraries", "missing", "complete",
+                                       NULL};
+    const char *s, *platform = NULL;
     int64_t cudnn = 0;
     int rc;
     if (!cJSON_IsObject(gpu))
@@ -148,6 +165,10 @@ int ortkit__manifest_gpu_read(const ortkit__json_reader *r, ortkit_bundle *b, co
         v.part[0] > 99 || v.part[1] > 9)
         return FAIL(r, "gpu.cuda '%.16s' is not a CUDA version like \"12.2\"", s);
     m->gpu_cuda = (int)(v.part[0] * 1000 + v.part[1] * 10);
+    if ((rc = ortkit__json_get_string(r, gpu, "platform", "gpu", 16, ORTKIT__JSON_PLAIN, &platform)))
+        return rc;
+    if (platform && (rc = read_platform(r, m, platform)))
+        return rc;
     if ((rc = ortkit__json_get_whole(r, gpu, "cudnn", "gpu", 0, 99, ORTKIT__JSON_REQUIRED, &cudnn)))
         return rc;
     m->gpu_cudnn = (int)cudnn;
@@ -208,6 +229,10 @@ int ortkit__manifest_gpu_write(cJSON *root, const ortkit_manifest *m)
         return ortkit__error_nomem();
     snprintf(text, sizeof text, "%d.%d", m->gpu_cuda / 1000, (m->gpu_cuda % 1000) / 10);
     cJSON_AddStringToObject(g, "cuda", text);
+    /* Written where it decides: an x86_64 release is x86_64's, and stays
+     * readable by an ortkit that does not know the key. */
+    if (m->arch == ORTKIT_ARCH_AARCH64 && m->cuda_platform)
+        cJSON_AddStringToObject(g, "platform", ortkit_cuda_platform_name(m->cuda_platform));
     cJSON_AddNumberToObject(g, "cudnn", m->gpu_cudnn);
     cJSON_AddStringToObject(g, "min_driver", m->gpu_min_driver);
     cJSON_AddItemToObject(g, "ptx_driver", m->gpu_ptx_driver && m->gpu_ptx_driver[0]

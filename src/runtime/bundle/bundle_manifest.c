@@ -260,6 +260,22 @@ static int read_requires(const reader *r, const cJSON *req)
     return ORTKIT_OK;
 }
 
+/* The CUDA a CUDA build is made with, where gpu.platform did not say: a
+ * variant's follows from requires.jetson and the architecture; an aarch64
+ * GPU release without the key stays unknown (SBSA or L4T: its binaries
+ * were never asked). */
+static void set_platform(ortkit_manifest *m)
+{
+    if (!m->cuda || m->cuda_platform)
+        return;
+    if (m->arch == ORTKIT_ARCH_X86_64)
+        m->cuda_platform = ORTKIT_CUDA_PLATFORM_X86_64;
+    else if (m->tegra)
+        m->cuda_platform = ORTKIT_CUDA_PLATFORM_L4T;
+    else if (!m->gpu_known)
+        m->cuda_platform = ORTKIT_CUDA_PLATFORM_SBSA;
+}
+
 /* Does the gpu key list SASS of that name ("sm_90a")? */
 static int has_sass(const ortkit_manifest *m, const char *name)
 {
@@ -286,7 +302,8 @@ static int check_variant(const reader *r)
         return ORTKIT_OK; /* a variant this ortkit does not know: selection says so */
     int gpu_ok = m->gpu_known ? v->cuda && v->cuda / 1000 == m->gpu_cuda / 1000 && has_sass(m, v->cubin)
                               : v->cuda == m->cuda && v->sm == m->sm;
-    if (v->arch != m->arch || !gpu_ok || v->tegra != m->tegra || (v->cpu_features & ~m->cpu_features))
+    if (v->arch != m->arch || !gpu_ok || v->tegra != m->tegra || v->cuda_platform != m->cuda_platform ||
+        (v->cpu_features & ~m->cpu_features))
         return FAIL(r, "'requires' does not match variant %s, which is built for %s%s%s",
                     v->name, ortkit_arch_name(v->arch), v->cuda ? " and SM " : "",
                     v->cuda ? v->cuda_architectures : "");
@@ -465,6 +482,7 @@ static int read_manifest(const reader *r, const cJSON *root)
     const cJSON *build = member(root, "build");
     if (build && (rc = ortkit__manifest_build_read(&r->json, r->b, build)))
         return rc;
+    set_platform(&r->b->m);
     return check_variant(r);
 }
 

@@ -269,8 +269,10 @@ static int read_verdef(ortkit__elf *e, int fd, const char *path, uint64_t file_s
             const char *name = version_name(strtab, strsz, vda.vda_name);
             if (!name)
                 return bad(path, "a version definition names a version outside the string table");
-            if (!(vd.vd_flags & VER_FLG_BASE))
+            if (!(vd.vd_flags & VER_FLG_BASE)) {
                 keep_highest(e->def_glibcxx, name, "GLIBCXX_");
+                keep_highest(e->def_glibc, name, "GLIBC_");
+            }
         }
         if (!vd.vd_next) {
             if (i + 1 < count)

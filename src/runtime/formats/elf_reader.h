@@ -37,6 +37,8 @@ typedef struct ortkit__elf {
     /* The highest GLIBCXX_ version the file defines (DT_VERDEF): what a
      * libstdc++.so.6 provides; "" for any other file. */
     char def_glibcxx[ORTKIT__ELF_VERSION_MAX];
+    /* Likewise GLIBC_: the release a libc.so.6 is ("2.36"); "" for others. */
+    char def_glibc[ORTKIT__ELF_VERSION_MAX];
 } ortkit__elf;
 
 /* 1 if path starts with the ELF magic, 0 if not, negative on I/O errors. */

@@ -6,10 +6,13 @@
  *
  * Detection only reads; it never fails because a file is missing, it just
  * leaves that part empty.  Files under /proc, /sys and /etc are read below a
- * root prefix that tests can move (ortkit__host_set_root), and NVML can be
- * replaced by a symbol resolver (ortkit__host_set_nvml_resolver), so parsing
- * and the no-driver paths are testable anywhere.  cpuid and getauxval are
- * always the real ones.
+ * root prefix (ortkit_host_detect_root, and tests through
+ * ortkit__host_set_root); below one, nothing comes from the running machine:
+ * the CPU is read from /proc/cpuinfo instead of cpuid and getauxval, the
+ * kernel from /proc/sys/kernel instead of uname, NVIDIA GPUs from the
+ * kernel module's files instead of NVML.  NVML can be replaced by a symbol
+ * resolver (ortkit__host_set_nvml_resolver), so parsing and the no-driver
+ * paths are testable anywhere.
  */
 #include "elf_reader.h"
 #include "host_internal.h"
@@ -21,6 +24,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -106,7 +111,13 @@ static void detect_memory_os(ortkit__host_data *h)
     if (ortkit__host_read_text("/proc/meminfo", buf, sizeof buf) > 0)
         (void)ortkit__meminfo_parse(buf, &h->mem_available, &h->mem_total);
     struct utsname u;
-    if (uname(&u) == 0) {
+    if (ortkit__host_root_moved()) {
+        /* What uname says, as the kernel writes it under /proc. */
+        if (ortkit__host_read_text("/proc/sys/kernel/ostype", buf, sizeof buf) > 0)
+            ortkit__host_copy_str(h->os_name, sizeof h->os_name, ortkit__host_trim(buf));
+        if (ortkit__host_read_text("/proc/sys/kernel/osrelease", buf, sizeof buf) > 0)
+            ortkit__host_copy_str(h->os_release, sizeof h->os_release, ortkit__host_trim(buf));
+    } else if (uname(&u) == 0) {
         ortkit__host_copy_str(h->os_name, sizeof h->os_name, u.sysname);
         ortkit__host_copy_str(h->os_release, sizeof h->os_release, u.release);
     }
@@ -127,7 +138,8 @@ static void detect_memory_os(ortkit__host_data *h)
         }
     }
 #if defined(__GLIBC__)
-    ortkit__host_copy_str(h->glibc, sizeof h->glibc, gnu_get_libc_version());
+    if (!ortkit__host_root_moved())
+        ortkit__host_copy_str(h->glibc, sizeof h->glibc, gnu_get_libc_version());
 #endif
 }
 
@@ -144,45 +156,50 @@ static int find_loaded(struct dl_phdr_info *info, size_t size, void *data)
     return 0;
 }
 
-/* The libstdc++.so.6 a program here would load: the one in this process,
- * else the first in the system's library directories; "" when none. */
-static void find_libstdcxx(char *path)
+/* The first library of that name in the system's library directories for
+ * arch (below the root), into path; "" when none. */
+static void find_system_library(char *path, const char *name, ortkit_arch arch)
 {
-    path[0] = '\0';
-    if (dl_iterate_phdr(find_loaded, path) && path[0])
-        return;
-#if defined(__x86_64__)
-    const char *multiarch = "x86_64-linux-gnu";
-#elif defined(__aarch64__)
-    const char *multiarch = "aarch64-linux-gnu";
-#else
-    const char *multiarch = "";
-#endif
+    const char *multiarch = arch == ORTKIT_ARCH_X86_64    ? "x86_64-linux-gnu"
+                            : arch == ORTKIT_ARCH_AARCH64 ? "aarch64-linux-gnu"
+                                                          : "";
     const char *const dirs[] = {"/usr/lib/%s", "/lib/%s", "/usr/lib64", "/lib64", "/usr/lib"};
     for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
-        char dir[128];
+        char dir[128], rel[192];
         snprintf(dir, sizeof dir, dirs[i], multiarch);
         if (multiarch[0] == '\0' && strstr(dirs[i], "%s"))
             continue;
-        snprintf(path, PATH_MAX, "%s/libstdc++.so.6", dir);
-        if (access(path, R_OK) == 0)
+        snprintf(rel, sizeof rel, "%s/%s", dir, name);
+        if (ortkit__host_file_path(path, PATH_MAX, rel) == 0 && access(path, R_OK) == 0)
             return;
     }
     path[0] = '\0';
 }
 
-/* The highest GLIBCXX_ version the system's C++ library defines, read from
- * its version definitions without loading it. */
-static void detect_libstdcxx(ortkit__host_data *h)
+/* The C and C++ libraries' releases, read from their version definitions
+ * without loading them: the libstdc++.so.6 a program here would load (the
+ * one in this process, else the first in the system's library directories),
+ * and below a root also its libc.so.6, whose release this process cannot tell. */
+static void detect_system_libraries(ortkit__host_data *h)
 {
     char *path = malloc(PATH_MAX);
     if (!path)
         return;
-    find_libstdcxx(path);
+    path[0] = '\0';
+    int moved = ortkit__host_root_moved();
+    if (moved || !dl_iterate_phdr(find_loaded, path) || !path[0])
+        find_system_library(path, "libstdc++.so.6", h->arch);
     ortkit__elf e;
     if (path[0] && ortkit__elf_read(&e, path) == ORTKIT_OK) {
         ortkit__host_copy_str(h->glibcxx, sizeof h->glibcxx, e.def_glibcxx);
         ortkit__elf_free(&e);
+    }
+    if (moved) {
+        find_system_library(path, "libc.so.6", h->arch);
+        if (path[0] && ortkit__elf_read(&e, path) == ORTKIT_OK) {
+            ortkit__host_copy_str(h->glibc, sizeof h->glibc, e.def_glibc);
+            ortkit__elf_free(&e);
+        }
     }
     free(path);
 }
@@ -250,6 +267,7 @@ ortkit_host *ortkit__host_publish(ortkit__host_data *d)
     h->tegra = d->tegra;
     h->l4t_release = d->l4t_release;
     h->board = d->board;
+    h->cuda_platform = d->cuda_platform;
     h->glibcxx = d->glibcxx;
     h->library_count = d->library_count;
     h->libraries = (const char *const *)d->libraries;
@@ -265,22 +283,63 @@ void ortkit_host_free(ortkit_host *host)
     free(host);
 }
 
-int ortkit_host_detect(ortkit_host **out)
+static int detect(ortkit_host **out)
 {
-    if (!out)
-        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_host_detect: out is NULL");
-    *out = NULL;
     ortkit__host_data *d = ortkit__host_new();
     if (!d)
         return ORTKIT_E_NOMEM;
     ortkit__host_detect_cpu(d);
     detect_memory_os(d);
-    ortkit__host_detect_nvidia(d);
+    /* NVML describes the running machine only; a tree has the kernel
+     * module's files. */
+    if (ortkit__host_root_moved())
+        ortkit__host_detect_nvidia_files(d);
+    else
+        ortkit__host_detect_nvidia(d);
     ortkit__host_detect_tegra(d);
-    detect_libstdcxx(d);
+    d->cuda_platform = ortkit__host_platform_of(d->arch, d->tegra, d->l4t_release);
+    detect_system_libraries(d);
     ortkit__host_detect_libraries(d);
     *out = ortkit__host_publish(d);
     return ORTKIT_OK;
+}
+
+int ortkit_host_detect(ortkit_host **out)
+{
+    if (!out)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_host_detect: out is NULL");
+    *out = NULL;
+    return detect(out);
+}
+
+int ortkit_host_detect_root(ortkit_host **out, const char *root)
+{
+    if (!out || !root)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_host_detect_root: NULL argument");
+    *out = NULL;
+    struct stat st;
+    const char *why = NULL;
+    if (!root[0])
+        why = "the path is empty";
+    else if (stat(root, &st) != 0)
+        why = strerror(errno);
+    else if (!S_ISDIR(st.st_mode))
+        why = "not a directory";
+    else if (access(root, R_OK | X_OK) != 0)
+        why = strerror(errno);
+    if (why)
+        return ortkit__error_set(ORTKIT_E_IO, "cannot read the machine described in '%s': %s", root,
+                                 why);
+    if (strlen(root) >= ORTKIT__HOST_ROOT_MAX)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "cannot read the machine described in '%.64s...': "
+                                 "the path is longer than %d bytes", root, ORTKIT__HOST_ROOT_MAX - 1);
+    /* A test may have moved the root of this thread: it is put back after. */
+    char saved[ORTKIT__HOST_ROOT_MAX];
+    int was_moved = ortkit__host_root_get(saved, sizeof saved);
+    ortkit__host_set_root(root);
+    int rc = detect(out);
+    ortkit__host_set_root(was_moved ? saved : NULL);
+    return rc;
 }
 
 static int cmp_name(const void *key, const void *item)

@@ -18,28 +18,6 @@
 
 /* ---- CPU ----------------------------------------------------------------------- */
 
-/* psABI levels: x86-64-v2 adds CMPXCHG16B, LAHF, POPCNT, SSE3..SSE4.2;
- * v3 adds AVX, AVX2, BMI1/2, F16C, FMA, LZCNT, MOVBE; v4 adds AVX-512
- * F/BW/CD/DQ/VL. */
-int ortkit__host_x86_level(uint64_t f)
-{
-#define HAS_ALL(m) ((f & (m)) == (m))
-    const uint64_t v2 = FEATURE(CX16) | FEATURE(LAHF) | FEATURE(POPCNT) |
-                        FEATURE(SSE3) | FEATURE(SSSE3) | FEATURE(SSE4_1) |
-                        FEATURE(SSE4_2);
-    const uint64_t v3 = FEATURE(AVX) | FEATURE(AVX2) | FEATURE(BMI1) |
-                        FEATURE(BMI2) | FEATURE(F16C) | FEATURE(FMA) |
-                        FEATURE(LZCNT) | FEATURE(MOVBE);
-    const uint64_t v4 = FEATURE(AVX512F) | FEATURE(AVX512BW) |
-                        FEATURE(AVX512CD) | FEATURE(AVX512DQ) | FEATURE(AVX512VL);
-    if (!HAS_ALL(v2))
-        return 1;
-    if (!HAS_ALL(v3))
-        return 2;
-    return HAS_ALL(v4) ? 4 : 3;
-#undef HAS_ALL
-}
-
 #if defined(__x86_64__)
 static uint64_t read_xcr0(void)
 {
@@ -164,45 +142,6 @@ static void detect_arm(ortkit__host_data *h)
 }
 #endif
 
-/* arm64 has no brand string: name the core from /proc/cpuinfo's implementer
- * and part numbers.  Returns 0 when they were found. */
-int ortkit__host_arm_cpu_name(const char *cpuinfo, char *vendor, size_t vendor_size,
-                              char *model, size_t model_size)
-{
-    /* Implementer 0x00 is reserved for software: qemu's "max" CPU is part
-     * 0x051 of it (its other -cpu models are the real cores' numbers). */
-    static const struct { unsigned impl; const char *name; } vendors[] = {
-        {0x41, "ARM"}, {0x42, "Broadcom"}, {0x43, "Cavium"}, {0x48, "HiSilicon"},
-        {0x4e, "NVIDIA"}, {0x51, "Qualcomm"}, {0x61, "Apple"}, {0xc0, "Ampere"},
-        {0x00, "QEMU"},
-    };
-    static const struct { unsigned impl, part; const char *name; } parts[] = {
-        {0x41, 0xd03, "Cortex-A53"},   {0x41, 0xd07, "Cortex-A57"},
-        {0x41, 0xd08, "Cortex-A72"},   {0x41, 0xd0b, "Cortex-A76"},
-        {0x41, 0xd0c, "Neoverse-N1"},  {0x41, 0xd40, "Neoverse-V1"},
-        {0x41, 0xd41, "Cortex-A78"},   {0x41, 0xd42, "Cortex-A78AE"},
-        {0x41, 0xd49, "Neoverse-N2"},  {0x41, 0xd4f, "Neoverse-V2"},
-        {0x41, 0xd84, "Neoverse-V3"},  {0x41, 0xd8e, "Neoverse-N3"},
-        {0x4e, 0x004, "Carmel"},       {0xc0, 0xac3, "AmpereOne"},
-        {0x00, 0x051, "max"},
-    };
-    const char *p = strstr(cpuinfo, "CPU implementer");
-    const char *q = strstr(cpuinfo, "CPU part");
-    if (!p || !q || !(p = strchr(p, ':')) || !(q = strchr(q, ':')))
-        return -1;
-    unsigned impl = (unsigned)strtoul(p + 1, NULL, 0);
-    unsigned part = (unsigned)strtoul(q + 1, NULL, 0);
-    snprintf(vendor, vendor_size, "implementer 0x%02x", impl);
-    for (size_t i = 0; i < sizeof vendors / sizeof vendors[0]; i++)
-        if (vendors[i].impl == impl)
-            snprintf(vendor, vendor_size, "%s", vendors[i].name);
-    snprintf(model, model_size, "part 0x%03x", part);
-    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
-        if (parts[i].impl == impl && parts[i].part == part)
-            snprintf(model, model_size, "%s", parts[i].name);
-    return 0;
-}
-
 static int cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -298,20 +237,28 @@ static void detect_caches(ortkit__host_data *h)
 
 void ortkit__host_detect_cpu(ortkit__host_data *h)
 {
+    /* The first processors of /proc/cpuinfo: enough for the names and the
+     * features of the first, on machines with hundreds of cores. */
+    char *info = malloc(65536);
+    if (info && ortkit__host_read_text("/proc/cpuinfo", info, 65536) <= 0)
+        info[0] = '\0';
+    if (ortkit__host_root_moved()) {
+        /* A described machine: what its kernel wrote, not this CPU's answers. */
+        if (info)
+            ortkit__host_cpuinfo(h, info);
+    } else {
 #if defined(__x86_64__)
-    h->arch = ORTKIT_ARCH_X86_64;
-    detect_x86(h);
+        h->arch = ORTKIT_ARCH_X86_64;
+        detect_x86(h);
 #elif defined(__aarch64__)
-    h->arch = ORTKIT_ARCH_AARCH64;
-    detect_arm(h);
+        h->arch = ORTKIT_ARCH_AARCH64;
+        detect_arm(h);
 #endif
-    if (!h->cpu_model[0]) {
-        char *info = malloc(65536);
-        if (info && ortkit__host_read_text("/proc/cpuinfo", info, 65536) > 0)
-            ortkit__host_arm_cpu_name(info, h->cpu_vendor, sizeof h->cpu_vendor,
-                                      h->cpu_model, sizeof h->cpu_model);
-        free(info);
+        if (!h->cpu_model[0] && info)
+            ortkit__host_arm_cpu_name(info, h->cpu_vendor, sizeof h->cpu_vendor, h->cpu_model,
+                                      sizeof h->cpu_model);
     }
+    free(info);
     detect_topology(h);
     detect_caches(h);
 }

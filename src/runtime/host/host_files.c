@@ -6,18 +6,84 @@
 #include "host_internal.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static char root_prefix[256];
+/* Per thread: ortkit_host_detect_root may run beside ortkit_host_detect. */
+static _Thread_local char root_prefix[ORTKIT__HOST_ROOT_MAX];
+static _Thread_local int root_set;
 
+/* "/" reads as "": the files of this machine, still read as a tree's. */
 void ortkit__host_set_root(const char *root)
 {
     snprintf(root_prefix, sizeof root_prefix, "%s", root ? root : "");
+    size_t n = strlen(root_prefix);
+    while (n > 0 && root_prefix[n - 1] == '/')
+        root_prefix[--n] = '\0';
+    root_set = root != NULL;
 }
 
-int ortkit__host_root_moved(void) { return root_prefix[0] != '\0'; }
+int ortkit__host_root_moved(void) { return root_set; }
+
+int ortkit__host_root_get(char *buf, size_t size)
+{
+    snprintf(buf, size, "%s", root_prefix);
+    return root_set;
+}
+
+int ortkit__host_file_path(char *buf, size_t size, const char *path)
+{
+    int n = snprintf(buf, size, "%s%s", root_prefix, path);
+    return n < 0 || (size_t)n >= size ? -1 : 0;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char **ortkit__host_list_dir(const char *path)
+{
+    char full[ORTKIT__HOST_ROOT_MAX + 512];
+    DIR *d = ortkit__host_file_path(full, sizeof full, path) ? NULL : opendir(full);
+    if (!d)
+        return NULL;
+    size_t n = 0, cap = 8;
+    char **list = malloc(cap * sizeof *list);
+    for (struct dirent *e; list && (e = readdir(d));) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        if (n + 1 == cap) {
+            char **more = realloc(list, 2 * cap * sizeof *list);
+            if (!more)
+                break;
+            list = more;
+            cap *= 2;
+        }
+        if (!(list[n] = strdup(e->d_name)))
+            break;
+        n++;
+    }
+    closedir(d);
+    if (!list)
+        return NULL;
+    list[n] = NULL;
+    if (n == 0) {
+        free(list);
+        return NULL;
+    }
+    qsort(list, n, sizeof *list, cmp_names);
+    return list;
+}
+
+void ortkit__host_list_free(char **list)
+{
+    for (size_t i = 0; list && list[i]; i++)
+        free(list[i]);
+    free(list);
+}
 
 /* Copy, cutting what does not fit: the struct's fields have fixed sizes. */
 void ortkit__host_copy_str(char *dst, size_t size, const char *src)
@@ -43,10 +109,9 @@ char *ortkit__host_trim(char *s)
  * Files in /proc and /sys report size 0, so read until EOF. */
 long ortkit__host_read_text(const char *path, char *buf, size_t size)
 {
-    char full[512];
-    snprintf(full, sizeof full, "%s%s", root_prefix, path);
+    char full[ORTKIT__HOST_ROOT_MAX + 512];
     FILE *f;
-    if (ortkit__file_fopen(&f, full))
+    if (ortkit__host_file_path(full, sizeof full, path) || ortkit__file_fopen(&f, full))
         return -1;
     size_t n = fread(buf, 1, size - 1, f);
     fclose(f);

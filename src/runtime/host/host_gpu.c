@@ -1,6 +1,7 @@
 /* host_gpu.c - NVIDIA GPUs through NVML (loaded with dlopen, never linked) and Jetson boards. */
 #include "host_internal.h"
 
+#include <cjson/cJSON.h>
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,10 +139,14 @@ cleanup:
 
 /* ---- Jetson ------------------------------------------------------------------ */
 
-/* The CUDA that each L4T release ships with (JetPack release notes); the
- * Jetson driver runs that CUDA and older. */
+/* The CUDA that each L4T release ships with (JetPack release notes): 10.2
+ * in R32 (JetPack 4), 11.4 in R34/R35 (5), 12.2 in R36.3 and 12.6 from R36.4
+ * (6.0, 6.1), 13.0 in R38 (7.0, 7.1).  The Jetson driver runs that CUDA and
+ * older. */
 static int l4t_cuda(int major, int minor)
 {
+    if (major >= 38)
+        return 13000;
     if (major >= 36)
         return minor >= 4 ? 12060 : 12020;
     if (major >= 34)
@@ -151,28 +156,64 @@ static int l4t_cuda(int major, int minor)
     return 0;
 }
 
-void ortkit__host_detect_tegra(ortkit__host_data *h)
+/* The CUDA toolkit installed where JetPack puts it: /usr/local/cuda/
+ * version.json, {"cuda": {"name": "CUDA SDK", "version": "12.6.68"}, ...};
+ * 0 when there is none. */
+static int installed_cuda(void)
+{
+    char text[16384];
+    if (ortkit__host_read_text("/usr/local/cuda/version.json", text, sizeof text) <= 0)
+        return 0;
+    cJSON *root = cJSON_Parse(text);
+    const cJSON *cuda = cJSON_GetObjectItemCaseSensitive(root, "cuda");
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(cuda, "version");
+    int major = 0, minor = 0;
+    if (!cJSON_IsString(v) || sscanf(v->valuestring, "%d.%d", &major, &minor) != 2 || major < 1 ||
+        major > 99 || minor < 0 || minor > 9)
+        major = minor = 0;
+    cJSON_Delete(root);
+    return major * 1000 + minor * 10;
+}
+
+int ortkit__host_l4t_release(int *major, int *minor, int *patch)
 {
     char buf[1024];
     /* "# R36 (release), REVISION: 4.3, GCID: ..., BOARD: generic, ..." */
     if (ortkit__host_read_text("/etc/nv_tegra_release", buf, sizeof buf) <= 0)
-        return;
-    int major = 0, minor = 0, patch = 0;
+        return -1;
+    int a = 0, b = 0, c = 0;
     const char *r = strstr(buf, "R");
     const char *rev = strstr(buf, "REVISION:");
-    if (!r || sscanf(r, "R%d", &major) != 1 || !rev ||
-        sscanf(rev, "REVISION: %d.%d", &minor, &patch) < 1)
+    if (!r || sscanf(r, "R%d", &a) != 1 || !rev || sscanf(rev, "REVISION: %d.%d", &b, &c) < 1)
+        return -1;
+    if (major)
+        *major = a;
+    if (minor)
+        *minor = b;
+    if (patch)
+        *patch = c;
+    return 0;
+}
+
+void ortkit__host_detect_tegra(ortkit__host_data *h)
+{
+    char buf[1024];
+    int major = 0, minor = 0, patch = 0;
+    if (ortkit__host_l4t_release(&major, &minor, &patch) != 0)
         return;
     h->tegra = 1;
     snprintf(h->l4t_release, sizeof h->l4t_release, "%d.%d.%d", major, minor, patch);
     if (ortkit__host_read_text("/proc/device-tree/model", buf, sizeof buf) > 0)
         ortkit__host_copy_str(h->board, sizeof h->board, ortkit__host_trim(buf));
 
+    /* From JetPack 7 NVML (or the kernel module's files) names the GPU. */
     if (h->gpu_count > 0)
         return;
-    /* NVML does not cover the integrated GPU of a Jetson: name it from the
-     * SoC in the device tree ("nvidia,tegra234"), entries separated by NULs. */
+    /* Before, NVML does not cover the integrated GPU of a Jetson: name it from
+     * the SoC in the device tree ("nvidia,tegra234"), entries separated by
+     * NULs (Linux, Documentation/devicetree/bindings/arm/tegra.yaml). */
     static const struct { const char *soc, *gpu; int major, minor; } socs[] = {
+        {"nvidia,tegra264", "Thor (integrated)", 11, 0},
         {"nvidia,tegra234", "Orin (integrated)", 8, 7},
         {"nvidia,tegra194", "Xavier (integrated)", 7, 2},
         {"nvidia,tegra186", "TX2 (integrated)", 6, 2},
@@ -188,10 +229,16 @@ void ortkit__host_detect_tegra(ortkit__host_data *h)
             g->cc_major = socs[i].major;
             g->cc_minor = socs[i].minor;
             g->memory_bytes = h->mem_total; /* shared with the CPU */
-            h->cuda_driver = l4t_cuda(major, minor);
-            snprintf(h->gpu_note, sizeof h->gpu_note,
-                     "Jetson: integrated GPU from the device tree, CUDA from L4T R%d.%d", major,
-                     minor);
+            /* A newer toolkit than L4T's own runs on it through the CUDA
+             * upgrade JetPack 5 and later allow (the cuda-compat package). */
+            int own = l4t_cuda(major, minor), kit = installed_cuda();
+            h->cuda_driver = kit > own ? kit : own;
+            if (kit > own)
+                snprintf(h->gpu_note, sizeof h->gpu_note, "Jetson: integrated GPU from the device "
+                         "tree, CUDA from /usr/local/cuda/version.json");
+            else
+                snprintf(h->gpu_note, sizeof h->gpu_note, "Jetson: integrated GPU from the device "
+                         "tree, CUDA from L4T R%d.%d", major, minor);
             return;
         }
     }

@@ -1,4 +1,5 @@
 /* host_json.c - a host written as JSON and read back, strictly: unknown keys and wrong types fail. */
+#include "host_cuda.h"
 #include "host_internal.h"
 
 #include <cjson/cJSON.h>
@@ -87,6 +88,7 @@ int ortkit_host_to_json(const ortkit_host *h, char **json_out)
 
     char cuda[16];
     format_cuda(cuda, sizeof cuda, h->cuda_driver);
+    ADD(cJSON_AddStringToObject(nv, "platform", ortkit_cuda_platform_name(ortkit__host_platform(h))));
     ADD(cJSON_AddStringToObject(nv, "driver", h->driver_version));
     ADD(cJSON_AddStringToObject(nv, "cuda", cuda));
     ADD(cJSON_AddStringToObject(nv, "note", h->gpu_note));
@@ -252,13 +254,29 @@ static int read_cpu(ortkit__host_data *h, const cJSON *cpu)
     return 0;
 }
 
+/* nvidia.platform: one of the names, and one the architecture can take. */
+static int read_platform(ortkit__host_data *h, const char *name)
+{
+    int p = ortkit_cuda_platform_from_name(name);
+    if (p < 0)
+        return ortkit__error_set(ORTKIT_E_FORMAT, "host JSON: 'nvidia.platform' must be \"x86_64\", "
+                                 "\"sbsa\" or \"l4t\", not \"%s\"", name);
+    if ((p == ORTKIT_CUDA_PLATFORM_X86_64) != (h->arch == ORTKIT_ARCH_X86_64))
+        return ortkit__error_set(ORTKIT_E_FORMAT, "host JSON: 'nvidia.platform' is \"%s\", but arch "
+                                 "is %s", name, ortkit_arch_name(h->arch));
+    h->cuda_platform = (ortkit_cuda_platform)p;
+    return ORTKIT_OK;
+}
+
 static int read_nvidia(ortkit__host_data *h, const cJSON *nv)
 {
-    static const char *const keys[] = {"driver", "cuda", "gpus", "note", NULL};
+    static const char *const keys[] = {"platform", "driver", "cuda", "gpus", "note", NULL};
     static const char *const gpu_keys[] = {"name", "compute_capability", "memory", NULL};
-    char cuda[16] = "";
+    char cuda[16] = "", platform[16] = "";
     int rc;
     if ((rc = check_keys(nv, "nvidia", keys)) ||
+        (rc = get_string(nv, "platform", "nvidia", platform, sizeof platform)) ||
+        (platform[0] && (rc = read_platform(h, platform))) ||
         (rc = get_string(nv, "driver", "nvidia", h->driver_version, sizeof h->driver_version)) ||
         (rc = get_string(nv, "cuda", "nvidia", cuda, sizeof cuda)) ||
         (rc = get_string(nv, "note", "nvidia", h->gpu_note, sizeof h->gpu_note)))
@@ -439,6 +457,14 @@ int ortkit_host_from_json(ortkit_host **out, const char *json)
             goto cleanup;
         }
         h.tegra = 1;
+    }
+    /* Absent in descriptions written before it: what the rest says. */
+    if (!h.cuda_platform)
+        h.cuda_platform = ortkit__host_platform_of(h.arch, h.tegra, h.l4t_release);
+    else if (h.cuda_platform == ORTKIT_CUDA_PLATFORM_L4T && !h.tegra) {
+        rc = ortkit__error_set(ORTKIT_E_FORMAT, "host JSON: 'nvidia.platform' is \"l4t\", Jetson's "
+                               "own CUDA, but there is no 'jetson' section with its L4T release");
+        goto cleanup;
     }
     ortkit__host_data *d = ortkit__host_new();
     if (!d) {

@@ -8,7 +8,7 @@
  * whether a bundle fits (the first step it fails says why not) and which of
  * those that fit comes first (the first step that tells two apart):
  *
- *   1. architecture
+ *   1. architecture, and the CUDA platform of a CUDA build (SBSA or L4T)
  *   2. loadable here: C library, C++ library, needed libraries
  *   3. accelerator: a GPU build that runs here before a CPU build, then the
  *      higher GPU target, then the newer CUDA
@@ -19,6 +19,7 @@
  */
 #include "bundle.h"
 #include "bundle_gpu.h"
+#include "variant_platform.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -224,6 +225,16 @@ static int fits(const ortkit_bundle *b, const ortkit_host *h, const char *forced
             h->arch ? ortkit_arch_name(h->arch) : "of unknown architecture");
         return 0;
     }
+    /* Of one architecture, but of another CUDA: never, not even for its
+     * CPU (a Jetson's L4T build on a Grace server, an SBSA one on Orin). */
+    if (m->cuda && !m->cuda_platform) {
+        SAY("its manifest does not say which CUDA it is built with, NVIDIA's SBSA CUDA or "
+            "Jetson's L4T CUDA (imported before ortkit told them apart); import it again "
+            "with --platform sbsa or --platform l4t");
+        return 0;
+    }
+    if (m->cuda && ortkit__cuda_platform_refuses(m->cuda_platform, m->cuda, h, why, why_size))
+        return 0;
     /* What its ELF files need of the C and C++ libraries and of the
      * system's libraries, where both the manifest and the host say. */
     *step = STEP_LOADABLE;

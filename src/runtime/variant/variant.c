@@ -12,6 +12,8 @@
  * py is 312 for CUDA 12.4 and 313 for everything else, as in that matrix.
  */
 #include "core.h"
+#include "host_cuda.h"
+#include "variant_platform.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -145,8 +147,13 @@
  */
 #define ROW(cu, sm, exact, sfx, isa, tegra, flox, defect)                                    \
     {{"cuda" cu##_DOT "-sm" #sm "-" isa##_C, isa##_ARCH, isa##_ID, cu##_NUM, sm, exact,     \
-      tegra, #sm, "sm_" #sm sfx, isa##_FLAGS, isa##_FEAT, cu##_MIN, cu##_TK, defect},       \
+      tegra, #sm, "sm_" #sm sfx, isa##_FLAGS, isa##_FEAT, cu##_MIN, cu##_TK, defect,        \
+      PLATFORM(tegra, isa##_ARCH)},                                                          \
      "onnxruntime-python" cu##_PY "-cuda" cu##_US "-sm" #sm "-" isa##_F, flox}
+/* The CUDA a row is built with: Jetson's own (L4T), else the architecture's. */
+#define PLATFORM(tegra, arch)                                                                \
+    ((tegra) ? ORTKIT_CUDA_PLATFORM_L4T                                                      \
+     : (arch) == ORTKIT_ARCH_X86_64 ? ORTKIT_CUDA_PLATFORM_X86_64 : ORTKIT_CUDA_PLATFORM_SBSA)
 #define X86_ROWS(cu, sm, exact, sfx, flox, d)                                                \
     ROW(cu, sm, exact, sfx, AVX2, 0, flox, d), ROW(cu, sm, exact, sfx, AVX512, 0, flox, d), \
     ROW(cu, sm, exact, sfx, BF16, 0, flox, d), ROW(cu, sm, exact, sfx, VNNI, 0, flox, d)
@@ -160,8 +167,14 @@
     X86_ROWS(cu, 100, 1, "a", flox, cu##_BW), X86_ROWS(cu, 120, 1, "a", flox, cu##_BW)
 #define CPU_ROW(isa, flox)                                                                   \
     {{"cpu-" isa##_C, isa##_ARCH, isa##_ID, 0, 0, 0, 0, "", "", isa##_FLAGS, isa##_FEAT, "",  \
-      "", ""},                                                                               \
+      "", "", ORTKIT_CUDA_PLATFORM_UNKNOWN},                                                 \
      "onnxruntime-python313-cpu-" isa##_F, flox}
+
+/* Jetson Thor (SM 11.0, Neoverse V3AE: ARMv9.2) from JetPack 7, and GB10
+ * (SM 12.1, DGX Spark: Cortex-X925/A725, ARMv9.2): CUDA 13.0 on SBSA.  ORT's
+ * CMake makes plain sm_110 and sm_121 SASS (its arch-specific list is 90,
+ * 100, 101, 120: cmake/external/cuda_configuration.cmake). */
+#define SBSA_ROWS ROW(CU130, 110, 0, "", V9, 0, 0, ""), ROW(CU130, 121, 0, "", V9, 0, 0, "")
 
 /* A row: what callers see, then what only naming needs. */
 typedef struct row {
@@ -176,9 +189,11 @@ static const row table[] = {
     CPU_ROW(V9, 1),
     CUDA_ROWS(CU124, 1),
     CUDA_ROWS(CU129, 1),
-    /* Beyond it: CUDA 13.0 (which drops SM < 75, so the same SMs), Jetson Orin
-     * and the generic builds, the always-fitting fallbacks: x86-64 and arm64. */
+    /* Beyond it: CUDA 13.0 (which drops SM < 75, so the same SMs), the
+     * arm64 GPUs that only NVIDIA's SBSA CUDA 13 serves, Jetson Orin and the
+     * generic builds, the always-fitting fallbacks: x86-64 and arm64. */
     CUDA_ROWS(CU130, 0),
+    SBSA_ROWS,
     ROW(CU126, 87, 0, "", V82, 1, 0, ""),
     CPU_ROW(X86, 0),
     CPU_ROW(V80, 0),
@@ -432,6 +447,23 @@ static int check_driver(const ortkit_variant *v, const ortkit_host *h, char *why
 {
     char cuda[16];
     cuda_text(cuda, sizeof cuda, v->cuda);
+    /* A Jetson's driver is its L4T release's: JetPack 7's runs CUDA 13 at
+     * 580.00, below the servers' 580.65.06 (nvidia-smi on Thor). */
+    if (h->tegra && !v->tegra) {
+        char runs[16];
+        cuda_text(runs, sizeof runs, h->cuda_driver);
+        if (!h->cuda_driver) {
+            SAY("needs a driver that runs CUDA %s; the CUDA of this Jetson (L4T R%s) is unknown", cuda,
+                h->l4t_release);
+            return 0;
+        }
+        if (h->cuda_driver / 1000 < v->cuda / 1000) {
+            SAY("needs a driver that runs CUDA %s; this Jetson's (L4T R%s) runs CUDA %s", cuda,
+                h->l4t_release, runs);
+            return 0;
+        }
+        return 1;
+    }
     if (v->tegra) {
         if (!h->l4t_release[0]) {
             SAY("needs L4T R%s or newer for CUDA %s; the L4T release is unknown", v->min_driver,
@@ -478,14 +510,10 @@ int ortkit_variant_fits(const ortkit_variant *v, const ortkit_host *host, char *
             host->arch ? ortkit_arch_name(host->arch) : "of unknown architecture");
         return 0;
     }
-    if (v->tegra && !host->tegra) {
-        SAY("built for Jetson (Linux for Tegra); this host is not a Jetson");
+    /* One CUDA platform's builds never run on another's: Jetson's L4T CUDA
+     * and NVIDIA's SBSA CUDA are both aarch64. */
+    if (v->cuda && ortkit__cuda_platform_refuses(v->cuda_platform, v->cuda, host, why, why ? why_size : 0))
         return 0;
-    }
-    if (v->cuda && !v->tegra && host->tegra) {
-        SAY("built for discrete NVIDIA GPUs; this host is a Jetson");
-        return 0;
-    }
     uint64_t missing = v->cpu_features & ~host->cpu_features;
     if (missing) {
         char list[256];

@@ -7,6 +7,8 @@
  */
 
 #include "bundle_make.h"
+#include "host_cuda.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -19,28 +21,17 @@
 #define RODATA_MAX ((size_t)256 << 20)
 #define CUDA_PROVIDER "libonnxruntime_providers_cuda.so"
 
-/* The CUDA toolkits and the driver each needs (NVIDIA's release notes),
- * and the PTX ISA each writes. */
-static const struct toolkit {
-    int cuda, ptx_isa;
-    const char *driver;
-} toolkits[] = {
-    {12000, 80, "525.60.13"}, {12010, 81, "530.30.02"}, {12020, 82, "535.54.03"},
-    {12030, 83, "545.23.06"}, {12040, 84, "550.54.14"}, {12050, 85, "555.42.02"},
-    {12060, 85, "560.28.03"}, {12080, 87, "570.26"},    {12090, 88, "575.51.03"},
-    {13000, 90, "580.65.06"},
-};
-#define TOOLKITS (sizeof toolkits / sizeof toolkits[0])
-
 const char *ortkit__gpu_driver_floor(int cuda)
 {
     return cuda >= 13000 ? GPU_DRIVER_CUDA13 : GPU_DRIVER_CUDA12;
 }
 
 /* The first toolkit that writes PTX of this ISA (or newer). */
-static const struct toolkit *toolkit_of_ptx(int isa)
+static const ortkit__cuda_toolkit *toolkit_of_ptx(int isa)
 {
-    for (size_t i = 0; i < TOOLKITS; i++)
+    size_t n;
+    const ortkit__cuda_toolkit *toolkits = ortkit__cuda_toolkits(&n);
+    for (size_t i = 0; i < n; i++)
         if (toolkits[i].ptx_isa >= isa)
             return &toolkits[i];
     return NULL;
@@ -48,7 +39,7 @@ static const struct toolkit *toolkit_of_ptx(int isa)
 
 const char *ortkit__gpu_ptx_driver(int isa)
 {
-    const struct toolkit *t = toolkit_of_ptx(isa);
+    const ortkit__cuda_toolkit *t = toolkit_of_ptx(isa);
     return t ? t->driver : "";
 }
 
@@ -141,7 +132,7 @@ void ortkit__gpu_library_majors(const char *path, const char *soname, int *cuda,
     ortkit__fatbin code;
     int found = 0;
     if (ortkit__fatbin_read(&code, &found, path) == 0 && found && code.ptx_isa) {
-        const struct toolkit *t = toolkit_of_ptx(code.ptx_isa);
+        const ortkit__cuda_toolkit *t = toolkit_of_ptx(code.ptx_isa);
         if (t) {
             *cuda = t->cuda / 1000;
             snprintf(evidence, size, "its PTX is ISA %d.%d, written by CUDA %d", code.ptx_isa / 10,
@@ -341,7 +332,7 @@ int ortkit__gpu_release_read(ortkit__gpu_release *out, const char *dir, const ch
     /* The minor: the lowest toolkit that writes its PTX, or that knows its
      * newest SASS (SM 10.0 and 12.0 came with CUDA 12.8). */
     int major = out->cuda / 1000, minor = 0;
-    const struct toolkit *t = out->code.ptx_isa ? toolkit_of_ptx(out->code.ptx_isa) : NULL;
+    const ortkit__cuda_toolkit *t = out->code.ptx_isa ? toolkit_of_ptx(out->code.ptx_isa) : NULL;
     if (t && t->cuda / 1000 == major)
         minor = (t->cuda % 1000) / 10;
     int top = out->code.sass_count ? out->code.sass[out->code.sass_count - 1].sm : 0;

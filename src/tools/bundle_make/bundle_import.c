@@ -76,6 +76,7 @@ typedef struct import {
      * import take a release the same way); "" for none. */
     char gpu_dir[PATH_MAX];
     int gpu_major;            /* --variant cudaN: the release's CUDA major; 0 */
+    ortkit_cuda_platform platform; /* a CUDA build's; UNKNOWN for a CPU build */
 } import;
 
 /* libdir relative to top: "lib", or "" when they are the same. */
@@ -598,10 +599,10 @@ static int build_stage(import *im, const char *variant)
     m.variant = variant;
     m.arch = ortkit__elf_arch(im->elf.machine);
     m.min_driver = "";
-    if (im->variant) {
+    if (im->variant)
         m.cpu_features = im->variant->cpu_features;
-        m.tegra = im->variant->tegra;
-    }
+    m.cuda_platform = im->platform;
+    m.tegra = im->platform == ORTKIT_CUDA_PLATFORM_L4T;
     /* With the providers' evidence, CUDA, GPU code and driver are in "gpu". */
     if (im->variant && !im->gpu) {
         m.cuda = im->variant->cuda;
@@ -657,6 +658,7 @@ ORTKIT__ABI_STRUCT(options_abi, ortkit_bundle_import_options, "import options",
                    offsetof(ortkit_bundle_import_options, ort_version),
                    offsetof(ortkit_bundle_import_options, static_archive),
                    offsetof(ortkit_bundle_import_options, build_json),
+                   offsetof(ortkit_bundle_import_options, platform),
                    sizeof(ortkit_bundle_import_options));
 
 int ortkit__bundle_import_with(ortkit_bundle **out, const char *src,
@@ -712,7 +714,9 @@ int ortkit__bundle_import_with(ortkit_bundle **out, const char *src,
     /* The source is checked whole before its library is loaded. */
     if ((rc = resolve_source(im)) || (rc = find_providers(im)) || (rc = check_source(im)) ||
         (rc = ortkit__cancelled(&im->cancel)) || (rc = inspect_library(im)) ||
-        (rc = gpu_release(im, &variant)))
+        (rc = gpu_release(im, &variant)) ||
+        (rc = ortkit__import_platform(&im->platform, ortkit__elf_arch(im->elf.machine), im->variant,
+                                      im->gpu ? &im->gpu->code : NULL, im->opts->platform, im->src)))
         goto cleanup;
     const char *archive = im->opts->static_archive;
     if (archive && (rc = ortkit__static_check(archive, im->opts->static_libs,
@@ -721,8 +725,13 @@ int ortkit__bundle_import_with(ortkit_bundle **out, const char *src,
     snprintf(im->name, sizeof im->name, "%s", im->opts->name ? im->opts->name : "");
     /* A generic arm64 build says so in its name: "cpu" alone reads as this
      * fleet's usual x86-64. */
-    const char *arch_suffix =
-        !strcmp(variant, "cpu") && ortkit__elf_arch(im->elf.machine) == ORTKIT_ARCH_AARCH64 ? "-aarch64" : "";
+    int arm = ortkit__elf_arch(im->elf.machine) == ORTKIT_ARCH_AARCH64;
+    /* Likewise an arm64 GPU release its CUDA: "-l4t" (Jetson) or "-sbsa". */
+    char arch_suffix[16] = "";
+    if (arm && !strcmp(variant, "cpu"))
+        snprintf(arch_suffix, sizeof arch_suffix, "-aarch64");
+    else if (arm && im->gpu && !im->variant)
+        snprintf(arch_suffix, sizeof arch_suffix, "-%s", ortkit_cuda_platform_name(im->platform));
     if (!im->name[0] && ((size_t)snprintf(im->name, sizeof im->name, "ort-%s-%s%s%s", im->version,
                                           variant, arch_suffix, archive ? "-static" : "") >=
                              sizeof im->name ||

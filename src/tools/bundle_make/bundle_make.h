@@ -69,6 +69,13 @@ typedef struct ortkit__gpu_release {
 int ortkit__gpu_release_read(ortkit__gpu_release *out, const char *dir, const char *version,
                              const char *core);
 void ortkit__gpu_release_free(ortkit__gpu_release *rel);
+/* bundle_platform.c: the CUDA platform of an import of a library for arch:
+ * given (an --platform name, or NULL), else the CUDA variant v's, else for a
+ * GPU release (code: its providers' GPU code; NULL for none) what its SASS
+ * says; UNKNOWN for a CPU build.  ORTKIT_E_INVALID_ARG naming src when they
+ * disagree or nothing says. */
+int ortkit__import_platform(ortkit_cuda_platform *out, ortkit_arch arch, const ortkit_variant *v,
+                            const ortkit__fatbin *code, const char *given, const char *src);
 /* Copy the providers into stage/lib (replacing a file of the same name the
  * core brought) and fill the manifest's gpu fields (pointing into rel and
  * names; names must hold 2 * ORTKIT__FATBIN_MAX_TARGETS + 1 pointers). */
