@@ -19,6 +19,8 @@
 #      12's binary with its own libraries, below;
 #   4. ortkit itself, built in the root against bullseye's libraries (so it
 #      runs there: the host's needs glibc 2.34).
+# Debian's aarch64 cross compilers (GCC 10.2, arm64 glibc 2.31) are in the
+# package list for aarch64 variants (docs/BUILD.md, "Another architecture").
 #
 # usage: scripts/build_root.sh [ROOT]     (default deps/bullseye-root)
 # Prints the root's path on stdout when it is ready.  Idempotent.
@@ -32,7 +34,7 @@ root="${1:-$deps/bullseye-root}"
 CMAKE_VERSION=4.3.4
 PACKAGES="build-essential python3 python3-flatbuffers patch ninja-build ccache xz-utils ca-certificates file pkg-config
  patchelf libcjson-dev libprotobuf-c-dev protobuf-c-compiler libsodium-dev libcurl4-openssl-dev
- libarchive-dev libssl-dev"
+ libarchive-dev libssl-dev gcc-aarch64-linux-gnu g++-aarch64-linux-gnu"
 say() { printf 'build-root: %s\n' "$*" >&2; }
 
 [ "$(id -u)" = 0 ] || { say "needs root (debootstrap, chroot)"; exit 1; }
