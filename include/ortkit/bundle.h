@@ -174,6 +174,15 @@ typedef struct ortkit_manifest {
      * selection passes those over until they are imported again with a
      * platform. */
     ortkit_cuda_platform cuda_platform;
+    /* The compiler cache the build that made it went through (added in
+     * 0.5; build_cache NULL when none, or the manifest does not say):
+     * "ccache"; its shared remote storage as shown, a password replaced by
+     * three asterisks (NULL when the cache was local only), and
+     * the compiles of that build that came from the remote.  Objects from a
+     * shared cache are trusted as its server is (docs/HARDENING.md). */
+    const char *build_cache;
+    const char *build_cache_remote;
+    uint64_t build_cache_remote_hits;
 } ortkit_manifest;
 
 /* Open the bundle in dir: its manifest is read and checked strictly (unknown

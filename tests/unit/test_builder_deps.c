@@ -426,7 +426,8 @@ static void the_account_is_recorded_in_the_manifest(void **state)
         "{\"glibc\":\"2.31\",\"glibc_floor\":\"2.31\",\"dependencies\":[{\"name\":\"protobuf\","
         "\"version\":\"3.21.12\",\"pinned\":\"21.12\",\"match\":\"version\",\"origin\":\"Debian "
         "trixie source package protobuf 3.21.12-11\",\"sha256\":"
-        "\"930c2c3b5ecc6c9c12615cf5ad93f1cd6e12d0aba862b572e076259970ac3a53\",\"patched\":true}]}";
+        "\"930c2c3b5ecc6c9c12615cf5ad93f1cd6e12d0aba862b572e076259970ac3a53\",\"patched\":true}],"
+        "\"cache\":{\"tool\":\"ccache\",\"remote\":\"redis://***@cache.ci:6379/1\",\"remote_hits\":958}}";
     ortkit_bundle_import_options io = ORTKIT_BUNDLE_IMPORT_OPTIONS_INIT;
     io.into = at("bundles");
     io.name = "built";
@@ -444,6 +445,10 @@ static void the_account_is_recorded_in_the_manifest(void **state)
     assert_string_equal(m->build_dependencies[0].pinned, "21.12");
     assert_string_equal(m->build_dependencies[0].match, "version");
     assert_true(m->build_dependencies[0].patched);
+    /* The shared cache its objects came from, without a password. */
+    assert_string_equal(m->build_cache, "ccache");
+    assert_string_equal(m->build_cache_remote, "redis://***@cache.ci:6379/1");
+    assert_int_equal(m->build_cache_remote_hits, 958);
     ortkit_bundle_free(b);
 
     char cmd[2048], *out = NULL;
@@ -454,6 +459,14 @@ static void the_account_is_recorded_in_the_manifest(void **state)
     assert_non_null(strstr(out, "\"glibc_floor\":\t\"2.31\""));
     assert_non_null(strstr(out, "\"name\":\t\"protobuf\""));
     assert_non_null(strstr(out, "\"origin\":\t\"Debian trixie source package protobuf 3.21.12-11\""));
+    assert_non_null(strstr(out, "\"remote\":\t\"redis://***@cache.ci:6379/1\""));
+    free(out);
+    snprintf(cmd, sizeof cmd, "%s bundle show '%s' > '%s'", ORTKIT_TEST_CLI, at("bundles/built"),
+             at("show.txt"));
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(ortkit__file_read(&out, NULL, at("show.txt"), 1 << 20), 0);
+    assert_non_null(strstr(out, "cache      ccache, shared through redis://***@cache.ci:6379/1: 958 "
+                                "compiles came from it\n"));
     free(out);
 
     /* An account that is not one is refused, and no bundle is made. */
@@ -463,6 +476,22 @@ static void the_account_is_recorded_in_the_manifest(void **state)
     assert_non_null(strstr(ortkit_error_last(), "build.dependencies[0]"));
     struct stat st;
     assert_int_not_equal(stat(at("bundles/bad"), &st), 0);
+    static const char *const bad_caches[][2] = {
+        {"{\"tool\":\"sccache\",\"remote\":null,\"remote_hits\":0}", "is not \"ccache\""},
+        {"{\"tool\":\"ccache\",\"remote\":null}", "missing 'build.cache.remote_hits'"},
+        {"{\"tool\":\"ccache\",\"remote\":\"\",\"remote_hits\":1}", "build.cache.remote must be a URL"},
+        {"{\"tool\":\"ccache\",\"remote_hits\":-1}", "build.cache.remote_hits"},
+        {"{\"tool\":\"ccache\",\"remote_hits\":1,\"server\":\"x\"}", "server"},
+    };
+    for (size_t i = 0; i < sizeof bad_caches / sizeof bad_caches[0]; i++) {
+        char json[256];
+        snprintf(json, sizeof json, "{\"glibc\":\"2.31\",\"dependencies\":[],\"cache\":%s}",
+                 bad_caches[i][0]);
+        io.build_json = json;
+        assert_int_equal(ortkit_bundle_import(&b, ORTKIT_TEST_RUNTIME_NEW, &io), ORTKIT_E_FORMAT);
+        if (!strstr(ortkit_error_last(), bad_caches[i][1]))
+            fail_msg("'%s': '%s' lacks '%s'", bad_caches[i][0], ortkit_error_last(), bad_caches[i][1]);
+    }
 }
 
 int main(void)

@@ -57,6 +57,15 @@ static cJSON *build_json(const ortkit_manifest *m)
                                  "match", d->match, "origin", d->origin, "sha256", d->sha256, NULL);
         cJSON_AddBoolToObject(e, "patched", d->patched);
     }
+    if (m->build_cache) {
+        cJSON *c = cJSON_AddObjectToObject(b, "cache");
+        cJSON_AddStringToObject(c, "tool", m->build_cache);
+        cJSON_AddItemToObject(c, "remote", m->build_cache_remote ? cJSON_CreateString(m->build_cache_remote)
+                                                                 : cJSON_CreateNull());
+        cJSON_AddNumberToObject(c, "remote_hits", (double)m->build_cache_remote_hits);
+    } else {
+        cJSON_AddNullToObject(b, "cache");
+    }
     return b;
 }
 
@@ -82,6 +91,12 @@ void bundle_build_print(const ortkit_manifest *m)
                                            : "deps.txt pins ",
                !strcmp(d->match, "accepted") ? cli_esc(d->pinned) : "");
     }
+    /* Objects from a shared cache are trusted as its server is: said. */
+    if (m->build_cache && m->build_cache_remote)
+        printf("cache      %s, shared through %s: %llu compiles came from it\n", cli_esc(m->build_cache),
+               cli_esc(m->build_cache_remote), (unsigned long long)m->build_cache_remote_hits);
+    else if (m->build_cache)
+        printf("cache      %s, this machine's own\n", cli_esc(m->build_cache));
 }
 
 cJSON *bundle_summary_json(const ortkit_manifest *m)

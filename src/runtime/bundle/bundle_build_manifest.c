@@ -1,8 +1,9 @@
 /*
  * bundle_build_manifest.c - the manifest's "build" key: how ortkit built
  * the library (the build environment's glibc, the floor asked for, every
- * third-party dependency compiled in, with its origin and hash), read as
- * strictly as the rest of the manifest.
+ * third-party dependency compiled in, with its origin and hash, and the
+ * compiler cache it went through), read as strictly as the rest of the
+ * manifest.
  */
 #include "bundle.h"
 
@@ -63,10 +64,42 @@ static int read_dependency(const ortkit__json_reader *r, ortkit_bundle *b, const
     return ORTKIT_OK;
 }
 
+/* build.cache: null, or {"tool": "ccache", "remote": null | URL, "remote_hits": N}
+ * (a missing remote is a local cache too). */
+static int read_cache(const ortkit__json_reader *r, ortkit_bundle *b, const cJSON *build)
+{
+    static const char *const keys[] = {"tool", "remote", "remote_hits", NULL};
+    ortkit_manifest *m = &b->m;
+    const cJSON *c = NULL;
+    const char *tool = NULL, *remote = NULL;
+    int64_t hits = 0;
+    int rc;
+    if ((rc = ortkit__json_get_object(r, build, "cache", "build", ORTKIT__JSON_NULLABLE, &c)) || !c)
+        return rc;
+    if ((rc = ortkit__json_check_keys(r, c, "build.cache", keys)) ||
+        (rc = ortkit__json_get_string(r, c, "tool", "build.cache", 16,
+                                      ORTKIT__JSON_REQUIRED | ORTKIT__JSON_PLAIN, &tool)) ||
+        (rc = ortkit__json_get_string(r, c, "remote", "build.cache", 1024,
+                                      ORTKIT__JSON_NULLABLE | ORTKIT__JSON_PLAIN, &remote)) ||
+        (rc = ortkit__json_get_whole(r, c, "remote_hits", "build.cache", 0, 9007199254740992.0,
+                                     ORTKIT__JSON_REQUIRED, &hits)))
+        return rc;
+    if (strcmp(tool, "ccache"))
+        return FAIL(r, "build.cache.tool '%.16s' is not \"ccache\"", tool);
+    if (remote && (!remote[0] || strchr(remote, ' ')))
+        return FAIL(r, "build.cache.remote must be a URL, or null when the cache was local only");
+    if ((rc = keep(b, &m->build_cache, tool)))
+        return rc;
+    if (remote && (rc = keep(b, &m->build_cache_remote, remote)))
+        return rc;
+    m->build_cache_remote_hits = (uint64_t)hits;
+    return ORTKIT_OK;
+}
+
 int ortkit__manifest_build_read(const ortkit__json_reader *r, ortkit_bundle *b, const cJSON *build)
 {
     ortkit_manifest *m = &b->m;
-    static const char *const keys[] = {"glibc", "glibc_floor", "dependencies", NULL};
+    static const char *const keys[] = {"glibc", "glibc_floor", "dependencies", "cache", NULL};
     const char *glibc = NULL, *floor = NULL;
     int rc;
     if (!cJSON_IsObject(build))
@@ -80,7 +113,8 @@ int ortkit__manifest_build_read(const ortkit__json_reader *r, ortkit_bundle *b, 
     if (!glibc_ok(glibc ? glibc : "") || !glibc_ok(floor ? floor : ""))
         return FAIL(r, "build.%s is not a glibc version like \"2.31\"",
                     glibc_ok(glibc ? glibc : "") ? "glibc_floor" : "glibc");
-    if ((rc = keep(b, &m->build_glibc, glibc)) || (rc = keep(b, &m->build_glibc_floor, floor)))
+    if ((rc = keep(b, &m->build_glibc, glibc)) || (rc = keep(b, &m->build_glibc_floor, floor)) ||
+        (rc = read_cache(r, b, build)))
         return rc;
     const cJSON *a = cJSON_GetObjectItemCaseSensitive(build, "dependencies");
     if (a && !cJSON_IsNull(a)) {
@@ -127,6 +161,16 @@ int ortkit__manifest_build_write(cJSON *root, const ortkit_manifest *m)
         ortkit__json_add_strings(e, "name", d->name, "version", d->version, "pinned", d->pinned,
                                  "match", d->match, "origin", d->origin, "sha256", d->sha256, NULL);
         cJSON_AddBoolToObject(e, "patched", d->patched);
+    }
+    /* Written only when the build said: a manifest without it reads as before. */
+    if (m->build_cache) {
+        cJSON *c = cJSON_AddObjectToObject(o, "cache");
+        if (!c)
+            return ortkit__error_nomem();
+        cJSON_AddStringToObject(c, "tool", m->build_cache);
+        cJSON_AddItemToObject(c, "remote", m->build_cache_remote ? cJSON_CreateString(m->build_cache_remote)
+                                                                 : cJSON_CreateNull());
+        cJSON_AddNumberToObject(c, "remote_hits", (double)m->build_cache_remote_hits);
     }
     return ORTKIT_OK;
 }

@@ -177,6 +177,15 @@ static char *account_json(const ortkit__builder_result *r, const ortkit__builder
     cJSON_AddItemToObject(j, "glibc_floor", o->glibc_floor ? cJSON_CreateString(o->glibc_floor)
                                                            : cJSON_CreateNull());
     cJSON_AddItemToObject(j, "dependencies", ortkit__builder_deps_json(&r->dep_sources));
+    /* Objects from a shared cache are trusted as its server is: said. */
+    const ortkit__builder_cache_stats *cs = &r->report.cache;
+    if (o->chain && strstr(o->chain, "ccache")) {
+        cJSON *c = cJSON_AddObjectToObject(j, "cache");
+        cJSON_AddStringToObject(c, "tool", "ccache");
+        cJSON_AddItemToObject(c, "remote", o->cache_remote ? cJSON_CreateString(o->cache_remote->shown)
+                                                           : cJSON_CreateNull());
+        cJSON_AddNumberToObject(c, "remote_hits", (double)cs->outcome[ORTKIT__CACHE_REMOTE_HIT]);
+    }
     char *text = cJSON_PrintUnformatted(j);
     cJSON_Delete(j);
     return text;

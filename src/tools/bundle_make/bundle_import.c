@@ -631,6 +631,9 @@ static int build_stage(import *im, const char *variant)
         m.build_glibc_floor = build->m.build_glibc_floor;
         m.build_dependency_count = build->m.build_dependency_count;
         m.build_dependencies = build->m.build_dependencies;
+        m.build_cache = build->m.build_cache;
+        m.build_cache_remote = build->m.build_cache_remote;
+        m.build_cache_remote_hits = build->m.build_cache_remote_hits;
     }
     rc = ortkit__write_manifest(im->stage, &m, &im->cancel);
     ortkit_bundle_free(build);
