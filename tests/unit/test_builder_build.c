@@ -161,6 +161,10 @@ static void test_build_under_gate(void **state)
     assert_string_equal(cJSON_GetObjectItem(json, "project")->valuestring, at("tiny"));
     assert_string_equal(cJSON_GetObjectItem(json, "chain")->valuestring, "none");
     assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(json, "compiles")), 3);
+    /* Configuring and installing are timed apart from ninja's run. */
+    assert_true(cJSON_GetObjectItem(json, "configure_s")->valuedouble > 0);
+    assert_true(cJSON_GetObjectItem(json, "install_s")->valuedouble > 0);
+    assert_true(cJSON_GetObjectItem(json, "wall_s")->valuedouble > 0);
     cJSON_Delete(json);
     ortkit__builder_result_free(&r);
 

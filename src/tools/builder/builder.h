@@ -548,7 +548,9 @@ typedef struct ortkit__builder_cache_stats {
 typedef struct ortkit__builder_report {
     ortkit__builder_record *r;
     size_t n, cap;
-    double wall;          /* the whole build */
+    double wall;          /* ninja's run: the compiles and links */
+    double configure_wall; /* configuring (0 when the configuration was unchanged) */
+    double install_wall;  /* cmake --install into the stage */
     double cpu;           /* sum of compile CPU time */
     uint64_t budget;
     int slots;

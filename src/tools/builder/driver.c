@@ -390,8 +390,12 @@ int ortkit__builder_execute(const ortkit__builder_execute_options *o, ortkit__bu
              rep->cache.on && o->cache_remote ? o->cache_remote->shown : "");
     rep->cache.remote_only = rep->cache.on && o->cache_remote_only;
 
+    /* Timed apart from ninja's run: a build whose compiles all hit a cache
+     * is mostly these. */
+    double t = ortkit__clock_now();
     if ((rc = configure(o, fileno(log), log_path)))
         goto cleanup;
+    rep->configure_wall = ortkit__clock_now() - t;
     account_sharing(o, rep);
     if ((rc = build_under_gate(o, rep, log, log_path)))
         goto cleanup;
@@ -399,8 +403,10 @@ int ortkit__builder_execute(const ortkit__builder_execute_options *o, ortkit__bu
         char *argv[] = {"cmake", "--install", (char *)o->build_dir, "--prefix", plan->stage_dir, NULL};
         fprintf(log, "ortkit: cmake --install %s --prefix %s\n", o->build_dir, plan->stage_dir);
         fflush(log);
+        t = ortkit__clock_now();
         if (run_logged(argv, fileno(log)) != 0)
             rc = step_failed("install", log_path);
+        rep->install_wall = ortkit__clock_now() - t;
     }
 cleanup:
     fclose(log);

@@ -288,6 +288,8 @@ char *ortkit__builder_report_json(const ortkit__builder_report *rep, const char 
     if (!root)
         return NULL;
     cJSON_AddNumberToObject(root, "wall_s", rep->wall);
+    cJSON_AddNumberToObject(root, "configure_s", rep->configure_wall);
+    cJSON_AddNumberToObject(root, "install_s", rep->install_wall);
     cJSON_AddNumberToObject(root, "cpu_s", rep->cpu);
     cJSON_AddNumberToObject(root, "cpu_utilisation_pct", utilisation(rep));
     cJSON_AddNumberToObject(root, "cores", ortkit__proc_cpus());
