@@ -22,9 +22,10 @@
 # a cold build's, and the report's steps_run says so).  The server keeps its
 # data in deps/shared-cache-redis (a snapshot each minute), so a later run
 # finds what an earlier one stored.  The server is stopped on exit.
+# shellcheck disable=SC2154 # root_kind, deps, cuda_mounted: common.sh's settings
 set -eu
 ort_dir=$(cd "$(dirname "$0")/../scripts/ort" && pwd)
-# shellcheck source=../scripts/ort/common.sh
+# shellcheck source-path=SCRIPTDIR source=../scripts/ort/common.sh
 . "$ort_dir/common.sh"
 [ "$root_kind" = bullseye ] || { say "the shared cache is measured in the bullseye root"; exit 2; }
 port=${REDIS_PORT:-6379}
@@ -46,7 +47,8 @@ stop_server() {
 }
 trap stop_server EXIT INT TERM
 i=0
-until redis-cli -p "$port" ping >/dev/null 2>&1; do
+# Until it answers, and has loaded what an earlier run stored (-LOADING till then).
+until [ "$(redis-cli -p "$port" ping 2>/dev/null)" = PONG ]; do
     i=$((i + 1))
     [ "$i" -lt 50 ] || { say "redis-server did not start; see $redis_dir/log"; exit 1; }
     sleep 0.2
@@ -70,6 +72,7 @@ step() {
     case $variant in cuda*) [ -n "$cuda_mounted" ] || prepare_cuda ;; esac
     keys=$(redis-cli -p "$port" dbsize)
     say "$name: ortkit build $variant, $keys keys on the server"
+    # shellcheck disable=SC2034 # read by common.sh's ortkit_build and inside
     build_dir="/build/$name/$variant" ccache_dir="/build/.cache/ccache-$name"
     ortkit_build --cache-remote "$url" --cache-basedir /build --no-bundle --json >"$report.part"
     mv "$report.part" "$report"
