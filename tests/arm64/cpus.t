@@ -11,9 +11,10 @@
 # The bundles: Microsoft's linux/arm64 1.30.0 ($RT_NEW) imported once as
 # what it is, a generic prebuilt ("cpu"), and the SAME library imported twice
 # more labelled cpu-armv8.2 and cpu-armv9 (--variant), for this selection
-# test only: no ARMv8.2 or ARMv9 build of ONNX Runtime exists here yet
-# (issue 24, section 3).  Selection reads manifests, not code, so the labels
-# are what it judges; each chosen bundle is then loaded on its CPU.
+# test only: the suite needs no ONNX Runtime build of its own (the real
+# cross-built cpu-armv8.2 is checked by scripts/build_ort.sh --arm64-check).
+# Selection reads manifests, not code, so the labels are what it judges; each
+# chosen bundle is then loaded on its CPU.
 set -eu
 
 # features CPU: ortkit's features, from the kernel's words, from /proc/cpuinfo
