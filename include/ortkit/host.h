@@ -24,6 +24,8 @@ typedef enum ortkit_arch {
 
 /* "x86_64", "aarch64", "unknown". */
 ORTKIT_API const char *ortkit_arch_name(ortkit_arch arch);
+/* The architecture this program runs on: the one libortkit was built for. */
+ORTKIT_API ortkit_arch ortkit_arch_here(void);
 
 /* CPU features, as bit numbers in ortkit_host.cpu_features.  x86-64
  * features count only when the OS saves their registers (XCR0).  New

@@ -219,7 +219,7 @@ static void test_broken_build(void **state)
 static void test_cross_build(void **state)
 {
     (void)state;
-    int here_x86 = ortkit__host_arch() == ORTKIT_ARCH_X86_64;
+    int here_x86 = ortkit_arch_here() == ORTKIT_ARCH_X86_64;
     const char *variant = here_x86 ? "cpu-armv8.2" : "cpu-x86-64";
     const char *gxx = here_x86 ? "aarch64-linux-gnu-g++" : "x86_64-linux-gnu-g++";
     char *found = NULL;

@@ -110,7 +110,7 @@ static ortkit__dep *search(size_t *count, const char *elf, const char *srcdir, i
 {
     ortkit__dep *deps = NULL;
     const char *const elfs[] = {elf};
-    if (ortkit__cuda_deps(&deps, count, elfs, elf ? 1 : 0, srcdir, cuda, ortkit__host_arch()))
+    if (ortkit__cuda_deps(&deps, count, elfs, elf ? 1 : 0, srcdir, cuda, ortkit_arch_here()))
         fail_msg("CUDA dependency search failed: %s", ortkit_error_last());
     return deps;
 }
@@ -215,7 +215,7 @@ static void test_missing(void **state)
     ortkit__dep *deps = (ortkit__dep *)&deps;
     size_t count = 99;
     const char *const elfs[] = {at("needs_missing.so")};
-    assert_int_equal(ortkit__cuda_deps(&deps, &count, elfs, 1, at("src"), 12080, ortkit__host_arch()),
+    assert_int_equal(ortkit__cuda_deps(&deps, &count, elfs, 1, at("src"), 12080, ortkit_arch_here()),
                      ORTKIT_E_IO);
     assert_null(deps);
     assert_int_equal(count, 0);
@@ -231,7 +231,7 @@ static void test_other_arch(void **state)
 {
     (void)state;
     ortkit_arch other =
-        ortkit__host_arch() == ORTKIT_ARCH_AARCH64 ? ORTKIT_ARCH_X86_64 : ORTKIT_ARCH_AARCH64;
+        ortkit_arch_here() == ORTKIT_ARCH_AARCH64 ? ORTKIT_ARCH_X86_64 : ORTKIT_ARCH_AARCH64;
     ortkit__dep *deps = NULL;
     size_t count = 0;
     const char *const elfs[] = {at("provider.so")};

@@ -230,7 +230,7 @@ static void test_this_libc(void **state)
     read_ok(&e, info.dli_fname);
     assert_int_equal(e.elf_class, sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32);
     assert_int_equal(e.type, ET_DYN);
-    assert_int_equal(ortkit__elf_arch(e.machine), ortkit__host_arch());
+    assert_int_equal(ortkit__elf_arch(e.machine), ortkit_arch_here());
     assert_string_equal(e.soname, "libc.so.6");
     int loader = 0;
     for (size_t i = 0; i < e.needed_count; i++)
@@ -597,7 +597,7 @@ static void test_check_runtime(void **state)
     /* libc asks for an interpreter too, but has a SONAME: a library. */
     char libc[256];
     snprintf(libc, sizeof libc, "/lib/%s-linux-gnu/libc.so.6",
-             ortkit__host_arch() == ORTKIT_ARCH_AARCH64 ? "aarch64" : "x86_64");
+             ortkit_arch_here() == ORTKIT_ARCH_AARCH64 ? "aarch64" : "x86_64");
     if (access(libc, R_OK) == 0)
         assert_int_equal(ortkit__elf_check_runtime(libc, "x"), 0);
 
@@ -619,7 +619,7 @@ static void test_check_runtime(void **state)
     assert_error_has("it is an object file, not a shared library");
 
     /* Another machine, named as such (dlopen would say "No such file"). */
-    int other_is_arm = ortkit__host_arch() != ORTKIT_ARCH_AARCH64;
+    int other_is_arm = ortkit_arch_here() != ORTKIT_ARCH_AARCH64;
     im = build(&full);
     im->eh->e_machine = other_is_arm ? EM_AARCH64 : EM_X86_64;
     assert_int_equal(ortkit__elf_check_runtime(save(im, "other.so"), "ORTKIT_RUNTIME"),

@@ -563,6 +563,7 @@ static void test_driver_files(void **state)
     put(root, "proc/driver/nvidia/gpus/0000:08:00.0/information", "Model: \t\t NVIDIA Quadro Future\n");
     put(root, "proc/driver/nvidia/version", "NVRM version: NVIDIA UNIX Open Kernel Module for aarch64  "
         "580.00  Release Build\n");
+    ortkit_host_free(h);
     assert_int_equal(ortkit_host_detect_root(&h, root), 0);
     assert_int_equal(h->cuda_driver, 13000);
     assert_int_equal(h->gpus[7]->cc_major, 0);
@@ -573,12 +574,14 @@ static void test_driver_files(void **state)
     snprintf(root, sizeof root, "%s/nogpu", tmpdir);
     put(root, "proc/driver/nvidia/version", "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  "
         "575.57.08  Release Build  (dvs-builder@U16)  Tue May 20 2025\n");
+    ortkit_host_free(h);
     assert_int_equal(ortkit_host_detect_root(&h, root), 0);
     assert_string_equal(h->driver_version, "575.57.08");
     assert_int_equal(h->cuda_driver, 12090);
     assert_string_equal(h->gpu_note, "the NVIDIA driver sees no GPU");
     snprintf(root, sizeof root, "%s/nodriver", tmpdir);
     put(root, "etc/os-release", "PRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\"\n");
+    ortkit_host_free(h);
     assert_int_equal(ortkit_host_detect_root(&h, root), 0);
     assert_string_equal(h->gpu_note, "no NVIDIA driver: no /proc/driver/nvidia/version");
     assert_int_equal(h->arch, ORTKIT_ARCH_UNKNOWN); /* no /proc/cpuinfo */

@@ -129,7 +129,7 @@ static const char *check_golden_cross(const char *variant, int fetch, const char
  * the same file): no protoc given yet, which the plan says. */
 static void test_golden_armv9(void **state)
 {
-    if (ortkit__host_arch() != ORTKIT_ARCH_X86_64)
+    if (ortkit_arch_here() != ORTKIT_ARCH_X86_64)
         skip();
     assert_string_equal(check_golden_cross("cpu-armv9", 0, NULL), ORTKIT__PROTOC_MISSING);
 }
@@ -138,7 +138,7 @@ static void test_golden_armv9(void **state)
  * alone would have had ONNX Runtime download one). */
 static void test_golden_armv82_cross(void **state)
 {
-    if (ortkit__host_arch() != ORTKIT_ARCH_X86_64)
+    if (ortkit_arch_here() != ORTKIT_ARCH_X86_64)
         skip();
     assert_string_equal(check_golden_cross("cpu-armv8.2", 1, "/build/cpu-armv8.2/host-protoc/protoc"),
                         ORTKIT__PROTOC_FETCHED);
@@ -149,7 +149,7 @@ static void test_cross_init(void **state)
 {
     const ortkit_variant *native = NULL, *arm = NULL, *arm_cuda = NULL;
     ortkit__builder_cross x;
-    int here_x86 = ortkit__host_arch() == ORTKIT_ARCH_X86_64;
+    int here_x86 = ortkit_arch_here() == ORTKIT_ARCH_X86_64;
     assert_int_equal(ortkit_variant_parse(&native, here_x86 ? "cpu-avx2" : "cpu-armv8.2"), 0);
     assert_int_equal(ortkit_variant_parse(&arm, here_x86 ? "cpu-armv8.2" : "cpu-avx2"), 0);
     assert_int_equal(ortkit_variant_parse(&arm_cuda, here_x86 ? "cuda13.0-sm90-armv9" : "cuda13.0-sm90-avx2"), 0);
@@ -211,7 +211,7 @@ static void test_protoc_version(void **state)
     assert_false(ortkit__builder_protoc_matches(NULL, "21.12"));
 
     const ortkit_variant *arm = NULL;
-    int here_x86 = ortkit__host_arch() == ORTKIT_ARCH_X86_64;
+    int here_x86 = ortkit_arch_here() == ORTKIT_ARCH_X86_64;
     assert_int_equal(ortkit_variant_parse(&arm, here_x86 ? "cpu-armv8.2" : "cpu-avx2"), 0);
     ortkit__builder_dep pb = {.name = "protobuf", .pinned = "21.12", .version = "21.12"};
     ortkit__builder_deps deps = {.d = &pb, .n = 1};
@@ -253,6 +253,7 @@ static void test_protoc_version(void **state)
     assert_int_equal(ortkit__builder_cross_init(&x, arm, "/b/.ortkit", NULL, NULL, "/nonexistent/protoc"), 0);
     assert_int_equal(ortkit__builder_cross_protoc(&x, &deps, 0, "/b", 0, 2, 0, NULL), ORTKIT_E_UNSUPPORTED);
     assert_non_null(strstr(ortkit__error_message(), "does not run here"));
+    ortkit__builder_cross_free(&x);
     unlink(old);
     unlink(good);
 }

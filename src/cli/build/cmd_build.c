@@ -340,7 +340,7 @@ static void print_dry_run(const ortkit__builder_plan *plan, const build_args *a,
 static int is_cross(const char *variant)
 {
     const ortkit_variant *v = NULL;
-    return ortkit_variant_parse(&v, variant) == 0 && v->arch != ortkit__host_arch();
+    return ortkit_variant_parse(&v, variant) == 0 && v->arch != ortkit_arch_here();
 }
 
 /* The ortkit arguments of one job: the options given with --matrix, in one

@@ -24,17 +24,6 @@
 /* Version records (needed files, their versions, definitions) walked in one file. */
 #define MAX_VERSION_RECORDS 65536
 
-ortkit_arch ortkit__host_arch(void)
-{
-#if defined(__x86_64__)
-    return ORTKIT_ARCH_X86_64;
-#elif defined(__aarch64__)
-    return ORTKIT_ARCH_AARCH64;
-#else
-    return ORTKIT_ARCH_UNKNOWN;
-#endif
-}
-
 ortkit_arch ortkit__elf_arch(unsigned machine)
 {
     switch (machine) {
@@ -70,7 +59,7 @@ int ortkit__elf_check_runtime(const char *path, const char *from)
     if (ortkit__elf_read(&e, path))
         return ortkit__error_wrap(ORTKIT_E_RUNTIME_INVALID, "runtime '%s' (from %s)", path, from);
     char kind[48], mach[32], why[160] = "";
-    ortkit_arch arch = ortkit__elf_arch(e.machine), here = ortkit__host_arch();
+    ortkit_arch arch = ortkit__elf_arch(e.machine), here = ortkit_arch_here();
     if (e.type != ET_DYN || e.executable)
         snprintf(why, sizeof why, "it is %s, not a shared library",
                  ortkit__elf_kind(&e, kind, sizeof kind));

@@ -83,7 +83,5 @@ int ortkit__elf_defines(const char *path, const char *symbol, int *found);
  * ORTKIT_E_FORMAT when it is no archive, a member header is damaged, it
  * holds no object, or objects for two machines. */
 int ortkit__elf_archive_machine(const char *path, unsigned *machine, size_t *objects);
-/* The architecture this process runs on. */
-ortkit_arch ortkit__host_arch(void);
 
 #endif

@@ -159,9 +159,6 @@ typedef struct ortkit__builder_cross {
     char protoc_version[32];    /* what it says it is: "3.21.12" */
 } ortkit__builder_cross;
 
-/* The architecture this program runs on: libortkit's (formats/elf.c),
- * exported to ortkit's own programs. */
-ortkit_arch ortkit__host_arch(void);
 /* A toolchain file for Debian's cross compilers PREFIXgcc/g++ (malloc'd). */
 char *ortkit__builder_cross_toolchain_text(ortkit_arch target, const char *prefix);
 /*

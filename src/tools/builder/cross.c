@@ -43,7 +43,7 @@ int ortkit__builder_cross_init(ortkit__builder_cross *c, const ortkit_variant *v
                                const char *prefix, const char *host_protoc)
 {
     memset(c, 0, sizeof *c);
-    c->build = ortkit__host_arch();
+    c->build = ortkit_arch_here();
     c->target = v ? v->arch : c->build;
     c->active = v && c->target != c->build;
     if (!c->active) {

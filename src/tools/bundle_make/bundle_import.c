@@ -251,7 +251,7 @@ static int carried(const import *im, const char *name)
  * and the C and C++ libraries and every library it needs present? */
 static int loadable_here(const import *im, ortkit_arch arch)
 {
-    if (im->opts->no_load || arch != ortkit__host_arch())
+    if (im->opts->no_load || arch != ortkit_arch_here())
         return 0;
     ortkit_host *h = NULL;
     if (ortkit_host_detect(&h) != 0)
