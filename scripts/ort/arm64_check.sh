@@ -43,7 +43,7 @@ arm64_check() {
     }
     vad_in="$out/vad"
     /usr/bin/python3 "$here/scripts/make_vad_input.py" "$vad_in" >/dev/null
-    vad="-i input=$vad_in/speech.npy -i sr=$vad_in/sr.npy -i h=$vad_in/state.npy -i c=$vad_in/state.npy"
+    vad=$(vad_inputs "$vad_in")
     cls="--random --dim p2o.DynamicDimension.0=1 --dim p2o.DynamicDimension.1=48 --dim p2o.DynamicDimension.2=192"
     models="$deps/models"
     rc=0

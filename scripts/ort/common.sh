@@ -227,6 +227,11 @@ vad_data() {
     cp "$deps/models/silero_vad.onnx" "$root/data/"
     /usr/bin/python3 "$here/scripts/make_vad_input.py" "$root/data/vad" >/dev/null
 }
+# vad_inputs DIR: `ortkit run`/`bench` options feeding Silero VAD the speech
+# in DIR (make_vad_input.py's files), one line, split at blanks where used.
+vad_inputs() {
+    printf '%s\n' "-i input=$1/speech.npy -i sr=$1/sr.npy -i h=$1/state.npy -i c=$1/state.npy"
+}
 
 # Microsoft's generic builds from npm as bundles in /bundles: the same
 # version as the source (the fair comparison: same ORT, generic flags vs the

@@ -13,8 +13,8 @@ compare() {
     built="ort-$ort_version-$variant"
     [ -d "$root/bundles/$built" ] || { say "no $built in $root/bundles"; return 1; }
     say "bench: npm $ort_version (generic) against the $variant build, Silero VAD"
-    inside ortkit bench /data/silero_vad.onnx -i input=/data/vad/speech.npy -i sr=/data/vad/sr.npy \
-        -i h=/data/vad/state.npy -i c=/data/vad/state.npy --threads 1 -n 3000 \
+    # shellcheck disable=SC2046 # vad_inputs: options, split at blanks
+    inside ortkit bench /data/silero_vad.onnx $(vad_inputs /data/vad) --threads 1 -n 3000 \
         --runtime "/bundles/ort-$ort_version-cpu" --runtime "/bundles/$built" \
         --plot "/data/bench-$variant-vs-npm.svg" || true
 }

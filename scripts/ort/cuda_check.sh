@@ -14,7 +14,7 @@ cuda_check() {
     vad_data
     npm_bundles
     # Options, split at blanks where they are used.
-    vad="-i input=/data/vad/speech.npy -i sr=/data/vad/sr.npy -i h=/data/vad/state.npy -i c=/data/vad/state.npy"
+    vad=$(vad_inputs /data/vad)
     det="--random --dim p2o.DynamicDimension.0=1 --dim p2o.DynamicDimension.1=640 --dim p2o.DynamicDimension.2=640"
     rm -rf "$root/data/outputs" && mkdir -p "$root/data/outputs"
     {

@@ -33,7 +33,7 @@ ship_check() {
     vad_in="$out/vad"
     /usr/bin/python3 "$here/scripts/make_vad_input.py" "$vad_in" >/dev/null
     # Options, split at blanks where they are used.
-    vad="-i input=$vad_in/speech.npy -i sr=$vad_in/sr.npy -i h=$vad_in/state.npy -i c=$vad_in/state.npy"
+    vad=$(vad_inputs "$vad_in")
     det="--random --dim p2o.DynamicDimension.0=1 --dim p2o.DynamicDimension.1=640 --dim p2o.DynamicDimension.2=640"
     models="$deps/models"
     {
