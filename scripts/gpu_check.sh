@@ -1,18 +1,29 @@
 #!/bin/sh
 # gpu_check.sh - the GPU chain end to end, on a machine with an NVIDIA GPU:
-# the host through NVML, a self-contained CUDA 13 bundle made from ONNX
-# Runtime 1.29.0 and the machine's CUDA 13 libraries, `ortkit doctor` (the
-# probe's verdict and a live run on CUDA), `validate --ep cuda --strict` on
-# the ONNX node suite, and `bench` of a real model on CUDA against the CPU.
+# the host through NVML, a self-contained CUDA 13 bundle made from an ONNX
+# Runtime built with CUDA (Microsoft's 1.29.0, or a build of ortkit's own)
+# and the machine's CUDA 13 libraries, `ortkit doctor` (the probe's verdict
+# and a live run on CUDA), `validate --ep cuda --strict` on the ONNX node
+# suite, and `bench` of real models on CUDA against the CPU.
 #
 #   scripts/gpu_check.sh pack OUTDIR
 #       here (where the download cache is): the 1.29.0 core built with CUDA
 #       (onnxruntime-node's) and the release's CUDA provider,
 #       xz-compressed and split into 60 MiB parts with their SHA-256s, small
 #       enough to send to a machine that has no npm or Debian mirror.
+#   scripts/gpu_check.sh kit OUTDIR BUNDLE
+#       here, for a CUDA bundle of ortkit's own build (BUNDLE, a directory
+#       made by `ortkit build` in the Debian 11 root): OUTDIR/kit.tar.xz,
+#       what `run` needs on a machine with no build tree: ortkit as built in
+#       that root (glibc 2.31) with the libraries it needs beyond glibc, the
+#       build's core and providers (no CUDA libraries: those come from the
+#       GPU machine), its manifest as built, the ONNX node suite, the two
+#       models, Silero VAD's speech input and Microsoft's 1.21.0 outputs on
+#       the CPU for the same inputs.
 #   scripts/gpu_check.sh run SRC [BUILD_DIR]
-#       there: SRC is the parts directory from `pack`, or a directory holding
-#       libonnxruntime.so and libonnxruntime_providers_cuda.so.  The CUDA 13
+#       there: SRC is the parts directory from `pack`, the unpacked kit
+#       from `kit`, or a directory holding libonnxruntime.so and
+#       libonnxruntime_providers_cuda.so.  The CUDA 13
 #       libraries are taken from LD_LIBRARY_PATH, CUDA_HOME, or pip's
 #       site-packages/nvidia/*/lib of python3; `bundle complete` copies them
 #       into the bundle, and the later steps run without LD_LIBRARY_PATH.
@@ -20,12 +31,15 @@
 #       tree: ORTKIT_BIN (the installed ortkit), ORTKIT_NODE_TESTS (ONNX's
 #       node test directory) and ORTKIT_MODELS (silero_vad.onnx and
 #       ch_PP-OCRv4_det_infer.onnx) say where things are; ORTKIT_GPU_NAME and
-#       ORTKIT_GPU_VARIANT name the bundle and its variant (for a build of
-#       ortkit's own: ort-1.21.0-cuda13.0-sm90-avx2, cuda13.0-sm90-avx2).
+#       ORTKIT_GPU_VARIANT name the bundle and its variant (a kit sets all
+#       of these itself).  With a kit, the last step runs the two models on
+#       CUDA and compares their outputs with the reference's.
 #
 # Exit 77 when the machine has no NVIDIA GPU (NVML sees none).
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=lib/model_inputs.sh
+. "$here/scripts/lib/model_inputs.sh"
 say() { printf 'gpu-check: %s\n' "$*" >&2; }
 
 pack() {
@@ -50,6 +64,61 @@ pack() {
         xz -9 -T0 | split -b 60M -d - "$out/ort-1.29.0-cuda13.tar.xz.part"
     (cd "$out" && sha256sum ort-1.29.0-cuda13.tar.xz.part*) >"$out/parts.sha256"
     say "$(find "$out" -type f | wc -l) files in $out"
+}
+
+kit() {
+    out=$1 bundle=$2
+    root="$here/deps/bullseye-root"
+    ref="$root/data/outputs/ort-1.21.0-cpu"
+    for f in "$bundle/manifest.json" "$bundle/lib/libonnxruntime_providers_cuda.so" \
+        "$root/opt/ortkit/bin/ortkit" "$ref/silero_vad" "$root/data/vad/speech.npy"; do
+        [ -e "$f" ] || { say "$f is missing: build the bundle and run its --cuda-check first (docs/BUILD.md)"; exit 1; }
+    done
+    mkdir -p "$out"
+    tmp=$(mktemp -d)
+    trap 'rm -rf "$tmp"' EXIT
+    k="$tmp/kit"
+    mkdir -p "$k/ortkit/lib" "$k/ortkit/deplibs" "$k/ort" "$k/models" "$k/vad"
+    cp -a "$root/opt/ortkit/bin" "$root/opt/ortkit/libexec" "$root/opt/ortkit/share" "$k/ortkit/"
+    cp -a "$root/opt/ortkit/lib/"*.so* "$k/ortkit/lib/"
+    # The libraries ortkit needs beyond glibc and libstdc++, from the root
+    # (the GPU machine's own glibc is newer; its other libraries may lack a
+    # soname Debian 11 has, such as libcrypto.so.1.1).
+    chroot "$root" sh -c 'ldd /opt/ortkit/bin/ortkit /opt/ortkit/lib/*.so.0.1.0 /opt/ortkit/libexec/ortkit/ortkit-probe' |
+        awk '$2 == "=>" && $3 ~ /^\// { print $3 }' | sort -u | while read -r lib; do
+        case ${lib##*/} in
+        ld-linux* | libc.so.* | libm.so.* | libdl.so.* | libpthread.so.* | librt.so.* | libresolv.so.* | \
+            libutil.so.* | libnsl.so.* | libanl.so.* | libstdc++.so.* | libgcc_s.so.* | libortkit*) continue ;;
+        esac
+        cp -L "$root$lib" "$k/ortkit/deplibs/"
+    done
+    # DT_RPATH on every file: RUNPATH serves only a file's own needs, and
+    # the machine's newer libcurl (say) must not mix with the root's.
+    # shellcheck disable=SC2016 # $ORIGIN is the loader's, not the shell's
+    {
+        patchelf --force-rpath --set-rpath '$ORIGIN/../lib:$ORIGIN/../deplibs' "$k/ortkit/bin/ortkit"
+        patchelf --force-rpath --set-rpath '$ORIGIN/../../lib:$ORIGIN/../../deplibs' "$k/ortkit/libexec/ortkit/ortkit-probe"
+        for f in "$k/ortkit/lib/"*.so.*.*.*; do
+            patchelf --force-rpath --set-rpath '$ORIGIN:$ORIGIN/../deplibs' "$f"
+        done
+        for f in "$k/ortkit/deplibs/"*; do patchelf --force-rpath --set-rpath '$ORIGIN' "$f"; done
+    }
+    # `bundle complete` sets the CUDA libraries' RUNPATH with patchelf.
+    cp "$(command -v patchelf)" "$k/ortkit/bin/"
+    cp -a "$bundle/lib/libonnxruntime.so."*.*.* "$bundle/lib/libonnxruntime_providers_cuda.so" \
+        "$bundle/lib/libonnxruntime_providers_shared.so" "$k/ort/"
+    (cd "$k/ort" && ln -s libonnxruntime.so.*.*.* libonnxruntime.so)
+    cp "$bundle/manifest.json" "$k/ort/manifest-as-built.json"
+    python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); print(m["name"]); print(m["variant"])' \
+        "$bundle/manifest.json" >"$k/ort/bundle"
+    cp -a /usr/share/libonnx-testdata/data/node "$k/node"
+    cp "$here/deps/models/silero_vad.onnx" "$here/deps/models/ch_PP-OCRv4_det_infer.onnx" "$k/models/"
+    cp "$root/data/vad/"*.npy "$k/vad/"
+    cp -a "$ref" "$k/reference"
+    cp "$here/scripts/ort/compare_outputs.py" "$k/"
+    say "compressing (xz -9)"
+    tar cf - -C "$tmp" kit | xz -9 -T2 >"$out/kit.tar.xz"
+    say "$out/kit.tar.xz: $(du -h "$out/kit.tar.xz" | cut -f1)"
 }
 
 # The runtime directory from SRC: parts reassembled and checked, or SRC itself.
@@ -84,6 +153,18 @@ show() {
 
 run() {
     src=$1 build=${2:-$here/build}
+    kitdir=
+    if [ -d "$src/ortkit" ] && [ -d "$src/ort" ]; then
+        # An unpacked kit: everything travels in it.
+        kitdir=$(cd "$src" && pwd)
+        ORTKIT_BIN=${ORTKIT_BIN:-$kitdir/ortkit/bin/ortkit}
+        ORTKIT_NODE_TESTS=${ORTKIT_NODE_TESTS:-$kitdir/node}
+        ORTKIT_MODELS=${ORTKIT_MODELS:-$kitdir/models}
+        ORTKIT_GPU_NAME=${ORTKIT_GPU_NAME:-$(sed -n 1p "$kitdir/ort/bundle")}
+        ORTKIT_GPU_VARIANT=${ORTKIT_GPU_VARIANT:-$(sed -n 2p "$kitdir/ort/bundle")}
+        src=$kitdir/ort
+        PATH=$kitdir/ortkit/bin:$PATH
+    fi
     ortkit="${ORTKIT_BIN:-$build/ortkit}"
     nodes="${ORTKIT_NODE_TESTS:-/usr/share/libonnx-testdata/data/node}"
     models="${ORTKIT_MODELS:-$here/deps/models}"
@@ -92,7 +173,7 @@ run() {
     report="$work/report.txt"
     : >"$report"
 
-    say "1/7 the host through NVML"
+    say "1/8 the host through NVML"
     "$ortkit" host --json >"$work/host.json"
     sm=$(python3 -c 'import json,sys; g=json.load(open(sys.argv[1]))["nvidia"]["gpus"]
 print(g[0]["compute_capability"].replace(".", "") if g else "")' "$work/host.json" 2>/dev/null || true)
@@ -102,14 +183,14 @@ print(g[0]["compute_capability"].replace(".", "") if g else "")' "$work/host.jso
     fi
     show "$ortkit" host
 
-    say "2/7 the ONNX Runtime core and CUDA provider, and the CUDA 13 libraries"
+    say "2/8 the ONNX Runtime core and CUDA provider, and the CUDA 13 libraries"
     rt=$(runtime_dir "$src" "$work")
     host_ldpath=${LD_LIBRARY_PATH-}
     extra=$(pip_cuda_dirs)
     LD_LIBRARY_PATH="${extra:+$extra:}${CUDA_HOME:+$CUDA_HOME/lib64:}${LD_LIBRARY_PATH:-}"
     export LD_LIBRARY_PATH
 
-    say "3/7 a self-contained CUDA 13 bundle for sm_$sm"
+    say "3/8 a self-contained CUDA 13 bundle for sm_$sm"
     rm -rf "$work/bundles"
     name="${ORTKIT_GPU_NAME:-ort-1.29.0-cuda13-sm$sm}"
     show "$ortkit" bundle import "$rt/libonnxruntime.so" --providers "$rt" --name "$name" \
@@ -122,27 +203,35 @@ print(g[0]["compute_capability"].replace(".", "") if g else "")' "$work/host.jso
     say "LD_LIBRARY_PATH is now '${LD_LIBRARY_PATH-}'"
     export ORTKIT_PATH="$work/bundles"
 
-    say "4/7 selection on this host"
+    say "4/8 selection on this host"
     show "$ortkit" bundle choose "$work/bundles"
     "$ortkit" bundle choose --json "$work/bundles" >"$work/choose.json"
     export ORTKIT_BUNDLE="$name"
 
-    say "5/7 doctor: the probe's verdict and a live run on CUDA"
+    say "5/8 doctor: the probe's verdict and a live run on CUDA"
     show "$ortkit" doctor
     "$ortkit" doctor --json >"$work/doctor.json"
     python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
 g=[p for p in d["gpu_providers"] if p["provider"]=="CUDAExecutionProvider"][0]
 assert g["usable"], g' "$work/doctor.json"
 
-    say "6/7 validate --ep cuda --strict on the node suite"
-    "$ortkit" validate --ep cuda --strict --json "$nodes" >"$work/validate.json" || true
-    python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
-print("validate on CUDA:", d["totals"])
+    # The runtime's own CPU kernels first: a build reduced to some models'
+    # operators passes only the tests made of them, and CUDA is asked to
+    # pass those.
+    say "6/8 validate on the node suite: the CPU, then --ep cuda --strict on what the CPU passes"
+    "$ortkit" validate --ep cpu --json "$nodes" >"$work/validate-cpu.json" || true
+    filters=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
+print(" ".join("--filter " + t["name"] for t in d["tests"] if t["status"] == "pass"))' "$work/validate-cpu.json")
+    # shellcheck disable=SC2086 # $filters: options
+    "$ortkit" validate --ep cuda --strict --json $filters "$nodes" >"$work/validate.json" || true
+    python3 -c 'import json,sys; c=json.load(open(sys.argv[1])); d=json.load(open(sys.argv[2]))
+print("validate on the CPU:", c["totals"])
+print("validate on CUDA (--strict), the tests the CPU passes:", d["totals"])
 for t in d["tests"]:
     if t["status"] != "pass": print("  %s: %s" % (t["name"], (t.get("message") or "")[:150]))' \
-        "$work/validate.json" | tee -a "$report"
+        "$work/validate-cpu.json" "$work/validate.json" | tee -a "$report"
 
-    say "7/7 bench: CUDA against the CPU on real models"
+    say "7/8 bench: CUDA against the CPU on real models"
     for m in silero_vad ch_PP-OCRv4_det_infer; do
         model="$models/$m.onnx"
         [ -f "$model" ] || continue
@@ -156,11 +245,27 @@ for t in d["tests"]:
         # shellcheck disable=SC2086
         show "$ortkit" bench "$model" --random $dims -t 5 --ep cpu --compare ep=cuda
     done
+
+    say "8/8 outputs on CUDA against the reference's on the CPU"
+    if [ -n "$kitdir" ] && [ -d "$kitdir/reference" ]; then
+        rm -rf "$work/outputs"
+        for m in silero_vad ch_PP-OCRv4_det_infer; do
+            case $m in silero_vad) inputs=$(vad_inputs "$kitdir/vad") ;; *) inputs=$(det_inputs) ;; esac
+            # shellcheck disable=SC2086 # $inputs: options
+            show "$ortkit" run "$models/$m.onnx" $inputs --ep cuda --strict \
+                -o "$work/outputs/$m" || true
+        done
+        printf '%s\n' "largest difference per output, CUDA against Microsoft's 1.21.0 on the CPU:" | tee -a "$report"
+        show python3 "$kitdir/compare_outputs.py" "$work/outputs" "$kitdir/reference" || true
+    else
+        say "no reference outputs (a kit from \`kit\` carries them): skipped"
+    fi
     say "done: $report"
 }
 
 case "${1:-}" in
 pack) shift; pack "$@" ;;
+kit) shift; kit "$@" ;;
 run) shift; run "$@" ;;
-*) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+*) sed -n '2,38p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 esac

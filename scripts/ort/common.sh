@@ -25,6 +25,8 @@ tarball="onnxruntime_${ort_version}+dfsg.orig.tar.xz"
 patches="$here/patches/onnxruntime-$ort_version"
 # shellcheck source=../lib/fetch.sh
 . "$here/scripts/lib/fetch.sh"
+# shellcheck source=../lib/model_inputs.sh
+. "$here/scripts/lib/model_inputs.sh"
 
 [ "$(id -u)" = 0 ] || { say "needs root (debootstrap, chroot, mount)"; exit 1; }
 [ -x "$here/build/ortkit" ] || { say "build ortkit first (make build)"; exit 1; }
@@ -226,11 +228,6 @@ vad_data() {
     mkdir -p "$root/data"
     cp "$deps/models/silero_vad.onnx" "$root/data/"
     /usr/bin/python3 "$here/scripts/make_vad_input.py" "$root/data/vad" >/dev/null
-}
-# vad_inputs DIR: `ortkit run`/`bench` options feeding Silero VAD the speech
-# in DIR (make_vad_input.py's files), one line, split at blanks where used.
-vad_inputs() {
-    printf '%s\n' "-i input=$1/speech.npy -i sr=$1/sr.npy -i h=$1/state.npy -i c=$1/state.npy"
 }
 
 # Microsoft's generic builds from npm as bundles in /bundles: the same

@@ -15,7 +15,7 @@ cuda_check() {
     npm_bundles
     # Options, split at blanks where they are used.
     vad=$(vad_inputs /data/vad)
-    det="--random --dim p2o.DynamicDimension.0=1 --dim p2o.DynamicDimension.1=640 --dim p2o.DynamicDimension.2=640"
+    det=$(det_inputs)
     rm -rf "$root/data/outputs" && mkdir -p "$root/data/outputs"
     {
         echo "== ortkit bundle verify $built"

@@ -34,7 +34,7 @@ ship_check() {
     /usr/bin/python3 "$here/scripts/make_vad_input.py" "$vad_in" >/dev/null
     # Options, split at blanks where they are used.
     vad=$(vad_inputs "$vad_in")
-    det="--random --dim p2o.DynamicDimension.0=1 --dim p2o.DynamicDimension.1=640 --dim p2o.DynamicDimension.2=640"
+    det=$(det_inputs)
     models="$deps/models"
     {
         # shellcheck disable=SC1091 # the host's, read at run time

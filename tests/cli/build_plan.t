@@ -94,6 +94,12 @@ expect_exit 0 "$ORTKIT" build --source ort --variant cpu-avx2 --build-dir b \
 expect_in out "ai.onnx;17;Add,MatMul,Relu"
 expect_in out "tools/ci_build/reduce_op_kernels.py"
 expect_in out "-Donnxruntime_REDUCED_OPS_BUILD=ON"
+expect_not_in out "MemcpyFromHost"
+# A GPU build also keeps the copies ONNX Runtime inserts between device and CPU.
+expect_exit 0 "$ORTKIT" build --source ort --variant cuda13.0-sm90-avx2 --build-dir b \
+    --ops-from "$MODELS/add.onnx" --dry-run
+expect_in out "ai.onnx;1;MemcpyFromHost,MemcpyToHost"
+expect_in out "ai.onnx;17;Add"
 expect_exit 1 "$ORTKIT" build --source ort --variant cpu-avx2 --ops-from "$MODELS/not_onnx.onnx" --dry-run
 expect_in err "not an ONNX model"
 

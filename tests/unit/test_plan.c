@@ -321,16 +321,23 @@ static void test_ops_config(void **state)
     /* slow.onnx has a Loop whose body holds more operators. */
     const char *models[] = {model_path("add.onnx"), model_path("slow.onnx")};
     size_t n = 0;
-    assert_int_equal(ortkit__builder_ops_write(path, models, 2, &n), 0);
+    assert_int_equal(ortkit__builder_ops_write(path, models, 2, 0, &n), 0);
     char *text = NULL;
     assert_int_equal(ortkit__file_read(&text, NULL, path, 1 << 16), 0);
     assert_string_equal(text, "ai.onnx;17;Add,Identity,Loop,MatMul,ReduceMean,Tanh,Tile,Transpose\n");
     assert_int_equal(n, 8);
     free(text);
+    /* A GPU build: the device copies too, on a line of their own. */
+    assert_int_equal(ortkit__builder_ops_write(path, models, 2, 1, &n), 0);
+    assert_int_equal(ortkit__file_read(&text, NULL, path, 1 << 16), 0);
+    assert_string_equal(text, "ai.onnx;1;MemcpyFromHost,MemcpyToHost\n"
+                              "ai.onnx;17;Add,Identity,Loop,MatMul,ReduceMean,Tanh,Tile,Transpose\n");
+    assert_int_equal(n, 10);
+    free(text);
     /* Silero VAD: an If whose branches hold the LSTM. */
     const char *vad[] = {ORTKIT_TEST_APP_MODEL};
     if (access(vad[0], R_OK) == 0) {
-        assert_int_equal(ortkit__builder_ops_write(path, vad, 1, &n), 0);
+        assert_int_equal(ortkit__builder_ops_write(path, vad, 1, 0, &n), 0);
         assert_int_equal(ortkit__file_read(&text, NULL, path, 1 << 16), 0);
         assert_non_null(strstr(text, "ai.onnx;16;"));
         assert_non_null(strstr(text, ",LSTM,"));
@@ -339,10 +346,10 @@ static void test_ops_config(void **state)
     }
     /* Not a model. */
     const char *bad[] = {model_path("not_onnx.onnx")};
-    assert_int_equal(ortkit__builder_ops_write(path, bad, 1, &n), ORTKIT_E_MODEL);
+    assert_int_equal(ortkit__builder_ops_write(path, bad, 1, 0, &n), ORTKIT_E_MODEL);
     /* Graphs nested 20,000 deep: refused before the decoder recurses into them. */
     const char *deep[] = {model_path("deep_graph.onnx")};
-    assert_int_equal(ortkit__builder_ops_write(path, deep, 1, &n), ORTKIT_E_MODEL);
+    assert_int_equal(ortkit__builder_ops_write(path, deep, 1, 0, &n), ORTKIT_E_MODEL);
     assert_non_null(strstr(ortkit_error_last(), "nested deeper than 100 levels"));
     unlink(path);
 }

@@ -83,7 +83,8 @@ static int write_ops_config(ortkit__builder_result *r, const ortkit__builder_opt
         dst = scratch;
     }
     size_t n_ops = 0;
-    int rc = ortkit__builder_ops_write(dst, o->models, o->n_models, &n_ops);
+    int gpu = r->variant && r->variant->cuda;
+    int rc = ortkit__builder_ops_write(dst, o->models, o->n_models, gpu, &n_ops);
     if (rc)
         return rc;
     if (o->mode == ORTKIT__BUILDER_PLAN) {

@@ -292,9 +292,11 @@ void ortkit__builder_matrix_free(ortkit__builder_job_plan *jobs, size_t n);
 /* ---- --ops-from (ops.c) ---------------------------------------------------- */
 
 /* Write ORT's required-operators configuration for the models' operators
- * (domain;opset;Op,Op,... lines, subgraphs included). */
+ * (domain;opset;Op,Op,... lines, subgraphs included); with device_copies
+ * (a build with a GPU provider) also the kernels that copy between the
+ * device and the CPU. */
 int ortkit__builder_ops_write(const char *path, const char *const *models, size_t n_models,
-                              size_t *n_ops);
+                              int device_copies, size_t *n_ops);
 
 /* ---- pre-flight (preflight.c) ------------------------------------------ */
 

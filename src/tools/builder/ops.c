@@ -4,6 +4,13 @@
  * which tools/ci_build/reduce_op_kernels.py turns into trimmed kernel
  * registrations before configure.  Read with the protobuf-c decoder of
  * onnx.proto; nodes inside subgraphs (If, Loop, Scan) count too.
+ *
+ * A build with a GPU provider also keeps the two copy kernels ONNX Runtime
+ * inserts itself where a graph moves between the device and the CPU
+ * (MemcpyFromHost, MemcpyToHost: registered since opset 1, in no model).
+ * Without them a model any of whose nodes falls back to the CPU cannot get
+ * a session on the GPU (Silero VAD on an H100: "Failed to find kernel for
+ * MemcpyToHost").
  */
 #include "builder.h"
 
@@ -95,11 +102,13 @@ static int cmp_use(const void *a, const void *b)
 }
 
 int ortkit__builder_ops_write(const char *path, const char *const *models, size_t n_models,
-                              size_t *n_ops)
+                              int device_copies, size_t *n_ops)
 {
     op_set s = {0};
     char *text = NULL;
     int rc = 0;
+    if (device_copies && !(rc = op_add(&s, "ai.onnx", 1, "MemcpyFromHost")))
+        rc = op_add(&s, "ai.onnx", 1, "MemcpyToHost");
     for (size_t i = 0; i < n_models && !rc; i++) {
         char *data = NULL;
         size_t size = 0;
