@@ -240,10 +240,12 @@ for t in d["tests"]:
         silero*) dims="--dim batch=1 --dim sequence=512" ;;
         ch_PP-OCRv4_det*) dims="--dim p2o.DynamicDimension.0=1 --dim p2o.DynamicDimension.1=640 --dim p2o.DynamicDimension.2=640" ;;
         esac
+        # --strict: a CUDA side that fell back to the CPU would measure nothing.
         # shellcheck disable=SC2086
-        "$ortkit" bench "$model" --random $dims -t 5 --ep cpu --compare ep=cuda --json >"$work/bench-$m.json"
+        "$ortkit" bench "$model" --random $dims -t 5 --strict --ep cpu --compare ep=cuda --json \
+            >"$work/bench-$m.json" || { say "$m: no bench on CUDA"; continue; }
         # shellcheck disable=SC2086
-        show "$ortkit" bench "$model" --random $dims -t 5 --ep cpu --compare ep=cuda
+        show "$ortkit" bench "$model" --random $dims -t 5 --strict --ep cpu --compare ep=cuda || true
     done
 
     say "8/8 outputs on CUDA against the reference's on the CPU"

@@ -183,6 +183,11 @@ typedef struct ortkit_manifest {
     const char *build_cache;
     const char *build_cache_remote;
     uint64_t build_cache_remote_hits;
+    /* 1 when one of its ELF files asks for an executable stack (added in
+     * 0.5, needs.exec_stack; 0 when none does, or the manifest does not
+     * say): glibc 2.41 and newer refuse to load it, and selection passes it
+     * over on such a host. */
+    int needs_exec_stack;
 } ortkit_manifest;
 
 /* Open the bundle in dir: its manifest is read and checked strictly (unknown

@@ -111,6 +111,7 @@ static void test_runtime_1_30(void **state)
     assert_string_equal(e.need_glibcxx, "3.4.22");
     assert_string_equal(e.need_cxxabi, "1.3.11");
     assert_string_equal(e.def_glibcxx, ""); /* it defines VERS_1.30.0 only */
+    assert_false(e.exec_stack); /* PT_GNU_STACK RW */
     ortkit__elf_free(&e);
     ortkit__elf_free(&e); /* a freed record is empty: freeing it again is harmless */
 }
@@ -398,6 +399,16 @@ static void test_image(void **state)
     assert_string_equal(e.runpath, "$ORIGIN:/opt/x");
     assert_string_equal(e.rpath, "/old");
     assert_needed(&e, two, 2);
+    /* No PT_GNU_STACK: the loader gives it an executable stack. */
+    assert_true(e.exec_stack);
+    ortkit__elf_free(&e);
+
+    /* Linked here: with -z execstack, and without. */
+    read_ok(&e, ORTKIT_TEST_STUBS "/libstub_exec_stack.so");
+    assert_true(e.exec_stack);
+    ortkit__elf_free(&e);
+    read_ok(&e, ORTKIT_TEST_STUBS "/libstub_no_symbol.so");
+    assert_false(e.exec_stack);
     ortkit__elf_free(&e);
 
     /* Nothing but the string table: no SONAME, no paths, no DT_NEEDED. */

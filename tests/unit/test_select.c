@@ -375,6 +375,66 @@ static void test_needs_of_the_binaries(void **state)
     ortkit_host_free(aws);
 }
 
+/* A bundle one of whose files asks for an executable stack (needs.exec_stack,
+ * as a library linked by Debian 11's ld from objects without .note.GNU-stack
+ * does): glibc 2.41 and newer refuse to load it, older ones do not. */
+static ortkit_bundle *make_exec_stack(const char *name, const char *value)
+{
+    char json[1024];
+    snprintf(json, sizeof json,
+             "{\"schema\": 1, \"name\": \"%s\", \"onnxruntime\": {\"version\": \"1.21.0\", "
+             "\"api_level\": 21}, \"variant\": \"cpu\", \"requires\": {\"arch\": \"x86_64\"}, "
+             "\"library\": \"lib/libonnxruntime.so.1\", \"needs\": {\"glibc\": \"2.29\", "
+             "\"glibcxx\": \"3.4.26\", \"libraries\": [\"libc.so.6\"], \"exec_stack\": %s}, "
+             "\"files\": [{\"path\": \"lib/libonnxruntime.so.1\", \"size\": 1, \"sha256\": \"%064d\"}]}",
+             name, value, 0);
+    ortkit_bundle *b = NULL;
+    return ortkit_bundle_parse(&b, json, strlen(json)) == 0 ? b : NULL;
+}
+
+static void test_needs_exec_stack(void **state)
+{
+    (void)state;
+    ortkit_bundle *b[] = {make_exec_stack("execstack", "true"), make_exec_stack("noexec", "false")};
+    assert_non_null(b[0]);
+    assert_non_null(b[1]);
+    assert_true(ortkit_bundle_manifest(b[0])->needs_exec_stack);
+    assert_false(ortkit_bundle_manifest(b[1])->needs_exec_stack);
+    const ortkit_bundle *list[] = {b[0], b[1]};
+    ortkit_host *h = load_host("laptop-avx2.json"); /* glibc 2.39 */
+    ortkit_bundle_choice *c = NULL;
+    assert_int_equal(ortkit_bundle_select(&c, h, list, 2, NULL), 0);
+    assert_true(verdict(c, 0)->fits);
+    assert_true(verdict(c, 1)->fits);
+    ortkit_bundle_choice_free(c);
+
+    h->glibc = "2.41"; /* Debian 13 */
+    assert_int_equal(ortkit_bundle_select(&c, h, list, 2, NULL), 0);
+    assert_false(verdict(c, 0)->fits);
+    assert_string_equal(verdict(c, 0)->why,
+                        "needs an executable stack, which glibc 2.41 and newer (this host has 2.41) "
+                        "refuse to a library loaded by a running program; build it linked with -z "
+                        "noexecstack");
+    assert_true(verdict(c, 1)->fits);
+    assert_int_equal(c->index, 1);
+    ortkit_bundle_choice_free(c);
+
+    /* Overridden with the glibc needs: taken, saying so. */
+    setenv("ORTKIT_IGNORE_NEEDS", "glibc", 1);
+    assert_int_equal(ortkit_bundle_select(&c, h, list, 2, NULL), 0);
+    assert_true(verdict(c, 0)->fits);
+    assert_non_null(strstr(verdict(c, 0)->why, "(ignored: ORTKIT_IGNORE_NEEDS)"));
+    ortkit_bundle_choice_free(c);
+    unsetenv("ORTKIT_IGNORE_NEEDS");
+
+    /* Not a boolean: the manifest is refused. */
+    assert_null(make_exec_stack("odd", "\"yes\""));
+    assert_error_has("exec_stack");
+    ortkit_host_free(h);
+    for (size_t i = 0; i < 2; i++)
+        ortkit_bundle_free(b[i]);
+}
+
 /* A described host with a feature ortkit does not know is refused, naming it. */
 static void test_host_with_unknown_feature(void **state)
 {
@@ -398,6 +458,7 @@ int main(void)
         cmocka_unit_test(test_nothing_fits),
         cmocka_unit_test(test_unsupported_builds),
         cmocka_unit_test(test_needs_of_the_binaries),
+        cmocka_unit_test(test_needs_exec_stack),
         cmocka_unit_test(test_host_with_unknown_feature),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -127,6 +127,7 @@ cJSON *bundle_summary_json(const ortkit_manifest *m)
         cJSON_AddStringToObject(n, "glibcxx", m->needs_glibcxx);
         cJSON_AddStringToObject(n, "cxxabi", m->needs_cxxabi);
         cJSON_AddItemToObject(n, "libraries", strings(m->needs_libraries, m->needs_library_count));
+        cJSON_AddBoolToObject(n, "exec_stack", m->needs_exec_stack);
     }
     if (m->build_known)
         cJSON_AddItemToObject(o, "build", build_json(m));
@@ -174,6 +175,9 @@ void bundle_needs_print(const ortkit_manifest *m)
     printf("needs      glibc %s, GLIBCXX %s, CXXABI %s\n", m->needs_glibc[0] ? cli_esc(m->needs_glibc) : "-",
            m->needs_glibcxx[0] ? cli_esc(m->needs_glibcxx) : "-",
            m->needs_cxxabi[0] ? cli_esc(m->needs_cxxabi) : "-");
+    if (m->needs_exec_stack)
+        printf("           and an executable stack, which glibc 2.41 and newer refuse to a loaded\n"
+               "           library: rebuild it linked with -z noexecstack\n");
     if (!m->part_count) {
         cli_print_wrapped(stdout, "libraries  ", m->needs_libraries, m->needs_library_count);
         return;

@@ -101,10 +101,12 @@ unsigned ortkit__needs_ignored(void);
  * Can the host load files that need these (the manifest's needs, or one
  * library's)?  1 yes (why: "" or what was not judged, and overrides used),
  * 0 no (why: "needs glibc 2.43, this host has 2.36"; "needs libX.so.0, not
- * in the bundle, not on this host").  A host that does not say (no glibc,
- * no library list) is not refused for it.
+ * in the bundle, not on this host"; "needs an executable stack, which glibc
+ * 2.41 and newer ... refuse").  A host that does not say (no glibc, no
+ * library list) is not refused for it.
  */
 int ortkit__needs_met(const ortkit_host *host, const char *glibc, const char *glibcxx,
-                      const char *const *libraries, size_t library_count, char *why, size_t size);
+                      int exec_stack, const char *const *libraries, size_t library_count, char *why,
+                      size_t size);
 
 #endif

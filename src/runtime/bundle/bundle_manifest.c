@@ -321,7 +321,7 @@ static int symbol_version_ok(const char *s)
 static int read_needs(const reader *r, const cJSON *needs)
 {
     ortkit_manifest *m = &r->b->m;
-    static const char *const keys[] = {"glibc", "glibcxx", "cxxabi", "libraries", NULL};
+    static const char *const keys[] = {"glibc", "glibcxx", "cxxabi", "libraries", "exec_stack", NULL};
     if (!cJSON_IsObject(needs))
         return FAIL(r, "'needs' must be an object");
     int rc = check_keys(r, needs, "needs", keys);
@@ -351,6 +351,8 @@ static int read_needs(const reader *r, const cJSON *needs)
                 return ortkit__error_nomem();
         }
     }
+    if ((rc = get_bool(r, needs, "exec_stack", "needs", &m->needs_exec_stack)))
+        return rc;
     m->needs_known = 1;
     return ORTKIT_OK;
 }
@@ -605,6 +607,10 @@ int ortkit__bundle_to_json(char **out, const ortkit_manifest *m)
         cJSON *libs = cJSON_AddArrayToObject(o, "libraries");
         for (size_t i = 0; libs && i < m->needs_library_count; i++)
             cJSON_AddItemToArray(libs, cJSON_CreateString(m->needs_libraries[i]));
+        /* Written only when true: manifests of libraries that ask for none
+         * stay as they were. */
+        if (m->needs_exec_stack)
+            cJSON_AddTrueToObject(o, "exec_stack");
     }
     cJSON_AddBoolToObject(root, "verified_by_loading", m->verified_by_loading);
     if (ortkit__manifest_gpu_write(root, m) || ortkit__manifest_parts_write(root, m) ||

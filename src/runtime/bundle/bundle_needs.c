@@ -58,7 +58,7 @@ static int version_need(const char *need, const char *have, const char *what, co
     return 2;
 }
 
-int ortkit__needs_met(const ortkit_host *h, const char *glibc, const char *glibcxx,
+int ortkit__needs_met(const ortkit_host *h, const char *glibc, const char *glibcxx, int exec_stack,
                       const char *const *libraries, size_t library_count, char *why, size_t size)
 {
     unsigned ignore = ortkit__needs_ignored();
@@ -75,6 +75,18 @@ int ortkit__needs_met(const ortkit_host *h, const char *glibc, const char *glibc
         return 0;
     if (r == 2)
         snprintf(note + strlen(note), sizeof note - strlen(note), "%s%s", note[0] ? "; " : "", why);
+    /* glibc 2.41 stopped making the stack executable for a library loaded
+     * after start-up: one that asks for it no longer loads. */
+    const char *have = clean_version(h->glibc);
+    if (exec_stack && have[0] && ortkit__version_compare(have, "2.41") >= 0) {
+        why[0] = '\0';
+        SAY("needs an executable stack, which glibc 2.41 and newer (this host has %.24s) refuse to "
+            "a library loaded by a running program; build it linked with -z noexecstack", have);
+        if (!(ignore & ORTKIT__IGNORE_GLIBC))
+            return 0;
+        SAY(" (ignored: ORTKIT_IGNORE_NEEDS)");
+        snprintf(note + strlen(note), sizeof note - strlen(note), "%s%s", note[0] ? "; " : "", why);
+    }
 
     /* The libraries: every one the host lacks is named, so one look says all. */
     char missing[256] = "";

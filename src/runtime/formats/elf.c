@@ -304,13 +304,16 @@ static int read_dynamic64(ortkit__elf *e, int fd, const char *path, uint64_t fil
         goto cleanup;
     }
     const Elf64_Phdr *dp = NULL;
-    int interp = 0;
+    int interp = 0, stack = -1; /* -1: no PT_GNU_STACK, which the loader takes as executable */
     for (size_t i = 0; i < eh.e_phnum; i++) {
         if (ph[i].p_type == PT_DYNAMIC && !dp)
             dp = &ph[i];
         interp |= ph[i].p_type == PT_INTERP;
+        if (ph[i].p_type == PT_GNU_STACK)
+            stack = (ph[i].p_flags & PF_X) != 0;
     }
     e->executable = eh.e_type == ET_EXEC;
+    e->exec_stack = stack != 0;
     if (!dp)
         goto cleanup; /* statically linked */
     if (dp->p_filesz > MAX_DYNAMIC || dp->p_offset > file_size || dp->p_filesz > file_size - dp->p_offset) {

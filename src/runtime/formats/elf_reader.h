@@ -27,6 +27,11 @@ typedef struct ortkit__elf {
     size_t needed_count;
     int executable;     /* a program (ET_EXEC, or position-independent: DF_1_PIE,
                          * or PT_INTERP without a SONAME), not a library */
+    int exec_stack;     /* 1: loading it asks for an executable stack (its
+                         * PT_GNU_STACK is executable, or it has none: an
+                         * object without .note.GNU-stack, linked by an older
+                         * ld).  glibc 2.41 and newer refuse to dlopen such a
+                         * library: "cannot enable executable stack". */
     /* The highest symbol versions the file requires of other libraries
      * (DT_VERNEED): "2.28" for GLIBC_2.28, "3.4.22" for GLIBCXX_3.4.22,
      * "1.3.11" for CXXABI_1.3.11; "" when it requires none.  Names that are

@@ -158,7 +158,7 @@ static int part_met(const ortkit_manifest *m, const ortkit_bundle_part *p, const
     const char **needed = uncarried(m, p->libraries, p->library_count, &n);
     if (!needed)
         return -1;
-    int met = ortkit__needs_met(h, NULL, NULL, needed, n, why, why_size);
+    int met = ortkit__needs_met(h, NULL, NULL, 0, needed, n, why, why_size);
     free(needed);
     return met;
 }
@@ -249,8 +249,8 @@ static int fits(const ortkit_bundle *b, const ortkit_host *h, const char *forced
         SAY("out of memory");
         return 0;
     }
-    int loadable = ortkit__needs_met(h, m->needs_glibc, m->needs_glibcxx, needed, n_needed, why,
-                                     why_size);
+    int loadable = ortkit__needs_met(h, m->needs_glibc, m->needs_glibcxx, m->needs_exec_stack,
+                                     needed, n_needed, why, why_size);
     free(needed);
     if (!loadable)
         return 0;

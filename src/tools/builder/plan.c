@@ -330,6 +330,13 @@ static int plan_ort(ortkit__builder_plan *p, const ortkit__builder_config *cfg)
      * flags, nor to the environment (CFLAGS, CXXFLAGS, CUDAFLAGS seed them). */
     PUSH(c, "-DCMAKE_C_FLAGS=");
     PUSH(c, "-DCMAKE_CXX_FLAGS=");
+    /* No library asks for an executable stack: MLAS's assembly carries no
+     * .note.GNU-stack, which Debian 11's GNU ld (2.35) takes for
+     * "executable" (trixie's 2.44 does not; ORT's CMake says nothing), and
+     * glibc 2.41 and newer refuse to load such a library ("cannot enable
+     * executable stack"). */
+    PUSH(c, "-DCMAKE_SHARED_LINKER_FLAGS=-Wl,-z,noexecstack");
+    PUSH(c, "-DCMAKE_MODULE_LINKER_FLAGS=-Wl,-z,noexecstack");
     /* CUDA device code gets no CPU flags at all: nvcc's own flags are these
      * (empty) and ORT's, and CMake hands nvcc none of CMAKE_CXX_FLAGS, so
      * the .cu compiles of every x86 variant of one CUDA and SM are the same

@@ -264,8 +264,8 @@ static int loadable_here(const import *im, ortkit_arch arch)
     char why[512];
     /* An override of the needs may let selection take a bundle, never let
      * import load a library the loader would refuse. */
-    int ok = libs && ortkit__needs_met(h, im->elf.need_glibc, im->elf.need_glibcxx, libs, n, why,
-                                       sizeof why) == 1 &&
+    int ok = libs && ortkit__needs_met(h, im->elf.need_glibc, im->elf.need_glibcxx,
+                                       im->elf.exec_stack, libs, n, why, sizeof why) == 1 &&
              !strstr(why, "ignored");
     free(libs);
     ortkit_host_free(h);

@@ -508,6 +508,7 @@ static int collect_needs(ortkit_bundle *b, const file_list *fl, const char *dir,
         keep_higher(glibc, sizeof glibc, e.need_glibc);
         keep_higher(glibcxx, sizeof glibcxx, e.need_glibcxx);
         keep_higher(cxxabi, sizeof cxxabi, e.need_cxxabi);
+        b->m.needs_exec_stack |= e.exec_stack;
         for (size_t j = 0; !rc && j < e.needed_count; j++) {
             const char *n = e.needed[j];
             int seen = carried(fl, n);
