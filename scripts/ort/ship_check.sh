@@ -110,6 +110,9 @@ fleet_check() {
     mountpoint -q "$fleet/proc" || mount -t proc proc "$fleet/proc"
     in_fleet() { chroot "$fleet" env -i PATH=/opt/ortkit/bin:/usr/bin:/bin HOME=/root "$@"; }
     rc=0
+    # A fresh host each time: what an earlier check installed would be kept
+    # (install replaces a bundle that verifies only with --force).
+    rm -rf "$fleet/root/.local/share/ortkit" "$fleet/data/out"
     echo "== ortkit bundle install http://127.0.0.1:$port --pubkey ship.pub"
     in_fleet ortkit bundle install "http://127.0.0.1:$port" --pubkey /data/ship.pub || rc=1
     echo "== ortkit bundle list; ortkit doctor"
