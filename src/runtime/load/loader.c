@@ -153,8 +153,13 @@ int ortkit__runtime_load(ortkit_runtime **out, const char *path, const char *sou
         rt->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
         if (!rt->handle) {
             const char *why = dlerror();
-            rc = ortkit__error_set(ORTKIT_E_RUNTIME_INVALID, "cannot load runtime '%s' (from %s): %s",
-                                   path, source, why ? why : "unknown error");
+            /* glibc 2.41 and newer: what to do about it is not in its words. */
+            int stack = why && strstr(why, "executable stack");
+            rc = ortkit__error_set(ORTKIT_E_RUNTIME_INVALID, "cannot load runtime '%s' (from %s): %s%s",
+                                   path, source, why ? why : "unknown error",
+                                   stack ? " (it asks for an executable stack, which this glibc "
+                                           "refuses to a library loaded by a running program: use a "
+                                           "build linked with -z noexecstack)" : "");
             goto fail;
         }
     } else {
