@@ -235,17 +235,16 @@ for t in d["tests"]:
     for m in silero_vad ch_PP-OCRv4_det_infer; do
         model="$models/$m.onnx"
         [ -f "$model" ] || continue
-        dims=
         case $m in
-        silero*) dims="--dim batch=1 --dim sequence=512" ;;
-        ch_PP-OCRv4_det*) dims="--dim p2o.DynamicDimension.0=1 --dim p2o.DynamicDimension.1=640 --dim p2o.DynamicDimension.2=640" ;;
+        silero*) inputs="--random --dim batch=1 --dim sequence=512" ;;
+        *) inputs=$(det_inputs) ;;
         esac
         # --strict: a CUDA side that fell back to the CPU would measure nothing.
-        # shellcheck disable=SC2086
-        "$ortkit" bench "$model" --random $dims -t 5 --strict --ep cpu --compare ep=cuda --json \
+        # shellcheck disable=SC2086 # $inputs: options
+        "$ortkit" bench "$model" $inputs -t 5 --strict --ep cpu --compare ep=cuda --json \
             >"$work/bench-$m.json" || { say "$m: no bench on CUDA"; continue; }
-        # shellcheck disable=SC2086
-        show "$ortkit" bench "$model" --random $dims -t 5 --strict --ep cpu --compare ep=cuda || true
+        # shellcheck disable=SC2086 # $inputs: options
+        show "$ortkit" bench "$model" $inputs -t 5 --strict --ep cpu --compare ep=cuda || true
     done
 
     say "8/8 outputs on CUDA against the reference's on the CPU"

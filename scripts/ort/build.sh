@@ -1,6 +1,8 @@
 # scripts/ort/build.sh - sourced by scripts/build_ort.sh (after common.sh):
 # step 4, the build (no option): `ortkit build` in the root, the bundle into
-# its /bundles, the report into deps/build-ort-VARIANT.json, then what can be
+# its /bundles, the report into deps/build-ort-ROOT-VARIANT.json (ROOT:
+# bullseye or trixie, so one root's build never overwrites the other's
+# report of the same variant), then what can be
 # checked here: a bullseye build is checked where it was not built
 # (--ship-check), a CUDA build as --cuda-check does, any other as --compare
 # does after validating it (deps/validate-ort-VARIANT.json): compare.sh's
@@ -9,9 +11,10 @@
 
 build() {
     say "ortkit build $variant (about 23 minutes on 2 cores)"
+    report="$deps/build-ort-$root_kind-$variant.json"
     # shellcheck disable=SC2086 # ORTKIT_BUILD_FLAGS: options, split at blanks
-    ortkit_build --bundle-into /bundles ${ORTKIT_BUILD_FLAGS:-} --json >"$deps/build-ort-$variant.json"
-    say "report: $deps/build-ort-$variant.json"
+    ortkit_build --bundle-into /bundles ${ORTKIT_BUILD_FLAGS:-} --json >"$report"
+    say "report: $report"
     # The build just made, by name: selection would take the best fit in
     # /bundles, which need not be this variant.
     built="/bundles/ort-$ort_version-$variant"

@@ -17,7 +17,7 @@ static_check() {
     say "ortkit build $variant --static"
     # shellcheck disable=SC2086 # ORTKIT_BUILD_FLAGS: options, split at blanks
     ortkit_build --static --bundle-into /bundles ${ORTKIT_BUILD_FLAGS:-} --json \
-        >"$deps/build-ort-$variant-static.json"
+        >"$deps/build-ort-$root_kind-$variant-static.json"
     mkdir -p "$root/data"
     cp "$here/examples/static_link.c" "$deps/models/silero_vad.onnx" "$root/data/"
     cp "$ort_dir/static_link.sh" "$root/data/static_check.sh"
