@@ -46,7 +46,9 @@
 #                  running Silero VAD beside the same program on the shared
 #                  bundle (deps/static-ort-VARIANT.txt)
 # Environment: VARIANT (cpu-avx2; cpu-x86-64 for the generic build, any name of
-# `ortkit variants`), ORTKIT_BUILD_FLAGS (extra `ortkit build` options).
+# `ortkit variants`), ORTKIT_BUILD_FLAGS (extra `ortkit build` options),
+# ORT_COMPILER (bullseye: clang-16 instead of GCC 10; its builds, bundles and
+# reports apart from GCC's, see scripts/ort/common.sh).
 #
 # A CUDA variant (VARIANT=cuda13.0-sm90-avx2) is the reduced-operator attempt
 # of docs/BUILD.md, "A CUDA build": the host's CUDA toolkit (CUDA_HOME,

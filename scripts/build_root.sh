@@ -23,6 +23,8 @@
 # package list for aarch64 variants (docs/BUILD.md, "Another architecture").
 #
 # usage: scripts/build_root.sh [ROOT]     (default deps/bullseye-root)
+# Environment: ROOT_EXTRA_PACKAGES, more of bullseye's packages to install
+# (build_ort.sh's ORT_COMPILER names its clang here).
 # Prints the root's path on stdout when it is ready.  Idempotent.
 set -eu
 
@@ -34,7 +36,7 @@ root="${1:-$deps/bullseye-root}"
 CMAKE_VERSION=4.3.4
 PACKAGES="build-essential python3 python3-flatbuffers patch ninja-build ccache xz-utils ca-certificates file pkg-config
  patchelf libcjson-dev libprotobuf-c-dev protobuf-c-compiler libsodium-dev libcurl4-openssl-dev
- libarchive-dev libssl-dev gcc-aarch64-linux-gnu g++-aarch64-linux-gnu"
+ libarchive-dev libssl-dev gcc-aarch64-linux-gnu g++-aarch64-linux-gnu ${ROOT_EXTRA_PACKAGES:-}"
 say() { printf 'build-root: %s\n' "$*" >&2; }
 
 [ "$(id -u)" = 0 ] || { say "needs root (debootstrap, chroot)"; exit 1; }

@@ -2,7 +2,7 @@
 # step 4, the build (no option): `ortkit build` in the root, the bundle into
 # its /bundles, the report into deps/build-ort-ROOT-VARIANT.json (ROOT:
 # bullseye or trixie, so one root's build never overwrites the other's
-# report of the same variant), then what can be
+# report of the same variant; bullseye-COMPILER with ORT_COMPILER), then what can be
 # checked here: a bullseye build is checked where it was not built
 # (--ship-check), a CUDA build as --cuda-check does, any other as --compare
 # does after validating it (deps/validate-ort-VARIANT.json): compare.sh's
@@ -11,13 +11,13 @@
 
 build() {
     say "ortkit build $variant (about 23 minutes on 2 cores)"
-    report="$deps/build-ort-$root_kind-$variant.json"
+    report="$deps/build-ort-$build_tag-$variant.json"
     # shellcheck disable=SC2086 # ORTKIT_BUILD_FLAGS: options, split at blanks
-    ortkit_build --bundle-into /bundles ${ORTKIT_BUILD_FLAGS:-} --json >"$report"
+    ortkit_build --bundle-into "$bundles" ${ORTKIT_BUILD_FLAGS:-} --json >"$report"
     say "report: $report"
     # The build just made, by name: selection would take the best fit in
     # /bundles, which need not be this variant.
-    built="/bundles/ort-$ort_version-$variant"
+    built="$bundles/ort-$ort_version-$variant"
     case $variant in
     cpu-armv*) ;; # another architecture: it cannot load here
     *) inside ortkit version --runtime "$built" || true ;;

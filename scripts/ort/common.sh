@@ -19,6 +19,22 @@ ort_version=1.21.0
 root_kind=${ORT_ROOT:-bullseye}
 say() { printf 'build-ort: %s\n' "$*" >&2; }
 case $root_kind in bullseye | trixie) ;; *) say "ORT_ROOT is bullseye or trixie"; exit 2 ;; esac
+# ORT_COMPILER (bullseye only): clang-N from the root's archive instead of
+# GCC 10, e.g. clang-16 (bullseye's newest).  It compiles against GCC 10's
+# libstdc++, so the bundle needs what the GCC build needs.  Its build
+# directories, bundles and reports are kept apart from GCC's:
+# /build/COMPILER/VARIANT, /bundles/COMPILER, build-ort-bullseye-COMPILER-*.
+compiler=${ORT_COMPILER:-}
+case $root_kind-$compiler in
+*-) ;;
+bullseye-clang-[0-9]*) ;;
+*) say "ORT_COMPILER is clang-N, for the bullseye root only"; exit 2 ;;
+esac
+compiler_env=${compiler:+"CC=$compiler CXX=clang++-${compiler#clang-}"}
+# shellcheck disable=SC2034 # build.sh's
+bundles=/bundles${compiler:+/$compiler}
+# shellcheck disable=SC2034 # build.sh's
+build_tag=$root_kind${compiler:+-$compiler}
 root="$deps/$root_kind-root"
 src_dir="$deps/ort-src"
 tarball="onnxruntime_${ort_version}+dfsg.orig.tar.xz"
@@ -71,9 +87,11 @@ prepare_root() {
 inside() {
     case $root_kind in
     bullseye)
+        # shellcheck disable=SC2086 # $compiler_env: CC and CXX, or nothing
         chroot "$root" env -i PATH=/opt/ortkit/bin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
             HOME=/root XDG_CACHE_HOME=/build/.cache XDG_DATA_HOME=/root/.local/share \
-            CCACHE_DIR="${ccache_dir:-/build/.cache/ccache}" CCACHE_BASEDIR=/build CCACHE_MAXSIZE=8G "$@"
+            CCACHE_DIR="${ccache_dir:-/build/.cache/ccache}" CCACHE_BASEDIR=/build CCACHE_MAXSIZE=8G \
+            $compiler_env "$@"
         ;;
     trixie)
         chroot "$root" env -i PATH=/opt/ortkit/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
@@ -87,7 +105,7 @@ inside() {
 # dependencies live under /build, so that every variant's build reuses the
 # dependencies' compiles (CCACHE_BASEDIR=/build).
 bullseye_root() {
-    sh "$here/scripts/build_root.sh" "$root" >/dev/null
+    ROOT_EXTRA_PACKAGES="$compiler" sh "$here/scripts/build_root.sh" "$root" >/dev/null
     mountpoint -q "$root/proc" || { mount -t proc proc "$root/proc" && mounted=1; }
     dep_src=$(sh "$here/scripts/fetch_dep_sources.sh" "$deps/ort-deps-$ort_version")
     rm -rf "$root/deps-src" && cp -a "$dep_src" "$root/deps-src"
@@ -193,7 +211,8 @@ prepare_cuda() {
 
 # ---- 4. ortkit build in the root ----------------------------------------------------
 # ortkit_build OPTION...: `ortkit build` with the plan's options for this
-# root and variant, then OPTIONs, in build_dir (default /build/VARIANT; a
+# root and variant, then OPTIONs, in build_dir (default /build/VARIANT, or
+# /build/COMPILER/VARIANT; a
 # bullseye build's local compiler cache is ccache_dir, default
 # /build/.cache/ccache: bench/shared_cache.sh gives each builder its own).  (Each case puts its options in front of
 # the ones after it: they read in the order ortkit is given them.)
@@ -219,7 +238,7 @@ ortkit_build() {
     trixie) set -- --eigen /usr/include/eigen3 -D "CMAKE_PREFIX_PATH=$patch_set/cmake-shims" "$@" ;;
     esac
     inside ortkit build --source "/src/onnxruntime-$ort_version" --variant "$variant" \
-        --build-dir "${build_dir:-/build/$variant}" --patch "$patch_set" "$@"
+        --build-dir "${build_dir:-/build${compiler:+/$compiler}/$variant}" --patch "$patch_set" "$@"
 }
 
 # ---- what the checks share -----------------------------------------------------------

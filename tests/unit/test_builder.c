@@ -245,13 +245,20 @@ static void test_lock(void **state)
 static const char two_patch[] = "--- a/a.txt\n+++ b/a.txt\n@@ -1,3 +1,3 @@\n one\n-two\n+TWO\n three\n";
 static const char bad_patch[] = "--- a/a.txt\n+++ b/a.txt\n@@ -1,3 +1,3 @@\n uno\n-dos\n+DOS\n tres\n";
 
-static int apply(const char *patches, size_t *applied, size_t *skipped, char **log_text)
+/* The set in patches applied to src by the build directory whose state is state_dir. */
+static int apply_from(const char *state_dir, const char *patches, size_t *applied, size_t *skipped,
+                      char **log_text)
 {
     size_t size;
     FILE *log = open_memstream(log_text, &size);
-    int rc = ortkit__builder_patch_apply(patches, at("src"), at("state"), log, applied, skipped);
+    int rc = ortkit__builder_patch_apply(patches, at("src"), state_dir, log, applied, skipped);
     fclose(log);
     return rc;
+}
+
+static int apply(const char *patches, size_t *applied, size_t *skipped, char **log_text)
+{
+    return apply_from(at("state"), patches, applied, skipped, log_text);
 }
 
 static void test_patches(void **state)
@@ -272,7 +279,7 @@ static void test_patches(void **state)
     assert_string_equal(text = slurp(at("state/patches-applied")), "0001-two.patch\n");
     free(text);
 
-    /* Recorded: not tried again. */
+    /* Recorded and in the tree: nothing to say. */
     assert_int_equal(apply(at("patches"), &applied, &skipped, &log), 0);
     assert_true(applied == 0 && skipped == 1);
     assert_string_equal(log, "");
@@ -284,6 +291,19 @@ static void test_patches(void **state)
     assert_true(applied == 0 && skipped == 1);
     assert_non_null(strstr(log, "ortkit: patch 0001-two.patch is already in "));
     free(log);
+    assert_string_equal(text = slurp(at("state/patches-applied")), "0001-two.patch\n");
+    free(text);
+
+    /* The tree unpacked afresh under the same build directory: the record
+     * says applied, the tree does not have it: applied again. */
+    put("src/a.txt", "one\ntwo\nthree\n");
+    assert_int_equal(apply(at("patches"), &applied, &skipped, &log), 0);
+    assert_true(applied == 1 && skipped == 0);
+    assert_non_null(strstr(log, "ortkit: applied 0001-two.patch to "));
+    assert_non_null(strstr(log, "(again: this build directory had applied it"));
+    free(log);
+    assert_string_equal(text = slurp(at("src/a.txt")), "one\nTWO\nthree\n");
+    free(text);
     assert_string_equal(text = slurp(at("state/patches-applied")), "0001-two.patch\n");
     free(text);
 
@@ -300,6 +320,73 @@ static void test_patches(void **state)
     assert_int_equal(apply(at("no-patches"), &applied, &skipped, &log), ORTKIT_E_IO);
     free(log);
     assert_message_has("cannot open patch directory");
+}
+
+/* Two patches as ONNX Runtime's 0003 and 0008 are: the first adds a block
+ * after a blank line, the second a block after the first's.  With patch's
+ * default fuzz both apply again to the patched tree, one block more each
+ * time. */
+#define CMAKE_A "file(GLOB cpu\n  \"cpu/*.cc\"\n)\n\n"
+#define CMAKE_Z "file(GLOB cuda\n  \"cuda/*.h\"\n)\n"
+#define CMAKE_X86 "if (X86)\n  set(inv -mno-avx)\nendif()\n"
+#define CMAKE_ARM "if (ARM)\n  set(inv -march=armv8-a)\nendif()\n"
+static const char x86_patch[] = "--- a/l.cmake\n+++ b/l.cmake\n@@ -2,6 +2,10 @@\n   \"cpu/*.cc\"\n"
+                                " )\n \n+if (X86)\n+  set(inv -mno-avx)\n+endif()\n+\n"
+                                " file(GLOB cuda\n   \"cuda/*.h\"\n )\n";
+static const char arm_patch[] = "--- a/l.cmake\n+++ b/l.cmake\n@@ -5,6 +5,9 @@\n if (X86)\n"
+                                "   set(inv -mno-avx)\n endif()\n+if (ARM)\n"
+                                "+  set(inv -march=armv8-a)\n+endif()\n \n file(GLOB cuda\n"
+                                "   \"cuda/*.h\"\n )\n";
+
+/* One source tree, two build directories: the second finds the set in the
+ * tree and applies nothing (it once applied both again). */
+static void test_patches_shared_tree(void **state)
+{
+    (void)state;
+    size_t applied, skipped;
+    char *log = NULL, *text;
+    static const char patched[] = CMAKE_A CMAKE_X86 CMAKE_ARM "\n" CMAKE_Z;
+    put("src/l.cmake", CMAKE_A CMAKE_Z);
+    put("set/0003-x86.patch", x86_patch);
+    put("set/0008-arm.patch", arm_patch);
+
+    assert_int_equal(apply_from(at("build1"), at("set"), &applied, &skipped, &log), 0);
+    assert_true(applied == 2 && skipped == 0);
+    free(log);
+    assert_string_equal(text = slurp(at("src/l.cmake")), patched);
+    free(text);
+
+    assert_int_equal(apply_from(at("build2"), at("set"), &applied, &skipped, &log), 0);
+    assert_true(applied == 0 && skipped == 2);
+    assert_non_null(strstr(log, "ortkit: patch 0003-x86.patch is already in "));
+    assert_non_null(strstr(log, "ortkit: patch 0008-arm.patch is already in "));
+    free(log);
+    assert_string_equal(text = slurp(at("src/l.cmake")), patched);
+    free(text);
+    assert_string_equal(text = slurp(at("build2/patches-applied")),
+                        "0003-x86.patch\n0008-arm.patch\n");
+    free(text);
+
+    /* Only the first in the tree (the second's not): the second is applied. */
+    put("src/l.cmake", CMAKE_A CMAKE_X86 "\n" CMAKE_Z);
+    assert_int_equal(apply_from(at("build3"), at("set"), &applied, &skipped, &log), 0);
+    assert_true(applied == 1 && skipped == 1);
+    assert_non_null(strstr(log, "ortkit: patch 0003-x86.patch is already in "));
+    assert_non_null(strstr(log, "ortkit: applied 0008-arm.patch to "));
+    free(log);
+    assert_string_equal(text = slurp(at("src/l.cmake")), patched);
+    free(text);
+
+    /* The first is in the tree and would apply again further on, where its
+     * context repeats: refused, the tree untouched. */
+    static const char twice[] = CMAKE_A CMAKE_X86 "\n" CMAKE_Z CMAKE_A CMAKE_Z;
+    put("src/l.cmake", twice);
+    assert_int_equal(apply_from(at("build4"), at("set"), &applied, &skipped, &log), ORTKIT_E_IO);
+    free(log);
+    assert_message_has("patch 0003-x86.patch would apply to ");
+    assert_message_has("but it is already in it");
+    assert_string_equal(text = slurp(at("src/l.cmake")), twice);
+    free(text);
 }
 
 /* Every entry under src, with its type, mode and contents (or target), in
@@ -496,6 +583,7 @@ int main(void)
         cmocka_unit_test(test_preflight_reduce_ops),
         cmocka_unit_test(test_lock),
         cmocka_unit_test(test_patches),
+        cmocka_unit_test(test_patches_shared_tree),
         cmocka_unit_test(test_patch_failures_leave_the_tree),
         cmocka_unit_test(test_report_text),
         cmocka_unit_test(test_report_json),

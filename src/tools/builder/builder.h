@@ -342,8 +342,9 @@ void ortkit__builder_lock_release(ortkit__builder_lock *lock);
 
 /* ---- patches (patch.c) ---------------------------------------------------- */
 
-/* Apply the .patch files of DIR in name order with `patch -p1`, once each: applied ones
- * are recorded in <state>/patches-applied.  *applied counts the new ones. */
+/* Apply the .patch files of DIR in name order with `patch -p1`, those the source tree
+ * does not have yet, and record them in <state>/patches-applied.  *applied counts the
+ * ones applied now, *skipped those already in. */
 int ortkit__builder_patch_apply(const char *patch_dir, const char *source, const char *state_dir,
                                 FILE *log, size_t *applied, size_t *skipped);
 

@@ -1,12 +1,23 @@
 /*
  * patch.c - `--patch DIR`: a per-version patch set, as distributions carry.
- * The .patch files of DIR are applied in name order with `patch -p1`; each applied one
- * is recorded in <state>/patches-applied, so a rerun does not apply it
- * again.  A patch that is already in the tree is recorded and skipped; one
- * that neither applies nor is present fails.  "Already in" is decided by
- * really reverse-applying the patch to copies of the files it names (GNU
- * patch's -R --dry-run exits 0 on a patch that is not reversed, "Ignoring
- * -R"), and a patch that fails half-way (a git-style one may have made a
+ * The .patch files of DIR are applied in name order with `patch -p1`
+ * without fuzz (as dpkg-source does: a hunk applied with fuzz can land a
+ * second time where its context repeats), each recorded in
+ * <state>/patches-applied once it is in.
+ *
+ * What is in is decided by the tree, not by the record: several build
+ * directories share one source tree, and a tree may be unpacked afresh
+ * under a build directory that had patched the old one.  First the whole
+ * set is looked for: reverse-applied, last first and without fuzz, to
+ * copies of the files it names (each patch meets exactly the context it
+ * left), as a run in another build directory leaves it.  Otherwise patch
+ * by patch: one that applies is applied; one that does not and
+ * reverse-applies to copies (with patch's default fuzz: a later patch may
+ * have changed the lines around it) is already in; one that would apply
+ * and is also found is refused, not applied twice; one that neither
+ * applies nor is present fails.  (GNU patch's -R --dry-run exits 0 on a
+ * patch that is not reversed, "Ignoring -R", so the reversal is real, on
+ * copies.)  A patch that fails half-way (a git-style one may have made a
  * link first) is undone from copies kept before it ran: on any failure the
  * tree is as it was.  A patch naming a path outside the tree is refused
  * (GNU patch would skip it and still succeed).
@@ -40,17 +51,23 @@ static int recorded(const char *list, const char *name)
     return 0;
 }
 
-/* mode: "check" (dry run), "apply", or "reverse" (for real, refusing a
- * patch that is not reversed: --forward with -R). */
+/* mode: "check" (dry run) or "apply", without fuzz; "reverse" (for real,
+ * refusing a patch that is not reversed: --forward with -R) with patch's
+ * default fuzz, or "unapply", the same without fuzz. */
 static int run_patch(const char *source, const char *file, const char *mode, char **out)
 {
-    const char *check[] = {"patch", "-p1", "--batch", "--forward", "-s", "--dry-run", "-d", source,
+    const char *check[] = {"patch", "-p1", "--batch", "--forward", "--fuzz=0", "-s", "--dry-run",
+                           "-d", source, "-i", file, NULL};
+    const char *apply[] = {"patch", "-p1", "--batch", "--forward", "--fuzz=0", "-s", "-d", source,
                            "-i", file, NULL};
-    const char *apply[] = {"patch", "-p1", "--batch", "--forward", "-s", "-d", source, "-i", file,
-                           NULL};
     const char *reverse[] = {"patch", "-p1", "--batch", "-R", "--forward", "-s", "-d", source,
                              "-i", file, NULL};
-    const char *const *argv = !strcmp(mode, "check") ? check : !strcmp(mode, "apply") ? apply : reverse;
+    const char *unapply[] = {"patch", "-p1", "--batch", "-R", "--forward", "--fuzz=0", "-s", "-d",
+                             source, "-i", file, NULL};
+    const char *const *argv = !strcmp(mode, "check")     ? check
+                              : !strcmp(mode, "apply")   ? apply
+                              : !strcmp(mode, "reverse") ? reverse
+                                                         : unapply;
     int st = 0;
     if (ortkit__spawn(argv, 1, out, &st) != 0)
         return -1;
@@ -81,9 +98,46 @@ static int already_in(const char *source, const char *file, const ortkit__strv *
     return in;
 }
 
+/* Is the set names[0..n) in the tree as a run of ours leaves it?  Each
+ * patch reverse-applies, last first and without fuzz, to copies of the
+ * files the set names.  Anything that goes wrong here means "no": the
+ * patches are then looked at one by one, which reports it. */
+static int set_in(const char *source, const char *dir, char *const *names, size_t n,
+                  const char *state_dir)
+{
+    ortkit__strv files = {0};
+    ortkit__builder_patch_kept k = {0};
+    char scratch[PATH_MAX], copy[PATH_MAX], file[PATH_MAX];
+    int in = 0, made = 0;
+    if (ortkit__pathf(scratch, sizeof scratch, "%s/.ortkit-patch-XXXXXX", state_dir) ||
+        !mkdtemp(scratch))
+        goto cleanup;
+    made = 1;
+    for (size_t i = 0; i < n; i++)
+        if (ortkit__pathf(file, sizeof file, "%s/%s", dir, names[i]) ||
+            ortkit__builder_patch_names(&files, file))
+            goto cleanup;
+    if (ortkit__pathf(copy, sizeof copy, "%s/in", scratch) || ortkit__mkdirs(copy) ||
+        ortkit__builder_patch_keep(&k, source, &files, copy))
+        goto cleanup;
+    in = 1;
+    for (size_t i = n; in && i-- > 0;) {
+        char *out = NULL;
+        in = !ortkit__pathf(file, sizeof file, "%s/%s", dir, names[i]) &&
+             run_patch(copy, file, "unapply", &out) == 0;
+        free(out);
+    }
+cleanup:
+    if (made)
+        nftw(scratch, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    ortkit__builder_patch_kept_free(&k);
+    ortkit__strv_free(&files);
+    return in;
+}
+
 /* Apply one patch; on any failure the tree is put back as it was. */
 static int apply_one(const char *source, const char *file, const char *name, const char *state_dir,
-                     FILE *log, size_t *applied, size_t *skipped)
+                     int was_recorded, FILE *log, size_t *applied, size_t *skipped)
 {
     ortkit__strv names = {0};
     ortkit__builder_patch_kept k = {0};
@@ -98,14 +152,24 @@ static int apply_one(const char *source, const char *file, const char *name, con
     }
     made = 1;
     /* Try first, so a patch that does not fit is not even started. */
-    if (run_patch(source, file, "check", &out) != 0) {
-        if (already_in(source, file, &names, scratch)) {
-            if (log)
+    int fits = run_patch(source, file, "check", &out) == 0;
+    int in = already_in(source, file, &names, scratch);
+    if (fits && in) {
+        rc = ortkit__error_set(ORTKIT_E_IO, "patch %s would apply to %s, but it is already in it "
+                               "(its context repeats there): not applied a second time; unpack a "
+                               "fresh source tree", name, source);
+        goto cleanup;
+    }
+    if (!fits) {
+        if (in) {
+            if (log && !was_recorded)
                 fprintf(log, "ortkit: patch %s is already in %s\n", name, source);
             (*skipped)++;
         } else {
-            rc = ortkit__error_set(ORTKIT_E_IO, "patch %s does not apply to %s: %.*s", name,
-                                   source, out ? (int)strcspn(out, "\n") : 0, out ? out : "");
+            rc = ortkit__error_set(ORTKIT_E_IO, "patch %s does not apply to %s%s: %.*s", name,
+                                   source, was_recorded ? " (this build directory applied it "
+                                   "before: the tree has changed since)" : "",
+                                   out ? (int)strcspn(out, "\n") : 0, out ? out : "");
         }
         goto cleanup;
     }
@@ -123,7 +187,9 @@ static int apply_one(const char *source, const char *file, const char *name, con
         goto cleanup;
     }
     if (log)
-        fprintf(log, "ortkit: applied %s to %s\n", name, source);
+        fprintf(log, "ortkit: applied %s to %s%s\n", name, source,
+                was_recorded ? " (again: this build directory had applied it, the tree had lost it)"
+                             : "");
     (*applied)++;
 cleanup:
     free(out);
@@ -132,6 +198,19 @@ cleanup:
     ortkit__builder_patch_kept_free(&k);
     ortkit__strv_free(&names);
     return rc;
+}
+
+/* name added to the record (list, its text), written whole each time. */
+static int record_add(const char *record, char **list, const char *name)
+{
+    size_t len = *list ? strlen(*list) : 0;
+    char *next = malloc(len + strlen(name) + 2);
+    if (!next)
+        return ortkit__error_nomem();
+    sprintf(next, "%s%s\n", *list ? *list : "", name);
+    free(*list);
+    *list = next;
+    return ortkit__file_write_atomic(record, next, strlen(next));
 }
 
 int ortkit__builder_patch_apply(const char *patch_dir, const char *source, const char *state_dir,
@@ -167,27 +246,24 @@ int ortkit__builder_patch_apply(const char *patch_dir, const char *source, const
         goto cleanup;
     if (access(record, F_OK) == 0 && (rc = ortkit__file_read(&list, NULL, record, 1 << 20)))
         goto cleanup;
-    for (size_t i = 0; i < names.n; i++) {
-        if (recorded(list, names.v[i])) {
-            (*skipped)++;
-            continue;
-        }
+    /* The tree decides, not the record: a tree unpacked afresh under a build
+     * directory that had patched the old one gets the set again. */
+    int whole_set_in = set_in(source, dir, names.v, names.n, state_dir);
+    for (size_t i = 0; !rc && i < names.n; i++) {
         char file[PATH_MAX];
-        if ((rc = ortkit__pathf(file, sizeof file, "%s/%s", dir, names.v[i])) ||
-            (rc = apply_one(source, file, names.v[i], state_dir, log, applied, skipped)))
-            goto cleanup;
-        /* Record after each, so an interrupted run knows what is in. */
-        size_t len = list ? strlen(list) : 0;
-        char *next = malloc(len + strlen(names.v[i]) + 2);
-        if (!next) {
-            rc = ortkit__error_nomem();
-            goto cleanup;
+        int was_recorded = recorded(list, names.v[i]);
+        if (whole_set_in) {
+            if (log && !was_recorded)
+                fprintf(log, "ortkit: patch %s is already in %s\n", names.v[i], source);
+            (*skipped)++;
+        } else if ((rc = ortkit__pathf(file, sizeof file, "%s/%s", dir, names.v[i])) ||
+                   (rc = apply_one(source, file, names.v[i], state_dir, was_recorded, log, applied,
+                                   skipped))) {
+            break;
         }
-        sprintf(next, "%s%s\n", list ? list : "", names.v[i]);
-        free(list);
-        list = next;
-        if ((rc = ortkit__file_write_atomic(record, list, strlen(list))))
-            goto cleanup;
+        /* Recorded after each, so an interrupted run's record says what is in. */
+        if (!was_recorded)
+            rc = record_add(record, &list, names.v[i]);
     }
 cleanup:
     free(dir);
