@@ -25,7 +25,7 @@ arm64_check() {
     out="$deps/arm64-check"
     arm_ortkit="$here/build-arm64/ortkit"
     qemu="$deps/qemu/qemu-aarch64"
-    built="$root/bundles/ort-$ort_version-$variant"
+    built="$root$bundles/ort-$ort_version-$variant"
     [ -x "$arm_ortkit" ] || { say "no aarch64 ortkit: make build-arm64"; return 1; }
     [ -x "$qemu" ] || { say "no $qemu: sh scripts/setup.sh test fetches it"; return 1; }
     [ -e "$built/manifest.json" ] || { say "no bundle $built: VARIANT=$variant sh scripts/build_ort.sh"; return 1; }

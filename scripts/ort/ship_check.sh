@@ -26,10 +26,10 @@ ship_check() {
         --into "$deps/compare-bundles" >/dev/null
     built=""
     for v in cpu-x86-64 cpu-avx2; do
-        b="$root/bundles/ort-$ort_version-$v"
+        b="$root$bundles/ort-$ort_version-$v"
         [ -e "$b/manifest.json" ] && built="$built $b"
     done
-    [ -n "$built" ] || { say "no bundle built in $root/bundles: build cpu-x86-64 and cpu-avx2 first"; return 1; }
+    [ -n "$built" ] || { say "no bundle built in $root$bundles: build cpu-x86-64 and cpu-avx2 first"; return 1; }
     vad_in="$out/vad"
     /usr/bin/python3 "$here/scripts/make_vad_input.py" "$vad_in" >/dev/null
     # Options, split at blanks where they are used.

@@ -11,13 +11,13 @@
 # shellcheck shell=sh disable=SC2154 # the settings are common.sh's, which build_ort.sh sources first.
 
 static_check() {
-    shared="/bundles/ort-$ort_version-$variant"
-    static="/bundles/ort-$ort_version-$variant-static"
+    shared="$bundles/ort-$ort_version-$variant"
+    static="$bundles/ort-$ort_version-$variant-static"
     [ -e "$root$shared/manifest.json" ] || { say "build $variant first (make build-ort)"; return 1; }
     say "ortkit build $variant --static"
     # shellcheck disable=SC2086 # ORTKIT_BUILD_FLAGS: options, split at blanks
-    ortkit_build --static --bundle-into /bundles ${ORTKIT_BUILD_FLAGS:-} --json \
-        >"$deps/build-ort-$root_kind-$variant-static.json"
+    ortkit_build --static --bundle-into "$bundles" ${ORTKIT_BUILD_FLAGS:-} --json \
+        >"$deps/build-ort-$build_tag-$variant-static.json"
     mkdir -p "$root/data"
     cp "$here/examples/static_link.c" "$deps/models/silero_vad.onnx" "$root/data/"
     cp "$ort_dir/static_link.sh" "$root/data/static_check.sh"
