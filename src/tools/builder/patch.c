@@ -81,57 +81,54 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
     return 0;
 }
 
-/* Is the patch in the tree?  It reverse-applies, for real, to copies of the
- * files it names (in scratch/in). */
-static int already_in(const char *source, const char *file, const ortkit__strv *names,
-                      const char *scratch)
+/* Do the patches at paths[0..n) reverse-apply, last first and for real, to
+ * copies (in scratch/in) of the files they name?  mode: "reverse" (patch's
+ * default fuzz) or "unapply" (none).  Anything that goes wrong means "no":
+ * the caller then reports what it finds. */
+static int reverses(const char *source, char *const *paths, size_t n, const char *mode,
+                    const char *scratch)
 {
-    char copy[PATH_MAX];
-    ortkit__builder_patch_kept k;
-    if (ortkit__pathf(copy, sizeof copy, "%s/in", scratch) || ortkit__mkdirs(copy))
-        return 0;
-    int in = !ortkit__builder_patch_keep(&k, source, names, copy);
-    ortkit__builder_patch_kept_free(&k);
-    char *out = NULL;
-    in = in && run_patch(copy, file, "reverse", &out) == 0;
-    free(out);
-    return in;
-}
-
-/* Is the set names[0..n) in the tree as a run of ours leaves it?  Each
- * patch reverse-applies, last first and without fuzz, to copies of the
- * files the set names.  Anything that goes wrong here means "no": the
- * patches are then looked at one by one, which reports it. */
-static int set_in(const char *source, const char *dir, char *const *names, size_t n,
-                  const char *state_dir)
-{
-    ortkit__strv files = {0};
+    ortkit__strv names = {0};
     ortkit__builder_patch_kept k = {0};
-    char scratch[PATH_MAX], copy[PATH_MAX], file[PATH_MAX];
-    int in = 0, made = 0;
-    if (ortkit__pathf(scratch, sizeof scratch, "%s/.ortkit-patch-XXXXXX", state_dir) ||
-        !mkdtemp(scratch))
-        goto cleanup;
-    made = 1;
+    char copy[PATH_MAX];
+    int in = 0;
     for (size_t i = 0; i < n; i++)
-        if (ortkit__pathf(file, sizeof file, "%s/%s", dir, names[i]) ||
-            ortkit__builder_patch_names(&files, file))
+        if (ortkit__builder_patch_names(&names, paths[i]))
             goto cleanup;
     if (ortkit__pathf(copy, sizeof copy, "%s/in", scratch) || ortkit__mkdirs(copy) ||
-        ortkit__builder_patch_keep(&k, source, &files, copy))
+        ortkit__builder_patch_keep(&k, source, &names, copy))
         goto cleanup;
     in = 1;
     for (size_t i = n; in && i-- > 0;) {
         char *out = NULL;
-        in = !ortkit__pathf(file, sizeof file, "%s/%s", dir, names[i]) &&
-             run_patch(copy, file, "unapply", &out) == 0;
+        in = run_patch(copy, paths[i], mode, &out) == 0;
         free(out);
     }
 cleanup:
-    if (made)
-        nftw(scratch, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
     ortkit__builder_patch_kept_free(&k);
-    ortkit__strv_free(&files);
+    ortkit__strv_free(&names);
+    return in;
+}
+
+/* Is the set DIR/names[0..n) in the tree as a run of ours leaves it?  It
+ * reverse-applies, last first and without fuzz, so each patch meets exactly
+ * the context it left. */
+static int set_in(const char *source, const char *dir, char *const *names, size_t n,
+                  const char *state_dir)
+{
+    ortkit__strv paths = {0};
+    char scratch[PATH_MAX];
+    int in = 0;
+    for (size_t i = 0; i < n; i++)
+        if (ortkit__strv_pushf(&paths, "%s/%s", dir, names[i]))
+            goto cleanup;
+    if (!ortkit__pathf(scratch, sizeof scratch, "%s/.ortkit-patch-XXXXXX", state_dir) &&
+        mkdtemp(scratch)) {
+        in = reverses(source, paths.v, paths.n, "unapply", scratch);
+        nftw(scratch, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    }
+cleanup:
+    ortkit__strv_free(&paths);
     return in;
 }
 
@@ -153,7 +150,10 @@ static int apply_one(const char *source, const char *file, const char *name, con
     made = 1;
     /* Try first, so a patch that does not fit is not even started. */
     int fits = run_patch(source, file, "check", &out) == 0;
-    int in = already_in(source, file, &names, scratch);
+    /* Already in: it reverse-applies, with fuzz (a later patch may have
+     * changed the lines around it). */
+    char *const one[] = {(char *)file};
+    int in = reverses(source, one, 1, "reverse", scratch);
     if (fits && in) {
         rc = ortkit__error_set(ORTKIT_E_IO, "patch %s would apply to %s, but it is already in it "
                                "(its context repeats there): not applied a second time; unpack a "
