@@ -18,13 +18,20 @@
 #      remote storage, which `ortkit build --cache-remote` needs): Debian
 #      12's binary with its own libraries, below;
 #   4. ortkit itself, built in the root against bullseye's libraries (so it
-#      runs there: the host's needs glibc 2.34).
+#      runs there: the host's needs glibc 2.34);
+#   5. with ROOT_PYTHONS="3.11 3.13" (build_ort.sh's ORT_PYTHON): each CPython
+#      built in the root from Debian's source (3.11 from Debian 12, 3.13 from
+#      Debian 13; bullseye's own 3.9 is older than ONNX Runtime 1.21's 3.10),
+#      once, into /opt/python3.X, kept as a tarball in the download cache.
+#      ONNX Runtime's Python extension is compiled against its headers, and
+#      the wheels are tried with it in this glibc 2.31 root.
 # Debian's aarch64 cross compilers (GCC 10.2, arm64 glibc 2.31) are in the
 # package list for aarch64 variants (docs/BUILD.md, "Another architecture").
 #
 # usage: scripts/build_root.sh [ROOT]     (default deps/bullseye-root)
 # Environment: ROOT_EXTRA_PACKAGES, more of bullseye's packages to install
-# (build_ort.sh's ORT_COMPILER names its clang here).
+# (build_ort.sh's ORT_COMPILER names its clang here); ROOT_PYTHONS, the
+# CPythons to build (step 5).
 # Prints the root's path on stdout when it is ready.  Idempotent.
 set -eu
 
@@ -37,6 +44,8 @@ CMAKE_VERSION=4.3.4
 PACKAGES="build-essential python3 python3-flatbuffers patch ninja-build ccache xz-utils ca-certificates file pkg-config
  patchelf libcjson-dev libprotobuf-c-dev protobuf-c-compiler libsodium-dev libcurl4-openssl-dev
  libarchive-dev libssl-dev gcc-aarch64-linux-gnu g++-aarch64-linux-gnu ${ROOT_EXTRA_PACKAGES:-}"
+# What a CPython needs to build its modules (zlib for pip's wheels, ctypes, bz2, lzma).
+[ -z "${ROOT_PYTHONS:-}" ] || PACKAGES="$PACKAGES zlib1g-dev libffi-dev libbz2-dev liblzma-dev"
 say() { printf 'build-root: %s\n' "$*" >&2; }
 
 [ "$(id -u)" = 0 ] || { say "needs root (debootstrap, chroot)"; exit 1; }
@@ -151,5 +160,57 @@ in_root sh -c 'cmake -S /opt/ortkit-src -B /opt/ortkit-build -G Ninja -DCMAKE_BU
     cmake --build /opt/ortkit-build -j 2 >>/tmp/ortkit-build.log 2>&1 &&
     cmake --install /opt/ortkit-build >>/tmp/ortkit-build.log 2>&1' ||
     { say "ortkit does not build in the root; see $root/tmp/ortkit-build.log"; exit 1; }
+# ---- CPythons (ROOT_PYTHONS) ------------------------------------------------
+# Debian's source package of each (suite, version): the orig tarball is
+# CPython's own release.  Built without optimisation passes (PGO would
+# triple the time): they compile one extension and run tests, nothing more.
+python_source() { # 3.X -> "suite debian-version"
+    case $1 in
+    3.11) echo "bookworm 3.11.2-6+deb12u8" ;;
+    3.13) echo "trixie 3.13.5-2+deb13u5" ;;
+    *) return 1 ;;
+    esac
+}
+for py in ${ROOT_PYTHONS:-}; do
+    where=$(python_source "$py") || { say "no Debian source known for CPython $py (3.11 and 3.13 are)"; exit 1; }
+    suite=${where%% *} dver=${where#* }
+    up=${dver%-*}
+    if in_root sh -c "/opt/python$py/bin/python$py -c 'import zlib, ctypes' 2>/dev/null"; then continue; fi
+    tgz="$cache/cpython-$up-bullseye-x86_64.tar.gz"
+    if [ ! -s "$tgz" ]; then
+        # The orig tarball, .xz or .gz (not its .asc signature).
+        orig() {
+            o=$(last_file "$1" "python${py}_$up.orig.tar.x" z)
+            [ -n "$o" ] || o=$(last_file "$1" "python${py}_$up.orig.tar.g" z)
+            [ -z "$o" ] || echo "$o"
+        }
+        src=$(orig "$cache")
+        if [ -z "$src" ]; then
+            say "fetching CPython $up's source (Debian $suite)"
+            apt_list "$deps/apt-$suite-python-src" "deb-src $suite main"
+            apt_get update -qq
+            tmp=$(mktemp -d "$cache/src.XXXXXX")
+            apt_source "$tmp" "python$py=$dver"
+            src=$(orig "$tmp")
+            [ -n "$src" ] || { rm -rf "$tmp"; say "could not fetch python$py $dver's source from Debian $suite"; exit 1; }
+            mv "$src" "$cache/" && rm -rf "$tmp"
+            src="$cache/$(basename "$src")"
+        fi
+        say "building CPython $up in the root (once; a few minutes on 2 cores)"
+        rm -rf "$root/tmp/cpython-src" && mkdir -p "$root/tmp/cpython-src"
+        tar -xf "$src" -C "$root/tmp/cpython-src" --strip-components=1
+        in_root sh -c "cd /tmp/cpython-src && ./configure --prefix=/opt/python$py --with-ensurepip=install \
+                >/tmp/cpython-build.log 2>&1 && make -j2 >>/tmp/cpython-build.log 2>&1 &&
+            rm -rf /opt/python$py && make install >>/tmp/cpython-build.log 2>&1" ||
+            { say "CPython $up's build failed; see $root/tmp/cpython-build.log"; exit 1; }
+        tar -czf "$tgz.part" -C "$root/opt" "python$py" && mv "$tgz.part" "$tgz"
+        rm -rf "$root/tmp/cpython-src"
+    else
+        rm -rf "$root/opt/python$py" && tar -xzf "$tgz" -C "$root/opt"
+    fi
+    in_root sh -c "/opt/python$py/bin/python$py -c 'import zlib, ctypes'" ||
+        { say "CPython $py does not run in the root"; exit 1; }
+done
+
 touch "$root/.ortkit-root-ready"
 echo "$root"

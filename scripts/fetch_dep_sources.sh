@@ -11,7 +11,10 @@
 # line saying where it came from.  Three are cut out of something larger:
 # Boost.Mp11 (libs/mp11 of boost1.83), SafeInt (libsafeint-dev's headers) and
 # utf8_range (protobuf's third_party/utf8_range), repacked with their origin
-# said.
+# said.  pybind11 and dlpack, used only by builds with the Python package
+# (--python), are header-only and their sources are not served: the headers
+# of pybind11-dev and libdlpack-dev, each with a CMakeLists.txt of ortkit's
+# that makes the targets ONNX Runtime links (scripts/ort/NAME.cmake).
 #
 # usage: scripts/fetch_dep_sources.sh [DIR]   (default deps/ort-deps-1.21.0)
 set -eu
@@ -38,7 +41,9 @@ date trixie howardhinnant-date 3.0.3+ds-2 3.0.3
 pytorch_cpuinfo unstable cpuinfo 0.0~git20250905.877328f-1 877328f
 microsoft_gsl trixie ms-gsl 4.0.0-3.1 4.0.0
 mp11 trixie boost1.83 1.83.0-4.2 1.83.0
-safeint trixie libsafeint-dev.deb 3.0.28a+dfsg-4 3.0.28a"
+safeint trixie libsafeint-dev.deb 3.0.28a+dfsg-4 3.0.28a
+pybind11 trixie pybind11-dev.deb 2.13.6-2 2.13.6
+dlpack bookworm libdlpack-dev.deb 0.6-1+b1 0.6"
 
 use_suite() { # suite: apt_get on a private state for its sources and packages, updated once
     apt_dir="$deps/apt-$1-src"
@@ -71,15 +76,20 @@ fetch() { # suite package debian-version -> the orig tarball's (or .deb's) path 
 }
 
 # A sub-tree of a tarball (or of a .deb's files), repacked: NAME-VERSION.tar.gz
-# with NAME-VERSION/ inside.
-repack() { # archive member dest-base
+# with NAME-VERSION/ inside (with CMAKELISTS as its CMakeLists.txt, and the
+# sub-tree as include/, when one is given).
+repack() { # archive member dest-base [cmakelists]
     tmp=$(mktemp -d "$out/.repack.XXXXXX")
     case $1 in
     *.deb) dpkg-deb -x "$1" "$tmp/x" ;;
     *) tar -xf "$1" -C "$tmp" --wildcards "*/$2/*" ;;
     esac
     for src in "$tmp"/*/"$2"; do break; done
-    mv "$src" "$tmp/$3"
+    if [ -n "${4:-}" ]; then
+        mkdir -p "$tmp/$3" && mv "$src" "$tmp/$3/include" && cp "$4" "$tmp/$3/CMakeLists.txt"
+    else
+        mv "$src" "$tmp/$3"
+    fi
     tar -czf "$out/$3.tar.gz.part" -C "$tmp" "$3" && mv "$out/$3.tar.gz.part" "$out/$3.tar.gz"
     rm -rf "$tmp"
 }
@@ -98,6 +108,11 @@ echo "$SOURCES" | while read -r name suite pkg dver up; do
         [ "$name" = safeint ] && member=usr/include/safeint
         [ -s "$out/$dest" ] || repack "$orig" "$member" "$name-$up"
         origin="$member of $origin"
+        ;;
+    pybind11 | dlpack)
+        dest="$name-$up.tar.gz"
+        [ -s "$out/$dest" ] || repack "$orig" usr/include "$name-$up" "$here/scripts/ort/$name.cmake"
+        origin="usr/include of $origin, with scripts/ort/$name.cmake as its CMakeLists.txt"
         ;;
     *)
         ext=${orig##*.orig.}

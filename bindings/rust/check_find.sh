@@ -51,6 +51,23 @@ grep -q "ORTKIT_DIR=build is relative, and cargo runs build scripts in the packa
     { cat "$out" >&2; fail "no clear message for a relative ORTKIT_DIR"; }
 echo "ok: ORTKIT_DIR=build -> refused: relative"
 
+# A path cargo's directives cannot carry is refused (issue 36: a newline in
+# ORTKIT_DIR injected rustc-link-args, a comma would split -Wl,-rpath).
+for evil in "$build/rust-nl
+cargo:rustc-link-arg=-Wl,--version" "$build/rust-comma,--version"; do
+    rm -rf "$evil"
+    mkdir -p "$evil/lib"
+    ln -s "$prefix/lib/libortkit.so" "$evil/lib/libortkit.so"
+    if env ORTKIT_DIR="$evil" "$cargo" build --offline -q -p ortkit-sys >"$out" 2>&1; then
+        rm -rf "$evil"
+        fail "ORTKIT_DIR with a newline or comma was accepted"
+    fi
+    rm -rf "$evil"
+    grep -q "ortkit-sys: the library's directory .* which cargo's directives cannot carry" "$out" ||
+        { cat "$out" >&2; fail "no clear message for an ORTKIT_DIR cargo cannot carry"; }
+done
+echo "ok: ORTKIT_DIR with a newline or a comma -> refused"
+
 # Nothing anywhere: every place looked at is named (unless this machine has
 # ortkit installed in a system prefix, which is then found).
 if ls /usr/local/lib/libortkit.so /usr/lib/*/libortkit.so /usr/lib/libortkit.so >/dev/null 2>&1; then

@@ -188,6 +188,18 @@ typedef struct ortkit_manifest {
      * say): glibc 2.41 and newer refuse to load it, and selection passes it
      * over on such a host. */
     int needs_exec_stack;
+    /* The local cache build_cache's compiles read (added in 0.5,
+     * build.cache.local): "no-server" (one no server's objects reach:
+     * remote storage off), "server" (the remote's own local copy), "none"
+     * (remote only); NULL when the manifest does not say (an older ortkit,
+     * whose one local cache a server may have filled). */
+    const char *build_cache_local;
+    /* Where `bundle complete` took each of gpu_libraries from (added in
+     * 0.5, gpu.libraries[].origin): gpu_library_count entries, each the
+     * path it was copied from, or NULL where the manifest does not say
+     * (carried by the release itself, or completed by an older ortkit);
+     * the whole list NULL when no entry says. */
+    const char *const *gpu_library_origins;
 } ortkit_manifest;
 
 /* Open the bundle in dir: its manifest is read and checked strictly (unknown
@@ -211,7 +223,7 @@ ORTKIT_API const char *ortkit_bundle_damage(const ortkit_bundle *bundle);
  * string (looked for only when its own checks passed).  Every problem found
  * is kept; ORTKIT_OK when there are none, else ORTKIT_E_FORMAT.  Loading the
  * library is the caller's to do, in a process it can lose (`ortkit bundle
- * verify` runs `ortkit bundle probe` as a child), and to record with
+ * verify` runs ortkit-probe as a child), and to record with
  * ortkit_bundle_record_load (<ortkit/tools/bundle_make.h>).
  */
 ORTKIT_API int ortkit_bundle_verify(ortkit_bundle *bundle);

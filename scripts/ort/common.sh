@@ -31,10 +31,25 @@ bullseye-clang-[0-9]*) ;;
 *) say "ORT_COMPILER is clang-N, for the bullseye root only"; exit 2 ;;
 esac
 compiler_env=${compiler:+"CC=$compiler CXX=clang++-${compiler#clang-}"}
+# ORT_PYTHON (bullseye only): the CPythons to build ONNX Runtime's Python
+# package for, e.g. "3.11 3.13": each built in the root from Debian's source
+# (build_root.sh), the extension compiled against Debian 13's numpy 2.2
+# headers, one wheel each in /build/VARIANT/wheels (docs/PYTHON.md).
+pythons=${ORT_PYTHON:-}
+case $root_kind-$pythons in
+*-) ;;
+bullseye-*) ;;
+*) say "ORT_PYTHON is for the bullseye root"; exit 2 ;;
+esac
+NUMPY_DEV_VERSION="1:2.2.4+ds-1"   # Debian 13's python3-numpy-dev: numpy 2.2's C headers
+# A build with Python (ORT_PYTHON) has RTTI on: its build directory, bundle
+# and report are kept apart from the C-only build's (/build/python/VARIANT,
+# /bundles/python, build-ort-bullseye-python-*).
+pyside=${ORT_PYTHON:+python}
 # shellcheck disable=SC2034 # build.sh's
-bundles=/bundles${compiler:+/$compiler}
+bundles=/bundles${compiler:+/$compiler}${pyside:+/$pyside}
 # shellcheck disable=SC2034 # build.sh's
-build_tag=$root_kind${compiler:+-$compiler}
+build_tag=$root_kind${compiler:+-$compiler}${pyside:+-$pyside}
 root="$deps/$root_kind-root"
 src_dir="$deps/ort-src"
 tarball="onnxruntime_${ort_version}+dfsg.orig.tar.xz"
@@ -105,12 +120,31 @@ inside() {
 # dependencies live under /build, so that every variant's build reuses the
 # dependencies' compiles (CCACHE_BASEDIR=/build).
 bullseye_root() {
-    ROOT_EXTRA_PACKAGES="$compiler" sh "$here/scripts/build_root.sh" "$root" >/dev/null
+    ROOT_EXTRA_PACKAGES="$compiler" ROOT_PYTHONS="$pythons" sh "$here/scripts/build_root.sh" "$root" >/dev/null
+    [ -z "$pythons" ] || numpy_headers
     mountpoint -q "$root/proc" || { mount -t proc proc "$root/proc" && mounted=1; }
     dep_src=$(sh "$here/scripts/fetch_dep_sources.sh" "$deps/ort-deps-$ort_version")
     rm -rf "$root/deps-src" && cp -a "$dep_src" "$root/deps-src"
     copy_patches_and_source
     mkdir -p "$root/build/.cache"
+}
+
+# numpy 2.2's C headers in the root, /opt/numpy-headers/include: Debian 13's
+# python3-numpy-dev, unpacked (architecture-specific only in _numpyconfig.h,
+# which is x86-64's).
+numpy_headers() {
+    [ -e "$root/opt/numpy-headers/include/numpy/_numpyconfig.h" ] && return 0
+    if [ -z "$(cached_deb python3-numpy-dev)" ]; then
+        say "fetching python3-numpy-dev $NUMPY_DEV_VERSION (Debian 13)"
+        apt_list "$deps/apt-trixie-numpy" "deb trixie main"
+        apt_get update -qq && apt_download "$cache" "python3-numpy-dev=$NUMPY_DEV_VERSION" ||
+            { say "cannot fetch python3-numpy-dev"; exit 1; }
+    fi
+    x=$(mktemp -d)
+    dpkg-deb -x "$(cached_deb python3-numpy-dev)" "$x"
+    rm -rf "$root/opt/numpy-headers" && mkdir -p "$root/opt/numpy-headers"
+    cp -a "$x/usr/lib/x86_64-linux-gnu/python3-numpy/numpy/_core/include" "$root/opt/numpy-headers/include"
+    rm -rf "$x"
 }
 
 # The trixie chroot: `debootstrap --variant=buildd trixie`, then `apt-get
@@ -227,6 +261,12 @@ ortkit_build() {
         ;;
     esac
     patch_set="/opt/ortkit/patches/onnxruntime-$ort_version"
+    rev=""
+    for py in $pythons; do rev="$py $rev"; done
+    for py in $rev; do
+        set -- --python "/opt/python$py/bin/python$py" "$@"
+    done
+    [ -z "$pythons" ] || set -- --numpy-include /opt/numpy-headers/include "$@"
     case $root_kind in
     bullseye)
         # Debian's versions that are not deps.txt's (docs/BUILD.md lists them).
@@ -238,7 +278,7 @@ ortkit_build() {
     trixie) set -- --eigen /usr/include/eigen3 -D "CMAKE_PREFIX_PATH=$patch_set/cmake-shims" "$@" ;;
     esac
     inside ortkit build --source "/src/onnxruntime-$ort_version" --variant "$variant" \
-        --build-dir "${build_dir:-/build${compiler:+/$compiler}/$variant}" --patch "$patch_set" "$@"
+        --build-dir "${build_dir:-/build${compiler:+/$compiler}${pyside:+/$pyside}/$variant}" --patch "$patch_set" "$@"
 }
 
 # ---- what the checks share -----------------------------------------------------------

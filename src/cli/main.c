@@ -14,6 +14,7 @@ static const cli_command commands[] = {
     {"build", cmd_build, "build ONNX Runtime from source for a variant, under a memory budget"},
     {"variants", cmd_variants, "list the ORT build variants and which fit this host"},
     {"bundle", cmd_bundle, "relocatable ONNX Runtime bundles: import, complete, verify, choose, publish, install"},
+    {"wheel", cmd_wheel, "ONNX Runtime's Python package per variant: pack, show, publish, choose"},
     {"doctor", cmd_doctor, "explain which runtime is loaded here, and check that it works"},
 };
 

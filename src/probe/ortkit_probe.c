@@ -1,24 +1,34 @@
 /*
- * ortkit-probe - decides, in a process of its own, whether a GPU execution
- * provider can be added to a runtime.  libortkit runs it (posix_spawn) before
- * it trusts CUDA or TensorRT in the caller's process: a driver library or a
- * provider that crashes or hangs while loading takes only this process down.
+ * ortkit-probe - loads a runtime in a process of its own, and decides there
+ * whether a GPU execution provider can be added to it: every "load it in a
+ * child to see" of ortkit's is this program, so a library, a driver library
+ * or a provider that crashes or hangs while loading takes only this process
+ * down.  libortkit runs it (posix_spawn) before it trusts CUDA or TensorRT
+ * in the caller's process; the tool runs it before `validate` and for
+ * `bundle verify` / `bundle probe`.
  *
+ *   ortkit-probe [RUNTIME]
  *   ortkit-probe RUNTIME PROVIDER[:OPTIONS] [--origin DIR] [--cudnn] [-- SONAME...]
  *
- * Each SONAME (the provider's own dependencies) is loaded as the provider
- * would find it (first from DIR when its RUNPATH names $ORIGIN); --cudnn
- * also loads libcudnn.so.9 and asks which CUDA it was built for; then the
- * runtime is loaded and a one-node model run on PROVIDER.  The answer is
- * lines on stdout, fields separated by tabs, flushed one by one so that the
- * parent knows how far a crashed probe got:
+ * The first loads RUNTIME (none: the runtime search's choice) and says what
+ * it is.  The second first loads each SONAME (the provider's own
+ * dependencies) as the provider would find it (first from DIR when its
+ * RUNPATH names $ORIGIN); --cudnn also loads libcudnn.so.9 and asks which
+ * CUDA it was built for; then the runtime is loaded and a one-node model run
+ * on PROVIDER.  The answer is lines on stdout, fields separated by tabs,
+ * flushed one by one so that the parent knows how far a crashed probe got
+ * (src/util/util.h, "the probe program", reads them):
  *   need SONAME ok PATH | need SONAME missing ERROR
  *   cudnn PATH CUDART_VERSION CUDNN_VERSION | cudnn - missing ERROR
  *   stage NAME
- *   ok METHOD | fail STAGE MESSAGE
+ *   runtime VERSION PATH
+ *   provider NAME                 (each provider the runtime was built with)
+ *   ok WHAT | fail STAGE MESSAGE
  */
 #include <ortkit.h>
 #include <ortkit/tools/selftest.h>
+
+#include "util.h"
 
 #include <dlfcn.h>
 #include <link.h>
@@ -85,16 +95,47 @@ static void check_cudnn(const char *origin)
     line("cudnn", loaded_path(h), a, b);
 }
 
+/* The runtime, as ortkit opens one (ORTKIT_LOG lets its own log through). */
+static ortkit_runtime *open_runtime(const char *path)
+{
+    ortkit_runtime_options ro = ORTKIT_RUNTIME_OPTIONS_INIT;
+    ro.path = path && path[0] ? path : NULL;
+    const char *log = ortkit__env("ORTKIT_LOG");
+    char *end = NULL;
+    long level = log && *log ? strtol(log, &end, 10) : 0;
+    if (end && !*end && level >= 1 && level <= 5)
+        ro.log_level = (ortkit_log_level)level;
+    line("stage", "runtime", NULL, NULL);
+    ortkit_runtime *rt = NULL;
+    if (ortkit_runtime_open(&rt, &ro) != 0) {
+        line("fail", "runtime", ortkit_error_last(), NULL);
+        return NULL;
+    }
+    line("runtime", ortkit_runtime_version(rt), ortkit_runtime_path(rt), NULL);
+    for (size_t i = 0; i < ortkit_runtime_provider_count(rt); i++)
+        line("provider", ortkit_runtime_provider(rt, i), NULL, NULL);
+    return rt;
+}
+
 int main(int argc, char **argv)
 {
     /* It runs in a process group of its own (the caller kills the group at
      * its deadline), so a Ctrl-C at the terminal does not reach it: it must
      * not outlive the caller either. */
     prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (argc < 3) {
-        fprintf(stderr, "usage: ortkit-probe RUNTIME PROVIDER[:OPTIONS] [--origin DIR] [--cudnn] "
+    if (argc > 1 && argv[1][0] == '-') {
+        fprintf(stderr, "usage: ortkit-probe [RUNTIME]\n"
+                        "       ortkit-probe RUNTIME PROVIDER[:OPTIONS] [--origin DIR] [--cudnn] "
                         "[-- SONAME...]\n");
         return 2;
+    }
+    if (argc < 3) { /* load only */
+        ortkit_runtime *rt = open_runtime(argc == 2 ? argv[1] : NULL);
+        if (!rt)
+            return 1;
+        line("ok", "runtime", NULL, NULL);
+        ortkit_runtime_free(rt);
+        return 0;
     }
     const char *runtime = argv[1], *provider = argv[2], *origin = NULL;
     int cudnn = 0, i = 3;
@@ -113,14 +154,9 @@ int main(int argc, char **argv)
     if (cudnn)
         check_cudnn(origin);
 
-    line("stage", "runtime", NULL, NULL);
-    ortkit_runtime_options ro = ORTKIT_RUNTIME_OPTIONS_INIT;
-    ro.path = runtime;
-    ortkit_runtime *rt = NULL;
-    if (ortkit_runtime_open(&rt, &ro) != 0) {
-        line("fail", "runtime", ortkit_error_last(), NULL);
+    ortkit_runtime *rt = open_runtime(runtime);
+    if (!rt)
         return 1;
-    }
     /* Registering or appending the provider, creating a session with it and
      * one run: where drivers crash. */
     line("stage", "provider", NULL, NULL);

@@ -65,6 +65,10 @@ static const ortkit__env_var table[] = {
     {"CC", "the C compiler ortkit build uses (cc)", "ortkit build"},
     {"CXX", "the C++ compiler ortkit build uses (c++)", "ortkit build"},
     {"TMPDIR", "where ortkit build --plan writes its scratch files (/tmp)", "ortkit build"},
+    {"ORTKIT_CACHE_PASSWORD", "the password of ortkit build --cache-remote's URL, kept out of "
+                              "the command line", "ortkit build"},
+    {"CCACHE_DIR", "ccache's local cache; ortkit build --cache-remote keeps one of its own per "
+                   "server and CCACHE_DIR", "ortkit build"},
     {"PATH", "where the programs ortkit runs are found (pkg-config, cmake, the compilers)",
      "util"},
 };

@@ -81,6 +81,28 @@ static int executable(const char *path)
     return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
 }
 
+int ortkit__path_list_next(ortkit__path_list *it)
+{
+    while (it->rest && *it->rest) {
+        const char *p = it->rest;
+        size_t len = strcspn(p, ":");
+        it->rest = p + len + (p[len] == ':');
+        if (len) {
+            it->entry = p;
+            it->len = len;
+            return 1;
+        }
+    }
+    it->rest = it->entry = NULL;
+    it->len = 0;
+    return 0;
+}
+
+int ortkit__path_list_entry(const ortkit__path_list *it, char *buf, size_t size)
+{
+    return ortkit__pathf(buf, size, "%.*s", (int)it->len, it->entry ? it->entry : "");
+}
+
 int ortkit__path_which(char **out, const char *program)
 {
     *out = NULL;
@@ -92,20 +114,15 @@ int ortkit__path_which(char **out, const char *program)
     const char *path = ortkit__env("PATH");
     if (!path)
         path = "/usr/bin:/bin";
-    for (const char *p = path;;) {
-        const char *e = strchr(p, ':');
-        size_t len = e ? (size_t)(e - p) : strlen(p);
+    for (ortkit__path_list it = {.rest = path}; ortkit__path_list_next(&it);) {
         char *candidate = NULL;
-        if (len && asprintf(&candidate, "%.*s/%s", (int)len, p, program) < 0)
+        if (asprintf(&candidate, "%.*s/%s", (int)it.len, it.entry, program) < 0)
             return ortkit__error_nomem();
-        if (candidate && executable(candidate)) {
+        if (executable(candidate)) {
             *out = candidate;
             return ORTKIT_OK;
         }
         free(candidate);
-        if (!e)
-            break;
-        p = e + 1;
     }
     return ortkit__error_set(ORTKIT_E_IO, "%s not found on PATH", program);
 }
@@ -131,12 +148,9 @@ int ortkit__self_find(char *buf, size_t size, const char *rel_dirs, const char *
     }
     if (!realpath(where, file) || snprintf(self, sizeof self, "%s", dirname(file)) >= (int)sizeof self)
         return -1;
-    for (const char *p = rel_dirs; *p;) {
-        size_t len = strcspn(p, ":");
-        if (len && snprintf(buf, size, "%s/%.*s/%s", self, (int)len, p, name) < (int)size &&
+    for (ortkit__path_list it = {.rest = rel_dirs}; ortkit__path_list_next(&it);)
+        if (snprintf(buf, size, "%s/%.*s/%s", self, (int)it.len, it.entry, name) < (int)size &&
             access(buf, mode) == 0)
             return 0;
-        p += len + (p[len] == ':');
-    }
     return -1;
 }

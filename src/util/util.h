@@ -11,7 +11,9 @@
  *   error.c    the last-error message and code
  *   file.c     open and read regular files only, write one atomically, mkdir -p, rm -r
  *   path.c     paths built without truncation, absolute paths, PATH lookup
- *   spawn.c    run a program without a shell, its output captured, a time limit
+ *   spawn.c    child processes: a program or a function, pipes, a deadline, process
+ *              groups, reaping, framed messages; a program run, its output captured
+ *   probe.c    ortkit-probe: where it is, running it, its answer read
  *   cache.c    the per-user cache directories
  *   clock.c    the monotonic clock
  *   proc.c     memory (/proc/meminfo, resident set), CPUs
@@ -29,6 +31,7 @@
 
 #include "ortkit.h"
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -176,6 +179,21 @@ int ortkit__pathf(char *buf, size_t size, const char *fmt, ...) ORTKIT_PRINTF(3,
 /* *out: an absolute, normalised path for path, which need not exist ("."
  * and ".." are resolved by name, links are not followed); malloc'd. */
 int ortkit__path_absolute(char **out, const char *path);
+/* A colon-separated list (PATH, LD_LIBRARY_PATH, a RUNPATH, ORTKIT_PATH),
+ * entry by entry, empty entries passed over.  Start it at the list (NULL:
+ * empty); each entry is it.len bytes at it.entry, not NUL-terminated:
+ *     for (ortkit__path_list it = {.rest = dirs}; ortkit__path_list_next(&it);)
+ *         printf("%.*s\n", (int)it.len, it.entry);
+ */
+typedef struct ortkit__path_list {
+    const char *rest;  /* what is left of the list; NULL once at its end */
+    const char *entry; /* the current entry */
+    size_t len;
+} ortkit__path_list;
+/* 1 with the next entry, 0 at the end. */
+int ortkit__path_list_next(ortkit__path_list *it);
+/* The current entry into buf, NUL-terminated: ORTKIT_E_IO when it does not fit. */
+int ortkit__path_list_entry(const ortkit__path_list *it, char *buf, size_t size) ORTKIT_MUST_CHECK;
 /* *out: the executable program on PATH (or program itself when it holds a
  * '/'); malloc'd.  ORTKIT_E_IO when there is none. */
 int ortkit__path_which(char **out, const char *program);
@@ -236,13 +254,131 @@ int ortkit__cache_dir(char *buf, size_t size, const char *name);
  * ORTKIT_E_IO naming the rule it breaks and what to do (what: "the session
  * cache"). */
 int ortkit__private_dir(const char *dir, const char *what);
+/* Whether only this user (or root) could replace what path names
+ * (path_trust.c): every directory from "/" on the way (links followed one
+ * component at a time, so the directories holding them count too) belongs
+ * to the user or root and is writable by no one else, or is sticky and the
+ * entry in it the user's or root's; and path itself is the user's or root's,
+ * writable by no one else.  0, or -1 with the first thing that fails in why. */
+int ortkit__path_trusted(const char *path, char *why, size_t size);
+/* Walk path from the root as the kernel resolves it, links followed one
+ * component at a time (40 at most): visit(arg, DIR, ENTRY) for each entry
+ * met, with the directory holding it (non-zero stops the walk: -1).  end
+ * receives where the path led.  -1 with why when it cannot be walked. */
+struct stat;
+int ortkit__path_walk(const char *path, char *end, size_t end_size,
+                      int (*visit)(void *arg, const char *dir, const struct stat *entry),
+                      void *arg, char *why, size_t size);
+/* st (of path) belongs to the user or root and, unless a link, is writable
+ * by its owner only: 0, or -1 with why. */
+int ortkit__path_owned(const char *path, const struct stat *st, char *why, size_t size);
 /* Create path for a writer that will open it again by name (ONNX Runtime):
  * O_CREAT | O_EXCL | O_NOFOLLOW with mode (less the umask), so nothing
  * planted there (a link to another file) is written through.  ORTKIT_E_IO
  * with errno kept (EEXIST: try another name). */
 int ortkit__file_create_new(const char *path, unsigned mode);
 
-/* ---- running programs (spawn.c) ------------------------------------------- */
+/* ---- child processes (spawn.c) ---------------------------------------------- */
+
+/*
+ * The one place ortkit starts a process (the layers test fails on fork or
+ * vfork anywhere else).  A child runs a program (argv[0] searched on PATH,
+ * never through a shell) or a function in a forked copy of this process,
+ * with its standard streams set as asked, optionally a message channel
+ * each way, a process group of its own (killed as one), a signal for when
+ * this process dies, and a deadline.  A program without a function or a
+ * death signal is started with posix_spawnp (safe in a threaded caller);
+ * anything else is forked, which only a caller without threads may ask
+ * for (ORT starts threads: a process that loaded it never forks).
+ */
+typedef enum ortkit__child_io {
+    ORTKIT__CHILD_INHERIT = 0, /* this process's own stream */
+    ORTKIT__CHILD_NULL,        /* /dev/null */
+    ORTKIT__CHILD_PIPE,        /* a pipe to this process: ch->in, ch->out, ch->err */
+    ORTKIT__CHILD_FD,          /* the descriptor in the options (in_fd, out_fd, err_fd) */
+    ORTKIT__CHILD_TO_OUT,      /* stderr only: wherever its stdout goes */
+} ortkit__child_io;
+
+/* Run in the child.  to_parent and from_parent are the message channel's
+ * ends (-1 without one).  With argv, it runs before the program starts and
+ * a nonzero return is the child's exit status instead; without, its return
+ * is the exit status (the child leaves with _exit: no atexit handlers). */
+typedef int (*ortkit__child_fn)(void *arg, int to_parent, int from_parent);
+
+typedef struct ortkit__child_options {
+    const char *const *argv; /* the program and its arguments; NULL: fn only */
+    char *const *envp;       /* its environment (posix_spawnp only); NULL: this process's */
+    ortkit__child_fn fn;     /* run in a forked child (before argv, when both) */
+    void *arg;
+    ortkit__child_io in, out, err; /* 0: inherited */
+    int in_fd, out_fd, err_fd;     /* for ORTKIT__CHILD_FD */
+    int channel;      /* a pipe each way besides stdio: ch->to, ch->from (fn children) */
+    int own_group;    /* it leads a process group of its own, signalled as one */
+    int death_signal; /* sent to it when this process ends (PR_SET_PDEATHSIG); 0: none */
+    double timeout_s; /* its deadline, from the start (ch->deadline); 0: none */
+    const char *what; /* its name in messages; NULL: argv[0], or "a child process" */
+} ortkit__child_options;
+
+typedef struct ortkit__child {
+    int live;          /* started and not yet freed */
+    int pid;           /* 0 once reaped */
+    int in, out, err;  /* this process's ends of its PIPE streams; -1: none or closed */
+    int to, from;      /* the message channel's ends here; -1: none or closed */
+    int group;         /* it leads a process group */
+    double deadline;   /* on ortkit__clock_now(); 0: none */
+    int status;        /* once reaped: its exit status, or 128 + the signal; -1 before */
+    int signal;        /* the signal that ended it, 0 */
+    int timed_out;     /* killed at its deadline */
+    char tail[1024];   /* the last bytes read from out by ortkit__child_read_tail */
+    size_t tail_len;
+    char what[256];
+} ortkit__child;
+
+/* Start a child; on failure nothing is left to free or reap (errno says
+ * why a program could not be run). */
+int ortkit__child_start(ortkit__child *ch, const ortkit__child_options *o);
+/* Send sig to it: to its group when it leads one.  Nothing once reaped. */
+void ortkit__child_kill(ortkit__child *ch, int sig);
+/* Wait until it ends and reap it.  At its deadline it is killed (SIGKILL,
+ * timed_out set); a child with a group and a deadline has its group killed
+ * after it ends too, so nothing it started outlives it.  forward, when not
+ * NULL, is a signal number a handler of the caller's records: while
+ * waiting, it is passed on to the child once (the handler must not restart
+ * system calls).  ORTKIT_OK, or ORTKIT_E_IO when waiting fails. */
+int ortkit__child_wait(ortkit__child *ch, volatile sig_atomic_t *forward);
+/* The same without blocking: 1 when it has ended (reaped now, or before),
+ * 0 while it runs (killed when past its deadline), negative on an error. */
+int ortkit__child_poll(ortkit__child *ch);
+/* Ask it to leave (its stdin and channel closed: it sees their end), give
+ * it grace_s seconds, then kill it; reaped.  What ortkit__child_wait returns. */
+int ortkit__child_stop(ortkit__child *ch, double grace_s);
+/* Kill it if it still runs, reap it, close every descriptor.  A child that
+ * was never started (live 0: a zeroed struct) is left alone. */
+void ortkit__child_free(ortkit__child *ch);
+/* One read from ch->out, its last bytes kept in ch->tail: 1 while it is
+ * open (nothing to read yet counts), 0 at its end (ch->out closed). */
+int ortkit__child_read_tail(ortkit__child *ch);
+/* The last non-empty line of ch->tail. */
+void ortkit__child_last_line(const ortkit__child *ch, char *out, size_t size);
+/* Read ch->out to its end, or to the deadline (then the child is killed,
+ * timed_out set, what came before kept), into *output (NUL-terminated; up
+ * to ORTKIT__SPAWN_OUTPUT_MAX, the rest read and dropped). */
+int ortkit__child_read_all(ortkit__child *ch, char **output);
+
+/*
+ * Framed messages over a pipe: {uint32 type, uint32 size} in this
+ * machine's byte order, then size bytes.  Between a parent and the child it
+ * forked, never across machines.
+ */
+#define ORTKIT__MSG_END 1  /* the pipe ended before a message began */
+#define ORTKIT__MSG_LATE 2 /* the deadline came first */
+int ortkit__msg_send(int fd, uint32_t type, const void *data, size_t size);
+/* One message before deadline (ortkit__clock_now(); 0: none), of at most
+ * max bytes: ORTKIT_OK with *data (malloc'd, size + 1 bytes, the last 0),
+ * ORTKIT__MSG_END or ORTKIT__MSG_LATE (nothing recorded, *data NULL), or
+ * ORTKIT_E_IO for a frame cut short, one over max, or a failed read. */
+int ortkit__msg_recv(int fd, double deadline, size_t max, uint32_t *type, void **data,
+                     size_t *size);
 
 /* Output beyond this is read and dropped, so the child never blocks on a full pipe. */
 #define ORTKIT__SPAWN_OUTPUT_MAX ((size_t)4 << 20)
@@ -385,6 +521,55 @@ int ortkit__strv_pushf(ortkit__strv *sv, const char *fmt, ...) ORTKIT_PRINTF(2, 
 void ortkit__strv_free(ortkit__strv *sv);
 /* s quoted for a POSIX shell (single quotes only when needed); malloc'd. */
 char *ortkit__shell_quote(const char *s);
+
+/* ---- the probe program (probe.c) --------------------------------------------- */
+
+/*
+ * ortkit-probe (src/probe) loads a runtime in a process of its own, and
+ * tries a GPU provider in it when asked: every "load it in a child to see"
+ * of ortkit's goes through it, so a library that crashes or hangs takes the
+ * probe down, not the caller.  Its command line:
+ *   ortkit-probe [RUNTIME]          load only (no RUNTIME: the runtime search's)
+ *   ortkit-probe RUNTIME PROVIDER[:OPTIONS] [--origin DIR] [--cudnn] [-- SONAME...]
+ * It answers in lines on stdout, fields separated by tabs, each flushed as
+ * it happens, so the parent knows how far a crashed probe got:
+ *   stage NAME                      it begins: libraries, runtime, provider
+ *   need SONAME ok PATH | need SONAME missing ERROR
+ *   cudnn PATH CUDART CUDNN | cudnn - missing ERROR
+ *   runtime VERSION PATH            the runtime loaded
+ *   provider NAME                   each provider it was built with
+ *   ok WHAT | fail STAGE MESSAGE    the end
+ */
+typedef struct ortkit__probe_answer {
+    char *output;        /* what it wrote, as written (its stderr too when merged) */
+    int status;          /* its exit status, or 128 + the signal */
+    int timed_out;
+    int ok;              /* it said ok */
+    char stage[32];      /* the last stage it began */
+    char fail_stage[32]; /* it said fail: where, and why */
+    char message[2048];
+    char version[64];    /* the runtime line */
+    char path[4096];
+    ortkit__strv providers; /* the provider lines */
+    char last[512];      /* the last line that is none of these (stderr) */
+} ortkit__probe_answer;
+
+/* The probe program: ORTKIT_PROBE_EXE, else libexec/ortkit/ortkit-probe
+ * beside the file holding ortkit's code.  0, or -1 when there is none. */
+int ortkit__probe_find(char *buf, size_t size);
+/* Read the probe's lines into *a (a->output is left as it is). */
+int ortkit__probe_parse(ortkit__probe_answer *a, const char *output);
+/* Run the probe with args after its name (NULL-terminated), envp (NULL:
+ * this process's), a time limit (0: none), and its stderr merged into its
+ * output or dropped; *a parsed.  Fails only when it cannot be run. */
+int ortkit__probe_run(ortkit__probe_answer *a, const char *const *args, char *const *envp,
+                      double timeout_s, int merge_stderr);
+/* Load a runtime in the probe: ORTKIT_OK with a->ok, a->version, a->path
+ * and a->providers; otherwise ORTKIT_E_RUNTIME_INVALID (it could not load:
+ * a->message) or ORTKIT_E_IO (the probe crashed, hung or could not run),
+ * with a message that says which. */
+int ortkit__probe_load(ortkit__probe_answer *a, const char *runtime, double timeout_s);
+void ortkit__probe_answer_free(ortkit__probe_answer *a);
 
 /* ---- statistics (stats.c) -------------------------------------------------- */
 

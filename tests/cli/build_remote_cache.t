@@ -15,6 +15,8 @@ start_redis "$PW"
 
 URL="redis://$PW@127.0.0.1:$port/3"
 SHOWN="redis://***@127.0.0.1:$port/3"
+# A remote build's local cache is its own (issue 36): where its report says.
+local_dir() { /usr/bin/python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["cache"]["local_dir"])' "$1"; }
 F="$PWD/fx"
 sh "$SRC/tests/builder/fixture/make_fixture.sh" "$F" 120,160,140
 
@@ -57,7 +59,7 @@ expect_in a.progress "  cache 0 hit (0 remote) "
 expect_exit 0 env CCACHE_DIR="$PWD/ccB" "$ORTKIT" build --cmake-project "$F" --build-dir b --cache ccache \
     --cache-remote "$URL" --jobs 2 --json
 cp out b.json
-CCACHE_DIR="$PWD/ccB" ccache --print-stats >b.stats
+CCACHE_DIR="$(local_dir b.json)" ccache --print-stats >b.stats
 b/stage/bin/fixture >/dev/null
 
 # ---- builder C: one source changed; it alone misses
@@ -65,7 +67,7 @@ sh "$SRC/tests/builder/fixture/make_fixture.sh" "$F" 120,170,140
 expect_exit 0 env CCACHE_DIR="$PWD/ccC" "$ORTKIT" build --cmake-project "$F" --build-dir c --cache ccache \
     --cache-remote "$URL" --jobs 2 --json
 cp out c.json
-CCACHE_DIR="$PWD/ccC" ccache --print-stats >c.stats
+CCACHE_DIR="$(local_dir c.json)" ccache --print-stats >c.stats
 
 # ---- builder A again, from clean: its own hits, priced by its history --------
 ninja -C a -t clean >/dev/null
@@ -112,6 +114,83 @@ PY
 
 # The password is in no report, log or state file the builds wrote.
 if grep -rlF -- "$PW" a b c a2 a.json b.json c.json a2.json a.progress; then
+    echo "FAIL: the password was written out" >&2
+    exit 1
+fi
+
+# ---- issue 36: what the server sent stays out of builds without it -----------
+# B's CCACHE_DIR got nothing from the server (its copies are in B's own
+# remote cache), so a build without --cache-remote compiles all itself; and
+# a remote named in ccache's own settings does not reach it either.
+expect_exit 0 env CCACHE_DIR="$PWD/ccB" "$ORTKIT" build --cmake-project "$F" --build-dir e --cache ccache \
+    --jobs 2 --json
+cp out e.json
+expect_exit 0 env CCACHE_DIR="$PWD/ccE" CCACHE_REMOTE_STORAGE="$URL" "$ORTKIT" build --cmake-project "$F" \
+    --build-dir e2 --cache ccache --jobs 2 --json
+cp out e2.json
+/usr/bin/python3 - e.json e2.json "$PWD/ccB" <<'PY'
+import json, os, sys
+for path in sys.argv[1:3]:
+    c = json.load(open(path))["cache"]
+    assert c["remote"] is None and c["local"] == "no-server" and c["local_dir"] is None, c
+    assert c["hits"] == 0 and c["misses"] == 5 and c["remote_hits"] == 0, (path, c)
+b = json.load(open("b.json"))["cache"]
+assert b["local"] == "server" and not b["local_dir"].startswith(sys.argv[3]), b
+assert (os.stat(b["local_dir"]).st_mode & 0o777) == 0o700, b
+PY
+
+# ---- issue 36: the password in no command line ---------------------------------
+# A copy of the fixture that writes the command line of every process above
+# it, while CMake configures and while ninja builds.
+cp -r "$F" P
+cat >P/dump.sh <<'SH'
+pid=$$
+while [ "$pid" -gt 1 ]; do
+    tr '\0' ' ' </proc/$pid/cmdline; echo
+    pid=$(awk '{print $4}' /proc/$pid/stat)
+done >>"$1"
+SH
+cat >>P/CMakeLists.txt <<CM
+execute_process(COMMAND sh \${CMAKE_SOURCE_DIR}/dump.sh $PWD/cmdlines)
+add_custom_target(dump ALL COMMAND sh \${CMAKE_SOURCE_DIR}/dump.sh $PWD/cmdlines)
+CM
+stars=$(printf '%s' "$PW" | sed 's/./*/g')
+# In the URL: said, and blanked in ortkit's own command line at once.
+expect_exit 0 env CCACHE_DIR="$PWD/ccP" "$ORTKIT" build --cmake-project P --build-dir p1 --cache ccache \
+    --cache-remote "$URL" --jobs 2 --json
+expect_in err "ortkit: warning: --cache-remote: the password on the command line can be read by every user"
+grep -qF -- "--cache-remote redis://$stars@127.0.0.1" cmdlines || { echo "FAIL: no blanked URL" >&2; cat cmdlines >&2; exit 1; }
+! grep -qF -- "$PW" cmdlines || { echo "FAIL: the password in a command line" >&2; cat cmdlines >&2; exit 1; }
+# From ORTKIT_CACHE_PASSWORD or a file of the user's alone: in no command line,
+# and it reaches the server (what p1 stored comes back).
+rm -f cmdlines
+URL_NOPW="redis://127.0.0.1:$port/3"
+expect_exit 0 env CCACHE_DIR="$PWD/ccQ" ORTKIT_CACHE_PASSWORD="$PW" "$ORTKIT" build --cmake-project P \
+    --build-dir p2 --cache ccache --cache-remote "$URL_NOPW" --jobs 2 --json
+cp out p2.json
+expect_not_in err "the password on the command line"
+! grep -qF -- "$PW" cmdlines || { echo "FAIL: the password in a command line" >&2; cat cmdlines >&2; exit 1; }
+grep -qF -- "--cache-remote $URL_NOPW" cmdlines || { echo "FAIL: no ortkit command line" >&2; exit 1; }
+printf '%s\n' "$PW" >pwfile
+chmod 644 pwfile
+expect_exit 2 "$ORTKIT" build --cmake-project P --build-dir p3 --cache ccache --cache-remote "$URL_NOPW" \
+    --cache-password-file pwfile --dry-run
+expect_in err "readable by you alone (chmod 600 it)"
+chmod 600 pwfile
+expect_exit 2 env ORTKIT_CACHE_PASSWORD="$PW" "$ORTKIT" build --cmake-project P --build-dir p3 --cache ccache \
+    --cache-remote "$URL" --dry-run
+expect_in err "give it one way"
+expect_not_in err "$PW"
+expect_exit 0 env CCACHE_DIR="$PWD/ccR" "$ORTKIT" build --cmake-project P --build-dir p3 --cache ccache \
+    --cache-remote "$URL_NOPW" --cache-password-file pwfile --jobs 2 --json
+cp out p3.json
+/usr/bin/python3 - p2.json p3.json "$SHOWN" <<'PY'
+import json, sys
+p2, p3 = (json.load(open(p))["cache"] for p in sys.argv[1:3])
+assert p2["remote"] == sys.argv[3] and p2["remote_errors"] == 0 and p2["remote_hits"] == 5, p2
+assert p3["remote_errors"] == 0 and p3["remote_hits"] == 5, p3
+PY
+if grep -rlF -- "$PW" p1 p2 p3 p2.json p3.json; then
     echo "FAIL: the password was written out" >&2
     exit 1
 fi

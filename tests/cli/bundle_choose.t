@@ -62,7 +62,7 @@ ORTKIT_IGNORE_NEEDS=libraries expect_exit 0 "$ORTKIT" bundle choose --host nolib
 expect_in out "needs libstdc++.so.6, not in the bundle, not on this host (ignored: ORTKIT_IGNORE_NEEDS)"
 
 # The bundle imported without loading: verify loads it in a child process
-# (ortkit bundle probe) and records it; then it carries no caveat.
+# (ortkit-probe) and records it; then it carries no caveat.
 expect_exit 0 "$ORTKIT" bundle verify "$PWD/b/ort-1.17.3-cpu"
 expect_in out "loading    loaded in a child process: ONNX Runtime 1.17.3, "
 expect_in out "recorded in its manifest"

@@ -50,3 +50,32 @@ PY
 expect_exit 0 "$ORTKIT" bundle choose --host host-2.41.json "$PWD/b"
 expect_in out "choice     plain"
 expect_in out "needs an executable stack, which glibc 2.41 and newer (this host has 2.41) refuse"
+
+# Verify reads the needs again from the files (issue 36): a manifest without
+# exec_stack (every one written before the key, or a lying one) is refused,
+# saying how to mend it, and so is one that understates glibc or a library.
+expect_exit 0 "$ORTKIT" bundle verify --no-load "$PWD/b/xs"
+cp -r b/xs xs-old
+/usr/bin/python3 - xs-old/manifest.json <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+del m["needs"]["exec_stack"]
+json.dump(m, open(sys.argv[1], "w"), indent=2)
+PY
+expect_exit 1 "$ORTKIT" bundle verify --no-load "$PWD/xs-old"
+expect_in out "asks for an executable stack, which the manifest's needs do not say"
+expect_in out "import the bundle again to record it"
+# Such a bundle is no longer chosen for a 2.41 host: it does not verify.
+expect_exit 0 "$ORTKIT" bundle choose --host host-2.41.json "$PWD/xs-old" "$PWD/b/plain"
+expect_in out "choice     plain"
+cp -r b/plain plain-lies
+/usr/bin/python3 - plain-lies/manifest.json <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["needs"]["glibc"] = "2.2.5"
+m["needs"]["libraries"] = [l for l in m["needs"]["libraries"] if l != "libdl.so.2"]
+json.dump(m, open(sys.argv[1], "w"), indent=2)
+PY
+expect_exit 1 "$ORTKIT" bundle verify --no-load "$PWD/plain-lies"
+expect_in out "needs GLIBC_2.28, the manifest's needs.glibc says GLIBC_2.2.5"
+expect_in out "needs libdl.so.2, which the manifest's needs.libraries do not list"

@@ -29,7 +29,7 @@ same() {
 }
 
 same help/ortkit.txt "$ORTKIT" --help
-for cmd in run info version host variants bundle doctor validate bench build; do
+for cmd in run info version host variants bundle wheel doctor validate bench build; do
     same "help/$cmd.txt" "$ORTKIT" "$cmd" --help
 done
 

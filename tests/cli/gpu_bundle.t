@@ -16,7 +16,7 @@ X64=package/Plugins/Linux/x64
 CUDA124="$U/cuda-12.4/usr/lib/x86_64-linux-gnu"
 
 # What import writes is what tests/bundles/gpu holds (the unit tests judge
-# those): the gpu key, without hashes and without what was passed over here.
+# those): the gpu key, without hashes, origins and what was passed over here.
 for b in ort-1.19.2-cuda12 ort-1.29.0-cuda13; do
     /usr/bin/python3 - "$B/$b/manifest.json" "$SRC/tests/bundles/gpu/$b.json" <<'PY'
 import json, sys
@@ -25,6 +25,7 @@ def gpu(path):
     g["missing"] = [m.split(";")[0] for m in g["missing"]]
     for lib in g["libraries"]:
         del lib["sha256"]
+        lib.pop("origin", None)  # this machine's path
     return g
 a, b = gpu(sys.argv[1]), gpu(sys.argv[2])
 if a != b:
@@ -209,6 +210,28 @@ assert [l["soname"] for l in g["libraries"]] == ["libcublas.so.12", "libcublasLt
         "libcudart.so.12", "libcufft.so.11", "libcurand.so.10"], g["libraries"]
 assert not g["complete"] and g["missing"][0].startswith("libcudnn.so.9: cuDNN 9 for CUDA 12"), g
 PY
+
+# Each library's origin is in the manifest (issue 36): where it was copied from.
+/usr/bin/python3 - c/manifest.json "$(readlink -f "$CUDA124")" <<'PY'
+import json, os, sys
+libs = json.load(open(sys.argv[1]))["gpu"]["libraries"]
+for l in libs:
+    assert l["origin"].startswith(sys.argv[2] + "/") and os.path.isfile(l["origin"]), l
+PY
+# Another user's libraries, or a directory others may write, are never taken:
+# passed over, and said.
+"$ORTKIT" bundle import "$U/core-1.19.2/package/bin/napi-v3/linux/x64" --name c2 \
+    --providers "$U/gpu-1.19.2/$X64" --into "$PWD" >/dev/null
+cp -r "$CUDA124" theirs
+chown -R 65534 theirs
+expect_exit 1 "$ORTKIT" bundle complete "$PWD/c2" --from "$PWD/theirs"
+expect_in out "complete   no: 6 of 6 CUDA libraries missing"
+expect_in out "libcudart.so.12: the directory $PWD/theirs belongs to uid 65534, who could swap what is in it"
+chown -R 0 theirs
+chmod 777 theirs
+expect_exit 1 "$ORTKIT" bundle complete "$PWD/c2" --from "$PWD/theirs"
+expect_in out "theirs is writable by anyone"
+rm -rf c2 theirs
 
 # A bundle changed since it was made is refused (its files are checked while
 # the new manifest hashes them) and left as it was.  The file is replaced,

@@ -61,7 +61,7 @@ CONF
     echo $! >nginx/pid
     URL="https://127.0.0.1:$PORT"
     tries=0
-    until curl -sf --cacert tls/ca.pem -o /dev/null "$URL/index.json"; do
+    until curl -sf --cacert tls/ca.pem -o /dev/null "$URL/${NGINX_PROBE:-index.json}"; do
         tries=$((tries + 1))
         if [ $tries -gt 100 ]; then
             echo "FAIL: nginx did not start" >&2

@@ -161,6 +161,9 @@ expect_in out "max "
 expect_exit 0 "$ORTKIT" run "$MODELS/add.onnx" -i a="$MODELS/add_a.npy" -i b="$MODELS/add_b.npy" --repeat 3 --threads 1 --json -o rep
 "$PY" -c 'import json; l = json.load(open("out"))["latency_s"]; assert l["runs"] == 3 and l["min"] <= l["median"] <= l["max"], l'
 npy_close rep/sum.npy "$MODELS/add_sum.npy"
+# The median is bench's (src/util/stats.c): of an even count, the mean of the middle two.
+expect_exit 0 "$ORTKIT" run "$MODELS/add.onnx" -i a="$MODELS/add_a.npy" -i b="$MODELS/add_b.npy" --repeat 2 --threads 1 --json
+"$PY" -c 'import json; l = json.load(open("out"))["latency_s"]; assert abs(l["median"] - (l["min"] + l["max"]) / 2) <= 1e-12 * l["max"], l'
 
 # --- the same run on the oldest supported runtime ---
 expect_exit 0 "$ORTKIT" run "$MODELS/add.onnx" -i a="$MODELS/add_a.npy" -i b="$MODELS/add_b.npy" --runtime "$RT_OLD" -o old

@@ -46,6 +46,8 @@ case $target in
     host_json)       sources="status.c abi.c host_json.c $host"; max_len=16384 ;;
     repo_index)      sources="status.c repo_index.c $bundle"; max_len=16384 ;;
     repo_signature)  sources="status.c repo_sign.c" ;;
+    measured)        sources="status.c measured.c model_file.c onnx.pb-c.c bundle_select.c bundle_needs.c bundle_gpu_fit.c $bundle"
+                     max_len=16384 ;;
     *)               sources="status.c $target.c" ;;
 esac
 sources=${FUZZ_SOURCES:-$sources}

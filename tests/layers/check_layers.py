@@ -8,7 +8,9 @@ nm, maps every symbol a module uses to the module defining it, and fails
     as much as calls through an internal one);
   - when a module includes an internal header of a module it may not use;
   - when files of one module use each other in a cycle (a.c uses b.c's
-    symbol and b.c, directly or through others of the module, uses a.c's).
+    symbol and b.c, directly or through others of the module, uses a.c's);
+  - when a module other than util calls fork or vfork: child processes have
+    one home, util's child object (src/util/spawn.c).
 
 usage: check_layers.py SOURCE_DIR OBJECT_DIR...
 """
@@ -37,6 +39,7 @@ RUNTIME = {
 TOOLS = {
     "bundle_make": set(RUNTIME),
     "repo": {"bundle_make"} | set(RUNTIME),
+    "wheel": {"repo", "bundle_make"} | set(RUNTIME),
     "validate": {"run", "load", "core", "util"},
     "measure": {"validate"} | set(RUNTIME),
 }
@@ -49,6 +52,8 @@ ABOVE = {
     "probe": {"validate", "util"},
 }
 ALLOWED = {**RUNTIME, **TOOLS, **ABOVE}
+# Symbols only util may use: a process is started by its child object alone.
+UTIL_ONLY = {"fork", "vfork", "_Fork", "__fork", "__vfork"}
 WING = {**{m: "src/runtime" for m in RUNTIME}, **{m: "src/tools" for m in TOOLS}}
 WING.update({"util": "src", "builder": "src/tools", "cli": "src", "probe": "src"})
 
@@ -156,6 +161,10 @@ def main():
     for mod, objs in sorted(uses.items()):
         for rel, used in sorted(objs.items()):
             for s in sorted(used):
+                if s.split("@")[0] in UTIL_ONLY and mod != "util":
+                    bad.append(f"{os.path.basename(rel)} ({mod}) calls {s}: a child process is "
+                               "started through src/util's child object (ortkit__child_start)")
+                    continue
                 other = defined_in.get(s)
                 if not other:
                     continue

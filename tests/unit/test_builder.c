@@ -574,6 +574,63 @@ static void test_report_json(void **state)
     ortkit__builder_report_free(&rep);
 }
 
+/* Issue 36: the cache's password from the environment or a file of the
+ * user's alone, never the command line; the URL as shown hides it. */
+static void test_cache_password(void **state)
+{
+    (void)state;
+    ortkit__builder_cache_remote r;
+    unsetenv("ORTKIT_CACHE_PASSWORD");
+    assert_int_equal(ortkit__builder_cache_remote_parse(&r, "redis://127.0.0.1:6379/3"), 0);
+    assert_int_equal(ortkit__builder_cache_remote_secret(&r, NULL), 0); /* nothing to add */
+    assert_string_equal(r.url, "redis://127.0.0.1:6379/3");
+    setenv("ORTKIT_CACHE_PASSWORD", "S3cret-pw", 1);
+    assert_int_equal(ortkit__builder_cache_remote_secret(&r, NULL), 0);
+    assert_string_equal(r.url, "redis://S3cret-pw@127.0.0.1:6379/3");
+    assert_string_equal(r.shown, "redis://***@127.0.0.1:6379/3");
+    assert_true(r.has_password);
+    /* A user and a password for Redis's ACLs; a user named in an http URL. */
+    setenv("ORTKIT_CACHE_PASSWORD", "ci:S3cret", 1);
+    assert_int_equal(ortkit__builder_cache_remote_parse(&r, "redis://cache.ci|read-only"), 0);
+    assert_int_equal(ortkit__builder_cache_remote_secret(&r, NULL), 0);
+    assert_string_equal(r.url, "redis://ci:S3cret@cache.ci|read-only");
+    setenv("ORTKIT_CACHE_PASSWORD", "S3cret", 1);
+    assert_int_equal(ortkit__builder_cache_remote_parse(&r, "http://ci@cache.ci/ccache"), 0);
+    assert_int_equal(ortkit__builder_cache_remote_secret(&r, NULL), 0);
+    assert_string_equal(r.url, "http://ci:S3cret@cache.ci/ccache");
+    assert_string_equal(r.shown, "http://ci:***@cache.ci/ccache");
+    /* Refused: both ways, an http URL without a user, what a URL cannot carry. */
+    assert_int_equal(ortkit__builder_cache_remote_parse(&r, "redis://pw@cache.ci"), 0);
+    assert_int_equal(ortkit__builder_cache_remote_secret(&r, NULL), ORTKIT_E_INVALID_ARG);
+    assert_non_null(strstr(ortkit__error_message(), "give it one way"));
+    assert_int_equal(ortkit__builder_cache_remote_parse(&r, "http://cache.ci"), 0);
+    assert_int_equal(ortkit__builder_cache_remote_secret(&r, NULL), ORTKIT_E_INVALID_ARG);
+    assert_non_null(strstr(ortkit__error_message(), "http://USER@HOST"));
+    setenv("ORTKIT_CACHE_PASSWORD", "a@b c", 1);
+    assert_int_equal(ortkit__builder_cache_remote_parse(&r, "redis://cache.ci"), 0);
+    assert_int_equal(ortkit__builder_cache_remote_secret(&r, NULL), ORTKIT_E_INVALID_ARG);
+    assert_null(strstr(ortkit__error_message(), "a@b c"));
+    unsetenv("ORTKIT_CACHE_PASSWORD");
+    /* The file: the user's, readable by no one else; its first line. */
+    FILE *f = fopen(at("pw"), "w");
+    assert_non_null(f);
+    fputs("Fr0m-file\nignored\n", f);
+    fclose(f);
+    chmod(at("pw"), 0644);
+    assert_int_equal(ortkit__builder_cache_remote_parse(&r, "redis://cache.ci"), 0);
+    assert_int_equal(ortkit__builder_cache_remote_secret(&r, at("pw")), ORTKIT_E_INVALID_ARG);
+    assert_non_null(strstr(ortkit__error_message(), "open to others"));
+    chmod(at("pw"), 0600);
+    assert_int_equal(chown(at("pw"), 65534, 0), 0);
+    assert_int_equal(ortkit__builder_cache_remote_secret(&r, at("pw")), ORTKIT_E_INVALID_ARG);
+    assert_non_null(strstr(ortkit__error_message(), "another user's"));
+    assert_int_equal(chown(at("pw"), 0, 0), 0);
+    assert_int_equal(symlink(at("pw"), at("pw-link")), 0);
+    assert_int_equal(ortkit__builder_cache_remote_secret(&r, at("pw-link")), ORTKIT_E_INVALID_ARG);
+    assert_int_equal(ortkit__builder_cache_remote_secret(&r, at("pw")), 0);
+    assert_string_equal(r.url, "redis://Fr0m-file@cache.ci");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -587,6 +644,7 @@ int main(void)
         cmocka_unit_test(test_patch_failures_leave_the_tree),
         cmocka_unit_test(test_report_text),
         cmocka_unit_test(test_report_json),
+        cmocka_unit_test(test_cache_password),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

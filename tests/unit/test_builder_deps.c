@@ -419,6 +419,133 @@ static void hostile_archives_are_refused(void **state)
     ortkit__builder_deps_free(&d);
 }
 
+/* re2's archive in dir made by Python's tarfile from a list of entries. */
+static void python_tar(const char *dir, const char *entries)
+{
+    assert_int_equal(sh("cd '%s' && rm -f re2-2024-07-02.tar.gz && /usr/bin/python3 -c \""
+                        "import io, tarfile; t = tarfile.open('re2-2024-07-02.tar.gz', 'w:gz')\n"
+                        "def add(name, kind, target='', data=b''):\n"
+                        "    i = tarfile.TarInfo(name); i.type = kind; i.linkname = target; i.size = len(data)\n"
+                        "    i.mode = 0o755 if kind == tarfile.DIRTYPE else 0o644\n"
+                        "    t.addfile(i, io.BytesIO(data) if data else None)\n"
+                        "D, F, S, H = tarfile.DIRTYPE, tarfile.REGTYPE, tarfile.SYMTYPE, tarfile.LNKTYPE\n"
+                        "add('r', D)\n%s\nt.close()\"", dir, entries), 0);
+}
+
+static int prepare_re2(const char *dir, const char *cache, const char *src)
+{
+    ortkit__builder_deps d;
+    assert_int_equal(ortkit__builder_deps_read(&d, at("re2.txt"), 0), 0);
+    assert_int_equal(ortkit__builder_deps_resolve(&d, dir, NULL, 0, NULL, 0), 0);
+    int rc = ortkit__builder_deps_prepare(&d, cache, src, 0, NULL);
+    ortkit__builder_deps_free(&d);
+    return rc;
+}
+
+/* Issue 36's extractions: a scratch source directory, cache and ORT tree. */
+static char dir[700], cache[700], src[700];
+static void round3(void)
+{
+    snprintf(dir, sizeof dir, "%s", at("hostile3"));
+    snprintf(cache, sizeof cache, "%s", at("cache3"));
+    snprintf(src, sizeof src, "%s", fake_ort());
+    assert_int_equal(sh("rm -rf '%s' '%s' '%s' '%s' && mkdir -p '%s' && mkdir -m 700 '%s'", dir,
+                        cache, at("real"), at("home"), dir, cache), 0);
+    char line[] = "re2;https://github.com/google/re2/archive/refs/tags/2024-07-02.zip;"
+                  "646e1728269cde7fcef990bf4a8e87b047882e88\n";
+    assert_int_equal(ortkit__file_write_atomic(at("re2.txt"), line, strlen(line)), 0);
+}
+
+/* Links each inside by their own text, chained out (y -> ., l1 -> y/..). */
+static void links_that_chain_out_are_refused(void **state)
+{
+    round3();
+    /* Links each inside by their own text, chained out: refused, nothing left. */
+    python_tar(dir, "add('r/y', S, '.')\n"
+                    "for i in range(1, 13): add('r/l%d' % i, S, 'y/..' if i == 1 else 'l%d/y' % (i - 1))\n"
+                    "add('r/leak', S, 'l12/etc/hostname')");
+    assert_int_equal(prepare_re2(dir, cache, src), ORTKIT_E_FORMAT);
+    assert_non_null(strstr(ortkit__error_message(), "'l1' -> 'y/..', which leads out of it through the links"));
+    assert_int_equal(sh("test -z \"$(ls '%s')\"", cache), 0);
+    /* A name used before a later link defines it: ".." after it is refused. */
+    python_tar(dir, "add('r/a', S, 'x/..')\nadd('r/x', S, '.')");
+    assert_int_equal(prepare_re2(dir, cache, src), ORTKIT_E_FORMAT);
+    assert_non_null(strstr(ortkit__error_message(), "'a' -> 'x/..'"));
+}
+
+/* An entry that fails is named (its name was read after libarchive freed it). */
+static void a_failing_entry_is_named(void **state)
+{
+    round3();
+    /* A file through a link (y -> ., then y/x): refused, the name said
+     * (the name was read after libarchive freed it: "cannot extract ''"). */
+    python_tar(dir, "add('r/y', S, '.')\nadd('r/y/x', F, data=b'x')");
+    assert_int_equal(prepare_re2(dir, cache, src), ORTKIT_E_FORMAT);
+    assert_non_null(strstr(ortkit__error_message(), "'y'"));
+    assert_null(strstr(ortkit__error_message(), "(null)"));
+    /* Any failing entry is named: one cut short. */
+    assert_int_equal(sh("cd '%s' && rm -rf t re2-2024-07-02.tar.gz && mkdir -p t/r && "
+                        "head -c 200000 /dev/urandom > t/r/big && tar -cf re2.tar -C t r && "
+                        "head -c 100000 re2.tar > re2-2024-07-02.tar && rm -rf t re2.tar", dir), 0);
+    assert_int_equal(prepare_re2(dir, cache, src), ORTKIT_E_FORMAT);
+    if (!strstr(ortkit__error_message(), "cannot extract 'r/big' of "))
+        fail_msg("%s", ortkit__error_message());
+    assert_int_equal(sh("rm -f '%s/re2-2024-07-02.tar'", dir), 0);
+}
+
+static void fifos_and_devices_are_refused(void **state)
+{
+    round3();
+    /* A FIFO and a device node: never extracted into what is compiled. */
+    python_tar(dir, "add('r/CMakeLists.txt', F, data=b'x')\nadd('r/h.h', tarfile.FIFOTYPE)");
+    assert_int_equal(prepare_re2(dir, cache, src), ORTKIT_E_FORMAT);
+    assert_non_null(strstr(ortkit__error_message(), "holds 'r/h.h', a FIFO"));
+    python_tar(dir, "i = tarfile.TarInfo('r/null'); i.type = tarfile.CHRTYPE; i.devmajor = 1; "
+                    "i.devminor = 3; t.addfile(i)");
+    assert_int_equal(prepare_re2(dir, cache, src), ORTKIT_E_FORMAT);
+    assert_non_null(strstr(ortkit__error_message(), "holds 'r/null', a character device"));
+    assert_int_equal(sh("test -z \"$(ls '%s')\"", cache), 0);
+}
+
+static void links_in_the_users_prefix_are_followed(void **state)
+{
+    round3();
+    /* An honest archive with links inside, under a cache reached through a
+     * link of the user's own (/home -> /data/home): extracted, links kept. */
+    python_tar(dir, "add('r/src', D)\nadd('r/src/include', D)\n"
+                    "add('r/src/include/h.h', F, data=b'int x;')\nadd('r/inc', S, 'src/include')\n"
+                    "add('r/sub/h2.h', S, '../inc/h.h')\nadd('r/hard.h', H, 'r/src/include/h.h')");
+    assert_int_equal(sh("mkdir -p '%s' && ln -s real '%s' && mkdir -m 700 '%s'", at("real"),
+                        at("home"), at("home/cache")), 0);
+    if (prepare_re2(dir, at("home/cache"), src))
+        fail_msg("%s", ortkit__error_message());
+    char *text = NULL;
+    assert_int_equal(sh("cd '%s'/re2-* && test -L inc && test \"$(cat sub/h2.h)\" = 'int x;' && "
+                        "test \"$(cat hard.h)\" = 'int x;'", at("real/cache")), 0);
+    free(text);
+}
+
+static void the_directories_above_the_cache_are_checked(void **state)
+{
+    round3();
+    python_tar(dir, "add('r/CMakeLists.txt', F, data=b'x')");
+    assert_int_equal(sh("mkdir -p '%s' && mkdir -m 700 '%s'", at("real"), at("real/cache")), 0);
+    struct stat st;
+    /* A directory above the cache that another user owns, or that others
+     * may write: refused, naming it, before anything is extracted. */
+    assert_int_equal(sh("chown 65534 '%s'", at("real")), 0);
+    assert_int_equal(prepare_re2(dir, at("real/cache"), src), ORTKIT_E_IO);
+    if (!strstr(ortkit__error_message(), "belongs to uid 65534"))
+        fail_msg("%s", ortkit__error_message());
+    assert_int_equal(sh("chown 0 '%s' && chmod 777 '%s'", at("real"), at("real")), 0);
+    assert_int_equal(prepare_re2(dir, at("real/cache"), src), ORTKIT_E_IO);
+    assert_non_null(strstr(ortkit__error_message(), "is writable by anyone"));
+    assert_int_equal(sh("chmod 1777 '%s'", at("real")), 0); /* sticky, the entry root's: as /tmp */
+    if (prepare_re2(dir, at("real/cache"), src))
+        fail_msg("%s", ortkit__error_message());
+    assert_int_equal(stat(at("real/cache"), &st), 0);
+}
+
 /* The builder's account in a real bundle: recorded, read back, shown by verify --json. */
 static void the_account_is_recorded_in_the_manifest(void **state)
 {
@@ -427,7 +554,8 @@ static void the_account_is_recorded_in_the_manifest(void **state)
         "\"version\":\"3.21.12\",\"pinned\":\"21.12\",\"match\":\"version\",\"origin\":\"Debian "
         "trixie source package protobuf 3.21.12-11\",\"sha256\":"
         "\"930c2c3b5ecc6c9c12615cf5ad93f1cd6e12d0aba862b572e076259970ac3a53\",\"patched\":true}],"
-        "\"cache\":{\"tool\":\"ccache\",\"remote\":\"redis://***@cache.ci:6379/1\",\"remote_hits\":958}}";
+        "\"cache\":{\"tool\":\"ccache\",\"remote\":\"redis://***@cache.ci:6379/1\",\"remote_hits\":958,"
+        "\"local\":\"server\"}}";
     ortkit_bundle_import_options io = ORTKIT_BUNDLE_IMPORT_OPTIONS_INIT;
     io.into = at("bundles");
     io.name = "built";
@@ -449,6 +577,7 @@ static void the_account_is_recorded_in_the_manifest(void **state)
     assert_string_equal(m->build_cache, "ccache");
     assert_string_equal(m->build_cache_remote, "redis://***@cache.ci:6379/1");
     assert_int_equal(m->build_cache_remote_hits, 958);
+    assert_string_equal(m->build_cache_local, "server"); /* the server's own local copy */
     ortkit_bundle_free(b);
 
     char cmd[2048], *out = NULL;
@@ -482,6 +611,12 @@ static void the_account_is_recorded_in_the_manifest(void **state)
         {"{\"tool\":\"ccache\",\"remote\":\"\",\"remote_hits\":1}", "build.cache.remote must be a URL"},
         {"{\"tool\":\"ccache\",\"remote_hits\":-1}", "build.cache.remote_hits"},
         {"{\"tool\":\"ccache\",\"remote_hits\":1,\"server\":\"x\"}", "server"},
+        {"{\"tool\":\"ccache\",\"remote\":null,\"remote_hits\":0,\"local\":\"server\"}",
+         "does not go with no remote"},
+        {"{\"tool\":\"ccache\",\"remote\":\"redis://h\",\"remote_hits\":0,\"local\":\"no-server\"}",
+         "does not go with a remote"},
+        {"{\"tool\":\"ccache\",\"remote\":null,\"remote_hits\":0,\"local\":\"mine\"}",
+         "is not \"no-server\""},
     };
     for (size_t i = 0; i < sizeof bad_caches / sizeof bad_caches[0]; i++) {
         char json[256];
@@ -505,6 +640,11 @@ int main(void)
         cmocka_unit_test(deps_txt_own_file_is_checked_by_sha1),
         cmocka_unit_test(sources_are_extracted_once_with_orts_patch),
         cmocka_unit_test(hostile_archives_are_refused),
+        cmocka_unit_test(links_that_chain_out_are_refused),
+        cmocka_unit_test(a_failing_entry_is_named),
+        cmocka_unit_test(fifos_and_devices_are_refused),
+        cmocka_unit_test(links_in_the_users_prefix_are_followed),
+        cmocka_unit_test(the_directories_above_the_cache_are_checked),
         cmocka_unit_test(the_account_is_recorded_in_the_manifest),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

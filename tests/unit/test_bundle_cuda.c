@@ -208,6 +208,53 @@ static void test_foreign_copy(void **state)
     ortkit__cuda_deps_free(deps, count);
 }
 
+/* One library looked for in dir alone (and LD_LIBRARY_PATH): found, or
+ * missing with why each copy was passed over (in *why). */
+static int find_one(const char *name, const char *dir, char *why, size_t size)
+{
+    const char *const names[] = {name}, *const dirs[] = {dir};
+    ortkit__cuda_query q = {NULL, 0, names, 1, dirs, 1, 12080, ortkit_arch_here(), 0, 0};
+    ortkit__cuda_found res;
+    assert_int_equal(ortkit__cuda_find(&res, &q), 0);
+    int found = res.count == 1;
+    snprintf(why, size, "%s", res.missing_count ? res.missing[0] : "");
+    ortkit__cuda_found_free(&res);
+    return found;
+}
+
+/* Issue 36: another user's library, or one others may change, or one in a
+ * directory whose owner could swap it, is never taken (bundle complete's
+ * --from, pip layouts and LD_LIBRARY_PATH alike); the reason is said. */
+static void test_foreign_owners(void **state)
+{
+    (void)state;
+    char why[2048], ld[800];
+    char cmd[2400];
+    snprintf(cmd, sizeof cmd, "set -e; cd '%s'; rm -rf theirs open grp up; mkdir theirs open grp up up/in; "
+             "for d in theirs open grp up/in; do cp src/libcudart.so.12 $d/; done; "
+             "chown -R 65534 theirs; chmod 666 open/libcudart.so.12; chmod 775 grp; chown 65534 up",
+             scratch);
+    assert_int_equal(system(cmd), 0);
+    assert_false(find_one("libcudart.so.12", at("theirs"), why, sizeof why));
+    if (!strstr(why, "belongs to uid 65534"))
+        fail_msg("%s", why);
+    assert_false(find_one("libcudart.so.12", at("open"), why, sizeof why));
+    if (!strstr(why, "libcudart.so.12 is writable by anyone"))
+        fail_msg("%s", why);
+    assert_false(find_one("libcudart.so.12", at("grp"), why, sizeof why));
+    if (!strstr(why, "is writable by its group"))
+        fail_msg("%s", why);
+    assert_false(find_one("libcudart.so.12", at("up/in"), why, sizeof why));
+    if (!strstr(why, "the directory") || !strstr(why, "/up belongs to uid 65534"))
+        fail_msg("%s", why);
+    /* The same through LD_LIBRARY_PATH; a copy of the user's own is taken. */
+    snprintf(ld, sizeof ld, "%s", at("theirs"));
+    assert_int_equal(setenv("LD_LIBRARY_PATH", ld, 1), 0);
+    assert_false(find_one("libcudart.so.12", at("empty"), why, sizeof why));
+    assert_non_null(strstr(why, "belongs to uid 65534"));
+    assert_true(find_one("libcudart.so.12", at("src"), why, sizeof why));
+}
+
 /* What is found nowhere is named, every one of it, and nothing is returned. */
 static void test_missing(void **state)
 {
@@ -294,6 +341,7 @@ int main(void)
         cmocka_unit_test_setup(test_other_arch, clear_env),
         cmocka_unit_test_setup(test_unreadable_input, clear_env),
         cmocka_unit_test(test_never_bundle),
+        cmocka_unit_test_setup(test_foreign_owners, clear_env),
     };
     return cmocka_run_group_tests(tests, make_libraries, remove_libraries);
 }

@@ -381,6 +381,40 @@ static void make_jetson_root(const char *root)
         "CPU revision\t: 1\n\n");
 }
 
+/* Issue 36: a 4 KB online list of 511 ranges "0-65535" counted 33.5 M CPUs
+ * and took 37 s: the whole list is bounded, each CPU counted once. */
+static void test_online_list_is_bounded(void **state)
+{
+    (void)state;
+    char root[512], *list = malloc(4096);
+    assert_non_null(list);
+    snprintf(root, sizeof root, "%s/many", tmpdir);
+    size_t n = 0;
+    for (int i = 0; i < 511; i++)
+        n += (size_t)snprintf(list + n, 4096 - n, "0-65535,");
+    put(root, "sys/devices/system/cpu/online", list);
+    put(root, "sys/devices/system/cpu/cpu0/topology/core_id", "0\n");
+    put(root, "sys/devices/system/cpu/cpu8191/topology/core_id", "1\n");
+    ortkit__host_set_root(root);
+    ortkit__host_set_nvml_library("/nonexistent/libnvidia-ml.so.1");
+    ortkit_host *h = NULL;
+    double t0 = ortkit__clock_now();
+    assert_int_equal(detect(&h), 0);
+    double took = ortkit__clock_now() - t0;
+    assert_int_equal(h->logical_cpus, 8192);
+    assert_int_equal(h->physical_cores, 2);
+    if (took > 2.0)
+        fail_msg("detection took %.1f s", took);
+    /* Ranges given twice or in any order count once; numbers past the
+     * kernel's most are passed over. */
+    put(root, "sys/devices/system/cpu/online", "4-7,0-5,6,100000-100003\n");
+    assert_int_equal(detect(&h), 0);
+    assert_int_equal(h->logical_cpus, 8);
+    ortkit_host_free(h);
+    ortkit__host_set_root(NULL);
+    free(list);
+}
+
 static void test_detect_fake_root(void **state)
 {
     char root[512];
@@ -932,6 +966,7 @@ int main(void)
         cmocka_unit_test_setup(test_json_round_trip, reset_hooks),
         cmocka_unit_test_setup(test_json_errors, reset_hooks),
         cmocka_unit_test(test_json_too_deep),
+        cmocka_unit_test_setup(test_online_list_is_bounded, reset_hooks),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

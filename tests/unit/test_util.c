@@ -520,6 +520,34 @@ static void test_path_absolute(void **state)
     check_absolute("x/y/..", want);
 }
 
+/* Colon-separated lists: every non-empty entry, in order, none cut. */
+static void test_path_list(void **state)
+{
+    (void)state;
+    char seen[256] = "";
+    for (ortkit__path_list it = {.rest = "::/a:/b/c::d:"}; ortkit__path_list_next(&it);) {
+        char entry[64];
+        assert_int_equal(ortkit__path_list_entry(&it, entry, sizeof entry), 0);
+        strcat(seen, "[");
+        strcat(seen, entry);
+        strcat(seen, "]");
+    }
+    assert_string_equal(seen, "[/a][/b/c][d]");
+    ortkit__path_list none = {.rest = NULL}, empty = {.rest = ""}, colons = {.rest = ":::"};
+    assert_int_equal(ortkit__path_list_next(&none), 0);
+    assert_int_equal(ortkit__path_list_next(&empty), 0);
+    assert_int_equal(ortkit__path_list_next(&colons), 0);
+    assert_int_equal(ortkit__path_list_next(&colons), 0); /* at the end it stays there */
+    /* An entry too long for the caller's buffer is refused, not cut. */
+    ortkit__path_list it = {.rest = "/a/long/entry:x"};
+    assert_int_equal(ortkit__path_list_next(&it), 1);
+    char small[8];
+    assert_int_equal(ortkit__path_list_entry(&it, small, sizeof small), ORTKIT_E_IO);
+    assert_int_equal(ortkit__path_list_next(&it), 1);
+    assert_int_equal(it.len, 1);
+    assert_int_equal(it.entry[0], 'x');
+}
+
 static void test_path_which(void **state)
 {
     (void)state;
@@ -778,6 +806,7 @@ int main(void)
         cmocka_unit_test(test_pathf),
         cmocka_unit_test(test_self_find_bare_argv0),
         cmocka_unit_test(test_path_absolute),
+        cmocka_unit_test(test_path_list),
         cmocka_unit_test(test_path_which),
         cmocka_unit_test(test_spawn_output_and_status),
         cmocka_unit_test(test_spawn_signal_and_missing),

@@ -41,7 +41,8 @@ fn main() {
         Some(f) => f,
         None => fail(&looked),
     };
-    let libdir = found.libdir.display().to_string();
+    let libdir = carried("the library's directory", &found.libdir);
+    let include = found.include.as_deref().map(|p| carried("the headers' directory", p)).unwrap_or_default();
     println!("cargo:rustc-link-search=native={}", libdir);
     println!("cargo:rustc-link-lib=dylib=ortkit");
     println!("cargo:rerun-if-changed={}", found.libdir.join(LIB).display());
@@ -49,13 +50,35 @@ fn main() {
     if !is_system_dir(&found.libdir) {
         println!("cargo:rustc-link-arg=-Wl,-rpath,{}", libdir);
     }
-    let include = found.include.map(|p| p.display().to_string()).unwrap_or_default();
     println!("cargo:libdir={}", libdir);
     println!("cargo:include={}", include);
     println!("cargo:found_by={}", found.how);
     println!("cargo:rustc-env=ORTKIT_SYS_LIBDIR={}", libdir);
     println!("cargo:rustc-env=ORTKIT_SYS_INCLUDE={}", include);
     println!("cargo:rustc-env=ORTKIT_SYS_FOUND_BY={}", found.how);
+}
+
+/// A path as cargo's directives carry it: one a line (a newline would start
+/// a directive of its own), and in `-Wl,-rpath,PATH`, where a comma starts
+/// another linker argument.  One that cannot be carried whole is refused.
+fn carried(what: &str, path: &Path) -> String {
+    let bad = match path.to_str() {
+        None => Some("is not UTF-8".to_string()),
+        Some(s) => s.chars().find(|c| c.is_control() || *c == ',').map(|c| {
+            format!("holds {}, which cargo's directives cannot carry", c.escape_default())
+        }),
+    };
+    match bad {
+        None => path.to_str().unwrap_or_default().to_string(),
+        Some(why) => {
+            eprintln!(
+                "ortkit-sys: {} {:?} {}: give ortkit's prefix or build directory by a path \
+                 without control characters or commas (a link to it will do)",
+                what, path, why
+            );
+            std::process::exit(1);
+        }
+    }
 }
 
 fn has_lib(dir: &Path) -> bool {

@@ -11,13 +11,14 @@
 typedef struct build_args {
     const char *source, *variant, *build_dir, *distcc, *patch, *cuda, *cudnn, *eigen;
     const char *cmake_project, *into, *target, *deps_dir, *glibc_floor, *cache_basedir, *matrix;
-    const char *toolchain_file, *cross_prefix, *host_protoc;
+    const char *toolchain_file, *cross_prefix, *host_protoc, *numpy_include, *wheel_into;
     uint64_t budget, min_disk, lang_mem[ORTKIT__LANG_COUNT];
     long jobs, ninja_jobs;
     int cache, lto, dry, check, json, fetch, progress, no_bundle, static_core, cache_remote_only;
-    int has_remote;
+    int has_remote, password_in_argv;
+    const char *remote_arg, *password_file; /* --cache-remote as given (no password: jobs get it) */
     ortkit__builder_cache_remote remote; /* --cache-remote, checked */
-    ortkit__strv ops, defines, deps, accept;
+    ortkit__strv ops, defines, deps, accept, pythons;
 } build_args;
 
 /* --cache-remote URL: checked here, and never echoed (it may hold a password). */
@@ -28,6 +29,19 @@ static int set_cache_remote(cli_opt_parser *p, void *field, char *value)
     if (ortkit__builder_cache_remote_parse(&a->remote, value))
         return cli_usage("build", "%s", ortkit__error_message());
     a->has_remote = 1;
+    a->remote_arg = value;
+    /* Every user can read a command line (/proc/PID/cmdline): the password
+     * is blanked in ours at once, and said (ORTKIT_CACHE_PASSWORD keeps it out). */
+    if (a->remote.has_password) {
+        char *auth = strstr(value, "://") + 3, *end = auth + strcspn(auth, "/|"), *at = NULL;
+        size_t len = strlen(value) + 3 - strlen(a->remote.shown); /* the password's */
+        for (char *c = auth; c < end; c++)
+            if (*c == '@')
+                at = c;
+        if (at && (size_t)(at - auth) >= len)
+            memset(at - len, '*', len);
+        a->password_in_argv = 1;
+    }
     return 0;
 }
 
@@ -86,6 +100,9 @@ static const cli_opt build_opts[] = {
      "with --cache ccache: share the cache through a server, redis://HOST[:PORT][/DB] or "
      "http://HOST[:PORT][/PATH] (ccache's remote storage; a password is never printed)",
      CLI_OPT_CALL_ARGS(set_cache_remote)},
+    {0, "cache-password-file", 0, "FILE", 0,
+     "the password of --cache-remote's URL, from FILE (yours, mode 600), not the command line "
+     "(or ORTKIT_CACHE_PASSWORD)", CLI_OPT_STRING(build_args, password_file)},
     {0, "cache-remote-only", 0, NULL, 0,
      "use only the remote storage, no local cache directory (CCACHE_REMOTE_ONLY)",
      CLI_OPT_FLAG(build_args, cache_remote_only)},
@@ -131,6 +148,16 @@ static const cli_opt build_opts[] = {
     {0, "static", 0, NULL, 0,
      "make a static bundle: one libonnxruntime.a merged from the build's static libraries, "
      "providers stay shared beside it", CLI_OPT_FLAG(build_args, static_core)},
+    {0, "python", 0, "PYTHON", CLI_OPT_REPEATS,
+     "also build ONNX Runtime's Python package (the module onnxruntime) for this CPython >= 3.10 "
+     "and make a wheel of it (repeatable: the first is the build's, each further one compiles "
+     "only the extension again)", CLI_OPT_STRV(build_args, pythons)},
+    {0, "numpy-include", 0, "DIR", 0,
+     "with --python: numpy's C headers to compile against (default: each interpreter's numpy; "
+     "numpy 2.x headers make a wheel that runs with numpy 1.x and 2.x)",
+     CLI_OPT_STRING(build_args, numpy_include)},
+    {0, "wheel-into", 0, "DIR", 0, "with --python: where the wheels go (default: BUILD/wheels)",
+     CLI_OPT_STRING(build_args, wheel_into)},
     {0, "cmake-project", 0, "DIR", 0, "build any CMake project through the same engine",
      CLI_OPT_STRING(build_args, cmake_project)},
     {0, "matrix", 0, "VARIANT,...", 0,
@@ -214,6 +241,12 @@ static int parse_args(build_args *a, int argc, char **argv)
         return cli_usage("build", "--toolchain-file, --cross-prefix and --host-protoc are for an "
                                   "ONNX Runtime variant of another architecture; a CMake project "
                                   "takes its toolchain with -D CMAKE_TOOLCHAIN_FILE=FILE");
+    if ((a->numpy_include || a->wheel_into) && !a->pythons.n)
+        return cli_usage("build", "--numpy-include and --wheel-into go with --python PYTHON");
+    if (a->pythons.n && (a->cmake_project || a->static_core || a->no_bundle || a->matrix))
+        return cli_usage("build", "--python makes wheels of a variant's bundle: it goes with "
+                                  "--source and --variant, not --cmake-project, --static, "
+                                  "--no-bundle or --matrix");
     if (a->accept.n && !a->deps_dir)
         return cli_usage("build", "--accept-dep-version goes with --deps DIR");
     if (a->deps_dir && a->fetch)
@@ -223,6 +256,14 @@ static int parse_args(build_args *a, int argc, char **argv)
                                   "--cache ccache");
     if (a->cache_remote_only && !a->has_remote)
         return cli_usage("build", "--cache-remote-only goes with --cache-remote URL");
+    if (a->password_file && !a->has_remote)
+        return cli_usage("build", "--cache-password-file goes with --cache-remote URL");
+    if (a->has_remote && ortkit__builder_cache_remote_secret(&a->remote, a->password_file))
+        return cli_usage("build", "%s", ortkit__error_message());
+    if (a->password_in_argv && !a->matrix)
+        cli_warn("--cache-remote: the password on the command line can be read by every user of "
+                 "this machine while ortkit starts; give the URL without it and the password in "
+                 "ORTKIT_CACHE_PASSWORD or --cache-password-file FILE");
     if (a->cache_basedir && a->cache_basedir[0] != '/')
         return cli_usage("build", "--cache-basedir wants an absolute directory");
     return 0;
@@ -234,6 +275,7 @@ static void free_args(build_args *a)
     ortkit__strv_free(&a->defines);
     ortkit__strv_free(&a->deps);
     ortkit__strv_free(&a->accept);
+    ortkit__strv_free(&a->pythons);
 }
 
 static const char *chain_of(const build_args *a)
@@ -363,7 +405,8 @@ static int job_args(ortkit__strv *sv, const build_args *a, const char *variant, 
     const struct {
         const char *opt, *value;
     } values[] = {{"--cache", a->cache ? "ccache" : NULL},
-                  {"--cache-remote", a->has_remote ? a->remote.url : NULL}, /* no password in it */
+                  {"--cache-remote", a->has_remote ? a->remote_arg : NULL}, /* no password in it */
+                  {"--cache-password-file", a->password_file},
                   {"--cache-basedir", a->cache_basedir}, {"--distcc", a->distcc},
                   {"--patch", a->patch},       {"--cuda-home", a->cuda},     {"--cudnn-home", a->cudnn},
                   {"--eigen", a->eigen},       {"--deps", a->deps_dir},      {"--glibc-floor", a->glibc_floor},
@@ -496,7 +539,7 @@ static int plan_job(const build_args *a, const char *variant, const char *build_
 
 static int run_matrix(const build_args *a, const char *exe)
 {
-    if (a->has_remote && a->remote.has_password)
+    if (a->password_in_argv)
         return cli_usage("build", "--matrix writes the cache's URL into every job, where CI logs "
                                   "show it: give --cache-remote without a password, and hand the "
                                   "jobs the password as a secret (docs/BUILD.md, \"A CI matrix\")");
@@ -640,6 +683,8 @@ int cmd_build(int argc, char **argv)
         .n_accept_versions = a.accept.n, .glibc_floor = a.glibc_floor,
         .toolchain_file = a.toolchain_file, .cross_prefix = a.cross_prefix,
         .host_protoc = a.host_protoc,
+        .pythons = (const char *const *)a.pythons.v, .n_pythons = a.pythons.n,
+        .numpy_include = a.numpy_include, .wheel_into = a.wheel_into,
         .defines = (const char *const *)a.defines.v, .n_defines = a.defines.n,
         .progress = a.progress >= 0 ? a.progress : isatty(2), .quiet = a.json,
         .catch_signals = 1, .log = stderr, .warn = warn_line};
@@ -688,6 +733,11 @@ int cmd_build(int argc, char **argv)
             printf("installed: %s\n", cli_esc(res.plan.stage_dir));
         if (res.bundle[0])
             printf("bundle: %s\n", cli_esc(res.bundle));
+        for (size_t i = 0; i < res.wheels.n; i++)
+            printf("wheel: %s\n", cli_esc(res.wheels.v[i]));
+        if (res.n_pythons)
+            printf("python: the extension's %zu compiles and link took %.0f s of CPU of the "
+                   "build's %.0f s\n", res.python_steps, res.python_cpu, res.report.cpu);
         if (res.bundle[0] && res.bundle_missing)
             printf("bundle: incomplete: %zu CUDA librar%s not in the toolkit or cuDNN it was "
                    "built with; 'ortkit bundle complete %s --from DIR' adds them from DIR and "

@@ -36,7 +36,7 @@ int cmd_bundle_install(const cli_opt_spec *spec, int argc, char **argv);
 /* `bundle choose`: the selection order's account. */
 extern const cli_opt bundle_choose_opts[];
 int cmd_bundle_choose(const cli_opt_spec *spec, int argc, char **argv);
-/* `bundle probe`: load a library and say what it is (verify's child). */
+/* `bundle probe`: load a library here and say what it is (verify's load, in this process). */
 extern const cli_opt bundle_probe_opts[];
 int cmd_bundle_probe(const cli_opt_spec *spec, int argc, char **argv);
 

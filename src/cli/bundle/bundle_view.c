@@ -63,6 +63,8 @@ static cJSON *build_json(const ortkit_manifest *m)
         cJSON_AddItemToObject(c, "remote", m->build_cache_remote ? cJSON_CreateString(m->build_cache_remote)
                                                                  : cJSON_CreateNull());
         cJSON_AddNumberToObject(c, "remote_hits", (double)m->build_cache_remote_hits);
+        cJSON_AddItemToObject(c, "local", m->build_cache_local ? cJSON_CreateString(m->build_cache_local)
+                                                               : cJSON_CreateNull());
     } else {
         cJSON_AddNullToObject(b, "cache");
     }
@@ -96,7 +98,9 @@ void bundle_build_print(const ortkit_manifest *m)
         printf("cache      %s, shared through %s: %llu compiles came from it\n", cli_esc(m->build_cache),
                cli_esc(m->build_cache_remote), (unsigned long long)m->build_cache_remote_hits);
     else if (m->build_cache)
-        printf("cache      %s, this machine's own\n", cli_esc(m->build_cache));
+        printf("cache      %s, this machine's own%s\n", cli_esc(m->build_cache),
+               !m->build_cache_local ? " (by an older ortkit, whose local cache a server may "
+                                       "have filled)" : "");
 }
 
 cJSON *bundle_summary_json(const ortkit_manifest *m)

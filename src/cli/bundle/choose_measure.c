@@ -8,7 +8,9 @@
  * asks, waiting after it until its own threads stop spinning.  Only one
  * child runs at a time; the others wait on their pipes.
  *
- * Child to parent: messages of {uint32 type, uint32 size} and size bytes:
+ * Each child is a function run in a forked copy by src/util's child object,
+ * which also carries the messages.  Child to parent: framed messages
+ * (ortkit__msg_send: {uint32 type, uint32 size} and size bytes):
  * READY (figures, the inputs' digest and shapes, then the first outputs),
  * ERROR (text), BLOCK (the runs' seconds as doubles).  Parent to child: one
  * byte, 'b' for a block, 'q' to quit.
@@ -23,9 +25,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -113,11 +113,7 @@ static void get_text(rdr *r, char *out, size_t size)
 
 static int send_msg(int fd, uint32_t type, const buf *b)
 {
-    uint32_t head[2] = {type, (uint32_t)b->n};
-    return ortkit__file_write_all(fd, head, sizeof head, "the pipe to the parent") ||
-                   ortkit__file_write_all(fd, b->p, b->n, "the pipe to the parent")
-               ? -1
-               : 0;
+    return ortkit__msg_send(fd, type, b->p, b->n) ? -1 : 0;
 }
 
 /* ---- the child ---------------------------------------------------------------------- */
@@ -279,7 +275,6 @@ static _Noreturn void child_main(child_ctx *c)
     signal(SIGINT, SIG_IGN); /* the parent decides what Ctrl-C stops */
     signal(SIGTERM, SIG_DFL);
     signal(SIGPIPE, SIG_DFL);
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
     /* What the child says goes to the parent as a message, not the terminal. */
     int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
     if (null >= 0)
@@ -367,8 +362,7 @@ static _Noreturn void child_main(child_ctx *c)
 /* ---- the parent ----------------------------------------------------------------------- */
 
 typedef struct child {
-    pid_t pid;
-    int to, from;     /* pipes: commands out, messages in; -1 when closed */
+    ortkit__child ch; /* the process: commands out on ch.to, messages in on ch.from */
     int alive;
     uint32_t block;
     double first_s, create_s;
@@ -377,118 +371,52 @@ typedef struct child {
     char shapes[4096];
 } child;
 
-/* Read exactly size bytes before deadline: 0, or -1 (end, error, time out: *timed_out). */
-static int read_full(int fd, void *out, size_t size, double deadline, int *timed_out)
-{
-    unsigned char *p = out;
-    while (size) {
-        double left = deadline - ortkit__clock_now();
-        if (left <= 0) {
-            *timed_out = 1;
-            return -1;
-        }
-        struct pollfd pfd = {fd, POLLIN, 0};
-        int r = poll(&pfd, 1, left > 3600 ? 3600000 : (int)(left * 1000) + 1);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            continue;
-        ssize_t n = read(fd, p, size);
-        if (n < 0 && (errno == EINTR || errno == EAGAIN))
-            continue;
-        if (n <= 0)
-            return -1;
-        p += n;
-        size -= (size_t)n;
-    }
-    return 0;
-}
-
 /* One message: its type and payload (malloc'd); -1 when the child died or timed out. */
 static int read_msg(child *ch, double timeout, uint32_t *type, unsigned char **payload, size_t *size,
                     int *timed_out)
 {
-    uint32_t head[2];
-    double deadline = ortkit__clock_now() + timeout;
-    *payload = NULL;
-    *timed_out = 0;
-    if (read_full(ch->from, head, sizeof head, deadline, timed_out) || head[1] > MESSAGE_MAX)
-        return -1;
-    unsigned char *p = malloc(head[1] ? head[1] : 1);
-    if (!p || read_full(ch->from, p, head[1], deadline, timed_out)) {
-        free(p);
-        return -1;
-    }
-    *type = head[0];
+    void *p = NULL;
+    int rc = ortkit__msg_recv(ch->ch.from, ortkit__clock_now() + timeout, MESSAGE_MAX, type, &p, size);
+    *timed_out = rc == ORTKIT__MSG_LATE;
     *payload = p;
-    *size = head[1];
-    return 0;
+    return rc ? -1 : 0;
 }
 
 static void stop(child *ch)
 {
-    if (ch->to >= 0) {
+    if (ch->ch.live && ch->ch.to >= 0) {
         char q = 'q';
-        if (write(ch->to, &q, 1) < 0) { /* it may be gone already */ }
-        close(ch->to);
+        if (write(ch->ch.to, &q, 1) < 0) { /* it may be gone already */ }
     }
-    if (ch->from >= 0)
-        close(ch->from);
-    ch->to = ch->from = -1;
-    if (ch->pid > 0) {
-        int status;
-        /* A child told to quit leaves at once; one that does not is killed. */
-        for (int i = 0; i < 200 && waitpid(ch->pid, &status, WNOHANG) == 0; i++) {
-            struct timespec t = {0, 10 * 1000 * 1000};
-            nanosleep(&t, NULL);
-            if (i == 199) {
-                kill(ch->pid, SIGKILL);
-                waitpid(ch->pid, &status, 0);
-            }
-        }
-    }
-    ch->pid = 0;
+    /* A child told to quit leaves at once; one that does not is killed. */
+    (void)ortkit__child_stop(&ch->ch, 2.0);
+    ortkit__child_free(&ch->ch);
     ch->alive = 0;
 }
 
 static void kill_child(child *ch)
 {
-    if (ch->pid > 0)
-        kill(ch->pid, SIGKILL);
-    stop(ch);
+    ortkit__child_free(&ch->ch);
+    ch->alive = 0;
 }
 
+static int child_entry(void *arg, int to_parent, int from_parent)
+{
+    const child_ctx *start = arg;
+    child_ctx c = {start->plan, start->bundle_dir, to_parent, from_parent, NULL};
+    child_main(&c);
+}
+
+/* A candidate's process: a forked copy that loads its bundle (the parent
+ * has no threads: it never loads ONNX Runtime), and dies with the parent. */
 static int launch(child *ch, const measure_plan *plan, const char *dir)
 {
-    int down[2], up[2];
     memset(ch, 0, sizeof *ch);
-    ch->to = ch->from = -1;
-    if (pipe2(down, O_CLOEXEC))
+    child_ctx start = {plan, dir, -1, -1, NULL};
+    ortkit__child_options o = {.fn = child_entry, .arg = &start, .channel = 1,
+                               .death_signal = SIGKILL, .what = "a candidate's process"};
+    if (ortkit__child_start(&ch->ch, &o))
         return -1;
-    if (pipe2(up, O_CLOEXEC)) {
-        close(down[0]);
-        close(down[1]);
-        return -1;
-    }
-    fflush(stdout);
-    fflush(stderr);
-    pid_t pid = fork();
-    if (pid == 0) {
-        close(down[1]);
-        close(up[0]);
-        child_ctx c = {plan, dir, up[1], down[0], NULL};
-        child_main(&c);
-    }
-    close(down[0]);
-    close(up[1]);
-    if (pid < 0) {
-        close(down[1]);
-        close(up[0]);
-        return -1;
-    }
-    ch->pid = pid;
-    ch->to = down[1];
-    ch->from = up[0];
     ch->alive = 1;
     return 0;
 }
@@ -603,7 +531,7 @@ static int next_generation(ortkit_measure *m, child *kids, size_t n,
         snprintf(shapes, sizeof shapes, "%s", kids[i].shapes);
         stop(&kids[i]);
         if (launch(&kids[i], plan, ortkit_bundle_manifest(bundles[ortkit_measure_bundle(m, i)])->dir))
-            return cli_fail("cannot start a process: %s", strerror(errno));
+            return cli_fail("cannot start a process: %s", ortkit_error_last());
         await_ready(m, i, &kids[i], 0);
         if (kids[i].alive && (strcmp(digest, kids[i].digest) || strcmp(shapes, kids[i].shapes))) {
             stop(&kids[i]);
@@ -625,7 +553,7 @@ static int block(ortkit_measure *m, size_t i, child *ch)
     int timed_out = 0;
     /* However slow a run, a block gets a minute, or fifty times what its runs took. */
     double timeout = 60 + 50.0 * ch->block * (ch->first_s > 0 ? ch->first_s : 1);
-    if (ortkit__file_write_all(ch->to, &cmd, 1, "the pipe to a candidate") || read_msg(ch, timeout, &type, &p, &size, &timed_out) ||
+    if (ortkit__file_write_all(ch->ch.to, &cmd, 1, "the pipe to a candidate") || read_msg(ch, timeout, &type, &p, &size, &timed_out) ||
         (type != MSG_BLOCK && type != MSG_ERROR)) {
         free(p);
         kill_child(ch);
@@ -667,7 +595,7 @@ int choose_measure(ortkit_measure *m, const ortkit_bundle *const *bundles, const
             fprintf(stderr, "\rmeasuring: starting %s (%zu of %zu)\033[K", cli_esc(ortkit_bundle_manifest(b)->name),
                     i + 1, n);
         if (launch(&kids[i], plan, ortkit_bundle_manifest(b)->dir)) {
-            cli_fail("cannot start a process: %s", strerror(errno));
+            cli_fail("cannot start a process: %s", ortkit_error_last());
             goto cleanup;
         }
         await_ready(m, i, &kids[i], 1);

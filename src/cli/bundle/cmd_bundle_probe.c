@@ -1,8 +1,9 @@
 /*
  * cmd_bundle_probe.c - `ortkit bundle probe LIBRARY`: load a library in this
- * process and print its version and providers as JSON.  What `bundle
- * verify` runs in a child process (load_check.c), so that a library that
- * crashes while it loads takes the child down, not the command.
+ * process and print its version and providers as JSON.  The same load
+ * `bundle verify` has ortkit-probe make in a child process (load_check.c),
+ * so that a library that crashes while it loads takes the child down, not
+ * the command.
  */
 #include "bundle_cmds.h"
 

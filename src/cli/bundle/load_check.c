@@ -1,9 +1,10 @@
 /*
  * load_check.c - load a library in a child process: a library that crashes
  * while it loads (or that hangs its constructors) takes the child down, not
- * the command that asked.  The child is this program run as `ortkit bundle
- * probe LIBRARY` (cmd_bundle_probe.c), which loads it the way a runtime
- * open does and prints its version and providers as JSON.
+ * the command that asked.  The child is ortkit-probe (src/probe), the one
+ * program that loads a runtime to see whether it can, which loads it the way
+ * a runtime open does and says its version and providers (src/util/probe.c
+ * reads them).
  */
 #include "load_check.h"
 
@@ -24,41 +25,24 @@ int load_check_run(const char *library, char **version, char ***providers, size_
     *version = NULL;
     *providers = NULL;
     *count = 0;
-    const char *const argv[] = {"/proc/self/exe", "bundle", "probe", library, NULL};
-    char *out = NULL;
-    int status = -1;
-    if (ortkit__spawn(argv, 1, &out, &status) != 0) {
-        snprintf(why, why_size, "cannot run ortkit again to load it: %s", ortkit__error_message());
-        free(out);
-        return -1;
-    }
-    cJSON *o = status == 0 && out ? cJSON_Parse(out) : NULL;
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "version");
-    const cJSON *list = cJSON_GetObjectItemCaseSensitive(o, "providers");
-    if (!cJSON_IsString(v) || !cJSON_IsArray(list)) {
-        /* The child's last line is its message; a signal is how it died. */
-        char *text = out ? out : "";
-        size_t len = strlen(text);
-        while (len && text[len - 1] == '\n')
-            text[--len] = '\0';
-        const char *last = strrchr(text, '\n') ? strrchr(text, '\n') + 1 : text;
-        if (status > 128)
-            snprintf(why, why_size, "loading it killed the process that tried (signal %d)%s%.300s",
-                     status - 128, last[0] ? ": " : "", last);
+    ortkit__probe_answer a;
+    int rc = ortkit__probe_load(&a, library, 0);
+    if (rc) {
+        /* What the probe said the load failed with, as the tool says it. */
+        if (rc == ORTKIT_E_RUNTIME_INVALID)
+            snprintf(why, why_size, "ortkit: %.400s", a.message);
         else
-            snprintf(why, why_size, "%.400s", last[0] ? last : "loading it failed");
-        cJSON_Delete(o);
-        free(out);
+            snprintf(why, why_size, "%.400s", ortkit_error_last());
+        ortkit__probe_answer_free(&a);
         return -1;
     }
-    size_t n = (size_t)cJSON_GetArraySize(list);
-    *version = strdup(v->valuestring);
+    size_t n = a.providers.n;
+    *version = strdup(a.version);
     *providers = calloc(n + 1, sizeof **providers);
-    for (const cJSON *p = list->child; *providers && p; p = p->next)
-        if (cJSON_IsString(p) && ((*providers)[*count] = strdup(p->valuestring)))
+    for (size_t i = 0; *providers && i < n; i++)
+        if (((*providers)[*count] = strdup(a.providers.v[i])))
             (*count)++;
-    cJSON_Delete(o);
-    free(out);
+    ortkit__probe_answer_free(&a);
     if (!*version || !*providers) {
         load_check_free(*version, *providers, *count);
         snprintf(why, why_size, "out of memory");

@@ -34,6 +34,7 @@ int cmd_version(int argc, char **argv);
 int cmd_host(int argc, char **argv);
 int cmd_variants(int argc, char **argv);
 int cmd_bundle(int argc, char **argv);
+int cmd_wheel(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
 int cmd_build(int argc, char **argv);
 

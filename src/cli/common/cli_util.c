@@ -426,14 +426,12 @@ int cli_self_find(char *buf, size_t size, const char *rel_dirs, const char *name
     if (!slash)
         return -1;
     *slash = '\0';
-    for (const char *p = rel_dirs; *p;) {
-        size_t len = strcspn(p, ":");
+    for (ortkit__path_list it = {.rest = rel_dirs}; ortkit__path_list_next(&it);) {
         char found[PATH_MAX];
-        if (len && !ortkit__pathf(found, sizeof found, "%s/%.*s/%s", self, (int)len, p, name) &&
+        if (!ortkit__pathf(found, sizeof found, "%s/%.*s/%s", self, (int)it.len, it.entry, name) &&
             access(found, R_OK) == 0)
             /* Said in messages and reports: without "bin/../". */
             return ortkit__pathf(buf, size, "%s", realpath(found, self) ? self : found) ? -1 : 0;
-        p += len + (p[len] == ':');
     }
     buf[0] = '\0';
     return -1;

@@ -106,12 +106,6 @@ static int parse_args(run_args *a, int argc, char **argv)
     return providers_split("run", a->ep_list, a->providers, MAX_ARGS, &a->n_providers);
 }
 
-static int cmp_double(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
 /* CLI_OK, or CLI_FAIL when the output could not be written. */
 
 /* The session fell back: a provider asked for was skipped and only the CPU is left. */
@@ -131,11 +125,13 @@ static int report(const run_args *a, const ortkit_runtime *rt, const ortkit_sess
 {
     size_t n_out = ortkit_session_output_count(s);
     double first = lat[0];
-    qsort(lat, runs, sizeof *lat, cmp_double);
+    ortkit__stats_sort(lat, runs);
     double sum = 0;
     for (size_t i = 0; i < runs; i++)
         sum += lat[i];
-    double mean = sum / (double)runs, median = lat[runs / 2];
+    /* The one median (stats.c), as `bench` reports its p50: of an even
+     * count, the mean of the middle two. */
+    double mean = sum / (double)runs, median = ortkit__stats_percentile(lat, runs, 0.5);
     if (a->json) {
         cJSON *root = cJSON_CreateObject();
         cJSON_AddStringToObject(root, "model", a->model);

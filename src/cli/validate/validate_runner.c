@@ -2,32 +2,32 @@
  * validate_runner.c - each test in its own child process, some at a time:
  * a crash or a hang costs that test only.  The parent never loads ONNX
  * Runtime: ORT 1.30 starts a thread when its environment is created, and a
- * process with threads is not safe to fork, so every child loads it afresh.
+ * process with threads is not safe to fork, so every child (a function run
+ * in a forked copy by src/util's child object) loads it afresh, and the
+ * runtime's first load is ortkit-probe's.
  */
 #include "interrupt.h"
 #include "validate_cli.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+/* A test's process (src/util's child): its result comes as one message on
+ * its channel (ch.from), what it writes on stdout and stderr on ch.out,
+ * whose end is kept for a crash report. */
 typedef struct child {
-    pid_t pid;
+    ortkit__child ch;
     size_t test;
-    int res_fd, err_fd;          /* -1 once at end of file */
-    unsigned char buf[sizeof(ortkit_conformance_result)];
-    size_t got;
-    char err[512];               /* the end of what it wrote on stderr */
-    size_t err_len;
-    double deadline;
+    ortkit_conformance_result res;
+    int got;                     /* res came whole */
 } child;
+
+enum { MSG_RESULT = 1 };
 
 v_verdict v_judge(const ortkit_conformance_result *res, const v_entry *known)
 {
@@ -41,29 +41,21 @@ v_verdict v_judge(const ortkit_conformance_result *res, const v_entry *known)
     }
 }
 
-static void write_all(int fd, const void *data, size_t size)
-{
-    const unsigned char *p = data;
-    while (size) {
-        ssize_t n = write(fd, p, size);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return;
-        p += n;
-        size -= (size_t)n;
-    }
-}
+typedef struct child_job {
+    const v_test *t;
+    const v_config *cfg;
+} child_job;
 
-/* In the child: load the runtime, run the test, hand the result over, and
- * leave without running atexit handlers (ORT's and the sanitizers'). */
-static void child_main(const v_test *t, const v_config *cfg, int res_fd, int err_fd)
+/* In the child: load the runtime, run the test, hand the result over (the
+ * child leaves with _exit: no atexit handlers, ORT's or the sanitizers'). */
+static int child_main(void *arg, int to_parent, int from_parent)
 {
+    (void)from_parent;
+    const child_job *job = arg;
+    const v_test *t = job->t;
+    const v_config *cfg = job->cfg;
     signal(SIGINT, SIG_IGN); /* the parent decides what Ctrl-C stops */
     signal(SIGTERM, SIG_DFL);
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    dup2(err_fd, STDERR_FILENO);
-    dup2(err_fd, STDOUT_FILENO);
     if (cfg->crash_hook && !strcmp(cfg->crash_hook, t->t->name)) {
         /* The test hook (test_hooks.h): die the way a runtime crash would. */
         signal(SIGSEGV, SIG_DFL);
@@ -88,138 +80,59 @@ static void child_main(const v_test *t, const v_config *cfg, int res_fd, int err
             snprintf(res.message, sizeof res.message, "%s", ortkit_error_last());
         }
     }
-    write_all(res_fd, &res, sizeof res);
-    _exit(0);
+    (void)ortkit__msg_send(to_parent, MSG_RESULT, &res, sizeof res);
+    return 0;
 }
 
-typedef struct probe_answer {
-    int ok;
-    char version[64];
-    char path[4096];
-    char error[1024];
-} probe_answer;
-
+/* The runtime is loaded first by ortkit-probe, the one program that loads a
+ * runtime to see whether it can: the parent never loads it. */
 int v_probe_runtime(const char *path, char *version, size_t version_size, char *resolved,
                     size_t resolved_size)
 {
-    int fds[2];
-    if (pipe2(fds, O_CLOEXEC))
-        return cli_fail("cannot make a pipe: %s", strerror(errno));
-    fflush(stdout);
-    fflush(stderr);
-    pid_t pid = fork();
-    if (pid == 0) {
-        /* The parent says what an interrupt stops, and what it prints. */
-        signal(SIGINT, SIG_IGN);
-        signal(SIGTERM, SIG_DFL);
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-        close(fds[0]);
-        probe_answer a;
-        memset(&a, 0, sizeof a);
-        ortkit_runtime *rt = NULL;
-        if (cli_open_runtime(&rt, path) == ORTKIT_OK) {
-            a.ok = 1;
-            snprintf(a.version, sizeof a.version, "%s", ortkit_runtime_version(rt));
-            snprintf(a.path, sizeof a.path, "%s", ortkit_runtime_path(rt));
-        } else {
-            snprintf(a.error, sizeof a.error, "%s", ortkit_error_last());
-        }
-        write_all(fds[1], &a, sizeof a);
-        _exit(0);
+    ortkit__probe_answer a;
+    int rc = ortkit__probe_load(&a, path, 0);
+    if (rc == ORTKIT_OK) {
+        snprintf(version, version_size, "%s", a.version);
+        snprintf(resolved, resolved_size, "%s", a.path);
     }
-    close(fds[1]);
-    if (pid < 0) {
-        close(fds[0]);
-        return cli_fail("cannot start a process: %s", strerror(errno));
-    }
-    probe_answer a;
-    size_t got = 0;
-    while (got < sizeof a) {
-        ssize_t n = read(fds[0], (char *)&a + got, sizeof a - got);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        got += (size_t)n;
-    }
-    close(fds[0]);
-    int status;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    if (got != sizeof a)
-        return cli_fail("loading the runtime killed the process (status %d)", status);
-    if (!a.ok)
-        return cli_fail("%s", a.error);
-    snprintf(version, version_size, "%s", a.version);
-    snprintf(resolved, resolved_size, "%s", a.path);
-    return CLI_OK;
+    ortkit__probe_answer_free(&a);
+    return rc ? cli_fail_lib() : CLI_OK;
 }
 
 static int launch(child *c, size_t index, const v_test *t, const v_config *cfg)
 {
-    int res_pipe[2], err_pipe[2];
-    if (pipe2(res_pipe, O_CLOEXEC))
-        return -1;
-    if (pipe2(err_pipe, O_CLOEXEC)) {
-        close(res_pipe[0]);
-        close(res_pipe[1]);
-        return -1;
-    }
-    fflush(stdout);
-    fflush(stderr);
-    pid_t pid = fork();
-    if (pid == 0) {
-        close(res_pipe[0]);
-        close(err_pipe[0]);
-        setpgid(0, 0); /* its own group: a terminal's Ctrl-C reaches the parent only */
-        child_main(t, cfg, res_pipe[1], err_pipe[1]);
-    }
-    close(res_pipe[1]);
-    close(err_pipe[1]);
-    if (pid < 0) {
-        close(res_pipe[0]);
-        close(err_pipe[0]);
-        return -1;
-    }
-    setpgid(pid, pid);
+    child_job job = {t, cfg};
+    /* Its own group: a terminal's Ctrl-C reaches the parent only; what
+     * stdout and stderr say is kept for a crash report. */
+    ortkit__child_options o = {.fn = child_main, .arg = &job, .channel = 1,
+                               .out = ORTKIT__CHILD_PIPE, .err = ORTKIT__CHILD_TO_OUT,
+                               .own_group = 1, .death_signal = SIGKILL,
+                               .timeout_s = cfg->timeout + cfg->conf.soak_seconds,
+                               .what = "a test process"};
     memset(c, 0, sizeof *c);
-    c->pid = pid;
+    if (ortkit__child_start(&c->ch, &o))
+        return -1;
     c->test = index;
-    c->res_fd = res_pipe[0];
-    c->err_fd = err_pipe[0];
-    c->deadline = ortkit__clock_now() + cfg->timeout + cfg->conf.soak_seconds;
     return 0;
 }
 
-/* The last non-empty line the child wrote, for a crash report. */
-static void last_line(const child *c, char *out, size_t size)
-{
-    size_t end = c->err_len;
-    while (end && (c->err[end - 1] == '\n' || c->err[end - 1] == '\r'))
-        end--;
-    size_t start = end;
-    while (start && c->err[start - 1] != '\n')
-        start--;
-    snprintf(out, size, "%.*s", (int)(end - start), c->err + start);
-}
-
 /* Turn how the child ended into the test's result. */
-static void finish(child *c, v_test *t, int status, int timed_out, double timeout)
+static void finish(child *c, v_test *t, double timeout)
 {
     ortkit_conformance_result *r = &t->res;
     char tail[256];
-    last_line(c, tail, sizeof tail);
-    if (!timed_out && c->got == sizeof *r && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-        memcpy(r, c->buf, sizeof *r);
+    ortkit__child_last_line(&c->ch, tail, sizeof tail);
+    if (!c->ch.timed_out && c->got && c->ch.status == 0) {
+        *r = c->res;
     } else {
         memset(r, 0, sizeof *r);
         r->outcome = ORTKIT_CONFORMANCE_FAIL;
-        if (timed_out) {
+        if (c->ch.timed_out) {
             t->timed_out = 1;
             snprintf(r->stage, sizeof r->stage, "timeout");
             snprintf(r->message, sizeof r->message, "timed out after %g s; killed", timeout);
-        } else if (WIFSIGNALED(status)) {
-            int sig = WTERMSIG(status);
+        } else if (c->ch.signal) {
+            int sig = c->ch.signal;
             const char *abbrev = ortkit__signal_abbrev(sig);
             t->signal = sig;
             snprintf(r->stage, sizeof r->stage, "crash");
@@ -228,57 +141,27 @@ static void finish(child *c, v_test *t, int status, int timed_out, double timeou
         } else {
             snprintf(r->stage, sizeof r->stage, "crash");
             snprintf(r->message, sizeof r->message, "exited with status %d without a result%s%s",
-                     WIFEXITED(status) ? WEXITSTATUS(status) : -1,
-                     tail[0] ? "; last output: " : "", tail);
+                     c->ch.status, tail[0] ? "; last output: " : "", tail);
         }
     }
     t->verdict = v_judge(r, t->known);
 }
 
-static void drain(child *c, int which)
+/* Its result: one message, read whole (it is written at once, before the
+ * child ends); the channel is done after it. */
+static void take_result(child *c)
 {
-    int *fd = which ? &c->err_fd : &c->res_fd;
-    char tmp[4096];
-    ssize_t n = read(*fd, tmp, sizeof tmp);
-    if (n < 0 && (errno == EINTR || errno == EAGAIN))
-        return;
-    if (n <= 0) {
-        close(*fd);
-        *fd = -1;
-        return;
+    uint32_t type = 0;
+    void *data = NULL;
+    size_t size = 0;
+    if (ortkit__msg_recv(c->ch.from, c->ch.deadline, sizeof c->res, &type, &data, &size) == 0 &&
+        type == MSG_RESULT && size == sizeof c->res) {
+        memcpy(&c->res, data, sizeof c->res);
+        c->got = 1;
     }
-    if (!which) {
-        size_t room = sizeof c->buf - c->got, take = (size_t)n < room ? (size_t)n : room;
-        memcpy(c->buf + c->got, tmp, take);
-        c->got += take;
-        return;
-    }
-    /* Keep the last bytes only. */
-    if ((size_t)n >= sizeof c->err) {
-        memcpy(c->err, tmp + n - sizeof c->err, sizeof c->err);
-        c->err_len = sizeof c->err;
-    } else {
-        size_t keep = c->err_len + (size_t)n > sizeof c->err ? sizeof c->err - (size_t)n : c->err_len;
-        memmove(c->err, c->err + c->err_len - keep, keep);
-        memcpy(c->err + keep, tmp, (size_t)n);
-        c->err_len = keep + (size_t)n;
-    }
-}
-
-static void kill_child(child *c)
-{
-    kill(-c->pid, SIGKILL);
-    kill(c->pid, SIGKILL);
-}
-
-static void close_child(child *c)
-{
-    if (c->res_fd >= 0)
-        close(c->res_fd);
-    if (c->err_fd >= 0)
-        close(c->err_fd);
-    c->res_fd = c->err_fd = -1;
-    c->pid = 0;
+    free(data);
+    close(c->ch.from);
+    c->ch.from = -1;
 }
 
 /* ---- the progress bar ------------------------------------------------------ */
@@ -319,14 +202,13 @@ static void progress_draw(progress *p, size_t total, const char *current, int fo
 
 /* ---- the loop ----------------------------------------------------------------- */
 
-static void reap(child *c, v_test *tests, const v_config *cfg, progress *p, int timed_out)
+static void reap(child *c, v_test *tests, const v_config *cfg, progress *p)
 {
-    int status = 0;
-    while (waitpid(c->pid, &status, 0) < 0 && errno == EINTR)
-        ;
+    /* Past its deadline, it is killed here (timed_out). */
+    (void)ortkit__child_wait(&c->ch, NULL);
     v_test *t = &tests[c->test];
-    finish(c, t, status, timed_out, cfg->timeout + cfg->conf.soak_seconds);
-    close_child(c);
+    finish(c, t, cfg->timeout + cfg->conf.soak_seconds);
+    ortkit__child_free(&c->ch);
     p->done++;
     p->counts[t->verdict]++;
     if (cfg->verbose) {
@@ -353,10 +235,10 @@ int v_run_all(v_test *tests, size_t n, const v_config *cfg, double *seconds)
     int rc = CLI_OK, stop = 0;
     while ((next < n && !stop && !cli_interrupted()) || active) {
         for (long k = 0; k < jobs && next < n && !stop && !cli_interrupted(); k++) {
-            if (kids[k].pid)
+            if (kids[k].ch.live)
                 continue;
             if (launch(&kids[k], next, &tests[next], cfg)) {
-                rc = cli_fail("cannot start a test process: %s", strerror(errno));
+                rc = cli_fail("cannot start a test process: %s", ortkit_error_last());
                 stop = 1;
                 break;
             }
@@ -365,12 +247,7 @@ int v_run_all(v_test *tests, size_t n, const v_config *cfg, double *seconds)
         }
         if (stop || cli_interrupted()) {
             for (long k = 0; k < jobs; k++)
-                if (kids[k].pid) {
-                    kill_child(&kids[k]);
-                    while (waitpid(kids[k].pid, NULL, 0) < 0 && errno == EINTR)
-                        ;
-                    close_child(&kids[k]);
-                }
+                ortkit__child_free(&kids[k].ch);
             active = 0;
             break;
         }
@@ -380,15 +257,15 @@ int v_run_all(v_test *tests, size_t n, const v_config *cfg, double *seconds)
         const char *current = NULL;
         for (long k = 0; k < jobs; k++) {
             child *c = &kids[k];
-            if (!c->pid)
+            if (!c->ch.live)
                 continue;
             current = tests[c->test].t->name;
-            if (c->deadline - now < wait_s)
-                wait_s = c->deadline - now;
-            if (c->res_fd >= 0)
-                fds[nfds++] = (struct pollfd){.fd = c->res_fd, .events = POLLIN};
-            if (c->err_fd >= 0)
-                fds[nfds++] = (struct pollfd){.fd = c->err_fd, .events = POLLIN};
+            if (c->ch.deadline - now < wait_s)
+                wait_s = c->ch.deadline - now;
+            if (c->ch.from >= 0)
+                fds[nfds++] = (struct pollfd){.fd = c->ch.from, .events = POLLIN};
+            if (c->ch.out >= 0)
+                fds[nfds++] = (struct pollfd){.fd = c->ch.out, .events = POLLIN};
         }
         progress_draw(&p, n, current, 0);
         int ms = wait_s > 0 ? (int)ceil(wait_s * 1000) : 0;
@@ -401,22 +278,19 @@ int v_run_all(v_test *tests, size_t n, const v_config *cfg, double *seconds)
             if (!fds[i].revents)
                 continue;
             for (long k = 0; k < jobs; k++) {
-                if (kids[k].pid && kids[k].res_fd == fds[i].fd)
-                    drain(&kids[k], 0);
-                else if (kids[k].pid && kids[k].err_fd == fds[i].fd)
-                    drain(&kids[k], 1);
+                if (kids[k].ch.live && kids[k].ch.from == fds[i].fd)
+                    take_result(&kids[k]);
+                else if (kids[k].ch.live && kids[k].ch.out == fds[i].fd)
+                    (void)ortkit__child_read_tail(&kids[k].ch);
             }
         }
         now = ortkit__clock_now();
         for (long k = 0; k < jobs; k++) {
             child *c = &kids[k];
-            if (!c->pid)
+            if (!c->ch.live)
                 continue;
-            int late = now >= c->deadline;
-            if (late)
-                kill_child(c);
-            if (late || (c->res_fd < 0 && c->err_fd < 0)) {
-                reap(c, tests, cfg, &p, late);
+            if (now >= c->ch.deadline || (c->ch.from < 0 && c->ch.out < 0)) {
+                reap(c, tests, cfg, &p);
                 active--;
             }
         }

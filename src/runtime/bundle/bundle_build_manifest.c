@@ -68,10 +68,10 @@ static int read_dependency(const ortkit__json_reader *r, ortkit_bundle *b, const
  * (a missing remote is a local cache too). */
 static int read_cache(const ortkit__json_reader *r, ortkit_bundle *b, const cJSON *build)
 {
-    static const char *const keys[] = {"tool", "remote", "remote_hits", NULL};
+    static const char *const keys[] = {"tool", "remote", "remote_hits", "local", NULL};
     ortkit_manifest *m = &b->m;
     const cJSON *c = NULL;
-    const char *tool = NULL, *remote = NULL;
+    const char *tool = NULL, *remote = NULL, *local = NULL;
     int64_t hits = 0;
     int rc;
     if ((rc = ortkit__json_get_object(r, build, "cache", "build", ORTKIT__JSON_NULLABLE, &c)) || !c)
@@ -82,7 +82,16 @@ static int read_cache(const ortkit__json_reader *r, ortkit_bundle *b, const cJSO
         (rc = ortkit__json_get_string(r, c, "remote", "build.cache", 1024,
                                       ORTKIT__JSON_NULLABLE | ORTKIT__JSON_PLAIN, &remote)) ||
         (rc = ortkit__json_get_whole(r, c, "remote_hits", "build.cache", 0, 9007199254740992.0,
-                                     ORTKIT__JSON_REQUIRED, &hits)))
+                                     ORTKIT__JSON_REQUIRED, &hits)) ||
+        (rc = ortkit__json_get_string(r, c, "local", "build.cache", 16, ORTKIT__JSON_PLAIN, &local)))
+        return rc;
+    /* Which local cache: a server's objects reach only "server" (and "none" reads none). */
+    if (local && strcmp(local, "no-server") && strcmp(local, "server") && strcmp(local, "none"))
+        return FAIL(r, "build.cache.local '%.16s' is not \"no-server\", \"server\" or \"none\"", local);
+    if (local && !strcmp(local, "no-server") != !remote)
+        return FAIL(r, "build.cache.local \"%s\" does not go with %s remote", local,
+                    remote ? "a" : "no");
+    if (local && (rc = keep(b, &m->build_cache_local, local)))
         return rc;
     if (strcmp(tool, "ccache"))
         return FAIL(r, "build.cache.tool '%.16s' is not \"ccache\"", tool);
@@ -171,6 +180,8 @@ int ortkit__manifest_build_write(cJSON *root, const ortkit_manifest *m)
         cJSON_AddItemToObject(c, "remote", m->build_cache_remote ? cJSON_CreateString(m->build_cache_remote)
                                                                  : cJSON_CreateNull());
         cJSON_AddNumberToObject(c, "remote_hits", (double)m->build_cache_remote_hits);
+        if (m->build_cache_local)
+            cJSON_AddStringToObject(c, "local", m->build_cache_local);
     }
     return ORTKIT_OK;
 }

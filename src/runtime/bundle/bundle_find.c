@@ -72,17 +72,13 @@ static int add_dir(ortkit_bundle_list *l, const char *path, const char *source)
 static int add_list(ortkit_bundle_list *l, const char *list, const char *suffix, const char *source)
 {
     char path[PATH_MAX];
-    for (const char *p = list; *p;) {
-        size_t n = strcspn(p, ":");
-        if (n > 0 && n + strlen(suffix) < sizeof path) {
-            snprintf(path, sizeof path, "%.*s%s", (int)n, p, suffix);
+    for (ortkit__path_list it = {.rest = list}; ortkit__path_list_next(&it);) {
+        if (it.len + strlen(suffix) < sizeof path) {
+            snprintf(path, sizeof path, "%.*s%s", (int)it.len, it.entry, suffix);
             int rc = add_dir(l, path, source);
             if (rc)
                 return rc;
         }
-        p += n;
-        if (*p == ':')
-            p++;
     }
     return ORTKIT_OK;
 }

@@ -100,7 +100,12 @@ static int read_libraries(const ortkit__json_reader *r, ortkit_bundle *b, const 
         ortkit__bundle_keep_zeroed(b, (size_t)cJSON_GetArraySize(a), sizeof *libs);
     if (!libs)
         return ortkit__error_nomem();
-    static const char *const keys[] = {"soname", "version", "path", "sha256", NULL};
+    static const char *const keys[] = {"soname", "version", "path", "sha256", "origin", NULL};
+    const char **origins = ortkit__bundle_keep_zeroed(b, (size_t)cJSON_GetArraySize(a) + 1,
+                                                      sizeof *origins);
+    if (!origins)
+        return ortkit__error_nomem();
+    int any_origin = 0;
     size_t i = 0;
     for (const cJSON *e = a->child; e; e = e->next, i++) {
         char where[40];
@@ -123,7 +128,17 @@ static int read_libraries(const ortkit__json_reader *r, ortkit_bundle *b, const 
         if ((rc = keep(b, &libs[i].soname, s[0])) || (rc = keep(b, &libs[i].version, s[1])) ||
             (rc = keep(b, &libs[i].path, s[2])) || (rc = keep(b, &libs[i].sha256, s[3])))
             return rc;
+        /* Where complete copied it from: a path, as it was. */
+        const char *origin = NULL;
+        if ((rc = ortkit__json_get_string(r, e, "origin", where, 4096, ORTKIT__JSON_PLAIN, &origin)))
+            return rc;
+        if (origin && origin[0] != '/')
+            return FAIL(r, "%s.origin '%.64s' must be an absolute path", where, origin);
+        if (origin && (rc = keep(b, &origins[i], origin)))
+            return rc;
+        any_origin |= origin != NULL;
     }
+    m->gpu_library_origins = any_origin ? origins : NULL;
     m->gpu_libraries = libs;
     m->gpu_library_count = i;
     return ORTKIT_OK;
@@ -253,6 +268,8 @@ int ortkit__manifest_gpu_write(cJSON *root, const ortkit_manifest *m)
         /* A library just added takes its hash from the files' list. */
         const ortkit_bundle_file *f = l->sha256[0] ? NULL : ortkit__bundle_file(m, l->path);
         cJSON_AddStringToObject(e, "sha256", f ? f->sha256 : l->sha256);
+        if (m->gpu_library_origins && m->gpu_library_origins[i])
+            cJSON_AddStringToObject(e, "origin", m->gpu_library_origins[i]);
     }
     cJSON_AddItemToObject(g, "missing", string_list(m->gpu_missing, m->gpu_missing_count));
     cJSON_AddBoolToObject(g, "complete", m->gpu_complete);

@@ -179,58 +179,17 @@ static void check_passage(ortkit_bundle *b, const char *dir, const struct stat *
 /* Every directory the path to the bundle passes through, from the root,
  * links followed one component at a time (so the directories holding each
  * link count too); 40 links at most, as the kernel allows. */
+static int visit_passage(void *arg, const char *dir, const struct stat *entry)
+{
+    check_passage(arg, dir, entry);
+    return 0;
+}
+
 static void check_path_chain(ortkit_bundle *b)
 {
-    char rest[PATH_MAX], cur[PATH_MAX] = "";
-    if (b->m.dir[0] == '/')
-        snprintf(rest, sizeof rest, "%s", b->m.dir);
-    else if (!getcwd(cur, sizeof cur) || ortkit__pathf(rest, sizeof rest, "%s/%s", cur, b->m.dir))
-        return;
-    cur[0] = '\0'; /* the root */
-    int links = 0;
-    char *p = rest;
-    while (*p) {
-        while (*p == '/')
-            p++;
-        if (!*p)
-            break;
-        char name[NAME_MAX + 1];
-        size_t n = strcspn(p, "/");
-        if (n > NAME_MAX)
-            return;
-        memcpy(name, p, n);
-        name[n] = '\0';
-        p += n;
-        if (!strcmp(name, "."))
-            continue;
-        if (!strcmp(name, "..")) {
-            char *slash = strrchr(cur, '/');
-            if (slash)
-                *slash = '\0';
-            continue;
-        }
-        char next[PATH_MAX];
-        struct stat st;
-        if (ortkit__pathf(next, sizeof next, "%s/%s", cur, name) || lstat(next, &st) != 0)
-            return;
-        check_passage(b, cur[0] ? cur : "/", &st);
-        if (S_ISLNK(st.st_mode)) {
-            char target[PATH_MAX], joined[PATH_MAX];
-            ssize_t tn = readlink(next, target, sizeof target - 1);
-            if (tn < 0 || ++links > 40)
-                return;
-            target[tn] = '\0';
-            /* The link's target, then what was left of the path. */
-            if (ortkit__pathf(joined, sizeof joined, "%s%s", target, p))
-                return;
-            snprintf(rest, sizeof rest, "%s", joined);
-            p = rest;
-            if (target[0] == '/')
-                cur[0] = '\0';
-            continue;
-        }
-        snprintf(cur, sizeof cur, "%s", next);
-    }
+    char end[PATH_MAX], why[256];
+    /* A path that cannot be walked is left to the checks that open its files. */
+    (void)ortkit__path_walk(b->m.dir, end, sizeof end, visit_passage, b, why, sizeof why);
 }
 
 /* The bundle directory itself, and every directory on the way to it. */
@@ -320,6 +279,120 @@ static int check_elf(ortkit_bundle *b, const ortkit_bundle_file *f)
     return ok;
 }
 
+/* ---- what selection relies on, read again from the files ---------------- */
+
+/* The listed ELF files, each read once (links and others: e.elf_class 0). */
+typedef struct elf_facts {
+    ortkit__elf *e;
+    size_t n;
+} elf_facts;
+
+static int carried(const ortkit_manifest *m, const char *soname)
+{
+    for (size_t i = 0; i < m->file_count; i++) {
+        const char *base = strrchr(m->files[i].path, '/');
+        if (!strcmp(base ? base + 1 : m->files[i].path, soname))
+            return (int)i + 1;
+    }
+    return 0;
+}
+
+static int named(const char *const *list, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(list[i], name))
+            return 1;
+    return 0;
+}
+
+#define NEEDS_REIMPORT "; the manifest understates what loading the bundle needs, so a host that " \
+                       "cannot load it could be given it (import the bundle again to record it)"
+
+/* One version the file needs, against the manifest's. */
+static void version_held(ortkit_bundle *b, const char *file, const char *key, const char *prefix,
+                         const char *need, const char *said)
+{
+    if (need[0] && (!said || !said[0] || ortkit__version_compare(need, said) > 0))
+        problem(b, "%s: needs %s%s, the manifest's needs.%s says %s%s" NEEDS_REIMPORT, file,
+                prefix, need, key, said && said[0] ? prefix : "", said && said[0] ? said : "none");
+}
+
+/* A part's libraries, followed through the files the bundle carries. */
+static void part_held(ortkit_bundle *b, const ortkit_bundle_part *p, const elf_facts *ef)
+{
+    const ortkit_manifest *m = &b->m;
+    unsigned char *seen = calloc(m->file_count + 1, 1);
+    size_t *queue = malloc((m->file_count + 1) * sizeof *queue), head = 0, tail = 0;
+    if (!seen || !queue)
+        goto cleanup;
+    for (size_t i = 0; i < p->file_count; i++) {
+        int k = carried(m, strrchr(p->files[i], '/') ? strrchr(p->files[i], '/') + 1 : p->files[i]);
+        if (k && !seen[k - 1]) {
+            seen[k - 1] = 1;
+            queue[tail++] = (size_t)k - 1;
+        }
+    }
+    while (head < tail) {
+        const ortkit__elf *e = &ef->e[queue[head++]];
+        for (size_t j = 0; j < e->needed_count; j++) {
+            int k = carried(m, e->needed[j]);
+            if (!k && !named(p->libraries, p->library_count, e->needed[j])) {
+                problem(b, "%s: part %s needs %s, which its libraries in the manifest do not "
+                        "list" NEEDS_REIMPORT, m->files[queue[head - 1]].path, p->name, e->needed[j]);
+                goto cleanup;
+            }
+            if (k && !seen[k - 1]) {
+                seen[k - 1] = 1;
+                queue[tail++] = (size_t)k - 1;
+            }
+        }
+    }
+cleanup:
+    free(seen);
+    free(queue);
+}
+
+/* Every listed ELF file's needs (symbol versions, an executable stack, the
+ * libraries the bundle does not carry) must be in the manifest's: selection
+ * trusts them and opens no file. */
+static void check_needs(ortkit_bundle *b, const unsigned char *intact)
+{
+    const ortkit_manifest *m = &b->m;
+    elf_facts ef = {calloc(m->file_count + 1, sizeof *ef.e), m->file_count};
+    if (!ef.e)
+        return;
+    if (!m->needs_known)
+        problem(b, "manifest.json: has no 'needs', which selection relies on (a manifest older "
+                "than ortkit's reading of them): import the bundle again to record them");
+    for (size_t i = 0; i < m->file_count && m->needs_known; i++) {
+        const ortkit_bundle_file *f = &m->files[i];
+        char path[PATH_MAX];
+        if (f->link[0] || !intact[i] || ortkit__pathf(path, sizeof path, "%s/%s", m->dir, f->path) ||
+            ortkit__elf_is(path) != 1 || ortkit__elf_read(&ef.e[i], path) != 0)
+            continue; /* not ELF, or reported already */
+        const ortkit__elf *e = &ef.e[i];
+        version_held(b, f->path, "glibc", "GLIBC_", e->need_glibc, m->needs_glibc);
+        version_held(b, f->path, "glibcxx", "GLIBCXX_", e->need_glibcxx, m->needs_glibcxx);
+        version_held(b, f->path, "cxxabi", "CXXABI_", e->need_cxxabi, m->needs_cxxabi);
+        if (e->exec_stack && !m->needs_exec_stack)
+            problem(b, "%s: asks for an executable stack, which the manifest's needs do not say "
+                    "(no needs.exec_stack: a manifest from before ortkit recorded it, or a wrong "
+                    "one); glibc 2.41 and newer refuse such a library" NEEDS_REIMPORT, f->path);
+        for (size_t j = 0; j < e->needed_count; j++)
+            if (!carried(m, e->needed[j]) &&
+                !named(m->needs_libraries, m->needs_library_count, e->needed[j])) {
+                problem(b, "%s: needs %s, which the manifest's needs.libraries do not list"
+                        NEEDS_REIMPORT, f->path, e->needed[j]);
+                break;
+            }
+    }
+    for (size_t i = 0; i < m->part_count && m->needs_known; i++)
+        part_held(b, m->parts[i], &ef);
+    for (size_t i = 0; i < ef.n; i++)
+        ortkit__elf_free(&ef.e[i]); /* zeroed when unread: a no-op */
+    free(ef.e);
+}
+
 /* The version the manifest claims, confirmed from the library's own data. */
 static void check_version(ortkit_bundle *b)
 {
@@ -353,6 +426,9 @@ int ortkit__bundle_check(ortkit_bundle *b, int use_cache, int *from_cache)
     size_t text_size = 0;
     if (use_cache && !(v.fingerprint = open_memstream(&text, &text_size)))
         use_cache = 0;
+    /* What a full verification checks: an entry from one that checked less is no hit. */
+    if (v.fingerprint)
+        fputs("checks: needs read from the files\n", v.fingerprint);
 
     /* What a look at the directories tells: presence, types, sizes, links,
      * owners and modes, nothing extra. */
@@ -399,6 +475,7 @@ int ortkit__bundle_check(ortkit_bundle *b, int use_cache, int *from_cache)
         }
         if (library_ok)
             check_version(b);
+        check_needs(b, intact);
     }
     if (use_cache && b->problem_count == 0)
         ortkit__verified_store(b, text, text_size); /* best effort: a cache, not the truth */

@@ -14,6 +14,17 @@
 #include <stdatomic.h>
 #include <stddef.h>
 
+/*
+ * ONNX Runtime's library by name, the one list: the development link, then
+ * the SONAME.  Each user says its own order: a directory is searched in this
+ * one (ort_library.c: a build's development link names the file it
+ * installed), the system's library paths the other way round (loader.c:
+ * every installed runtime has its SONAME, not always the link).
+ */
+#define ORTKIT__ORT_LIB_DEVLINK "libonnxruntime.so"
+#define ORTKIT__ORT_LIB_SONAME "libonnxruntime.so.1"
+#define ORTKIT__ORT_LIB_NAMES {ORTKIT__ORT_LIB_DEVLINK, ORTKIT__ORT_LIB_SONAME}
+
 /* Element count of a shape, or SIZE_MAX on a negative dimension or overflow. */
 size_t ortkit__shape_count(const int64_t *shape, size_t rank);
 /* Bytes for count elements of type (4-bit types round up); SIZE_MAX on overflow. */

@@ -76,16 +76,10 @@ int ortkit__elf_check_runtime(const char *path, const char *from)
 
 int ortkit__elf_origin(const char *list)
 {
-    if (!list)
-        return 0;
-    for (const char *p = list; *p;) {
-        size_t n = strcspn(p, ":");
-        if ((n == 7 && !strncmp(p, "$ORIGIN", 7)) || (n == 9 && !strncmp(p, "${ORIGIN}", 9)))
+    for (ortkit__path_list it = {.rest = list}; ortkit__path_list_next(&it);)
+        if ((it.len == 7 && !strncmp(it.entry, "$ORIGIN", 7)) ||
+            (it.len == 9 && !strncmp(it.entry, "${ORIGIN}", 9)))
             return 1;
-        p += n;
-        if (*p == ':')
-            p++;
-    }
     return 0;
 }
 

@@ -33,8 +33,8 @@
 #include <unistd.h>
 
 #define MAX_CANDIDATES 8
-/* The library's usual names, best first; then any libonnxruntime.so.*. */
-static const char *const lib_names[] = {"libonnxruntime.so", "libonnxruntime.so.1"};
+/* The library's usual names (core.h), in their order; then any libonnxruntime.so.*. */
+static const char *const lib_names[] = ORTKIT__ORT_LIB_NAMES;
 #define LIB_PREFIX "libonnxruntime.so."
 /* ONNX Runtime releases ortkit can meet: 1.8 and newer (the npm packages' range). */
 #define MIN_MINOR 8

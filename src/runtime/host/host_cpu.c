@@ -148,7 +148,12 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Logical CPUs from the online list ("0-3,8-11"); physical cores as distinct
+/* The most CPUs a Linux kernel numbers (NR_CPUS at its largest, MAXSMP):
+ * the whole online list is bounded by it, whatever its ranges say. */
+#define CPUS_MAX 8192
+
+/* Logical CPUs from the online list ("0-3,8-11"): each CPU counted once,
+ * numbers at or past CPUS_MAX passed over; physical cores as distinct
  * (package, core) pairs of their topology. */
 static void detect_topology(ortkit__host_data *h)
 {
@@ -159,17 +164,31 @@ static void detect_topology(ortkit__host_data *h)
         }
         return;
     }
-    size_t cap = 1024, count = 0;
-    uint64_t *keys = malloc(cap * sizeof *keys);
-    if (!keys)
-        return;
-    int logical = 0;
+    static const size_t words = CPUS_MAX / 64;
+    uint64_t online[CPUS_MAX / 64];
+    memset(online, 0, sizeof online);
     for (char *tok = strtok(list, ",\n"); tok; tok = strtok(NULL, ",\n")) {
         char *dash;
         long lo = strtol(tok, &dash, 10), hi = lo;
         if (*dash == '-')
             hi = strtol(dash + 1, NULL, 10);
-        for (long cpu = lo; cpu <= hi && cpu - lo < 65536; cpu++) {
+        if (lo < 0)
+            lo = 0;
+        if (hi >= CPUS_MAX)
+            hi = CPUS_MAX - 1;
+        for (long cpu = lo; cpu <= hi; cpu++)
+            online[cpu / 64] |= 1ull << (cpu % 64);
+    }
+    uint64_t *keys = malloc(CPUS_MAX * sizeof *keys);
+    size_t count = 0;
+    if (!keys)
+        return;
+    int logical = 0;
+    for (size_t w = 0; w < words; w++) {
+        for (int bit = 0; bit < 64 && online[w] >> bit; bit++) {
+            if (!(online[w] >> bit & 1))
+                continue;
+            long cpu = (long)(w * 64) + bit;
             logical++;
             char path[128];
             long core, pkg;
@@ -180,13 +199,6 @@ static void detect_topology(ortkit__host_data *h)
                      "/sys/devices/system/cpu/cpu%ld/topology/physical_package_id", cpu);
             if (ortkit__host_read_long(path, &pkg) != 0)
                 pkg = 0;
-            if (count == cap) {
-                uint64_t *more = realloc(keys, 2 * cap * sizeof *keys);
-                if (!more)
-                    break;
-                keys = more;
-                cap *= 2;
-            }
             keys[count++] = ((uint64_t)(uint32_t)pkg << 32) | (uint32_t)core;
         }
     }

@@ -15,8 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Names dlopen searches for when no path was resolved, best last. */
-static const char *const lib_names[] = {"libonnxruntime.so", "libonnxruntime.so.1"};
+/* Names dlopen searches for when no path was resolved (core.h), taken from
+ * the last: the SONAME first. */
+static const char *const lib_names[] = ORTKIT__ORT_LIB_NAMES;
 
 static void runtime_destroy(ortkit_runtime *rt)
 {

@@ -141,13 +141,10 @@ static const char *found_through(const ortkit__probe_request *req, const char *p
         *slash = '\0';
     if (!strcmp(dir, req->provider_dir))
         return "beside the provider";
-    const char *ld = ortkit__env("LD_LIBRARY_PATH");
-    char *copy = ld ? strdup(ld) : NULL;
     int in_ld = 0;
-    for (char *save = NULL, *d = copy ? strtok_r(copy, ":", &save) : NULL; d && !in_ld;
-         d = strtok_r(NULL, ":", &save))
-        in_ld = !strcmp(d, dir);
-    free(copy);
+    ortkit__path_list it = {.rest = ortkit__env("LD_LIBRARY_PATH")};
+    while (!in_ld && ortkit__path_list_next(&it))
+        in_ld = it.len == strlen(dir) && !strncmp(it.entry, dir, it.len);
     return in_ld ? "through LD_LIBRARY_PATH" : "through the ld cache";
 }
 

@@ -36,23 +36,6 @@ extern char **environ;
 #define CACHE_MAGIC "ortkit-probe-cache 1\n"
 #define OUTPUT_MAX ((size_t)64 << 10)
 
-#ifndef ORTKIT_INSTALLED_PROBE_DIRS
-#define ORTKIT_INSTALLED_PROBE_DIRS "../libexec/ortkit"
-#endif
-
-/* ---- where the probe program is ------------------------------------------- */
-
-/* ORTKIT_PROBE_EXE, else beside the library that holds this code: the
- * build tree's libexec/ortkit/, or an installed tree's LIBEXECDIR/ortkit/. */
-static int find_probe(char *buf, size_t size)
-{
-    const char *env = ortkit__env("ORTKIT_PROBE_EXE");
-    if (env && env[0])
-        return ortkit__pathf(buf, size, "%s", env) ? -1 : access(buf, X_OK);
-    return ortkit__self_find(buf, size, "libexec/ortkit:" ORTKIT_INSTALLED_PROBE_DIRS, "ortkit-probe",
-                             X_OK);
-}
-
 /* ---- the cache key ---------------------------------------------------------- */
 
 static void hash_text(ortkit__sha256_ctx *md, const char *label, const char *text)
@@ -110,11 +93,11 @@ static int cache_key(char hex[65], const ortkit_runtime *rt, const ortkit__probe
     hash_text(md, "LD_LIBRARY_PATH", lib_path);
     hash_text(md, "CUDA_VISIBLE_DEVICES", ortkit__env("CUDA_VISIBLE_DEVICES"));
     hash_text(md, "ORTKIT_GPU_PROBE", ortkit__env("ORTKIT_GPU_PROBE"));
-    char *copy = lib_path ? strdup(lib_path) : NULL;
-    for (char *save = NULL, *d = copy ? strtok_r(copy, ":", &save) : NULL; d;
-         d = strtok_r(NULL, ":", &save))
-        hash_stat(md, d); /* a library dropped into one changes its times */
-    free(copy);
+    for (ortkit__path_list it = {.rest = lib_path}; ortkit__path_list_next(&it);) {
+        char d[PATH_MAX];
+        if (ortkit__path_list_entry(&it, d, sizeof d) == 0)
+            hash_stat(md, d); /* a library dropped into one changes its times */
+    }
     hash_stat(md, "/etc/ld.so.cache");
     if (ortkit__sha256_final(md, sum))
         return -1;
@@ -177,39 +160,45 @@ static double probe_timeout(void)
 }
 
 /* Run the probe: *output, *status, *timed_out.  Negative when it cannot run. */
-static int run_probe(const char *exe, const ortkit_runtime *rt, const ortkit__probe_request *req,
+static int run_probe(const ortkit_runtime *rt, const ortkit__probe_request *req,
                      const ortkit__elf *elf, const char *options, char **output, int *status,
                      int *timed_out, double timeout_s)
 {
     char provider[512];
     snprintf(provider, sizeof provider, "%s%s%s", req->ort_name, options[0] ? ":" : "", options);
     size_t n = 0;
-    const char **argv = calloc(elf->needed_count + 10, sizeof *argv);
+    const char **args = calloc(elf->needed_count + 10, sizeof *args);
     char **env = probe_environ();
+    ortkit__probe_answer a = {0};
     int rc = ORTKIT_E_NOMEM;
-    if (!argv || !env)
+    if (!args || !env)
         goto cleanup;
-    argv[n++] = exe;
-    argv[n++] = rt->path;
-    argv[n++] = provider;
+    args[n++] = rt->path;
+    args[n++] = provider;
     if (req->origin) {
-        argv[n++] = "--origin";
-        argv[n++] = req->provider_dir;
+        args[n++] = "--origin";
+        args[n++] = req->provider_dir;
     }
     if (req->cuda_major)
-        argv[n++] = "--cudnn";
-    argv[n++] = "--";
+        args[n++] = "--cudnn";
+    args[n++] = "--";
     int libcuda = 0;
     for (size_t i = 0; i < elf->needed_count; i++) {
         if (!system_library(elf->needed[i]))
-            argv[n++] = elf->needed[i];
+            args[n++] = elf->needed[i];
         libcuda |= !strcmp(elf->needed[i], "libcuda.so.1");
     }
     if (!libcuda && req->cuda_major) /* the CUDA runtime loads the driver's library itself */
-        argv[n++] = "libcuda.so.1";
-    rc = ortkit__spawn_timed(argv, env, timeout_s, 0, output, status, timed_out);
+        args[n++] = "libcuda.so.1";
+    if ((rc = ortkit__probe_run(&a, args, env, timeout_s, 0)) == 0) {
+        *output = a.output;
+        a.output = NULL;
+        *status = a.status;
+        *timed_out = a.timed_out;
+    }
 cleanup:
-    free(argv);
+    ortkit__probe_answer_free(&a);
+    free(args);
     free(env);
     return rc;
 }
@@ -309,13 +298,13 @@ static int probe(const ortkit_runtime *rt, const char *ort_name, const char *lib
         cache_path(file, sizeof file, key);
     if (cache_read(file, &output, &status, &timed_out) == 0) {
         snprintf(v->probe, sizeof v->probe, "cached");
-    } else if (find_probe(exe, sizeof exe) != 0) {
+    } else if (ortkit__probe_find(exe, sizeof exe) != 0) {
         snprintf(v->reason, sizeof v->reason,
                  "ortkit-probe is not installed beside libortkit (libexec/ortkit/ortkit-probe; "
                  "ORTKIT_PROBE_EXE names another), so %s is not trusted in this process", ort_name);
         rc = ORTKIT_E_IO;
         goto cleanup;
-    } else if ((rc = run_probe(exe, rt, &req, &elf, options, &output, &status, &timed_out,
+    } else if ((rc = run_probe(rt, &req, &elf, options, &output, &status, &timed_out,
                                timeout_s))) {
         snprintf(v->reason, sizeof v->reason, "the probe could not be run: %s",
                  ortkit__error_message());

@@ -164,7 +164,7 @@ static int step_settle(ortkit_resolution *r, step_slot *s, int rc, char *path, c
     if (r->decided) {
         /* Past the decision: say what this place holds, take nothing. */
         if (rc == ORTKIT_OK)
-            step_say(s, "would find %s", path ? path : "libonnxruntime.so.1");
+            step_say(s, "would find %s", path ? path : ORTKIT__ORT_LIB_SONAME);
         else if (rc == ORTKIT_E_NOMEM)
             return rc;
         else

@@ -7,6 +7,7 @@
  */
 #include "builder.h"
 #include "ortkit/tools/bundle_make.h"
+#include "ortkit/tools/wheel.h"
 
 #include <cjson/cJSON.h>
 #include <gnu/libc-version.h>
@@ -186,6 +187,9 @@ static char *account_json(const ortkit__builder_result *r, const ortkit__builder
         cJSON_AddItemToObject(c, "remote", o->cache_remote ? cJSON_CreateString(o->cache_remote->shown)
                                                            : cJSON_CreateNull());
         cJSON_AddNumberToObject(c, "remote_hits", (double)cs->outcome[ORTKIT__CACHE_REMOTE_HIT]);
+        /* Which local cache (driver.c keeps a server's objects in one of its own). */
+        cJSON_AddStringToObject(c, "local", !o->cache_remote ? "no-server"
+                                            : o->cache_remote_only ? "none" : "server");
     }
     char *text = cJSON_PrintUnformatted(j);
     cJSON_Delete(j);
@@ -312,6 +316,27 @@ static cJSON *build_facts(const ortkit__builder_result *r, const ortkit__builder
         cJSON_AddStringToObject(nd, "cxxabi", r->needs_cxxabi);
         cJSON_AddStringToObject(nd, "libraries", r->needs_libraries);
     }
+    if (r->n_pythons) {
+        cJSON *py = cJSON_AddObjectToObject(j, "python");
+        cJSON *list = cJSON_AddArrayToObject(py, "interpreters");
+        for (size_t i = 0; i < r->n_pythons; i++) {
+            cJSON *e = cJSON_CreateObject();
+            cJSON_AddStringToObject(e, "version", r->pythons[i].version);
+            cJSON_AddStringToObject(e, "interpreter", r->pythons[i].interpreter);
+            cJSON_AddStringToObject(e, "numpy_include", r->pythons[i].numpy_include);
+            cJSON_AddStringToObject(e, "numpy_headers", r->pythons[i].numpy_headers);
+            /* The first is built with everything else; each further one alone. */
+            cJSON_AddNumberToObject(e, "rebuild_wall_s", r->python_rebuild_wall[i]);
+            cJSON_AddItemToArray(list, e);
+        }
+        cJSON *ext = cJSON_AddObjectToObject(py, "extension");
+        cJSON_AddNumberToObject(ext, "steps", (double)r->python_steps);
+        cJSON_AddNumberToObject(ext, "cpu_s", r->python_cpu);
+        cJSON_AddNumberToObject(ext, "wall_s_summed", r->python_wall);
+        cJSON_AddNumberToObject(ext, "build_cpu_s", r->report.cpu);
+        cJSON_AddItemToObject(py, "wheels", cJSON_CreateStringArray((const char *const *)r->wheels.v,
+                                                                    (int)r->wheels.n));
+    }
     if (r->static_libs) {
         cJSON *st = cJSON_AddObjectToObject(j, "static");
         cJSON_AddNumberToObject(st, "archives_merged", (double)r->static_archives);
@@ -342,9 +367,84 @@ static int save_report(ortkit__builder_result *r, const ortkit__builder_options 
     return rc;
 }
 
-/* Lock, patch, write the operators file, build, report, bundle. */
+/* How a plan runs: the gate, the cache, progress; a target (or NULL) and install. */
+static ortkit__builder_execute_options exec_options(const ortkit__builder_result *r,
+                                                   const ortkit__builder_options *o,
+                                                   const ortkit__builder_plan *plan,
+                                                   const char *target, int install)
+{
+    const ortkit_variant *v = r->variant;
+    ortkit__builder_execute_options eo = {
+        .plan = plan, .build_dir = r->build_dir,
+        .kind = v ? ORTKIT__BUILD_ORT : ORTKIT__BUILD_CMAKE, .budget = o->budget,
+        .slots = o->slots, .ninja_jobs = o->ninja_jobs, .chain = o->chain,
+        .distcc_hosts = o->distcc_hosts, .cache_remote = o->cache_remote,
+        .cache_remote_only = o->cache_remote_only, .cache_basedir = o->cache_basedir,
+        .variant_flags = v ? v->cpu_flags : NULL, .source = r->source, .warn = o->warn,
+        .progress = o->progress, .quiet = o->quiet, .target = target, .install = install};
+    memcpy(eo.lang_default, o->lang_mem, sizeof eo.lang_default);
+    return eo;
+}
+
+/* The extension for a further CPython: the build directory configured again
+ * with only Python_EXECUTABLE changed, the extension's target built (its
+ * post-build step copies it into BUILD/onnxruntime/capi). */
+static int build_extension_for(ortkit__builder_result *r, const ortkit__builder_options *o,
+                               const ortkit__builder_config *cfg, size_t i)
+{
+    ortkit__builder_config c = *cfg;
+    c.ext_python = &r->pythons[i];
+    ortkit__builder_plan plan;
+    ortkit__builder_report rep;
+    memset(&rep, 0, sizeof rep);
+    int rc = ortkit__builder_plan_make(&plan, &c);
+    if (rc)
+        return rc;
+    ortkit__builder_execute_options eo = exec_options(r, o, &plan, "onnxruntime_pybind11_state", 0);
+    rc = ortkit__builder_execute(&eo, &rep);
+    r->python_rebuild_wall[i] = rep.wall + rep.configure_wall;
+    ortkit__builder_report_free(&rep);
+    ortkit__builder_plan_free(&plan);
+    return rc;
+}
+
+/* --python: a wheel for each CPython, from BUILD/onnxruntime and the
+ * bundle's facts; the first from the build itself. */
+static int make_wheels(ortkit__builder_result *r, const ortkit__builder_options *o,
+                       const ortkit__builder_config *cfg)
+{
+    if (!r->n_pythons || !r->bundle[0])
+        return ORTKIT_OK;
+    char into[PATH_MAX], pkg[PATH_MAX];
+    int rc = o->wheel_into ? ortkit__pathf(into, sizeof into, "%s", o->wheel_into)
+                           : ortkit__pathf(into, sizeof into, "%s/wheels", r->build_dir);
+    if (rc || (rc = ortkit__pathf(pkg, sizeof pkg, "%s/onnxruntime", r->build_dir)))
+        return rc;
+    ortkit__builder_python_account(&r->report, &r->python_cpu, &r->python_wall, &r->python_steps);
+    for (size_t i = 0; i < r->n_pythons; i++) {
+        const ortkit__builder_python *py = &r->pythons[i];
+        if (i > 0 && (rc = build_extension_for(r, o, cfg, i)))
+            return ortkit__error_wrap(rc, "the extension for CPython %s", py->version);
+        ortkit_wheel_pack_options wo = ORTKIT_WHEEL_PACK_OPTIONS_INIT;
+        wo.bundle = r->bundle;
+        wo.python = py->version;
+        wo.into = into;
+        wo.numpy_headers = py->numpy_headers;
+        char *path = NULL;
+        if (ortkit_wheel_pack(&path, pkg, &wo) != 0)
+            return ortkit__error_set(ORTKIT_E_IO, "the build succeeded, but its wheel for CPython %s "
+                                     "could not be made: %s", py->version, ortkit_error_last());
+        rc = ortkit__strv_push(&r->wheels, path);
+        free(path);
+        if (rc)
+            return rc;
+    }
+    return ORTKIT_OK;
+}
+
+/* Lock, patch, write the operators file, build, report, bundle, wheels. */
 static int build_locked(ortkit__builder_result *r, const ortkit__builder_options *o,
-                        const char *ops_path)
+                        const ortkit__builder_config *cfg, const char *ops_path)
 {
     const ortkit_variant *v = r->variant;
     int rc;
@@ -371,16 +471,7 @@ static int build_locked(ortkit__builder_result *r, const ortkit__builder_options
         sigaction(SIGINT, &sa, NULL);
         sigaction(SIGTERM, &sa, NULL);
     }
-    ortkit__builder_execute_options eo = {
-        .plan = &r->plan, .build_dir = r->build_dir,
-        .kind = v ? ORTKIT__BUILD_ORT : ORTKIT__BUILD_CMAKE, .budget = o->budget,
-        .slots = o->slots, .ninja_jobs = o->ninja_jobs, .chain = o->chain,
-        .distcc_hosts = o->distcc_hosts, .cache_remote = o->cache_remote,
-        .cache_remote_only = o->cache_remote_only, .cache_basedir = o->cache_basedir,
-        .variant_flags = v ? v->cpu_flags : NULL, .source = r->source, .warn = o->warn,
-        .progress = o->progress, .quiet = o->quiet,
-        .target = o->target, .install = o->target == NULL};
-    memcpy(eo.lang_default, o->lang_mem, sizeof eo.lang_default);
+    ortkit__builder_execute_options eo = exec_options(r, o, &r->plan, o->target, o->target == NULL);
     if ((rc = ortkit__builder_execute(&eo, &r->report)))
         return rc;
     /* Saved before bundling too, so that a failed bundle step keeps the
@@ -389,6 +480,8 @@ static int build_locked(ortkit__builder_result *r, const ortkit__builder_options
         return rc;
     /* A partial build (a target) is neither installed nor bundled. */
     if (v && !o->no_bundle && !o->target && (rc = make_bundle(r, o)))
+        return rc;
+    if (v && !o->no_bundle && !o->target && (rc = make_wheels(r, o, cfg)))
         return rc;
     if ((rc = save_report(r, o)))
         return rc;
@@ -402,7 +495,8 @@ static int supply_deps(ortkit__builder_result *r, const ortkit__builder_options 
     char path[PATH_MAX], cache[PATH_MAX];
     ortkit__strv named = {0};
     int rc = ortkit__pathf(path, sizeof path, "%s/cmake/deps.txt", r->source);
-    if (rc || (rc = ortkit__builder_deps_read(&r->dep_sources, path, r->variant->cuda != 0)))
+    int kinds = (r->variant->cuda ? ORTKIT__DEPS_CUDA : 0) | (o->n_pythons ? ORTKIT__DEPS_PYTHON : 0);
+    if (rc || (rc = ortkit__builder_deps_read(&r->dep_sources, path, kinds)))
         return rc;
     /* --dep NAME=DIR and --eigen name their own sources. */
     for (size_t i = 0; i < o->n_deps; i++) {
@@ -443,6 +537,10 @@ int ortkit__builder_build(ortkit__builder_result *r, const ortkit__builder_optio
     if (o->static_core && o->no_bundle)
         return ortkit__error_set(ORTKIT_E_INVALID_ARG, "--static makes a static bundle: it cannot "
                                  "go with --no-bundle");
+    if (o->n_pythons && (!o->source || o->static_core || o->no_bundle))
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "--python makes wheels of an ONNX Runtime "
+                                 "build's bundle: it needs --source and --variant, and goes with "
+                                 "neither --static nor --no-bundle");
     int ccache = o->chain && strstr(o->chain, "ccache");
     if ((o->cache_remote || o->cache_remote_only || o->cache_basedir) && !ccache)
         return ortkit__error_set(ORTKIT_E_INVALID_ARG, "--cache-remote, --cache-remote-only and "
@@ -479,7 +577,26 @@ int ortkit__builder_build(ortkit__builder_result *r, const ortkit__builder_optio
                                          o->cross_prefix, o->host_protoc)) ||
         (o->mode != ORTKIT__BUILDER_PLAN && (rc = ortkit__builder_cross_buildable(&r->cross, v))))
         return rc;
-    if ((rc = find_toolchain(r, o)) || o->mode == ORTKIT__BUILDER_CHECK)
+    if ((rc = find_toolchain(r, o)))
+        return rc;
+    if (o->n_pythons && r->cross.active)
+        return ortkit__error_set(ORTKIT_E_UNSUPPORTED, "--python with a cross build: the extension "
+                                 "needs the target's CPython; build the wheel on a %s machine",
+                                 ortkit_arch_name(r->cross.target));
+    if (o->n_pythons && (!(r->pythons = calloc(o->n_pythons, sizeof *r->pythons)) ||
+                         !(r->python_rebuild_wall = calloc(o->n_pythons, sizeof(double)))))
+        return ortkit__error_nomem();
+    for (size_t i = 0; i < o->n_pythons; i++) {
+        if ((rc = ortkit__builder_python_probe(&r->pythons[i], o->pythons[i], o->numpy_include)))
+            return rc;
+        r->n_pythons++;
+        for (size_t j = 0; j < i; j++)
+            if (!strcmp(r->pythons[j].version, r->pythons[i].version))
+                return ortkit__error_set(ORTKIT_E_INVALID_ARG, "--python %s and --python %s are both "
+                                         "CPython %s: one wheel each", o->pythons[j], o->pythons[i],
+                                         r->pythons[i].version);
+    }
+    if (o->mode == ORTKIT__BUILDER_CHECK)
         return rc;
     if (v && o->deps_dir && (rc = supply_deps(r, o)))
         return rc;
@@ -503,7 +620,9 @@ int ortkit__builder_build(ortkit__builder_result *r, const ortkit__builder_optio
         .dep_sources = o->deps_dir ? &r->dep_sources : NULL, .deps_dir = r->deps_dir,
         .glibc_floor = o->glibc_floor, .glibc_here = v ? r->glibc_here : NULL, .chain = o->chain,
         .cache_remote = o->cache_remote, .cache_remote_only = o->cache_remote_only,
-        .cache_basedir = o->cache_basedir, .cross = &r->cross};
+        .cache_basedir = o->cache_basedir, .cross = &r->cross,
+        .ext_python = r->n_pythons ? &r->pythons[0] : NULL, .ext_pythons = r->pythons,
+        .n_ext_pythons = r->n_pythons};
     if ((rc = ortkit__builder_plan_make(&r->plan, &cfg)))
         return rc;
     if (o->mode == ORTKIT__BUILDER_PLAN)
@@ -518,7 +637,7 @@ int ortkit__builder_build(ortkit__builder_result *r, const ortkit__builder_optio
     ortkit__builder_lock lock = {-1};
     if ((rc = ortkit__builder_lock_take(&lock, r->plan.state_dir)))
         return rc;
-    rc = build_locked(r, o, ops_path);
+    rc = build_locked(r, o, &cfg, ops_path);
     ortkit__builder_lock_release(&lock);
     return rc;
 }
@@ -534,6 +653,9 @@ void ortkit__builder_result_free(ortkit__builder_result *r)
     free(r->deps_dir);
     ortkit__builder_deps_free(&r->dep_sources);
     ortkit__builder_cross_free(&r->cross);
+    free(r->pythons);
+    free(r->python_rebuild_wall);
+    ortkit__strv_free(&r->wheels);
     free(r->source);
     free(r->build_dir);
     memset(r, 0, sizeof *r);

@@ -57,8 +57,11 @@ typedef struct ortkit__builder_deps {
 /* The version in a deps.txt URL: a tag ("v21.12" -> "21.12", "boost-1.82.0"
  * -> "1.82.0") or a 40-digit commit (*commit = 1). */
 int ortkit__builder_dep_version_from_url(char *buf, size_t size, int *commit, const char *url);
-/* deps.txt's entries a Linux build uses (cuda: and a CUDA build's). */
-int ortkit__builder_deps_read(ortkit__builder_deps *out, const char *deps_txt, int cuda);
+/* What a build uses beyond every build's dependencies (deps_read's kinds). */
+#define ORTKIT__DEPS_CUDA 1   /* a CUDA build: cutlass, cudnn_frontend */
+#define ORTKIT__DEPS_PYTHON 2 /* a build with the Python package: pybind11, dlpack */
+/* deps.txt's entries a Linux build of these kinds uses. */
+int ortkit__builder_deps_read(ortkit__builder_deps *out, const char *deps_txt, int kinds);
 /*
  * Map each entry to DIR: NAME-VERSION as an archive (.tar.gz, .tar.xz,
  * .tar.bz2, .zip, ...) or a tree, or deps.txt's own file at DIR/<its URL
@@ -109,6 +112,16 @@ typedef struct ortkit__builder_cache_remote {
  * failure says what is wrong and never repeats a password.
  */
 int ortkit__builder_cache_remote_parse(ortkit__builder_cache_remote *out, const char *url);
+/* The password of a URL given without one, kept out of every command line:
+ * the first line of password_file (the user's, mode 0600 or stricter), else
+ * ORTKIT_CACHE_PASSWORD; put where the URL takes it (redis://SECRET@HOST,
+ * http://USER:SECRET@HOST) and r parsed again.  Nothing to add: 0. */
+int ortkit__builder_cache_remote_secret(ortkit__builder_cache_remote *r, const char *password_file);
+/* The local cache a build through remote r keeps (CCACHE_DIR): a private
+ * directory of its own, $XDG_CACHE_HOME/ortkit/ccache-remote/KEY, so what
+ * the server sent never reaches the local cache of a build without it.
+ * "" when r is NULL. */
+int ortkit__builder_cache_local_dir(char *buf, size_t size, const ortkit__builder_cache_remote *r);
 /* The scheme's name: "redis", "http", "https". */
 const char *ortkit__builder_cache_scheme_name(ortkit__builder_cache_scheme s);
 /*
@@ -189,6 +202,23 @@ int ortkit__builder_protoc_version(char *out, size_t size, const char *protoc);
 int ortkit__builder_protoc_matches(const char *protoc_version, const char *pinned);
 void ortkit__builder_cross_free(ortkit__builder_cross *c);
 
+/* ---- the Python package (python.c) ------------------------------------------ */
+
+/* A CPython a build makes ONNX Runtime's Python package for (--python). */
+typedef struct ortkit__builder_python {
+    char interpreter[4096];    /* as found on PATH, or as given */
+    char version[16];          /* "3.11" */
+    char include[4096];        /* its C headers (sysconfig's include) */
+    char numpy_include[4096];  /* numpy's C headers the extension compiles against */
+    char numpy_from[32];       /* "--numpy-include" or "the interpreter's numpy" */
+    char numpy_headers[128];   /* "numpy headers ABI 0x02000000, C API 0x00000013 (...)" */
+} ortkit__builder_python;
+
+/* Ask interpreter what it is (CPython >= 3.10) and find the numpy headers
+ * (numpy_include, else the interpreter's numpy). */
+int ortkit__builder_python_probe(ortkit__builder_python *out, const char *interpreter,
+                                 const char *numpy_include);
+
 /* ---- plan (plan.c) -------------------------------------------------------- */
 
 typedef enum ortkit__builder_kind {
@@ -224,6 +254,11 @@ typedef struct ortkit__builder_config {
     int cache_remote_only;
     const char *cache_basedir;      /* CCACHE_BASEDIR, or NULL */
     const ortkit__builder_cross *cross; /* a build for another architecture, or NULL */
+    /* --python: the interpreter this configuration builds the extension for
+     * (NULL: no Python package), and every one the build makes wheels for. */
+    const ortkit__builder_python *ext_python;
+    const ortkit__builder_python *ext_pythons;
+    size_t n_ext_pythons;
 } ortkit__builder_config;
 
 typedef struct ortkit__builder_plan {
@@ -538,6 +573,7 @@ typedef struct ortkit__builder_cache_stats {
     int on;                    /* compiles went through ccache */
     char remote[1024];         /* --cache-remote as shown (no password), "" when none */
     int remote_only;
+    char local_dir[4096];      /* with a remote: its own local cache (CCACHE_DIR); "" without */
     uint64_t outcome[ORTKIT__CACHE_OUTCOMES]; /* compiles by what ccache did */
     uint64_t remote_errors;    /* ccache's remote_storage_error and _timeout */
     double hit_wall;           /* what the hits took */
@@ -699,6 +735,10 @@ typedef struct ortkit__builder_options {
     const char *host_protoc;
     const char *const *defines; /* KEY=VALUE */
     size_t n_defines;
+    const char *const *pythons; /* --python: CPythons to make wheels for, the first the build's */
+    size_t n_pythons;
+    const char *numpy_include; /* --numpy-include: numpy's C headers; NULL: each interpreter's numpy */
+    const char *wheel_into;    /* where the wheels go; NULL: BUILD/wheels */
     int progress, quiet;       /* the status line; no "configuring" line */
     int catch_signals;         /* SIGINT/SIGTERM stop the build cleanly, to be resumed */
     FILE *log;                 /* patches applied; NULL: not said */
@@ -726,7 +766,21 @@ typedef struct ortkit__builder_result {
     char needs_glibc[16], needs_glibcxx[16], needs_cxxabi[16];
     char *needs_libraries;         /* space-separated, NULL when none */
     size_t static_archives;        /* --static: static libraries merged into it */
+    /* --python: the interpreters, the wheels made (one each), what the
+     * extension's compiles and link took in the build (CPU and wall
+     * seconds summed, steps), and each further interpreter's rebuild. */
+    ortkit__builder_python *pythons;
+    size_t n_pythons;
+    ortkit__strv wheels;
+    double python_cpu, python_wall;
+    size_t python_steps;
+    double *python_rebuild_wall;   /* [n_pythons]: 0 for the first */
 } ortkit__builder_result;
+
+/* The extension's share of a build's report: its compiles (ORT's
+ * onnxruntime/python sources) and its link, summed. */
+void ortkit__builder_python_account(const ortkit__builder_report *rep, double *cpu, double *wall,
+                                    size_t *steps);
 
 /*
  * Everything `ortkit build` does between reading its options and printing:

@@ -12,10 +12,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char *const scheme_names[] = {"redis", "http", "https"};
@@ -253,6 +255,106 @@ int ortkit__builder_cache_remote_parse(ortkit__builder_cache_remote *out, const 
     else
         memcpy(out->shown, url, n + 1);
     return 0;
+}
+
+/* The secret for a URL given without one, from a file only the user can read. */
+static int read_secret_file(char **out, const char *path)
+{
+    struct stat st;
+    *out = NULL;
+    if (lstat(path, &st) != 0)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "--cache-password-file '%s': %s", path,
+                                 strerror(errno));
+    if (!S_ISREG(st.st_mode))
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "--cache-password-file '%s' is %s, not a "
+                                 "file of yours (a link is not followed)", path,
+                                 ortkit__file_kind(st.st_mode));
+    if (st.st_uid != geteuid() || (st.st_mode & 077))
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "--cache-password-file '%s' is %s: a "
+                                 "password file must be yours and readable by you alone (chmod 600 "
+                                 "it)", path, st.st_uid != geteuid() ? "another user's" : "open to others");
+    int rc = ortkit__file_read(out, NULL, path, 4096);
+    if (rc)
+        return ortkit__error_wrap(rc, "--cache-password-file");
+    (*out)[strcspn(*out, "\r\n")] = '\0';
+    return 0;
+}
+
+int ortkit__builder_cache_remote_secret(ortkit__builder_cache_remote *r, const char *password_file)
+{
+    char *file_secret = NULL, url[sizeof r->url];
+    const char *secret = NULL;
+    int rc = 0;
+    if (password_file) {
+        if ((rc = read_secret_file(&file_secret, password_file)))
+            return rc;
+        secret = file_secret;
+    } else {
+        secret = ortkit__env_nonempty("ORTKIT_CACHE_PASSWORD");
+    }
+    if (!secret)
+        return 0;
+    const char *what = password_file ? "--cache-password-file" : "ORTKIT_CACHE_PASSWORD";
+    size_t n = strlen(secret);
+    if (r->has_password) {
+        rc = ortkit__error_set(ORTKIT_E_INVALID_ARG, "--cache-remote's URL holds a password and %s "
+                               "gives one: give it one way (%s, which no other user can read)",
+                               what, what);
+        goto cleanup;
+    }
+    /* The secret goes where the URL has it: ccache reads it unescaped. */
+    if (!n || !userinfo_ok(secret, n) || strchr(secret, '%') ||
+        (r->scheme != ORTKIT__CACHE_REDIS && strchr(secret, ':'))) {
+        rc = ortkit__error_set(ORTKIT_E_INVALID_ARG, "%s: the password is empty or has characters a "
+                               "URL cannot carry unescaped (letters, digits and -._~!$&'()*+,;= "
+                               "%sonly)", what, r->scheme == ORTKIT__CACHE_REDIS ? "and ':' " : "");
+        goto cleanup;
+    }
+    const char *auth = strstr(r->url, "://") + 3;
+    const char *end = auth + strcspn(auth, "/|"), *at = NULL;
+    for (const char *p = auth; p < end; p++)
+        if (*p == '@')
+            at = p;
+    if (r->scheme == ORTKIT__CACHE_REDIS && !at)
+        rc = ortkit__pathf(url, sizeof url, "%.*s%s@%s", (int)(auth - r->url), r->url, secret, auth);
+    else if (at)
+        rc = ortkit__pathf(url, sizeof url, "%.*s:%s%s", (int)(at - r->url), r->url, secret, at);
+    else
+        rc = ortkit__error_set(ORTKIT_E_INVALID_ARG, "%s: an http:// URL takes a password for a "
+                               "user: give --cache-remote http://USER@HOST...", what);
+    if (rc)
+        goto cleanup;
+    rc = ortkit__builder_cache_remote_parse(r, url);
+cleanup:
+    explicit_bzero(url, sizeof url);
+    if (file_secret) {
+        explicit_bzero(file_secret, strlen(file_secret));
+        free(file_secret);
+    }
+    return rc;
+}
+
+int ortkit__builder_cache_local_dir(char *buf, size_t size, const ortkit__builder_cache_remote *r)
+{
+    char base[PATH_MAX], key_text[2048], hex[65];
+    unsigned char md[ORTKIT__SHA256_SIZE];
+    buf[0] = '\0';
+    if (!r)
+        return 0;
+    if (ortkit__cache_dir(base, sizeof base, "ccache-remote") != 0)
+        return ortkit__error_set(ORTKIT_E_IO, "--cache-remote: no cache directory of yours alone "
+                                 "for the server's local copies: set XDG_CACHE_HOME or HOME to a "
+                                 "directory you own");
+    /* One per server, and per local cache the user keeps apart (CCACHE_DIR). */
+    const char *ccache_dir = ortkit__env("CCACHE_DIR");
+    snprintf(key_text, sizeof key_text, "%s\n%s", r->shown, ccache_dir ? ccache_dir : "");
+    int rc = ortkit__sha256(md, key_text, strlen(key_text));
+    if (rc)
+        return rc;
+    ortkit__hex(hex, md, 8);
+    if ((rc = ortkit__pathf(buf, size, "%s/%s", base, hex)))
+        return rc;
+    return ortkit__private_dir(buf, "the local cache of --cache-remote");
 }
 
 int ortkit__builder_ccache_check(const char *text, const ortkit__builder_cache_remote *remote,

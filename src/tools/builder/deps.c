@@ -37,7 +37,8 @@
  */
 static const struct dep_use {
     const char *name, *content, *patch;
-    int cuda_only, patch_cuda_only;
+    int only;            /* 0, or the ORTKIT__DEPS_* kind of build that alone uses it */
+    int patch_cuda_only;
     const char *release_prefix;
 } uses[] = {
     {"abseil_cpp", "abseil_cpp", NULL, 0, 0, NULL},
@@ -53,8 +54,10 @@ static const struct dep_use {
     {"re2", "re2", NULL, 0, 0, NULL},
     {"safeint", "safeint", NULL, 0, 0, NULL},
     {"utf8_range", "utf8_range", NULL, 0, 0, NULL},
-    {"cutlass", "cutlass", NULL, 1, 0, NULL},
-    {"cudnn_frontend", "cudnn_frontend", NULL, 1, 0, NULL},
+    {"cutlass", "cutlass", NULL, ORTKIT__DEPS_CUDA, 0, NULL},
+    {"cudnn_frontend", "cudnn_frontend", NULL, ORTKIT__DEPS_CUDA, 0, NULL},
+    {"pybind11", "pybind11_project", NULL, ORTKIT__DEPS_PYTHON, 0, NULL},
+    {"dlpack", "dlpack", NULL, ORTKIT__DEPS_PYTHON, 0, NULL},
 };
 
 static const char *const archive_exts[] = {".tar.gz", ".tar.xz", ".tar.bz2", ".tar.zst", ".tgz",
@@ -160,8 +163,9 @@ static const struct dep_use *use_of(const char *name)
     return NULL;
 }
 
-int ortkit__builder_deps_read(ortkit__builder_deps *out, const char *deps_txt, int cuda)
+int ortkit__builder_deps_read(ortkit__builder_deps *out, const char *deps_txt, int kinds)
 {
+    int cuda = (kinds & ORTKIT__DEPS_CUDA) != 0;
     char *text = NULL;
     memset(out, 0, sizeof *out);
     int rc = ortkit__file_read(&text, NULL, deps_txt, 1 << 20);
@@ -184,7 +188,7 @@ int ortkit__builder_deps_read(ortkit__builder_deps *out, const char *deps_txt, i
         }
         *f1 = *f2 = '\0';
         const struct dep_use *u = use_of(line);
-        if (!u || (u->cuda_only && !cuda)) {
+        if (!u || (u->only && !(u->only & kinds))) {
             if ((rc = ortkit__strv_push(&out->unused, line)))
                 goto cleanup;
             continue;
@@ -407,24 +411,167 @@ static int inside(const char *p, int up)
     return 1;
 }
 
+/* Links are made last, in archive order, each resolved against the tree as
+ * extracted so far: a target checked by its own text alone can still leave
+ * the tree through other links (y -> ., l1 -> y/..). */
+typedef struct deferred_links {
+    char **name, **target; /* name: under dest */
+    size_t n, cap;
+} deferred_links;
+
+static void links_free(deferred_links *l)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        free(l->name[i]);
+        free(l->target[i]);
+    }
+    free(l->name);
+    free(l->target);
+}
+
+static int links_push(deferred_links *l, const char *name, const char *target)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 64;
+        char **n = realloc(l->name, cap * sizeof *n);
+        if (!n)
+            return ortkit__error_nomem();
+        l->name = n;
+        char **t = realloc(l->target, cap * sizeof *t);
+        if (!t)
+            return ortkit__error_nomem();
+        l->target = t;
+        l->cap = cap;
+    }
+    if (!(l->name[l->n] = ortkit__strdup(name)))
+        return ortkit__error_nomem();
+    if (!(l->target[l->n] = ortkit__strdup(target))) {
+        free(l->name[l->n]);
+        return ortkit__error_nomem();
+    }
+    l->n++;
+    return 0;
+}
+
+/*
+ * Walk rel from cur (a directory under dest, "" for dest itself) as the
+ * kernel would, through the links made so far, keeping cur relative to
+ * dest.  -1 when it climbs above dest, or takes ".." after a name not there
+ * yet (a link made later could send that name anywhere).  *missing: a name
+ * on the way is not there (yet).
+ */
+static int walk_inside(const char *dest, char cur[PATH_MAX], const char *rel, int *links, int *missing)
+{
+    if (rel[0] == '/')
+        return -1;
+    for (const char *c = rel; *c;) {
+        size_t n = strcspn(c, "/");
+        if (n == 2 && c[0] == '.' && c[1] == '.') {
+            char *slash = strrchr(cur, '/');
+            if (*missing || !cur[0])
+                return -1;
+            if (slash)
+                *slash = '\0';
+            else
+                cur[0] = '\0';
+        } else if (n && !(n == 1 && c[0] == '.')) {
+            size_t len = strlen(cur);
+            if (len + 1 + n + 1 > PATH_MAX)
+                return -1;
+            if (len)
+                cur[len++] = '/';
+            memcpy(cur + len, c, n);
+            cur[len + n] = '\0';
+            char full[PATH_MAX], target[PATH_MAX];
+            struct stat st;
+            if (!*missing) {
+                if (ortkit__pathf(full, sizeof full, "%s/%s", dest, cur))
+                    return -1;
+                if (lstat(full, &st) != 0) {
+                    *missing = 1;
+                } else if (S_ISLNK(st.st_mode)) {
+                    ssize_t tn = readlink(full, target, sizeof target - 1);
+                    if (tn < 0 || ++*links > 40)
+                        return -1;
+                    target[tn] = '\0';
+                    cur[len ? len - 1 : 0] = '\0'; /* back to the link's directory */
+                    if (walk_inside(dest, cur, target, links, missing))
+                        return -1;
+                }
+            }
+        }
+        c += n;
+        while (*c == '/')
+            c++;
+    }
+    return 0;
+}
+
+/* One deferred link: its directory and its target resolved inside dest. */
+static int make_link(const char *archive_path, const char *dest, const char *name, const char *target)
+{
+    char dir[PATH_MAX] = "", to[PATH_MAX], parent[PATH_MAX], path[PATH_MAX];
+    const char *base = strrchr(name, '/');
+    int links = 0, missing = 0, rc;
+    if (ortkit__pathf(parent, sizeof parent, "%.*s", base ? (int)(base - name) : 0, name))
+        return ortkit__error_set(ORTKIT_E_FORMAT, "the archive %s holds a name too long", archive_path);
+    base = base ? base + 1 : name;
+    if (walk_inside(dest, dir, parent, &links, &missing))
+        goto out;
+    /* Directories not there yet are made, plain: then the target is walked from there. */
+    if ((rc = ortkit__pathf(path, sizeof path, "%s%s%s", dest, dir[0] ? "/" : "", dir)) ||
+        (rc = ortkit__mkdirs(path)))
+        return rc;
+    missing = 0;
+    snprintf(to, sizeof to, "%s", dir);
+    if (walk_inside(dest, to, target, &links, &missing))
+        goto out;
+    if ((rc = ortkit__pathf(path, sizeof path, "%s%s%s/%s", dest, dir[0] ? "/" : "", dir, base)))
+        return rc;
+    if (symlink(target, path) != 0)
+        return ortkit__error_set(ORTKIT_E_FORMAT, "cannot extract the link '%s' -> '%s' of %s: %s%s",
+                                 name, target, archive_path, strerror(errno),
+                                 errno == EEXIST ? " (the archive holds that name twice)" : "");
+    return 0;
+out:
+    return ortkit__error_set(ORTKIT_E_FORMAT, "the archive %s holds the link '%s' -> '%s', which "
+                             "leads out of it through the links before it: refused", archive_path,
+                             name, target);
+}
+
+static const char *entry_kind(mode_t type)
+{
+    switch (type) {
+    case AE_IFIFO: return "a FIFO";
+    case AE_IFCHR: return "a character device";
+    case AE_IFBLK: return "a block device";
+    case AE_IFSOCK: return "a socket";
+    default: return "no file, directory or link";
+    }
+}
+
 /* Extract an archive into dest (made here), without its single top-level
- * directory, refusing absolute paths, "..", and links that lead out. */
+ * directory: only regular files, directories and links that stay inside;
+ * no absolute path, no "..". */
 static int extract(const char *archive_path, const char *dest)
 {
     struct archive *a = archive_read_new(), *w = archive_write_disk_new();
     struct archive_entry *entry;
+    deferred_links links = {0};
     int rc = 0;
-    char top[PATH_MAX] = "";
+    char top[PATH_MAX] = "", name[PATH_MAX] = "";
     if (!a || !w) {
         rc = ortkit__error_nomem();
         goto cleanup;
     }
     archive_read_support_filter_all(a);
     archive_read_support_format_all(a);
-    /* Entries are written at absolute paths under dest, so libarchive's
-     * own check of absolute names cannot be used: names are checked here. */
-    archive_write_disk_set_options(w, ARCHIVE_EXTRACT_TIME | ARCHIVE_EXTRACT_SECURE_SYMLINKS |
-                                          ARCHIVE_EXTRACT_SECURE_NODOTDOT);
+    /* Entries are written at absolute paths under dest, so libarchive's own
+     * check of absolute names cannot be used: names are checked here.  Its
+     * check of links on the way would also refuse links in the user's own
+     * prefix (/home -> /data/home); none exist under dest while it writes,
+     * since links are made last. */
+    archive_write_disk_set_options(w, ARCHIVE_EXTRACT_TIME | ARCHIVE_EXTRACT_SECURE_NODOTDOT);
     if (archive_read_open_filename(a, archive_path, 1 << 16) != ARCHIVE_OK) {
         rc = ortkit__error_set(ORTKIT_E_FORMAT, "cannot read the archive %s: %s", archive_path,
                                archive_error_string(a));
@@ -437,6 +584,10 @@ static int extract(const char *archive_path, const char *dest)
             p += 2;
         if (!p[0])
             continue;
+        /* The entry's own name goes when its path is set below: a copy for messages. */
+        if ((rc = ortkit__pathf(name, sizeof name, "%s", p)))
+            goto cleanup;
+        p = name;
         const char *link = archive_entry_symlink(entry), *hard = archive_entry_hardlink(entry);
         if (!inside(p, 0) || (link && !inside(link, depth(p))) || (hard && !inside(hard, 0))) {
             rc = ortkit__error_set(ORTKIT_E_FORMAT, "the archive %s holds '%s'%s%s, which leads out "
@@ -444,12 +595,19 @@ static int extract(const char *archive_path, const char *dest)
                                    link ? link : hard ? hard : "");
             goto cleanup;
         }
+        mode_t type = archive_entry_filetype(entry);
+        if (!hard && type != AE_IFREG && type != AE_IFDIR && type != AE_IFLNK) {
+            rc = ortkit__error_set(ORTKIT_E_FORMAT, "the archive %s holds '%s', %s: a source "
+                                   "archive holds only regular files, directories and links: "
+                                   "refused", archive_path, p, entry_kind(type));
+            goto cleanup;
+        }
         const char *slash = strchr(p, '/');
         size_t tl = slash ? (size_t)(slash - p) : strlen(p);
         if (!top[0] && tl < sizeof top)
             snprintf(top, sizeof top, "%.*s", (int)tl, p);
         /* Every entry must sit under the one top-level directory. */
-        if (strncmp(p, top, tl) || strlen(top) != tl || (!slash && archive_entry_filetype(entry) != AE_IFDIR)) {
+        if (strncmp(p, top, tl) || strlen(top) != tl || (!slash && type != AE_IFDIR)) {
             rc = ortkit__error_set(ORTKIT_E_FORMAT, "the archive %s has more than one top-level "
                                    "entry ('%s', '%s'): a source archive holds one directory",
                                    archive_path, top, p);
@@ -457,17 +615,28 @@ static int extract(const char *archive_path, const char *dest)
         }
         if (!slash || !slash[1])
             continue;
+        if (type == AE_IFLNK && !hard) {
+            if (!link || (rc = links_push(&links, slash + 1, link)))
+                goto bad_entry;
+            continue;
+        }
         char out[PATH_MAX];
         if ((rc = ortkit__pathf(out, sizeof out, "%s/%s", dest, slash + 1)))
             goto cleanup;
         archive_entry_set_pathname(entry, out);
-        /* A hard link names another entry: under dest too. */
-        const char *hl = archive_entry_hardlink(entry);
-        if (hl) {
-            const char *hs = strchr(hl, '/');
+        /* A hard link names another entry, extracted before it: a regular file under dest. */
+        if (hard) {
+            const char *hs = strchr(hard, '/');
             char hout[PATH_MAX];
+            struct stat st;
             if (!hs || (rc = ortkit__pathf(hout, sizeof hout, "%s/%s", dest, hs + 1)))
                 goto bad_entry;
+            if (lstat(hout, &st) != 0 || !S_ISREG(st.st_mode)) {
+                rc = ortkit__error_set(ORTKIT_E_FORMAT, "the archive %s holds the hard link '%s' "
+                                       "to '%s', which is no regular file before it: refused",
+                                       archive_path, p, hard);
+                goto cleanup;
+            }
             archive_entry_set_hardlink(entry, hout);
         }
         if (archive_write_header(w, entry) != ARCHIVE_OK)
@@ -482,14 +651,22 @@ static int extract(const char *archive_path, const char *dest)
             goto bad_entry;
         continue;
     bad_entry:
-        rc = ortkit__error_set(ORTKIT_E_FORMAT, "cannot extract '%s' of %s: %s", p, archive_path,
-                               archive_error_string(archive_errno(w) ? w : a));
+        if (!rc || rc == ORTKIT_E_FORMAT) {
+            const char *why = archive_error_string(archive_errno(w) ? w : a);
+            rc = ortkit__error_set(ORTKIT_E_FORMAT, "cannot extract '%s' of %s: %s", name,
+                                   archive_path, why ? why : "libarchive gave no reason");
+        }
         goto cleanup;
     }
-    if (r != ARCHIVE_EOF)
+    if (r != ARCHIVE_EOF) {
         rc = ortkit__error_set(ORTKIT_E_FORMAT, "cannot read the archive %s: %s", archive_path,
                                archive_error_string(a));
+        goto cleanup;
+    }
+    for (size_t i = 0; i < links.n && !rc; i++)
+        rc = make_link(archive_path, dest, links.name[i], links.target[i]);
 cleanup:
+    links_free(&links);
     archive_read_free(a);
     archive_write_free(w);
     return rc;
@@ -581,6 +758,16 @@ fail:
 int ortkit__builder_deps_prepare(ortkit__builder_deps *deps, const char *cache,
                                  const char *ort_source, int dry, FILE *log)
 {
+    /* CMake reads the trees again by name: checked is what it reads only if
+     * no one else can swap a directory on the way to them. */
+    char why[PATH_MAX + 128];
+    int archives = 0;
+    for (size_t i = 0; i < deps->n; i++)
+        archives |= deps->d[i].match != ORTKIT__DEP_NAMED && !deps->d[i].is_tree;
+    if (!dry && archives && ortkit__path_trusted(cache, why, sizeof why))
+        return ortkit__error_set(ORTKIT_E_IO, "the dependency sources' cache %s is not yours "
+                                 "alone: %s; set XDG_CACHE_HOME to a directory only you can write",
+                                 cache, why);
     for (size_t i = 0; i < deps->n; i++) {
         if (deps->d[i].match == ORTKIT__DEP_NAMED)
             continue;

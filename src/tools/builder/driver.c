@@ -10,19 +10,18 @@
 #include "server.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 static volatile sig_atomic_t interrupted;
+/* The remote's own local cache for ninja's environment ("" without one). */
+static const char *cache_local_dir = "";
 
 void ortkit__builder_interrupt(int sig) { interrupted = sig; }
 
@@ -32,47 +31,39 @@ static void sleep_ms(long ms)
     nanosleep(&ts, NULL);
 }
 
-/* The child side of every command the build runs: its own process group
- * (ortkit forwards interrupts itself), stdin from /dev/null, output to the
- * log, and death with ortkit. */
-static void child_setup(int out_fd)
+/* Every command the build runs (src/util's child object): its own process
+ * group (ortkit forwards interrupts itself), stdin from /dev/null, output to
+ * out_fd (a PIPE: ch->out), and death with ortkit. */
+static ortkit__child_options child_options(char *const *argv, int out_fd)
 {
-    setpgid(0, 0);
-    prctl(PR_SET_PDEATHSIG, SIGINT);
-    int devnull = open("/dev/null", O_RDONLY);
-    if (devnull >= 0)
-        dup2(devnull, 0);
-    dup2(out_fd, 1);
-    dup2(out_fd, 2);
+    ortkit__child_options c = {.argv = (const char *const *)argv, .in = ORTKIT__CHILD_NULL,
+                               .out = out_fd >= 0 ? ORTKIT__CHILD_FD : ORTKIT__CHILD_PIPE,
+                               .out_fd = out_fd, .err = ORTKIT__CHILD_TO_OUT, .own_group = 1,
+                               .death_signal = SIGINT};
+    return c;
 }
 
 /* Run argv with its output appended to the log; returns its exit status,
- * 128+signal, or -1 when it could not start. */
+ * 128+signal, or -1 when it could not be waited for. */
 static int run_logged(char *const *argv, int log_fd)
 {
-    pid_t pid = fork();
-    if (pid < 0)
-        return -1;
-    if (pid == 0) {
-        child_setup(log_fd);
-        execvp(argv[0], argv);
-        dprintf(2, "ortkit: cannot run %s: %s\n", argv[0], strerror(errno));
-        _exit(127);
+    ortkit__child_options co = child_options(argv, log_fd);
+    ortkit__child ch;
+    if (ortkit__child_start(&ch, &co) != 0) {
+        dprintf(log_fd, "ortkit: cannot run %s: %s\n", argv[0], strerror(errno));
+        return 127;
     }
-    int st = 0, forwarded = 0;
-    for (;;) {
-        pid_t r = waitpid(pid, &st, WNOHANG);
-        if (r == pid)
-            break;
-        if (r < 0 && errno != EINTR)
-            return -1;
+    int r, forwarded = 0;
+    while ((r = ortkit__child_poll(&ch)) == 0) {
         if (interrupted && !forwarded) {
-            kill(-pid, SIGINT);
+            ortkit__child_kill(&ch, SIGINT);
             forwarded = 1;
         }
         sleep_ms(50);
     }
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+    int status = r < 0 ? -1 : ch.status;
+    ortkit__child_free(&ch);
+    return status;
 }
 
 static int file_exists(const char *dir, const char *name)
@@ -141,15 +132,12 @@ cleanup:
     return rc;
 }
 
-static pid_t start_ninja(const ortkit__builder_execute_options *o, int jobs, int out_fd)
+/* In ninja's process, before it starts: its environment. */
+static int ninja_env(void *arg, int to_parent, int from_parent)
 {
-    char j[16];
-    snprintf(j, sizeof j, "%d", jobs);
-    char *argv[] = {"ninja", "-C", (char *)o->build_dir, "-j", j, (char *)o->target, NULL};
-    pid_t pid = fork();
-    if (pid != 0)
-        return pid;
-    child_setup(out_fd);
+    const ortkit__builder_execute_options *o = arg;
+    (void)to_parent;
+    (void)from_parent;
     setenv("NINJA_STATUS", "[ortkit %f/%t %r] ", 1);
     if (o->distcc_hosts)
         setenv("DISTCC_HOSTS", o->distcc_hosts, 1);
@@ -157,16 +145,32 @@ static pid_t start_ninja(const ortkit__builder_execute_options *o, int jobs, int
      * launcher, which runs ccache): ccache's own variables, nothing on the
      * CMake command line (a changed remote does not reconfigure). */
     if (o->chain && strstr(o->chain, "ccache")) {
+        /* What a server sent stays in a local cache of its own: a build
+         * without --cache-remote never reads it, nor any server (ccache.conf's). */
         if (o->cache_remote)
             setenv("CCACHE_REMOTE_STORAGE", o->cache_remote->url, 1);
+        else
+            setenv("CCACHE_REMOTE_STORAGE", "", 1);
+        if (o->cache_remote && cache_local_dir[0])
+            setenv("CCACHE_DIR", cache_local_dir, 1);
         if (o->cache_remote_only)
             setenv("CCACHE_REMOTE_ONLY", "1", 1);
         if (o->cache_basedir)
             setenv("CCACHE_BASEDIR", o->cache_basedir, 1);
     }
-    execvp(argv[0], argv);
-    dprintf(2, "ortkit: cannot run ninja: %s\n", strerror(errno));
-    _exit(127);
+    return 0;
+}
+
+/* Ninja, its output on a pipe (ch->out). */
+static int start_ninja(const ortkit__builder_execute_options *o, int jobs, ortkit__child *ch)
+{
+    char j[16];
+    snprintf(j, sizeof j, "%d", jobs);
+    char *argv[] = {"ninja", "-C", (char *)o->build_dir, "-j", j, (char *)o->target, NULL};
+    ortkit__child_options co = child_options(argv, -1);
+    co.fn = ninja_env;
+    co.arg = (void *)o;
+    return ortkit__child_start(ch, &co);
 }
 
 typedef struct ninja_reader {
@@ -237,19 +241,13 @@ static int build_under_gate(const ortkit__builder_execute_options *o, ortkit__bu
         }
         free(dry);
     }
-    int fds[2] = {-1, -1};
-    if (pipe2(fds, O_CLOEXEC) != 0) {
-        rc = ortkit__error_set(ORTKIT_E_IO, "pipe: %s", strerror(errno));
-        goto cleanup;
-    }
     int jobs = o->ninja_jobs > 0 ? o->ninja_jobs : rep->slots * 2 < rep->slots + 4 ? rep->slots + 4
                                                                                   : rep->slots * 2;
     fflush(log);
-    pid_t ninja = start_ninja(o, jobs, fds[1]);
-    close(fds[1]);
-    if (ninja < 0) {
-        close(fds[0]);
-        rc = ortkit__error_set(ORTKIT_E_IO, "cannot start ninja: %s", strerror(errno));
+    ortkit__child ninja;
+    if (start_ninja(o, jobs, &ninja) != 0) {
+        fprintf(log, "ortkit: cannot run ninja: %s\n", strerror(errno));
+        rc = step_failed("build", log_path);
         goto cleanup;
     }
     ortkit__builder_progress prog = {.enabled = o->progress, .t_start = ortkit__clock_now(),
@@ -260,18 +258,18 @@ static int build_under_gate(const ortkit__builder_execute_options *o, ortkit__bu
     int open_pipe = nr != NULL, status = -1, forwarded = 0;
     double last_tick = 0;
     if (!nr)
-        kill(ninja, SIGINT);
+        kill(ninja.pid, SIGINT);
     while (open_pipe || status < 0) {
         struct pollfd pfd[512];
         size_t n = 0;
         if (open_pipe)
-            pfd[n++] = (struct pollfd){.fd = fds[0], .events = POLLIN};
+            pfd[n++] = (struct pollfd){.fd = ninja.out, .events = POLLIN};
         n += ortkit__builder_server_pollfds(&srv, pfd + n, sizeof pfd / sizeof pfd[0] - n);
         int r = poll(pfd, (nfds_t)n, 100);
         double now = ortkit__clock_now();
         if (interrupted && !forwarded) {
             /* Ninja interrupts its running commands and waits for them. */
-            kill(ninja, SIGINT);
+            kill(ninja.pid, SIGINT);
             srv.stopping = 1;
             forwarded = 1;
         }
@@ -279,7 +277,7 @@ static int build_under_gate(const ortkit__builder_execute_options *o, ortkit__bu
             size_t first = 0;
             if (open_pipe && pfd[0].revents) {
                 first = 1;
-                ssize_t got = read(fds[0], nr->buf + nr->len, sizeof nr->buf - nr->len);
+                ssize_t got = read(ninja.out, nr->buf + nr->len, sizeof nr->buf - nr->len);
                 if (got > 0) {
                     nr->len += (size_t)got;
                     take_lines(nr, log, &prog, rep);
@@ -295,11 +293,8 @@ static int build_under_gate(const ortkit__builder_execute_options *o, ortkit__bu
             ortkit__builder_server_tick(&srv, now);
             last_tick = now;
         }
-        if (status < 0) {
-            int st;
-            if (waitpid(ninja, &st, WNOHANG) == ninja)
-                status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-        }
+        if (status < 0 && ortkit__child_poll(&ninja) == 1)
+            status = ninja.status;
         ortkit__builder_progress_draw(&prog, srv.gate.running, ortkit__builder_gate_in_use(&srv.gate),
                                       rep->budget, 0, stderr);
     }
@@ -317,7 +312,7 @@ static int build_under_gate(const ortkit__builder_execute_options *o, ortkit__bu
         fputc('\n', log);
     }
     free(nr);
-    close(fds[0]);
+    ortkit__child_free(&ninja);
     ortkit__builder_progress_clear(&prog, stderr);
     rep->wall = ortkit__clock_now() - prog.t_start;
     rep->gate = srv.gate.stats;
@@ -389,6 +384,13 @@ int ortkit__builder_execute(const ortkit__builder_execute_options *o, ortkit__bu
     snprintf(rep->cache.remote, sizeof rep->cache.remote, "%s",
              rep->cache.on && o->cache_remote ? o->cache_remote->shown : "");
     rep->cache.remote_only = rep->cache.on && o->cache_remote_only;
+    if (rep->cache.on &&
+        (rc = ortkit__builder_cache_local_dir(rep->cache.local_dir, sizeof rep->cache.local_dir,
+                                              o->cache_remote))) {
+        fclose(log);
+        return rc;
+    }
+    cache_local_dir = rep->cache.local_dir;
 
     /* Timed apart from ninja's run: a build whose compiles all hit a cache
      * is mostly these. */

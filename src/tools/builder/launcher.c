@@ -27,12 +27,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 /* ---- the gate's socket (shared with server.c) ------------------------------ */
@@ -362,6 +360,27 @@ static ortkit__builder_cache_outcome stats_log_read(int fd, int *remote_errors)
     return ortkit__builder_ccache_outcome(buf, remote_errors);
 }
 
+/* In the compiler's process, before it starts: ccache's settings. */
+typedef struct compiler_setup {
+    const char *chain;
+    int stats_fd;
+} compiler_setup;
+
+static int compiler_env(void *arg, int to_parent, int from_parent)
+{
+    const compiler_setup *c = arg;
+    (void)to_parent;
+    (void)from_parent;
+    if (c->chain && !strcmp(c->chain, "ccache+distcc"))
+        setenv("CCACHE_PREFIX", "distcc", 1);
+    if (c->stats_fd >= 0) {
+        char path[64];
+        snprintf(path, sizeof path, "/proc/self/fd/%d", c->stats_fd);
+        setenv("CCACHE_STATSLOG", path, 1);
+    }
+    return 0;
+}
+
 /* Run the compiler (through the chain) as a child; the launcher waits so
  * that RUSAGE_CHILDREN covers the compiler and every process it waited for
  * (cc1plus, as): ru_maxrss is then the largest of them.  Through ccache,
@@ -395,47 +414,35 @@ static int run_child(char **cmd, const char *chain, int *status, struct rusage *
     int stats_fd = pre[0] && !strcmp(pre[0], "ccache") ? memfd_create("ortkit-ccache-stats", 0) : -1;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal; /* no SA_RESTART: waitpid returns to see it */
+    sa.sa_handler = on_signal; /* no SA_RESTART: the wait returns to see it */
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
     double t0 = ortkit__clock_now();
-    pid_t pid = fork();
-    if (pid < 0) {
+    compiler_setup setup = {chain, stats_fd};
+    ortkit__child_options co = {.argv = (const char *const *)argv, .fn = compiler_env,
+                                .arg = &setup, .death_signal = SIGKILL};
+    ortkit__child ch;
+    if (ortkit__child_start(&ch, &co) != 0) {
+        /* The compile's result, as a program that could not run gives one. */
+        fprintf(stderr, "ortkit: cannot run '%s': %s\n", argv[0], strerror(errno));
         free(argv);
+        *wall = ortkit__clock_now() - t0;
+        getrusage(RUSAGE_CHILDREN, ru);
+        *status = 127;
         if (stats_fd >= 0)
             close(stats_fd);
-        return -1;
-    }
-    if (pid == 0) {
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (getppid() == 1)
-            _exit(128 + SIGKILL);
-        if (chain && !strcmp(chain, "ccache+distcc"))
-            setenv("CCACHE_PREFIX", "distcc", 1);
-        if (stats_fd >= 0) {
-            char path[64];
-            snprintf(path, sizeof path, "/proc/self/fd/%d", stats_fd);
-            setenv("CCACHE_STATSLOG", path, 1);
-        }
-        execvp(argv[0], argv);
-        fprintf(stderr, "ortkit: cannot run '%s': %s\n", argv[0], strerror(errno));
-        _exit(127);
+        return 0;
     }
     free(argv);
     /* An interrupt (ninja's SIGINT to this process group, a SIGTERM) is
      * passed to the compiler and waited for: when the launcher is gone, so
      * is its compiler, and the gate knows the memory is free. */
-    int st = 0, forwarded = 0;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
-        if (got_signal && !forwarded) {
-            kill(pid, got_signal);
-            forwarded = 1;
-        }
-    }
+    (void)ortkit__child_wait(&ch, &got_signal);
     *wall = ortkit__clock_now() - t0;
     getrusage(RUSAGE_CHILDREN, ru);
-    *status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+    *status = ch.status;
+    ortkit__child_free(&ch);
     if (stats_fd >= 0) {
         *outcome = stats_log_read(stats_fd, remote_errors);
         close(stats_fd);

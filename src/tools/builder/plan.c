@@ -293,7 +293,16 @@ static int plan_ort(ortkit__builder_plan *p, const ortkit__builder_config *cfg)
     }
     PUSH(c, "-Donnxruntime_BUILD_SHARED_LIB=ON");
     PUSH(c, "-Donnxruntime_BUILD_UNIT_TESTS=OFF");
-    PUSH(c, "-Donnxruntime_ENABLE_PYTHON=OFF");
+    const ortkit__builder_python *py = cfg->ext_python;
+    if (py) {
+        /* The interpreter and numpy's headers named, so CMake's FindPython
+         * searches nothing (the numpy headers need no importable numpy). */
+        PUSH(c, "-Donnxruntime_ENABLE_PYTHON=ON");
+        PUSH(c, "-DPython_EXECUTABLE=%s", py->interpreter);
+        PUSH(c, "-DPython_NumPy_INCLUDE_DIR=%s", py->numpy_include);
+    } else {
+        PUSH(c, "-Donnxruntime_ENABLE_PYTHON=OFF");
+    }
     PUSH(c, "-Donnxruntime_USE_XNNPACK=OFF");
     PUSH(c, "-Donnxruntime_USE_DNNL=OFF");
     PUSH(c, "-Donnxruntime_USE_TENSORRT=OFF");
@@ -377,8 +386,23 @@ static int plan_ort(ortkit__builder_plan *p, const ortkit__builder_config *cfg)
     if (cfg->static_core)
         PUSH(s, "outputs\tstatic core: the shared library's static libraries merged into "
                 "libonnxruntime.a after the build (providers stay shared); unit tests and Python off");
+    else if (py)
+        PUSH(s, "outputs\tshared library, and ONNX Runtime's Python package (the module "
+                "onnxruntime: its Python files and the pybind11 extension "
+                "onnxruntime_pybind11_state, linked from the same objects) as a wheel for each "
+                "CPython below; unit tests off");
     else
         PUSH(s, "outputs\tshared library; unit tests and Python off");
+    for (size_t i = 0; py && i < cfg->n_ext_pythons; i++) {
+        const ortkit__builder_python *e = &cfg->ext_pythons[i];
+        PUSH(s, "python\tCPython %s (%s): headers %s; %s from %s (%s)%s", e->version,
+             e->interpreter, e->include, e->numpy_headers, e->numpy_include, e->numpy_from,
+             i == 0 ? "; the build's" : "; then the build directory configured again for it, "
+                                        "only the extension compiled again");
+    }
+    if (py)
+        PUSH(s, "rtti\ton (pybind11 needs it: ONNX Runtime turns RTTI off only without Python "
+                "and CUDA, so this build's objects are not a C-only build's)");
     if (cfg->dep_sources) {
         if ((rc = push_dep_sources(p, cfg)))
             goto cleanup;

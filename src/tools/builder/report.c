@@ -243,6 +243,8 @@ static cJSON *cache_json(const ortkit__builder_cache_stats *c)
     cJSON_AddStringToObject(o, "tool", "ccache");
     cJSON_AddItemToObject(o, "remote", c->remote[0] ? cJSON_CreateString(c->remote) : cJSON_CreateNull());
     cJSON_AddBoolToObject(o, "remote_only", c->remote_only);
+    cJSON_AddStringToObject(o, "local", !c->remote[0] ? "no-server" : c->remote_only ? "none" : "server");
+    cJSON_AddItemToObject(o, "local_dir", c->local_dir[0] ? cJSON_CreateString(c->local_dir) : cJSON_CreateNull());
     cJSON_AddNumberToObject(o, "hits", (double)cache_hits(c));
     cJSON_AddNumberToObject(o, "remote_hits", (double)c->outcome[ORTKIT__CACHE_REMOTE_HIT]);
     cJSON_AddNumberToObject(o, "local_hits", (double)c->outcome[ORTKIT__CACHE_LOCAL_HIT]);

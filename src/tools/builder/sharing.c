@@ -12,7 +12,6 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 /* Split a shell command line into words (quotes and backslashes as sh reads
@@ -147,23 +146,18 @@ int ortkit__builder_sharing_read(ortkit__builder_sharing *s, const char *build_d
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
     if (fd < 0)
         return ortkit__error_set(ORTKIT_E_IO, "cannot write '%s'", path);
-    pid_t pid = fork();
-    if (pid == 0) {
-        dup2(fd, 1);
-        int devnull = open("/dev/null", O_RDWR);
-        if (devnull >= 0) {
-            dup2(devnull, 0);
-            dup2(devnull, 2);
-        }
-        execlp("ninja", "ninja", "-C", build_dir, "-t", "commands", (char *)NULL);
-        _exit(127);
-    }
+    const char *const argv[] = {"ninja", "-C", build_dir, "-t", "commands", NULL};
+    ortkit__child_options co = {.argv = argv, .in = ORTKIT__CHILD_NULL, .out = ORTKIT__CHILD_FD,
+                                .out_fd = fd, .err = ORTKIT__CHILD_NULL};
+    ortkit__child ch;
+    int started = ortkit__child_start(&ch, &co) == 0;
     close(fd);
-    int st = 0;
-    while (pid > 0 && waitpid(pid, &st, 0) < 0)
-        ;
+    if (started)
+        (void)ortkit__child_wait(&ch, NULL);
+    int st = started ? ch.status : -1;
+    ortkit__child_free(&ch);
     FILE *f = NULL;
-    if (pid < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+    if (st != 0)
         rc = ortkit__error_set(ORTKIT_E_IO, "ninja -t commands failed in %s", build_dir);
     else if ((rc = ortkit__file_fopen(&f, path)) == 0) {
         char *line = NULL;

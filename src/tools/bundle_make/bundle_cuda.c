@@ -82,6 +82,23 @@ static int right_major(finder *f, const char *name, const char *path, size_t q)
     return 0;
 }
 
+/* Code others could change is code others could run: a library is taken
+ * only from where no one but the user or root can replace it (the rule
+ * bundles follow, for the file and every directory on the way to it). */
+static int trusted(finder *f, const char *path, size_t q)
+{
+    char why[PATH_MAX + 128], *old = f->rejected[q], *now = NULL;
+    if (ortkit__path_trusted(path, why, sizeof why) == 0)
+        return 1;
+    if (old && strstr(old, why))
+        return 0;
+    if (asprintf(&now, "%s%s%s: %s", old ? old : "", old ? "; " : "", path, why) >= 0) {
+        free(old);
+        f->rejected[q] = now;
+    }
+    return 0;
+}
+
 static char *ldcache_lookup(finder *f, const char *name, size_t q)
 {
     if (!f->ldcache_read) {
@@ -108,7 +125,7 @@ static char *ldcache_lookup(finder *f, const char *name, size_t q)
         if (arrow && !strncmp(p, name, n) && p[n] == ' ') {
             char path[PATH_MAX];
             snprintf(path, sizeof path, "%.*s", (int)(line + len - arrow - 4), arrow + 4);
-            if (usable(f, path) && right_major(f, name, path, q))
+            if (usable(f, path) && trusted(f, path, q) && right_major(f, name, path, q))
                 return strdup(path);
         }
         line = end ? end + 1 : line + len;
@@ -121,7 +138,7 @@ static char *locate(finder *f, const char *name, size_t q)
     char path[PATH_MAX];
     for (size_t i = 0; i < f->dir_count; i++) {
         snprintf(path, sizeof path, "%s/%s", f->dirs[i], name);
-        if (usable(f, path) && right_major(f, name, path, q))
+        if (usable(f, path) && trusted(f, path, q) && right_major(f, name, path, q))
             return strdup(path);
     }
     return ldcache_lookup(f, name, q);
@@ -217,14 +234,11 @@ static int resolve(finder *f, ortkit__cuda_found *res)
 
 static void add_env_dirs(finder *f)
 {
-    const char *ld = ortkit__env("LD_LIBRARY_PATH");
-    for (const char *p = ld ? ld : ""; *p;) {
-        size_t len = strcspn(p, ":");
+    for (ortkit__path_list it = {.rest = ortkit__env("LD_LIBRARY_PATH")};
+         ortkit__path_list_next(&it);) {
         char dir[PATH_MAX];
-        snprintf(dir, sizeof dir, "%.*s", (int)len, p);
-        if (len)
-            add_dir(f, dir, "");
-        p += len + (p[len] == ':');
+        snprintf(dir, sizeof dir, "%.*s", (int)it.len, it.entry);
+        add_dir(f, dir, "");
     }
     const char *home = ortkit__env("CUDA_HOME"), *cpath = ortkit__env("CUDA_PATH");
     if (!home && !cpath)

@@ -88,6 +88,7 @@ typedef struct completion {
     ortkit__cuda_found found;
     ortkit_bundle_gpu_library libs[GPU_NEEDS_MAX * 4];
     char versions[GPU_NEEDS_MAX * 4][32], paths[GPU_NEEDS_MAX * 4][160];
+    char *origins[GPU_NEEDS_MAX * 4]; /* where each came from: the manifest records it */
     size_t lib_count;
     const char *needs[GPU_NEEDS_MAX * 5];
     size_t need_count;
@@ -142,6 +143,19 @@ static int gather(completion *c, const ortkit_bundle_complete_options *o, const 
         snprintf(c->paths[c->lib_count], sizeof c->paths[0], "lib/%s", d->name);
         if (!carried && (rc = ortkit__copy_elf_origin(d->path, to, cancel)))
             return rc;
+        /* Its origin: the path copied from (where it really lies), or what the manifest said. */
+        char real[PATH_MAX];
+        const char *origin = NULL;
+        for (size_t k = 0; carried && m->gpu_library_origins && k < m->gpu_library_count; k++)
+            if (!strcmp(m->gpu_libraries[k].soname, d->name))
+                origin = m->gpu_library_origins[k];
+        if (!carried)
+            origin = realpath(d->path, real) ? real : d->path;
+        if (origin && !(c->origins[c->lib_count] = strdup(origin)))
+            return ortkit__error_nomem();
+        for (char *p = c->origins[c->lib_count]; p && *p; p++)
+            if ((unsigned char)*p < 0x20 || *p == 0x7f)
+                *p = '?'; /* a manifest's strings are plain */
         l->soname = d->name;
         l->version = c->versions[c->lib_count];
         l->path = c->paths[c->lib_count];
@@ -246,6 +260,7 @@ int ortkit_bundle_complete(ortkit_bundle **out, const char *dir, const ortkit_bu
     ortkit_manifest nm = *m;
     nm.gpu_libraries = c->libs;
     nm.gpu_library_count = c->lib_count;
+    nm.gpu_library_origins = (const char *const *)c->origins;
     nm.gpu_needs = c->needs;
     nm.gpu_need_count = c->need_count;
     nm.gpu_missing = (const char *const *)c->missing;
@@ -275,6 +290,8 @@ cleanup:
     ortkit__cuda_found_free(&c->found);
     for (size_t i = 0; i < c->missing_count; i++)
         free(c->missing[i]);
+    for (size_t i = 0; i < c->lib_count; i++)
+        free(c->origins[i]);
     ortkit_bundle_free(c->b);
     free(c);
     return rc;

@@ -634,6 +634,7 @@ static int build_stage(import *im, const char *variant)
         m.build_cache = build->m.build_cache;
         m.build_cache_remote = build->m.build_cache_remote;
         m.build_cache_remote_hits = build->m.build_cache_remote_hits;
+        m.build_cache_local = build->m.build_cache_local;
     }
     rc = ortkit__write_manifest(im->stage, &m, &im->cancel);
     ortkit_bundle_free(build);

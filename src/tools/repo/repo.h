@@ -69,6 +69,12 @@ int ortkit__sign(char **out, const ortkit__seckey *sk, const void *data, size_t 
 int ortkit__verify(const ortkit__signature *sig, const ortkit__pubkey *pk, const void *data,
                    size_t size, const char *what);
 
+/* The file at path, whose signature is at sig_path, read (at most max bytes)
+ * and verified with the public half of sk: what a publisher checks before
+ * it signs over an index it made earlier.  *text is freed on failure. */
+int ortkit__read_verified(char **text, size_t *size, const char *path, const char *sig_path,
+                          size_t max, const ortkit__seckey *sk);
+
 /* ---- the index (repo_index.c) ----------------------------------------------------- */
 
 typedef struct ortkit__repo_index {

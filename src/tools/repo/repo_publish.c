@@ -107,22 +107,14 @@ static int read_index(ortkit__repo_index *index, const char *dir, const ortkit__
                                      sig_path);
         return ORTKIT_OK;
     }
-    char *text = NULL, *sig_text = NULL;
-    size_t size = 0, sig_size = 0;
-    ortkit__signature sig;
-    ortkit__pubkey pk;
-    memcpy(pk.id, sk->id, sizeof pk.id);
-    memcpy(pk.pk, sk->sk + 32, sizeof pk.pk); /* libsodium keeps the public key there */
-    if ((rc = ortkit__file_read(&text, &size, path, REPO_INDEX_MAX)) ||
-        (rc = ortkit__file_read(&sig_text, &sig_size, sig_path, REPO_SIGNATURE_MAX)) ||
-        (rc = ortkit__signature_parse(&sig, sig_text, sig_size)) ||
-        (rc = ortkit__verify(&sig, &pk, text, size, path)) ||
+    char *text = NULL;
+    size_t size = 0;
+    if ((rc = ortkit__read_verified(&text, &size, path, sig_path, REPO_INDEX_MAX, sk)) ||
         (rc = ortkit__index_parse(index, text, size, path)))
         ortkit__error_wrap(rc, "the repository '%s' cannot be trusted to publish into: nothing "
                            "was carried or signed (publish into a new directory, or restore "
                            "the index its key signed)", dir);
     free(text);
-    free(sig_text);
     return rc;
 }
 

@@ -403,3 +403,25 @@ int ortkit__verify(const ortkit__signature *sig, const ortkit__pubkey *pk, const
                                  "was changed after it was signed", what);
     return ORTKIT_OK;
 }
+
+int ortkit__read_verified(char **text, size_t *size, const char *path, const char *sig_path,
+                          size_t max, const ortkit__seckey *sk)
+{
+    char *sig_text = NULL;
+    size_t sig_size = 0;
+    ortkit__signature sig;
+    ortkit__pubkey pk;
+    memcpy(pk.id, sk->id, sizeof pk.id);
+    memcpy(pk.pk, sk->sk + 32, sizeof pk.pk); /* libsodium keeps the public key there */
+    *text = NULL;
+    int rc = ortkit__file_read(text, size, path, max);
+    if (!rc && !(rc = ortkit__file_read(&sig_text, &sig_size, sig_path, 4096)) &&
+        !(rc = ortkit__signature_parse(&sig, sig_text, sig_size)))
+        rc = ortkit__verify(&sig, &pk, *text, *size, path);
+    free(sig_text);
+    if (rc) {
+        free(*text);
+        *text = NULL;
+    }
+    return rc;
+}

@@ -1,0 +1,92 @@
+/* cmd_wheel_show.c - `ortkit wheel show`: a wheel checked, and what it says of itself. */
+#include "wheel_cmds.h"
+#include "ortkit/tools/wheel.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct show_args {
+    int json;
+} show_args;
+
+const cli_opt wheel_show_opts[] = {
+    {0, "json", 'j', NULL, 0, "print JSON (with the wheel's ortkit.json as \"facts\")",
+     CLI_OPT_FLAG(show_args, json)},
+    CLI_OPT_ARGS(1, 1, "show needs WHEEL: a .whl file"),
+    CLI_OPT_END};
+
+/* The view's data, once: the JSON printed as it is, and the text drawn from it. */
+static cJSON *wheel_view(const ortkit_wheel_info *in)
+{
+    const ortkit_manifest *m = ortkit_bundle_manifest(in->bundle);
+    cJSON *j = cJSON_CreateObject();
+    ortkit__json_add_strings(j, "wheel", in->path, "version", in->version, "variant", in->variant,
+                             "onnxruntime", in->ort_version, "python", in->python, "python_tag",
+                             in->python_tag, "platform_tag", in->platform_tag, "platform_tag_from",
+                             in->tag_from, "arch", ortkit_arch_name(m->arch), NULL);
+    cJSON *n = cJSON_AddObjectToObject(j, "needs");
+    ortkit__json_add_strings(n, "glibc", in->needs_glibc, "glibcxx", in->needs_glibcxx, "cxxabi",
+                             in->needs_cxxabi, NULL);
+    cJSON_AddNumberToObject(j, "files", (double)in->file_count);
+    cJSON_AddNumberToObject(j, "unpacked_bytes", (double)in->unpacked_size);
+    cJSON *prov = cJSON_AddArrayToObject(j, "providers");
+    for (size_t i = 0; i < m->provider_count; i++)
+        cJSON_AddItemToArray(prov, cJSON_CreateString(m->providers[i]));
+    return j;
+}
+
+static const char *str(const cJSON *o, const char *key)
+{
+    const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsString(it) ? it->valuestring : "";
+}
+
+static void print_view(const cJSON *j)
+{
+    static const char *const rows[][2] = {
+        {"wheel", "wheel"},     {"version", "version"},   {"variant", "variant"},
+        {"onnxruntime", "onnxruntime"}, {"python", "python"}, {"platform", "platform_tag"},
+        {"because", "platform_tag_from"}, {"arch", "arch"}};
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        printf("%-12s %s\n", rows[i][0], cli_esc(str(j, rows[i][1])));
+    const cJSON *n = cJSON_GetObjectItemCaseSensitive(j, "needs");
+    printf("%-12s glibc %s, GLIBCXX %s, CXXABI %s (read from its libraries)\n", "needs",
+           cli_esc(str(n, "glibc")), cli_esc(str(n, "glibcxx")), cli_esc(str(n, "cxxabi")));
+    char size[32];
+    ortkit__human_bytes(size, sizeof size,
+                        cJSON_GetObjectItemCaseSensitive(j, "unpacked_bytes")->valuedouble);
+    printf("%-12s %d, %s unpacked; RECORD's sizes and SHA-256s match\n", "files",
+           cJSON_GetObjectItemCaseSensitive(j, "files")->valueint, size);
+    printf("%-12s", "providers");
+    const cJSON *p;
+    int first = 1;
+    cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(j, "providers")) {
+        printf("%s%s", first ? " " : ", ", cli_esc(p->valuestring));
+        first = 0;
+    }
+    printf("\n");
+}
+
+int cmd_wheel_show(const cli_opt_spec *spec, int argc, char **argv)
+{
+    show_args a = {0};
+    cli_opt_parser p;
+    if (cli_opt_parse(&p, spec, wheel_show_opts, &a, argc, argv))
+        return p.status;
+    ortkit_wheel *w = NULL;
+    if (ortkit_wheel_open(&w, p.args[0]))
+        return cli_fail_lib();
+    const ortkit_wheel_info *in = ortkit_wheel_info_get(w);
+    cJSON *j = wheel_view(in);
+    int rc = CLI_OK;
+    if (a.json) {
+        cJSON_AddItemToObject(j, "facts", cJSON_Parse(in->facts_json));
+        rc = cli_json_print(j);
+    } else {
+        print_view(j);
+        cJSON_Delete(j);
+    }
+    ortkit_wheel_free(w);
+    return rc;
+}
