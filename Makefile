@@ -1,7 +1,10 @@
 # ortkit: `make run` runs a real model; `make test` builds and tests everything.
 # Both first run scripts/setup.sh, which installs and fetches what is missing:
-# for `make run` only what it runs (SETUP=run: headers, the default runtime,
-# Silero VAD), for everything else the test material too (SETUP=test).
+# for building and running (`make run`, `make build`, `make install`) only
+# what building and running need (SETUP=run: the packages to build ortkit,
+# ONNX Runtime's headers, the default runtime, Silero VAD); `make test` and
+# the other test-* targets, the sanitizer and aarch64 builds add the test
+# material (SETUP=test).  SETUP=test on the command line asks for it anyway.
 
 BUILD   ?= build
 ARM64   ?= $(BUILD)-arm64
@@ -11,9 +14,13 @@ PREFIX  ?= /usr/local
 JOBS    ?= 2
 CMAKE_FLAGS ?=
 VAD_DIR  = $(BUILD)/vad-input
-SETUP   ?= test
+SETUP   ?= run
 
 .PHONY: all setup build bundles build-arm64 build-asan build-tsan run test test-plain test-arm64 test-asan test-tsan test-rust install clean
+
+# What needs the test material: target-specific, so the targets these
+# depend on (setup, build) see it too.
+test test-plain test-arm64 test-asan test-tsan test-rust build-arm64 build-asan build-tsan: SETUP = test
 
 all: build
 
@@ -28,10 +35,10 @@ build: setup
 # Set-up's runtimes become bundles in deps/bundles, the directory ortkit's
 # loader searches after ORTKIT_PATH and the user's and system's bundle
 # directories; 1.30.0 is the one it picks here, 1.17.3 the older choice
-# (fetched for the tests: `make run` bundles 1.30.0 only).
-# A bundle already there is kept.
+# (fetched for the tests: `make run`, `make build` and `make install` bundle
+# 1.30.0 only).  A bundle already there is kept.
 BUNDLES_DIR = deps/bundles
-BUNDLED    ?= 1.30.0 1.17.3
+BUNDLED    ?= $(if $(filter test,$(SETUP)),1.30.0 1.17.3,1.30.0)
 bundles:
 	@for v in $(BUNDLED); do \
 	    [ -e $(BUNDLES_DIR)/ort-$$v-cpu/manifest.json ] && continue; \
@@ -71,7 +78,6 @@ build-tsan: setup
 # spoken sentence synthesised with espeak-ng; its output is the speech probability.
 # 'output' is the probability that the audio holds speech: high for the
 # sentence, near zero for the quiet clip run after it for contrast.
-run: SETUP = run
 run: BUNDLED = 1.30.0
 run: build
 	@/usr/bin/python3 scripts/make_vad_input.py $(VAD_DIR)
@@ -114,8 +120,15 @@ test-rust: build
 build-ort: build
 	@sh scripts/build_ort.sh $(BUILD_ORT_FLAGS)
 
+# Installs what `make build` built; pkg-config finds ortkit.pc by itself
+# under /usr/local and /usr, elsewhere it needs PKG_CONFIG_PATH (said below).
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
+	@pc=$$(cd $(PREFIX) && ls -d lib*/pkgconfig lib/*/pkgconfig 2>/dev/null | head -n 1); \
+	case ":$$(pkg-config --variable pc_path pkg-config 2>/dev/null):$${PKG_CONFIG_PATH:-}:" in \
+	*":$(abspath $(PREFIX))/$$pc:"*) ;; \
+	*) echo "install: for pkg-config ortkit: export PKG_CONFIG_PATH=$(abspath $(PREFIX))/$$pc" ;; \
+	esac
 
 clean:
 	rm -rf $(BUILD) $(ARM64) $(ASAN) $(TSAN)

@@ -41,12 +41,18 @@
 #   --arm64-check  (bullseye, VARIANT cpu-armv8.2 by default) an aarch64 build
 #                  checked here under qemu-user with the aarch64 ortkit:
 #                  docs/BUILD.md, "Proof under emulation"
+#   --python-check (bullseye, ORT_PYTHON) the wheels of a build with Python,
+#                  published, served and installed on this host (Debian 12),
+#                  in the Debian 11 root and in a Debian 13 root beside
+#                  Debian's python3-onnxruntime: scripts/ort/python_check.sh
 #   --static       step 6 (after a build of the same variant): its static
 #                  bundle, and a C program linked statically against it
 #                  running Silero VAD beside the same program on the shared
 #                  bundle (deps/static-ort-VARIANT.txt)
 # Environment: VARIANT (cpu-avx2; cpu-x86-64 for the generic build, any name of
 # `ortkit variants`), ORTKIT_BUILD_FLAGS (extra `ortkit build` options),
+# ORT_PYTHON (bullseye: "3.11 3.13", ONNX Runtime's Python package too, as a
+# wheel per CPython; its builds apart from the C-only ones, see common.sh),
 # ORT_COMPILER (bullseye: clang-16 instead of GCC 10; its builds, bundles and
 # reports apart from GCC's, see scripts/ort/common.sh).
 #
@@ -70,7 +76,7 @@ set -eu
 ort_dir=$(cd "$(dirname "$0")/ort" && pwd)
 mode=${1:-build}
 case $mode in
-build | --dry-run | --check | --patch-check | --compare | --cuda-check | --ship-check | --static | --arm64-check) ;;
+build | --dry-run | --check | --patch-check | --compare | --cuda-check | --ship-check | --static | --arm64-check | --python-check) ;;
 *) printf 'build-ort: unknown option %s\n' "$mode" >&2; exit 2 ;;
 esac
 
@@ -90,6 +96,8 @@ esac
 . "$ort_dir/static.sh"
 # shellcheck source=ort/arm64_check.sh
 . "$ort_dir/arm64_check.sh"
+# shellcheck source=ort/python_check.sh
+. "$ort_dir/python_check.sh"
 # The aarch64 check's variant, unless one is named.
 [ "$mode" != --arm64-check ] || [ -n "${VARIANT:-}" ] || variant="cpu-armv8.2"
 
@@ -112,4 +120,5 @@ build) build ;;
 --ship-check) ship_check ;;
 --static) static_check ;;
 --arm64-check) arm64_check ;;
+--python-check) python_check ;;
 esac

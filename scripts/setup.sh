@@ -34,7 +34,7 @@ RUN_PACKAGES="build-essential cmake ninja-build pkg-config libcjson-dev libcmock
 # arm64 packages, beside the native ones: multiarch; qemu itself comes from
 # trixie, fetch_qemu), and the Rust binding's (rustc, cargo: bindings/rust
 # builds offline with them).
-TEST_PACKAGES="minisign nginx valgrind libonnx-testdata ccache distcc redis-server debootstrap patch
+TEST_PACKAGES="minisign nginx valgrind libonnx-testdata ccache distcc redis-server debootstrap patch unzip python3-venv python3-pip
  gcc-aarch64-linux-gnu g++-aarch64-linux-gnu rustc cargo"
 ARM64_PACKAGES="libc6-dev:arm64 libcjson-dev:arm64 libssl-dev:arm64 libprotobuf-c-dev:arm64
  libsodium-dev:arm64 libcurl4-openssl-dev:arm64 libarchive-dev:arm64 libcmocka-dev:arm64

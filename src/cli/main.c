@@ -1,5 +1,6 @@
 /* main.c - `ortkit <command> [args]`: find the command and run it. */
 #include "cli.h"
+#include "opt.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +14,7 @@ static const cli_command commands[] = {
     {"host", cmd_host, "show this machine: CPU features, memory, NVIDIA GPUs and driver"},
     {"build", cmd_build, "build ONNX Runtime from source for a variant, under a memory budget"},
     {"variants", cmd_variants, "list the ORT build variants and which fit this host"},
-    {"bundle", cmd_bundle, "relocatable ONNX Runtime bundles: import, complete, verify, choose, publish, install"},
+    {"bundle", cmd_bundle, "relocatable ONNX Runtime bundles: import, fetch, complete, verify, choose, publish, install"},
     {"wheel", cmd_wheel, "ONNX Runtime's Python package per variant: pack, show, publish, choose"},
     {"doctor", cmd_doctor, "explain which runtime is loaded here, and check that it works"},
 };
@@ -47,7 +48,14 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(commands[i].name, name))
             return commands[i].run(argc - 1, argv + 1);
-    cli_fail("unknown command '%s'", name);
+    const char *names[sizeof commands / sizeof commands[0]];
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        names[i] = commands[i].name;
+    const char *near = cli_opt_suggest(name, strlen(name), names, sizeof names / sizeof names[0]);
+    if (near)
+        cli_fail("unknown command '%s'; did you mean '%s'?", name, near);
+    else
+        cli_fail("unknown command '%s'", name);
     usage(stderr);
     return CLI_USAGE;
 }

@@ -50,6 +50,8 @@ static int begin(ortkit__sha256_ctx *h, const EVP_MD *md)
 
 int ortkit__sha256_init(ortkit__sha256_ctx *h) { return begin(h, EVP_sha256()); }
 
+int ortkit__sha512_init(ortkit__sha256_ctx *h) { return begin(h, EVP_sha512()); }
+
 void ortkit__sha256_update(ortkit__sha256_ctx *h, const void *data, size_t n)
 {
     if (!h->md || EVP_DigestUpdate(h->md, data, n) != 1)
@@ -65,7 +67,7 @@ static int finish(ortkit__sha256_ctx *h, unsigned char *md, unsigned size)
     ortkit__sha256_discard(h);
     if (!ok)
         return ortkit__error_set(ORTKIT_E_IO, "cannot compute a %s",
-                                 size == 20 ? "SHA-1" : "SHA-256");
+                                 size == 20 ? "SHA-1" : size == 64 ? "SHA-512" : "SHA-256");
     for (unsigned i = 0; i < size; i++)
         md[i] = out[i];
     return ORTKIT_OK;
@@ -74,6 +76,11 @@ static int finish(ortkit__sha256_ctx *h, unsigned char *md, unsigned size)
 int ortkit__sha256_final(ortkit__sha256_ctx *h, unsigned char md[ORTKIT__SHA256_SIZE])
 {
     return finish(h, md, ORTKIT__SHA256_SIZE);
+}
+
+int ortkit__sha512_final(ortkit__sha256_ctx *h, unsigned char md[ORTKIT__SHA512_SIZE])
+{
+    return finish(h, md, ORTKIT__SHA512_SIZE);
 }
 
 void ortkit__sha256_discard(ortkit__sha256_ctx *h)

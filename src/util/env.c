@@ -64,9 +64,12 @@ static const ortkit__env_var table[] = {
     {"CUDNN_HOME", "cuDNN for ortkit build (CUDA_HOME)", "ortkit build"},
     {"CC", "the C compiler ortkit build uses (cc)", "ortkit build"},
     {"CXX", "the C++ compiler ortkit build uses (c++)", "ortkit build"},
-    {"TMPDIR", "where ortkit build --plan writes its scratch files (/tmp)", "ortkit build"},
+    {"TMPDIR", "where ortkit build --plan writes its scratch files, and bundle fetch its "
+               "download (/tmp)", "ortkit build, tools: repo (bundle fetch)"},
     {"ORTKIT_CACHE_PASSWORD", "the password of ortkit build --cache-remote's URL, kept out of "
                               "the command line", "ortkit build"},
+    {"ORTKIT_NPM_REGISTRY", "the npm registry ortkit bundle fetch gets Microsoft's releases from "
+                            "(https://registry.npmjs.org)", "tools: repo (bundle fetch)"},
     {"CCACHE_DIR", "ccache's local cache; ortkit build --cache-remote keeps one of its own per "
                    "server and CCACHE_DIR", "ortkit build"},
     {"PATH", "where the programs ortkit runs are found (pkg-config, cmake, the compilers)",

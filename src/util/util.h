@@ -148,6 +148,11 @@ void ortkit__sha256_update(ortkit__sha256_ctx *h, const void *data, size_t n);
 int ortkit__sha256_final(ortkit__sha256_ctx *h, unsigned char md[ORTKIT__SHA256_SIZE]);
 /* Free without a digest (a zeroed or finished context too). */
 void ortkit__sha256_discard(ortkit__sha256_ctx *h);
+/* The same context computing a SHA-512 (npm's integrity): _init, then
+ * ortkit__sha256_update, then _final (or ortkit__sha256_discard). */
+#define ORTKIT__SHA512_SIZE 64
+int ortkit__sha512_init(ortkit__sha256_ctx *h);
+int ortkit__sha512_final(ortkit__sha256_ctx *h, unsigned char md[ORTKIT__SHA512_SIZE]);
 
 /* The SHA-256 of size bytes at data, as bytes or as hex. */
 int ortkit__sha256(unsigned char md[ORTKIT__SHA256_SIZE], const void *data, size_t size);

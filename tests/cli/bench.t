@@ -96,6 +96,10 @@ expect_exit 0 "$ORTKIT" bench "$MATMUL" --dim N=1 -n 64 -c 4 --json
 json_check 'd["callers"] == 4' 'd["sides"][0]["runs"] == 64' 'd["block"] >= 4'
 expect_exit 0 "$ORTKIT" bench "$MATMUL" --dim N=1 -n 64 -c 4 --block 16
 expect_in out "64 timed runs; 4 callers; blocks of 16"
+# One side, one caller: no blocks to speak of.
+expect_exit 0 "$ORTKIT" bench "$MATMUL" --dim N=1 -n 8
+expect_in out "8 timed runs; 1 caller"
+expect_not_in out "blocks of"
 
 # --- side by side: two runtimes in one process, interleaved ---
 expect_exit 0 "$ORTKIT" bench "$MATMUL" --dim N=1 -n 40 --runtime "$RT_OLD" --runtime "$RT_NEW" --block 5

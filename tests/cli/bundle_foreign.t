@@ -21,11 +21,13 @@ expect_in out "imported   ort-1.30.0-cpu-aarch64"
 expect_in out "runtime    ONNX Runtime 1.30.0 (C API 30), variant cpu, aarch64"
 expect_in out "version    from its read-only data (its name says only the major version)"
 expect_in out "loaded     no: not yet verified by loading"
+expect_in out "why        this host cannot load it: built for aarch64; this host is x86_64"
 # 1.23 from Debian unstable: file name and data agree; too new a glibc to load here.
 expect_exit 0 "$ORTKIT" bundle import deb/usr/lib/x86_64-linux-gnu --into "$PWD/b"
 expect_in out "imported   ort-1.23.2-cpu"
 expect_in out "version    from its file name and its read-only data"
 expect_in out "loaded     no"
+expect_in out "why        this host cannot load it: needs glibc 2.43"
 expect_in "$PWD/b/ort-1.23.2-cpu/manifest.json" '"glibc":	"2.43"'
 expect_in "$PWD/b/ort-1.23.2-cpu/manifest.json" '"libXNNPACK.so.0.20241108"'
 # A --version the binary contradicts is refused; nothing is imported.

@@ -42,6 +42,8 @@ expect_in out "why        measured: ort-1.17.3-cpu ran measure_cos.onnx in p50 "
 expect_in out " for ort-1.30.0-cpu"
 expect_in out "declared   ort-1.30.0-cpu: the newest ONNX Runtime: 1.30.0 (ort-1.17.3-cpu: 1.17.3)"
 expect_in out "slower than ort-1.17.3-cpu in "
+expect_in out " rounds of the last of "
+cp out measured.txt
 ls cache/ortkit/measured/*.json >/dev/null
 [ "$(stat -c %a cache/ortkit/measured)" = 700 ] || { echo "FAIL: the memory is not 0700" >&2; exit 1; }
 [ "$(stat -c %a cache/ortkit/measured/*.json)" = 600 ] || { echo "FAIL: the entry is not 0600" >&2; exit 1; }
@@ -61,6 +63,20 @@ assert old["state"] == "fastest" and old["chosen"] and new["state"] == "slower",
 assert 0 < old["p50_s"] < new["p50_s"], c
 assert old["round_p50_low_s"] <= old["p50_s"] <= old["round_p50_high_s"], old
 assert old["runs"] > old["rounds"] >= 7, old
+# The table's ROUNDS' /CHOICE column is the JSON's pair_ratio over its
+# pair_rounds, counted as ROUNDS' P50 counts its rounds (issue 35: it said
+# 1.462 beside "(14)" with nothing to say over which rounds).
+lines = open("measured.txt").read().splitlines()
+head = next(l for l in lines if "ROUNDS' /CHOICE" in l)
+start = head.index("ROUNDS' P50")
+for name, x in c.items():
+    row = next(l for l in lines if l.split()[1:2] == [name] and "  yes  " in l)
+    cells = row[start:].split()
+    # lo..hi (rounds) ratio (pair_rounds) state
+    assert cells[3] == "(%d)" % x["rounds"], (cells, x)
+    assert cells[4] == "%.3f" % x["pair_ratio"] and cells[5] == "(%d)" % x["pair_rounds"], (cells, x)
+    assert x["pair_rounds"] <= x["rounds"], x
+assert cells and c["ort-1.17.3-cpu"]["pair_rounds"] == c["ort-1.17.3-cpu"]["rounds"], c
 PY
 
 # The runtime's search takes it for this model, sizes and threads: run, bench, doctor.

@@ -32,6 +32,13 @@ same help/ortkit.txt "$ORTKIT" --help
 for cmd in run info version host variants bundle wheel doctor validate bench build; do
     same "help/$cmd.txt" "$ORTKIT" "$cmd" --help
 done
+# A subcommand's own --help (its usage lines, its row and its options).
+for sub in import fetch verify list show complete keygen publish install choose probe; do
+    same "help/bundle-$sub.txt" "$ORTKIT" bundle "$sub" --help
+done
+for sub in pack show publish choose; do
+    same "help/wheel-$sub.txt" "$ORTKIT" wheel "$sub" --help
+done
 
 for h in h100-server jetson-orin graviton3 t4; do
     same "host/$h.txt" "$ORTKIT" host --load "$H/$h.json"
@@ -41,5 +48,6 @@ done
 same variants/all.txt "$ORTKIT" variants
 same variants/all.json "$ORTKIT" variants --json
 same variants/flox.txt "$ORTKIT" variants --flox
-same variants/fits-t4.txt "$ORTKIT" variants --host "$H/t4.json"
+same variants/fits-t4.txt "$ORTKIT" variants --host "$H/t4.json" --all
+same variants/fits-only-t4.txt "$ORTKIT" variants --host "$H/t4.json"
 same variants/fits-h100-server.json "$ORTKIT" variants --host "$H/h100-server.json" --json

@@ -84,10 +84,36 @@ expect_exit 2 "$ORTKIT" run --r m
 expect_in err "option '--r' is unknown" # --random, --repeat or --runtime
 # Bundle's subcommands come from its table.
 expect_exit 2 "$ORTKIT" bundle
-expect_in err "a subcommand is needed: import, verify, list, show, complete, keygen, publish, install, choose or probe"
+expect_in err "a subcommand is needed: import, fetch, verify, list, show, complete, keygen, publish, install, choose or probe"
 # build --help shows every option it takes, the tuning ones too.
 expect_exit 0 "$ORTKIT" build --help
 for opt in "tuning and tests:" "--lang-mem LANG=SIZE" "--ninja-jobs N" "--min-disk SIZE" \
            "--target NAME" "-j, --jobs N" "-D KEY=VALUE"; do
     expect_in out "$opt"
 done
+
+# A subcommand's --help is that subcommand's: its usage lines, its row and
+# its options, not the whole command's.
+expect_exit 0 "$ORTKIT" bundle fetch --help
+expect_in out "usage: ortkit bundle fetch VERSION [--registry URL]"
+expect_in out "  -r, --registry URL"
+expect_in out "'ortkit bundle --help' describes every bundle subcommand."
+expect_not_in out "bundle import"
+expect_not_in out "--pubkey"
+[ "$(wc -l <out)" -lt 30 ] || { echo "FAIL: bundle fetch --help printed $(wc -l <out) lines" >&2; exit 1; }
+expect_exit 0 "$ORTKIT" bundle choose --help
+expect_in out "usage: ortkit bundle choose [--host FILE] [--json] [DIR...]"
+expect_in out "       ortkit bundle choose --model MODEL [--measure]"
+expect_not_in out "ortkit bundle install"
+expect_exit 0 "$ORTKIT" bundle -h
+expect_in out "ortkit bundle install SOURCE"
+
+# A near miss of a command, a subcommand or an option gets a suggestion.
+expect_exit 2 "$ORTKIT" rnu
+expect_in err "ortkit: unknown command 'rnu'; did you mean 'run'?"
+expect_exit 2 "$ORTKIT" bundle imprt
+expect_in err "unknown subcommand 'imprt'; did you mean 'import'?"
+expect_exit 2 "$ORTKIT" run --thraeds 2 m.onnx
+expect_in err "option '--thraeds' is unknown or needs a value; did you mean --threads?"
+expect_exit 2 "$ORTKIT" run --zzzzzz m.onnx
+expect_not_in err "did you mean"

@@ -39,9 +39,14 @@ expect_in out "fits"
 # A normal install, then the same again (nothing to do).
 expect_exit 0 "$ORTKIT" bundle install repo --pubkey ortkit.pub --into inst
 expect_in out "installed  ort-1.17.3-cpu"
+expect_in err "ortkit: installing ort-1.17.3-cpu ("
 expect_exit 0 "$ORTKIT" bundle verify inst/ort-1.17.3-cpu
 expect_exit 0 "$ORTKIT" bundle install repo --pubkey ortkit.pub --into inst --json
 expect_in out '"outcome":	"unchanged"'
+# Unchanged: nothing is installed, and nothing says it is.
+expect_exit 0 "$ORTKIT" bundle install repo --pubkey ortkit.pub --into inst
+expect_in out "unchanged  ort-1.17.3-cpu"
+expect_not_in err "installing"
 # A damaged bundle of that name is replaced by one that verifies.
 chmod u+w inst/ort-1.17.3-cpu/lib/libonnxruntime_providers_shared.so
 printf x >>inst/ort-1.17.3-cpu/lib/libonnxruntime_providers_shared.so

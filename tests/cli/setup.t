@@ -17,6 +17,24 @@ expect_not_in out "setup.sh test"
 expect_exit 0 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -n -C "$SRC" test
 expect_in out "sh scripts/setup.sh test"
 expect_in out 'bundles BUNDLED="1.30.0 1.17.3"'
+# `make build` and `make install` set up what building and running need,
+# no test material (issue 35); SETUP=test asks for it; the test-* targets
+# and the sanitizer and aarch64 builds take it as `make test` does.
+for target in build "install PREFIX=$PWD/never"; do
+    # shellcheck disable=SC2086 # the target and its variable
+    expect_exit 0 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -n -C "$SRC" $target
+    expect_in out "sh scripts/setup.sh run"
+    expect_in out 'bundles BUNDLED="1.30.0"'
+    expect_not_in out "setup.sh test"
+done
+expect_exit 0 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -n -C "$SRC" build SETUP=test
+expect_in out "sh scripts/setup.sh test"
+expect_in out 'bundles BUNDLED="1.30.0 1.17.3"'
+for target in test-plain test-rust test-arm64 test-asan test-tsan build-asan; do
+    expect_exit 0 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -n -C "$SRC" $target
+    expect_in out "sh scripts/setup.sh test"
+    expect_not_in out "setup.sh run"
+done
 
 # --- the run part: the three things, nothing else -----------------------------
 expect_exit 0 env ORTKIT_DEPS="$PWD/deps" ORTKIT_CACHE="$cache_root" sh "$SRC/scripts/setup.sh" run --no-apt

@@ -3,7 +3,7 @@ set -eu
 H="$SRC/tests/hosts"
 
 expect_exit 0 "$ORTKIT" variants --help
-expect_in out "usage: ortkit variants [--fits] [--host FILE.json] [--flox] [--json] [NAME...]"
+expect_in out "usage: ortkit variants [--fits [--all]] [--host FILE.json] [--flox] [--json] [NAME...]"
 expect_exit 2 "$ORTKIT" variants --bogus
 
 # All of them: a header and 101 rows (66 Flox + 30 CUDA 13.0 + Jetson Thor and GB10 on
@@ -128,9 +128,15 @@ assert v["fits"] is False and v["why"] == "needs SVE2; this CPU lacks it", v
 assert v["cpu_flags"] == "-march=armv9-a+sve2" and "sve2" in v["cpu_features"], v
 PY
 
-# This machine: every variant gets an answer, and the generic build of its
-# architecture fits (x86-64, or arm64 where this runs under qemu).
+# This machine: --fits lists the variants that fit, and only those; --all
+# gives every variant an answer, and the generic build of its architecture
+# fits (x86-64, or arm64 where this runs under qemu).
 expect_exit 0 "$ORTKIT" variants --fits
+expect_not_in out " no "
+expect_in out "; --all lists the others and why not"
+fit_lines=$(wc -l <out)
+[ "$fit_lines" -lt 30 ] || { echo "FAIL: variants --fits printed $fit_lines lines" >&2; exit 1; }
+expect_exit 0 "$ORTKIT" variants --fits --all
 table
 expect_lines table 102
 case $("$ORTKIT" host --json | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["arch"])') in

@@ -41,7 +41,8 @@ C
 tree() {
     name=$1; shift
     mkdir -p "$name/onnxruntime/capi/__pycache__"
-    printf '# ONNX Runtime (a stub for the wheel tests)\n__version__ = "1.17.3"\n' >"$name/onnxruntime/__init__.py"
+    printf '# ONNX Runtime (a stub for the wheel tests)\n__version__ = "1.17.3"\n%s\n' \
+        'def get_available_providers(): return ["CPUExecutionProvider"]' >"$name/onnxruntime/__init__.py"
     printf 'x\n' >"$name/onnxruntime/capi/__pycache__/skipped.pyc"
     cc -shared -fPIC -o "$name/onnxruntime/capi/onnxruntime_pybind11_state.so" stub.c "$@" -lm -lstdc++
 }
@@ -210,6 +211,15 @@ if "$PY" -m pip --version >/dev/null 2>&1; then
         expect_in err "downloaded and checked"
         expect_exit 0 venv/bin/python -m pip show onnxruntime
         expect_in out "Version: 1.17.3+cpu.avx2"
+        # doctor says what the environment imports, and what would fit better.
+        expect_exit 0 "$ORTKIT" doctor --python venv/bin/python --host "$SRC/tests/hosts/sapphire-rapids.json"
+        expect_in out "package    1.17.3+cpu.avx2: an ortkit wheel of the variant cpu-avx2"
+        expect_in out "fits here  yes"
+        expect_in out "is the highest CPU level this host runs: a wheel of it would fit better"
+        expect_exit 0 "$ORTKIT" doctor --python venv/bin/python --host "$SRC/tests/hosts/graviton3.json" --json
+        expect_in out '"fits":	false'
+        expect_exit 1 "$ORTKIT" doctor --python "$PY"
+        expect_in out "imports    no onnxruntime: ModuleNotFoundError"
     fi
 else
     echo "pip is not installed for $PY: the pip installs were skipped" >&2

@@ -46,6 +46,8 @@ case $target in
     host_json)       sources="status.c abi.c host_json.c $host"; max_len=16384 ;;
     repo_index)      sources="status.c repo_index.c $bundle"; max_len=16384 ;;
     repo_signature)  sources="status.c repo_sign.c" ;;
+    wheel_index)     sources="status.c wheel_list.c wheel_facts.c wheel_tag.c repo_index.c $bundle"
+                     max_len=16384 ;;
     measured)        sources="status.c measured.c model_file.c onnx.pb-c.c bundle_select.c bundle_needs.c bundle_gpu_fit.c $bundle"
                      max_len=16384 ;;
     *)               sources="status.c $target.c" ;;
@@ -53,7 +55,7 @@ esac
 sources=${FUZZ_SOURCES:-$sources}
 libs="$(pkg-config --libs libcjson libprotobuf-c libcrypto) -lm -ldl -lpthread"
 case $target in
-    repo_*) libs="$libs $(pkg-config --libs libsodium libcurl libarchive)" ;;
+    repo_* | wheel_*) libs="$libs $(pkg-config --libs libsodium libcurl libarchive)" ;;
 esac
 
 if [ -n "$link_check" ]; then

@@ -363,6 +363,22 @@ static void test_patches_shared_tree(void **state)
     free(log);
     assert_string_equal(text = slurp(at("src/l.cmake")), patched);
     free(text);
+
+    /* A patch added to the set later: the two in the tree (whose contexts
+     * overlap, so neither reverse-applies alone) are found in as a part,
+     * the new one applied. */
+    put("src/m.cmake", "m1\nm2\nm3\n");
+    put("grown/0003-x86.patch", x86_patch);
+    put("grown/0008-arm.patch", arm_patch);
+    put("grown/0009-more.patch", "--- a/m.cmake\n+++ b/m.cmake\n@@ -1,3 +1,4 @@\n m1\n m2\n+m2b\n m3\n");
+    assert_int_equal(apply_from(at("build5"), at("grown"), &applied, &skipped, &log), 0);
+    assert_true(applied == 1 && skipped == 2);
+    assert_non_null(strstr(log, "ortkit: applied 0009-more.patch to "));
+    free(log);
+    assert_string_equal(text = slurp(at("src/l.cmake")), patched);
+    free(text);
+    assert_string_equal(text = slurp(at("src/m.cmake")), "m1\nm2\nm2b\nm3\n");
+    free(text);
     assert_string_equal(text = slurp(at("build2/patches-applied")),
                         "0003-x86.patch\n0008-arm.patch\n");
     free(text);

@@ -190,7 +190,8 @@ static void test_clear_after_seven_rounds(void **state)
     assert_true(fabs(w->pair_p50 - 2 * w->pair_chosen_p50) < 1e-12);
     assert_int_equal(ortkit_measure_candidate(m, 0)->state, ORTKIT_MEASURE_SLOWER);
     assert_non_null(strstr(ortkit_measure_candidate(m, 0)->note,
-                           "slower than ort-old in 7 of 7 rounds, by 100.0% at the median, in 2 generations"));
+                           "slower than ort-old in 7 of 7 rounds of the last of 2 generations of "
+                           "processes, by 100.0% at the median"));
     assert_non_null(strstr(ortkit_measure_account(m), "measured: ort-old ran tiny.onnx in p50 "));
     assert_non_null(strstr(ortkit_measure_account(m), " for ort-new"));
     ortkit_measure_free(m);

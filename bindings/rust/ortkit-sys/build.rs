@@ -9,6 +9,10 @@
 //!    `pkg-config`; `PKG_CONFIG_PATH` as usual): its `libdir`.
 //! 3. The installed prefixes: `/usr/local/lib` (`make install`'s default),
 //!    the multiarch `/usr/lib/<triple>`, `/usr/lib`.
+//! 4. The build directory of the clone these crates lie in (`build/`, where
+//!    `make build` and `make test` build), so a plain `cargo test` in
+//!    bindings/rust works in a built clone; `ORTKIT_SYS_NO_CLONE_BUILD=1`
+//!    leaves it out.
 //!
 //! When none does, the build fails with every place looked at and what was
 //! found there.  The directory is passed on to dependents as
@@ -28,14 +32,17 @@ struct Found {
 }
 
 fn main() {
-    for var in ["ORTKIT_DIR", "PKG_CONFIG", "PKG_CONFIG_PATH", "PKG_CONFIG_LIBDIR", "PKG_CONFIG_SYSROOT_DIR"] {
+    for var in ["ORTKIT_DIR", "PKG_CONFIG", "PKG_CONFIG_PATH", "PKG_CONFIG_LIBDIR", "PKG_CONFIG_SYSROOT_DIR",
+                "ORTKIT_SYS_NO_CLONE_BUILD"] {
         println!("cargo:rerun-if-env-changed={}", var);
     }
     println!("cargo:rerun-if-changed=build.rs");
     let mut looked: Vec<String> = Vec::new();
     let found = match env::var_os("ORTKIT_DIR").filter(|v| !v.is_empty()) {
         Some(dir) => from_ortkit_dir(Path::new(&dir), &mut looked),
-        None => from_pkg_config(&mut looked).or_else(|| from_prefixes(&mut looked)),
+        None => from_pkg_config(&mut looked)
+            .or_else(|| from_prefixes(&mut looked))
+            .or_else(|| from_clone_build(&mut looked)),
     };
     let found = match found {
         Some(f) => f,
@@ -207,6 +214,26 @@ fn from_prefixes(looked: &mut Vec<String>) -> Option<Found> {
         }
         looked.push(format!("{}: no {}", lib, LIB));
     }
+    None
+}
+
+/// The clone's own build directory: bindings/rust/ortkit-sys/../../../build.
+fn from_clone_build(looked: &mut Vec<String>) -> Option<Found> {
+    if env::var_os("ORTKIT_SYS_NO_CLONE_BUILD").map_or(false, |v| v == "1") {
+        return None;
+    }
+    let manifest = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR")?);
+    let dir = manifest.join("../../../build");
+    let dir = dir.canonicalize().unwrap_or(dir);
+    println!("cargo:rerun-if-changed={}", dir.join(LIB).display());
+    if has_lib(&dir) {
+        return Some(Found {
+            libdir: dir.clone(),
+            include: build_tree_headers(&dir),
+            how: format!("the clone's build directory ({})", dir.display()),
+        });
+    }
+    looked.push(format!("{}: no {} (the clone's build directory; `make build` makes it)", dir.display(), LIB));
     None
 }
 

@@ -6,6 +6,8 @@
 fn main() {
     println!("cargo:rerun-if-env-changed=DEP_ORTKIT_LIBDIR");
     if let Ok(dir) = std::env::var("DEP_ORTKIT_LIBDIR") {
+        // The tests look for their material beside a build directory's library.
+        println!("cargo:rustc-env=ORTKIT_LINKED_LIBDIR={}", dir);
         let system = dir == "/usr/lib" || dir == "/lib" || (dir.starts_with("/usr/lib/") && dir.matches('/').count() == 3);
         if !dir.is_empty() && !system {
             println!("cargo:rustc-link-arg=-Wl,-rpath,{}", dir);

@@ -20,6 +20,7 @@
 #include "ortkit/common.h"
 #include "ortkit/host.h"
 #include "ortkit/select.h"
+#include "ortkit/tools/bundle_make.h"
 
 #include <stdint.h>
 
@@ -188,6 +189,26 @@ typedef struct ortkit_repo_publish_options {
 ORTKIT_API int ortkit_repo_publish(ortkit_repo **out, const char *dir,
                                    const char *const *bundles, size_t count,
                                    const ortkit_repo_publish_options *opts);
+
+/* ---- Microsoft's releases ---------------------------------------------------- */
+
+/*
+ * Microsoft's official ONNX Runtime release `version` (1.30.0) for this
+ * host's architecture (Linux x86-64 or aarch64), from the npm registry:
+ * the package onnxruntime-node@version's metadata (registry/onnxruntime-node/
+ * version), its tarball checked against the SHA-512 the registry publishes
+ * (dist.integrity; a tarball that does not match is refused), the library
+ * (package/bin/napi-v<N>/linux/{x64,arm64}/libonnxruntime.so.*) unpacked into
+ * a temporary directory under $TMPDIR and imported as a bundle with
+ * ortkit_bundle_import and import (NULL: the defaults: the user's bundle
+ * directory, named ort-<version>-cpu).  registry NULL: $ORTKIT_NPM_REGISTRY,
+ * else https://registry.npmjs.org; ca_file NULL: the system's CAs.  The
+ * import options' cancel is also asked while the tarball downloads
+ * (ORTKIT_E_CANCELLED; nothing is left behind).
+ */
+ORTKIT_API int ortkit_repo_fetch_release(ortkit_bundle **out, const char *version,
+                                         const char *registry, const char *ca_file,
+                                         const ortkit_bundle_import_options *import);
 
 #ifdef __cplusplus
 }

@@ -137,8 +137,13 @@ static int print_table(const bench_config *cfg)
         printf("%ld timed runs", cfg->runs);
     else
         printf("%g s", cfg->duration);
-    printf("%s; %ld caller%s; blocks of %ld%s\n\n", cfg->n_sides == 2 ? " per side" : "", cfg->callers,
-           cfg->callers == 1 ? "" : "s", cfg->block, cfg->n_sides == 2 ? ", A and B alternating" : "");
+    printf("%s; %ld caller%s", cfg->n_sides == 2 ? " per side" : "", cfg->callers,
+           cfg->callers == 1 ? "" : "s");
+    /* Blocks are what sides alternate in, and where callers meet: one side
+     * run by one caller has none to speak of. */
+    if (cfg->n_sides == 2 || cfg->callers > 1)
+        printf("; blocks of %ld%s", cfg->block, cfg->n_sides == 2 ? ", A and B alternating" : "");
+    printf("\n\n");
 
     char ha[128], hb[128];
     snprintf(ha, sizeof ha, "A: %s", cfg->side[0].label);

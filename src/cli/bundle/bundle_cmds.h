@@ -12,6 +12,9 @@
 /* `bundle import`: a bundle from a library, a directory or a release. */
 extern const cli_opt bundle_import_opts[];
 int cmd_bundle_import(const cli_opt_spec *spec, int argc, char **argv);
+/* `bundle fetch`: Microsoft's release from npm, checked, imported. */
+extern const cli_opt bundle_fetch_opts[];
+int cmd_bundle_fetch(const cli_opt_spec *spec, int argc, char **argv);
 /* `bundle verify`: checked from the files, then loaded once in a child. */
 extern const cli_opt bundle_verify_opts[];
 int cmd_bundle_verify(const cli_opt_spec *spec, int argc, char **argv);

@@ -1,49 +1,10 @@
 /* bundle_gpu_view.c - a GPU release bundle for people and as JSON (`ortkit
  * bundle import --providers`, `show`, `complete`): CUDA, cuDNN, driver, GPU
- * code, the CUDA libraries carried and missing. */
+ * code, the CUDA libraries carried and missing; one view, the text drawn from it. */
 #include "bundle_gpu_view.h"
+#include "view.h"
 
-static void print_list(const char *lead, const char *const *items, size_t n)
-{
-    if (n)
-        cli_print_wrapped(stdout, lead, items, n);
-    else
-        printf("%snone\n", lead);
-}
-
-void bundle_gpu_print(const ortkit_manifest *m)
-{
-    if (!m->gpu_known)
-        return;
-    printf("cuda       %d.%d (cuDNN %d), driver >= %s", m->gpu_cuda / 1000,
-           (m->gpu_cuda % 1000) / 10, m->gpu_cudnn, cli_esc(m->gpu_min_driver));
-    if (m->gpu_ptx_driver[0])
-        printf(" (PTX JIT: >= %s)", cli_esc(m->gpu_ptx_driver));
-    printf("\n");
-    print_list("sass       ", m->gpu_sass, m->gpu_sass_count);
-    print_list("ptx        ", m->gpu_ptx, m->gpu_ptx_count);
-    if (m->gpu_library_count) {
-        cli_table *t = cli_table_new(3, (const char *const[]){"SONAME", "VERSION", "SHA-256"});
-        for (size_t i = 0; t && i < m->gpu_library_count; i++) {
-            char sha[17];
-            snprintf(sha, sizeof sha, "%.12s...", m->gpu_libraries[i].sha256);
-            cli_table_add(t, (const char *const[]){m->gpu_libraries[i].soname,
-                                                   m->gpu_libraries[i].version, sha});
-        }
-        printf("carries    %zu CUDA libraries\n", m->gpu_library_count);
-        if (cli_table_print(t, stdout, "  ") != 0)
-            printf("  (out of memory)\n");
-        cli_table_free(t);
-    }
-    if (m->gpu_complete) {
-        printf("complete   yes: every CUDA library the providers need is in the bundle\n");
-        return;
-    }
-    printf("complete   no: %zu of %zu CUDA libraries missing\n", m->gpu_missing_count,
-           m->gpu_need_count);
-    for (size_t i = 0; i < m->gpu_missing_count; i++)
-        printf("  %s\n", cli_esc(m->gpu_missing[i]));
-}
+#include <stdlib.h>
 
 static cJSON *strings(const char *const *list, size_t n)
 {
@@ -67,20 +28,83 @@ cJSON *bundle_gpu_json(const ortkit_manifest *m)
     cJSON_AddStringToObject(g, "min_driver", m->gpu_min_driver);
     cJSON_AddItemToObject(g, "ptx_driver", m->gpu_ptx_driver[0] ? cJSON_CreateString(m->gpu_ptx_driver)
                                                                  : cJSON_CreateNull());
-    cJSON_AddItemToObject(g, "sass", strings(m->gpu_sass, m->gpu_sass_count));
-    cJSON_AddItemToObject(g, "ptx", strings(m->gpu_ptx, m->gpu_ptx_count));
-    cJSON_AddItemToObject(g, "needs", strings(m->gpu_needs, m->gpu_need_count));
+    const struct {
+        const char *key;
+        const char *const *list;
+        size_t n;
+    } lists[] = {{"sass", m->gpu_sass, m->gpu_sass_count},
+                 {"ptx", m->gpu_ptx, m->gpu_ptx_count},
+                 {"needs", m->gpu_needs, m->gpu_need_count}};
+    for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
+        cJSON_AddItemToObject(g, lists[i].key, strings(lists[i].list, lists[i].n));
     cJSON *libs = cJSON_AddArrayToObject(g, "libraries");
     for (size_t i = 0; libs && i < m->gpu_library_count; i++) {
         cJSON *l = cJSON_CreateObject();
         if (!l || !cJSON_AddItemToArray(libs, l))
             break;
-        cJSON_AddStringToObject(l, "soname", m->gpu_libraries[i].soname);
-        cJSON_AddStringToObject(l, "version", m->gpu_libraries[i].version);
-        cJSON_AddStringToObject(l, "path", m->gpu_libraries[i].path);
-        cJSON_AddStringToObject(l, "sha256", m->gpu_libraries[i].sha256);
+        ortkit__json_add_strings(l, "soname", m->gpu_libraries[i].soname, "version",
+                                 m->gpu_libraries[i].version, "path", m->gpu_libraries[i].path,
+                                 "sha256", m->gpu_libraries[i].sha256, NULL);
     }
     cJSON_AddItemToObject(g, "missing", strings(m->gpu_missing, m->gpu_missing_count));
     cJSON_AddBoolToObject(g, "complete", m->gpu_complete);
     return g;
+}
+
+/* ---- the text, drawn from the view ---------------------------------------------- */
+
+/* A JSON array of strings wrapped under lead, or "none". */
+static void print_strings(const char *lead, const cJSON *array)
+{
+    size_t n = 0;
+    const char **items = calloc((size_t)cJSON_GetArraySize(array) + 1, sizeof *items);
+    const cJSON *it;
+    cJSON_ArrayForEach(it, array)
+        if (items && cJSON_IsString(it))
+            items[n++] = it->valuestring;
+    if (n)
+        cli_print_wrapped(stdout, lead, items, n);
+    else
+        printf("%snone\n", lead);
+    free(items);
+}
+
+static void sha_cell(const cJSON *o, char *buf, size_t size)
+{
+    snprintf(buf, size, "%.12s...", cli_view_str(o, "sha256"));
+}
+
+static const cli_view_column library_columns[] = {{"SONAME", "soname", NULL, 0, NULL},
+                                                  {"VERSION", "version", NULL, 0, NULL},
+                                                  {"SHA-256", NULL, sha_cell, 0, NULL}};
+
+void bundle_gpu_print(const ortkit_manifest *m)
+{
+    cJSON *g = bundle_gpu_json(m);
+    if (!g)
+        return;
+    const char *ptx_driver = cli_view_str(g, "ptx_driver");
+    printf("cuda       %s (cuDNN %s), driver >= %s", cli_view_str(g, "cuda"), cli_view_str(g, "cudnn"),
+           cli_esc(cli_view_str(g, "min_driver")));
+    if (ptx_driver[0])
+        printf(" (PTX JIT: >= %s)", cli_esc(ptx_driver));
+    printf("\n");
+    print_strings("sass       ", cJSON_GetObjectItemCaseSensitive(g, "sass"));
+    print_strings("ptx        ", cJSON_GetObjectItemCaseSensitive(g, "ptx"));
+    const cJSON *libs = cJSON_GetObjectItemCaseSensitive(g, "libraries");
+    if (cJSON_GetArraySize(libs)) {
+        printf("carries    %d CUDA libraries\n", cJSON_GetArraySize(libs));
+        if (cli_view_table(stdout, libs, library_columns, 3, "  ") != 0)
+            printf("  (out of memory)\n");
+    }
+    const cJSON *missing = cJSON_GetObjectItemCaseSensitive(g, "missing"), *it;
+    if (cli_view_bool(g, "complete")) {
+        printf("complete   yes: every CUDA library the providers need is in the bundle\n");
+    } else {
+        printf("complete   no: %d of %d CUDA libraries missing\n", cJSON_GetArraySize(missing),
+               cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(g, "needs")));
+        cJSON_ArrayForEach(it, missing)
+            printf("  %s\n", cli_esc(it->valuestring));
+    }
+    cJSON_Delete(g);
 }

@@ -5,9 +5,10 @@
 
 #include "cli.h"
 
-/* Lines for people: CUDA, cuDNN, driver, SASS, PTX, libraries, what is missing. */
-void bundle_gpu_print(const ortkit_manifest *m);
-/* The same as a JSON object; NULL for a bundle without GPU fields. */
+/* The view: CUDA, cuDNN, driver, SASS, PTX, libraries, what is missing, as
+ * a JSON object; NULL for a bundle without GPU fields. */
 cJSON *bundle_gpu_json(const ortkit_manifest *m);
+/* The view drawn as lines for people. */
+void bundle_gpu_print(const ortkit_manifest *m);
 
 #endif

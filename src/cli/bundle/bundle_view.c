@@ -1,6 +1,7 @@
 /* bundle_view.c - the bundle search as `ortkit bundle list` and `ortkit doctor` show it. */
 #include "bundle_view.h"
 #include "bundle_gpu_view.h"
+#include "view.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +42,16 @@ void bundle_total_size(const ortkit_manifest *m, char *buf, size_t size)
     ortkit__human_bytes(buf, size, bytes);
 }
 
+/* A dependency compiled in: its version, how it matched deps.txt, its source. */
+static cJSON *dependency_object(const ortkit_bundle_dependency *d)
+{
+    cJSON *e = cJSON_CreateObject();
+    ortkit__json_add_strings(e, "name", d->name, "version", d->version, "pinned", d->pinned, "match",
+                             d->match, "origin", d->origin, "sha256", d->sha256, NULL);
+    cJSON_AddBoolToObject(e, "patched", d->patched);
+    return e;
+}
+
 /* The manifest's "build": what ortkit compiled into the library. */
 static cJSON *build_json(const ortkit_manifest *m)
 {
@@ -48,15 +59,8 @@ static cJSON *build_json(const ortkit_manifest *m)
     cJSON_AddStringToObject(b, "glibc", m->build_glibc);
     cJSON_AddStringToObject(b, "glibc_floor", m->build_glibc_floor);
     cJSON *a = cJSON_AddArrayToObject(b, "dependencies");
-    for (size_t i = 0; a && i < m->build_dependency_count; i++) {
-        const ortkit_bundle_dependency *d = &m->build_dependencies[i];
-        cJSON *e = cJSON_CreateObject();
-        if (!e || !cJSON_AddItemToArray(a, e))
-            break;
-        ortkit__json_add_strings(e, "name", d->name, "version", d->version, "pinned", d->pinned,
-                                 "match", d->match, "origin", d->origin, "sha256", d->sha256, NULL);
-        cJSON_AddBoolToObject(e, "patched", d->patched);
-    }
+    for (size_t i = 0; a && i < m->build_dependency_count; i++)
+        cJSON_AddItemToArray(a, dependency_object(&m->build_dependencies[i]));
     if (m->build_cache) {
         cJSON *c = cJSON_AddObjectToObject(b, "cache");
         cJSON_AddStringToObject(c, "tool", m->build_cache);
@@ -71,36 +75,50 @@ static cJSON *build_json(const ortkit_manifest *m)
     return b;
 }
 
+/* A dependency's origin as the build matched it against deps.txt. */
+static const char *match_words(const char *match)
+{
+    return !strcmp(match, "sha1") ? "deps.txt's own file"
+           : !strcmp(match, "version") ? "deps.txt's version"
+           : !strcmp(match, "named") ? "a source given as it is"
+                                     : "deps.txt pins ";
+}
+
+/* The build view drawn as text: the line, each dependency, the cache. */
 void bundle_build_print(const ortkit_manifest *m)
 {
     if (!m->build_known)
         return;
+    cJSON *b = build_json(m);
+    const cJSON *deps = cJSON_GetObjectItemCaseSensitive(b, "dependencies"), *d;
+    const cJSON *cache = cJSON_GetObjectItemCaseSensitive(b, "cache");
+    const char *glibc = cli_view_str(b, "glibc"), *floor = cli_view_str(b, "glibc_floor");
     size_t other = 0;
-    for (size_t i = 0; i < m->build_dependency_count; i++)
-        other += strcmp(m->build_dependencies[i].match, "sha1") && strcmp(m->build_dependencies[i].match, "version");
-    printf("built      by ortkit with glibc %s%s%s; %zu dependencies compiled in",
-           m->build_glibc[0] ? cli_esc(m->build_glibc) : "?", m->build_glibc_floor[0] ? ", held to " : "",
-           m->build_glibc_floor[0] ? cli_esc(m->build_glibc_floor) : "", m->build_dependency_count);
+    cJSON_ArrayForEach(d, deps)
+        other += strcmp(cli_view_str(d, "match"), "sha1") &&
+                 strcmp(cli_view_str(d, "match"), "version");
+    printf("built      by ortkit with glibc %s%s%s; %d dependencies compiled in",
+           glibc[0] ? cli_esc(glibc) : "?", floor[0] ? ", held to " : "",
+           floor[0] ? cli_esc(floor) : "", cJSON_GetArraySize(deps));
     if (other)
         printf(", %zu not at deps.txt's version", other);
     printf("\n");
-    for (size_t i = 0; i < m->build_dependency_count; i++) {
-        const ortkit_bundle_dependency *d = &m->build_dependencies[i];
-        printf("  %-16s %-22s %s%s\n", cli_esc(d->name), cli_esc(d->version),
-               !strcmp(d->match, "sha1") ? "deps.txt's own file"
-               : !strcmp(d->match, "version") ? "deps.txt's version"
-               : !strcmp(d->match, "named") ? "a source given as it is"
-                                           : "deps.txt pins ",
-               !strcmp(d->match, "accepted") ? cli_esc(d->pinned) : "");
+    cJSON_ArrayForEach(d, deps) {
+        const char *match = cli_view_str(d, "match");
+        printf("  %-16s %-22s %s%s\n", cli_esc(cli_view_str(d, "name")),
+               cli_esc(cli_view_str(d, "version")), match_words(match),
+               !strcmp(match, "accepted") ? cli_esc(cli_view_str(d, "pinned")) : "");
     }
     /* Objects from a shared cache are trusted as its server is: said. */
-    if (m->build_cache && m->build_cache_remote)
-        printf("cache      %s, shared through %s: %llu compiles came from it\n", cli_esc(m->build_cache),
-               cli_esc(m->build_cache_remote), (unsigned long long)m->build_cache_remote_hits);
-    else if (m->build_cache)
-        printf("cache      %s, this machine's own%s\n", cli_esc(m->build_cache),
-               !m->build_cache_local ? " (by an older ortkit, whose local cache a server may "
-                                       "have filled)" : "");
+    const char *tool = cli_view_str(cache, "tool"), *remote = cli_view_str(cache, "remote");
+    if (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(cache, "remote")))
+        printf("cache      %s, shared through %s: %.0f compiles came from it\n", cli_esc(tool),
+               cli_esc(remote), cli_view_num(cache, "remote_hits"));
+    else if (cJSON_IsObject(cache))
+        printf("cache      %s, this machine's own%s\n", cli_esc(tool),
+               !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(cache, "local"))
+                   ? " (by an older ortkit, whose local cache a server may have filled)" : "");
+    cJSON_Delete(b);
 }
 
 cJSON *bundle_summary_json(const ortkit_manifest *m)
@@ -108,12 +126,9 @@ cJSON *bundle_summary_json(const ortkit_manifest *m)
     cJSON *o = cJSON_CreateObject();
     if (!o)
         return NULL;
-    cJSON_AddStringToObject(o, "name", m->name);
-    cJSON_AddStringToObject(o, "dir", m->dir);
-    cJSON_AddStringToObject(o, "ort_version", m->ort_version);
+    ortkit__json_add_strings(o, "name", m->name, "dir", m->dir, "ort_version", m->ort_version, NULL);
     cJSON_AddNumberToObject(o, "api_level", m->api_level);
-    cJSON_AddStringToObject(o, "variant", m->variant);
-    cJSON_AddStringToObject(o, "arch", ortkit_arch_name(m->arch));
+    ortkit__json_add_strings(o, "variant", m->variant, "arch", ortkit_arch_name(m->arch), NULL);
     if (m->cuda)
         cJSON_AddStringToObject(o, "cuda_platform", ortkit_cuda_platform_name(m->cuda_platform));
     cJSON_AddStringToObject(o, "linkage", m->linkage ? m->linkage : "shared");

@@ -1,6 +1,7 @@
 /* choice_view.c - the account of a bundle choice, for `bundle choose` and `doctor`. */
 #include "choice_view.h"
 #include "system/variant_worth.h"
+#include "view.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -95,68 +96,109 @@ int choice_view_print(FILE *out, const choice_row *rows, size_t n, const ortkit_
     return choice_view_print_measured(out, rows, n, c, NULL, indent);
 }
 
+/* ---- the text, drawn from the JSON view ---------------------------------------- */
+
+static const cJSON *measured_in(const cJSON *o)
+{
+    const cJSON *mv = cJSON_GetObjectItemCaseSensitive(o, "measured");
+    return cJSON_IsObject(mv) ? mv : NULL; /* null: not a candidate measured */
+}
+
+static void rank_cell(const cJSON *o, char *buf, size_t size)
+{
+    if (cli_view_num(o, "rank"))
+        snprintf(buf, size, "%s", cli_view_str(o, "rank"));
+    else
+        snprintf(buf, size, "-");
+}
+
+/* Why: for one that fits, the measurement's note, then its order, then the
+ * verdict's caveat; else the verdict's reason or the manifest's error. */
+static void why_cell(const cJSON *o, char *buf, size_t size)
+{
+    const char *why = cli_view_str(o, "why");
+    const cJSON *ort = cJSON_GetObjectItemCaseSensitive(o, "ort_version"); /* null: no manifest */
+    if (!cli_view_bool(o, "fits") || !cJSON_IsString(ort)) {
+        snprintf(buf, size, "%s", why);
+        return;
+    }
+    const char *note = cli_view_str(measured_in(o), "note"), *order = cli_view_str(o, "order");
+    snprintf(buf, size, "%s%s%s%s%s", note, note[0] && order[0] ? "; " : "", order,
+             (order[0] || note[0]) && why[0] ? "; " : "", why);
+}
+
+static void p50_cell(const cJSON *o, char *buf, size_t size)
+{
+    const cJSON *mv = measured_in(o);
+    snprintf(buf, size, "-");
+    if (cli_view_num(mv, "runs"))
+        ortkit__human_duration3(buf, size, cli_view_num(mv, "p50_s"));
+}
+
+/* Its rounds' lowest and highest median, and how many rounds it ran. */
+static void rounds_cell(const cJSON *o, char *buf, size_t size)
+{
+    const cJSON *mv = measured_in(o);
+    char lo[16], hi[16];
+    snprintf(buf, size, "-");
+    if (!cli_view_num(mv, "runs"))
+        return;
+    ortkit__human_duration3(lo, sizeof lo, cli_view_num(mv, "round_p50_low_s"));
+    ortkit__human_duration3(hi, sizeof hi, cli_view_num(mv, "round_p50_high_s"));
+    snprintf(buf, size, "%s..%s (%s)", lo, hi, cli_view_str(mv, "rounds"));
+}
+
+/* The median of its round medians over the choice's, in the rounds both
+ * ran, with how many those were: a figure of the rounds, like the column
+ * beside it, not the quotient of the P50s (runs under other loads). */
+static void ratio_cell(const cJSON *o, char *buf, size_t size)
+{
+    const cJSON *mv = measured_in(o);
+    snprintf(buf, size, "-");
+    if (cli_view_num(mv, "pair_rounds"))
+        snprintf(buf, size, "%.3f (%s)", cli_view_num(mv, "pair_ratio"),
+                 cli_view_str(mv, "pair_rounds"));
+}
+
+static void state_cell(const cJSON *o, char *buf, size_t size)
+{
+    const cJSON *mv = measured_in(o);
+    const char *state = cli_view_str(mv, "state");
+    snprintf(buf, size, "%s%s", mv ? state : "-",
+             cli_view_bool(mv, "chosen") && strcmp(state, "fastest") ? ", chosen" : "");
+}
+
+/* A manifest's members read "-" for a bundle whose manifest cannot be used. */
+#define CANDIDATE_COLUMNS                                                                          \
+    {"RANK", NULL, rank_cell, 0, NULL}, {"NAME", "name", NULL, 0, NULL},                           \
+        {"ORT", "ort_version", NULL, 0, "-"}, {"VARIANT", "variant", NULL, 0, "-"},                \
+        {"ARCH", "arch", NULL, 0, "-"}, {"FROM", "source", NULL, 0, NULL},                         \
+        {"FITS", "fits", NULL, 0, NULL}, {"STEP", "step", NULL, 0, NULL}
+
+static const cli_view_column plain_columns[] = {CANDIDATE_COLUMNS,
+                                                {"WHY", NULL, why_cell, 0, NULL}};
+
+static const cli_view_column measured_columns[] = {CANDIDATE_COLUMNS,
+                                                   {"P50", NULL, p50_cell, 1, NULL},
+                                                   {"ROUNDS' P50", NULL, rounds_cell, 0, NULL},
+                                                   {"ROUNDS' /CHOICE", NULL, ratio_cell, 1, NULL},
+                                                   {"MEASURED", NULL, state_cell, 0, NULL},
+                                                   {"WHY", NULL, why_cell, 0, NULL}};
+
 int choice_view_print_measured(FILE *out, const choice_row *rows, size_t n,
                                const ortkit_bundle_choice *c, const ortkit_measure *mm,
                                const char *indent)
 {
-    static const char *const plain[] = {"RANK", "NAME", "ORT", "VARIANT", "ARCH", "FROM", "FITS",
-                                        "STEP", "WHY"};
-    static const char *const with[] = {"RANK", "NAME", "ORT", "VARIANT", "ARCH", "FROM", "FITS",
-                                       "STEP", "P50", "ROUNDS' P50", "/CHOICE", "MEASURED", "WHY"};
     if (!c)
         return 0;
     int shown = mm && ortkit_measure_outcome(mm)[0];
-    size_t *o = display_order(n, c);
-    cli_table *t = shown ? cli_table_new(13, with) : cli_table_new(9, plain);
-    if (!o || !t) {
-        free(o);
-        cli_table_free(t);
-        return -1;
-    }
-    if (shown) {
-        cli_table_align_right(t, 8);
-        cli_table_align_right(t, 10);
-    }
-    for (size_t k = 0; k < n; k++) {
-        const choice_row *r = &rows[o[k]];
-        const ortkit_bundle_verdict *v = ortkit_bundle_choice_verdict(c, o[k]);
-        const ortkit_manifest *m = r->bundle ? ortkit_bundle_manifest(r->bundle) : NULL;
-        const ortkit_measure_verdict *mv = measured_of(mm, o[k]);
-        char rank[24] = "-", why[2400], order[1200], p50[32] = "-", spread[64] = "-", state[48] = "-",
-             ratio[32] = "-";
-        if (v->rank)
-            snprintf(rank, sizeof rank, "%zu", v->rank);
-        if (!m)
-            snprintf(why, sizeof why, "%s", r->error);
-        else if (v->fits) {
-            order_text(order, sizeof order, rows, n, c, o[k]);
-            snprintf(why, sizeof why, "%s%s%s%s%s", mv && mv->note[0] ? mv->note : "",
-                     mv && mv->note[0] && order[0] ? "; " : "", order,
-                     (order[0] || (mv && mv->note[0])) && v->why[0] ? "; " : "", v->why);
-        }
-        else
-            snprintf(why, sizeof why, "%s", v->why);
-        if (mv) {
-            snprintf(state, sizeof state, "%s%s", ortkit_measure_state_name(mv->state),
-                     mv->chosen && mv->state != ORTKIT_MEASURE_FASTEST ? ", chosen" : "");
-            if (mv->runs) {
-                char lo[16], hi[16];
-                ortkit__human_duration3(p50, sizeof p50, mv->p50);
-                ortkit__human_duration3(lo, sizeof lo, mv->p50_low);
-                ortkit__human_duration3(hi, sizeof hi, mv->p50_high);
-                snprintf(spread, sizeof spread, "%s..%s (%zu)", lo, hi, mv->rounds);
-            }
-            if (mv->pair_rounds)
-                snprintf(ratio, sizeof ratio, "%.3f", mv->pair_ratio);
-        }
-        const char *cells[] = {rank, r->name, m ? m->ort_version : "-", m ? m->variant : "-",
-                               m ? ortkit_arch_name(m->arch) : "-", r->source, v->fits ? "yes" : "no",
-                               v->step, shown ? p50 : why, spread, ratio, state, why};
-        cli_table_add(t, cells);
-    }
-    int rc = cli_table_print(t, out, indent);
-    cli_table_free(t);
-    free(o);
+    cJSON *view = choice_view_json_measured(rows, n, c, shown ? mm : NULL);
+    int rc = !view ? -1
+             : shown ? cli_view_table(out, view, measured_columns,
+                                      sizeof measured_columns / sizeof measured_columns[0], indent)
+                     : cli_view_table(out, view, plain_columns,
+                                      sizeof plain_columns / sizeof plain_columns[0], indent);
+    cJSON_Delete(view);
     return rc;
 }
 
@@ -177,9 +219,7 @@ cJSON *choice_view_json_measured(const choice_row *rows, size_t n, const ortkit_
         const ortkit_bundle_verdict *v = ortkit_bundle_choice_verdict(c, o[k]);
         const ortkit_manifest *m = r->bundle ? ortkit_bundle_manifest(r->bundle) : NULL;
         cJSON *e = cJSON_CreateObject();
-        cJSON_AddStringToObject(e, "name", r->name);
-        cJSON_AddStringToObject(e, "dir", r->dir);
-        cJSON_AddStringToObject(e, "source", r->source);
+        ortkit__json_add_strings(e, "name", r->name, "dir", r->dir, "source", r->source, NULL);
         cJSON_AddItemToObject(e, "ort_version", m ? cJSON_CreateString(m->ort_version) : cJSON_CreateNull());
         cJSON_AddItemToObject(e, "variant", m ? cJSON_CreateString(m->variant) : cJSON_CreateNull());
         cJSON_AddItemToObject(e, "arch", m ? cJSON_CreateString(ortkit_arch_name(m->arch)) : cJSON_CreateNull());
@@ -198,15 +238,12 @@ cJSON *choice_view_json_measured(const choice_row *rows, size_t n, const ortkit_
             cJSON *x = cJSON_AddObjectToObject(e, "measured");
             cJSON_AddStringToObject(x, "state", ortkit_measure_state_name(mv->state));
             cJSON_AddBoolToObject(x, "chosen", mv->chosen);
-            cJSON_AddNumberToObject(x, "p50_s", mv->p50);
-            cJSON_AddNumberToObject(x, "round_p50_low_s", mv->p50_low);
-            cJSON_AddNumberToObject(x, "round_p50_high_s", mv->p50_high);
-            cJSON_AddNumberToObject(x, "runs", (double)mv->runs);
-            cJSON_AddNumberToObject(x, "rounds", (double)mv->rounds);
-            cJSON_AddNumberToObject(x, "pair_p50_s", mv->pair_p50);
-            cJSON_AddNumberToObject(x, "pair_chosen_p50_s", mv->pair_chosen_p50);
-            cJSON_AddNumberToObject(x, "pair_ratio", mv->pair_ratio);
-            cJSON_AddNumberToObject(x, "pair_rounds", (double)mv->pair_rounds);
+            CLI_VIEW_ADD_NUMBERS(x, {"p50_s", mv->p50}, {"round_p50_low_s", mv->p50_low},
+                                 {"round_p50_high_s", mv->p50_high}, {"runs", (double)mv->runs},
+                                 {"rounds", (double)mv->rounds}, {"pair_p50_s", mv->pair_p50},
+                                 {"pair_chosen_p50_s", mv->pair_chosen_p50},
+                                 {"pair_ratio", mv->pair_ratio},
+                                 {"pair_rounds", (double)mv->pair_rounds});
             cJSON_AddStringToObject(x, "note", mv->note);
         } else if (mm) {
             cJSON_AddNullToObject(e, "measured");

@@ -12,6 +12,12 @@ static const cli_subcommand bundle_subs[] = {
      "release (lib/ and include/); nothing is taken from outside SRC: a link in it that leads "
      "out, a loop or a FIFO is an error; Ctrl-C stops it and leaves nothing (exit 130)",
      bundle_import_opts, cmd_bundle_import},
+    {"fetch", "VERSION",
+     "get Microsoft's official ONNX Runtime VERSION for this host (x86-64 or aarch64 Linux) from "
+     "the npm registry (the package onnxruntime-node), check the tarball against the SHA-512 the "
+     "registry publishes for it, and import its library as a bundle (ort-VERSION-cpu, in the "
+     "user's bundle directory unless --into)",
+     bundle_fetch_opts, cmd_bundle_fetch},
     {"verify", "BUNDLE",
      "check, from the files alone (nothing is loaded), every file's size and SHA-256, that "
      "nothing is missing or extra, owners and modes (writable by the owner only), RUNPATH "
@@ -67,6 +73,8 @@ static const cli_opt_spec bundle_spec = {
     "                           [--version X.Y.Z] [--no-load] [--json]\n"
     "       ortkit bundle import CORE --providers DIR [--variant V] [--platform sbsa|l4t]\n"
     "                           [--name NAME] [--into DIR] [--force] [--json]\n"
+    "       ortkit bundle fetch VERSION [--registry URL] [--ca-file FILE] [--name NAME]\n"
+    "                           [--into DIR] [--force] [--json]\n"
     "       ortkit bundle verify BUNDLE [--json]\n"
     "       ortkit bundle list [--json]\n"
     "       ortkit bundle show BUNDLE [--json]\n"

@@ -13,6 +13,7 @@
 #include "bundle_cmds.h"
 #include "choice_view.h"
 #include "choose_measure.h"
+#include "view.h"
 
 #include <dirent.h>
 #include <float.h>
@@ -218,6 +219,78 @@ static cJSON *measure_json(const ortkit_measure *mm, const choose_args *a, const
     return o;
 }
 
+/* What the model's measurement says, measuring it first with --measure:
+ * CLI_OK with *mm set, or the failure, said. */
+static int measured_for_model(ortkit_measure **mm, choose_args *a, const ortkit_host *h,
+                              const ortkit_bundle **arr, size_t n, const ortkit_bundle_choice *choice)
+{
+    char shapes[4096];
+    if (input_spec_shapes(&a->in, shapes, sizeof shapes))
+        return cli_fail("the inputs' sizes are too long to key a measurement by");
+    if (ortkit_measure_open(mm, h, (const ortkit_bundle *const *)arr, n, choice, a->model, shapes,
+                            (int)a->threads))
+        return cli_fail_lib();
+    if (a->measure && !ortkit_measure_count(*mm)) {
+        cli_warn("nothing to measure: %s", ortkit_measure_why(*mm));
+    } else if (a->measure) {
+        measure_plan plan = {a->model, &a->in, a->threads,
+                             a->budget > 0 ? a->budget
+                                           : BUDGET_PER_CANDIDATE * (double)ortkit_measure_count(*mm),
+                             isatty(STDERR_FILENO)};
+        return choose_measure(*mm, (const ortkit_bundle *const *)arr, &plan);
+    }
+    return CLI_OK;
+}
+
+/* The choice: its view printed as JSON, or the text, whose last lines are
+ * drawn from the view. */
+static int print_report(const choose_args *a, const ortkit_host *h, const candidates *cand,
+                        const ortkit_bundle_choice *choice, const ortkit_measure *mm, int chosen)
+{
+    const char *host_file = a->host;
+    /* The measurement, when one is known, chooses what the runtime's search takes. */
+    size_t taken = chosen ? choice->index : ORTKIT_BUNDLE_NONE;
+    size_t measured = mm ? ortkit_measure_chosen(mm) : ORTKIT_BUNDLE_NONE;
+    if (measured != ORTKIT_BUNDLE_NONE)
+        taken = ortkit_measure_bundle(mm, measured);
+    const char *declared = chosen ? cand->rows[choice->index].name : NULL;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddItemToObject(o, "host", host_file ? cJSON_CreateString(host_file) : cJSON_CreateNull());
+    cJSON_AddItemToObject(o, "overrides", choice_view_overrides_json());
+    cJSON_AddItemToObject(o, "candidates", choice_view_json_measured(cand->rows, cand->n, choice, mm));
+    cJSON_AddItemToObject(o, "chosen", taken != ORTKIT_BUNDLE_NONE
+                                           ? cJSON_CreateString(cand->rows[taken].name)
+                                           : cJSON_CreateNull());
+    cJSON_AddStringToObject(o, "reason", measured != ORTKIT_BUNDLE_NONE ? ortkit_measure_account(mm)
+                                                                      : choice->reason);
+    if (mm)
+        cJSON_AddItemToObject(o, "measurement", measure_json(mm, a, declared));
+    if (a->json)
+        return cli_json_print(o);
+    host_line(h, host_file);
+    choice_view_preamble(stdout, "");
+    if (mm)
+        measure_lines(mm, a);
+    if (cand->n) {
+        printf("\n");
+        if (choice_view_print_measured(stdout, cand->rows, cand->n, choice, mm, "  ")) {
+            cJSON_Delete(o);
+            return cli_fail("out of memory");
+        }
+        printf("\n");
+    }
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, "measurement");
+    const char *chosen_name = cli_view_str(o, "chosen");
+    printf("choice     %s\n", chosen_name[0] ? cli_esc(chosen_name) : "none");
+    printf("why        %s\n", cli_esc(cli_view_str(o, "reason")));
+    if (measured != ORTKIT_BUNDLE_NONE)
+        printf("declared   %s: %s\n", cli_esc(cli_view_str(m, "declared")), cli_esc(choice->reason));
+    else if (mm && chosen)
+        printf("measured   %s\n", cli_esc(cli_view_str(m, "account")));
+    cJSON_Delete(o);
+    return CLI_OK;
+}
+
 int cmd_bundle_choose(const cli_opt_spec *spec, int argc, char **argv)
 {
     choose_args a = {0};
@@ -226,7 +299,6 @@ int cmd_bundle_choose(const cli_opt_spec *spec, int argc, char **argv)
     if (cli_opt_parse(&p, spec, bundle_choose_opts, &a, argc, argv))
         return p.status;
     const char *host_file = a.host;
-    int json = a.json;
     if (!a.model && (a.measure || a.budget > 0 || a.threads || a.in.n_files || a.in.n_dims ||
                      a.in.n_shapes || a.zeros))
         return cli_usage("bundle choose", "--measure, --budget, --threads and the input options "
@@ -271,70 +343,9 @@ int cmd_bundle_choose(const cli_opt_spec *spec, int argc, char **argv)
         goto cleanup;
     }
     int chosen = sel == 0 && choice->index != ORTKIT_BUNDLE_NONE;
-    if (a.model) {
-        char shapes[4096];
-        if (input_spec_shapes(&a.in, shapes, sizeof shapes)) {
-            rc = cli_fail("the inputs' sizes are too long to key a measurement by");
-            goto cleanup;
-        }
-        if (ortkit_measure_open(&mm, h, (const ortkit_bundle *const *)arr, cand.n, choice, a.model,
-                                shapes, (int)a.threads)) {
-            rc = cli_fail_lib();
-            goto cleanup;
-        }
-        if (a.measure && !ortkit_measure_count(mm)) {
-            cli_warn("nothing to measure: %s", ortkit_measure_why(mm));
-        } else if (a.measure) {
-            measure_plan plan = {a.model, &a.in, a.threads,
-                                 a.budget > 0 ? a.budget
-                                              : BUDGET_PER_CANDIDATE * (double)ortkit_measure_count(mm),
-                                 isatty(STDERR_FILENO)};
-            if ((rc = choose_measure(mm, (const ortkit_bundle *const *)arr, &plan)))
-                goto cleanup;
-        }
-    }
-    /* The measurement, when one is known, chooses what the runtime's search takes. */
-    size_t taken = chosen ? choice->index : ORTKIT_BUNDLE_NONE;
-    size_t measured = mm ? ortkit_measure_chosen(mm) : ORTKIT_BUNDLE_NONE;
-    if (measured != ORTKIT_BUNDLE_NONE)
-        taken = ortkit_measure_bundle(mm, measured);
-    const char *declared = chosen ? cand.rows[choice->index].name : NULL;
-    if (json) {
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddItemToObject(o, "host", host_file ? cJSON_CreateString(host_file) : cJSON_CreateNull());
-        cJSON_AddItemToObject(o, "overrides", choice_view_overrides_json());
-        cJSON_AddItemToObject(o, "candidates", choice_view_json_measured(cand.rows, cand.n, choice, mm));
-        cJSON_AddItemToObject(o, "chosen", taken != ORTKIT_BUNDLE_NONE
-                                               ? cJSON_CreateString(cand.rows[taken].name)
-                                               : cJSON_CreateNull());
-        cJSON_AddStringToObject(o, "reason", measured != ORTKIT_BUNDLE_NONE ? ortkit_measure_account(mm)
-                                                                          : choice->reason);
-        if (mm)
-            cJSON_AddItemToObject(o, "measurement", measure_json(mm, &a, declared));
-        rc = cli_json_print(o);
-    } else {
-        host_line(h, host_file);
-        choice_view_preamble(stdout, "");
-        if (mm)
-            measure_lines(mm, &a);
-        if (cand.n) {
-            printf("\n");
-            if (choice_view_print_measured(stdout, cand.rows, cand.n, choice, mm, "  ")) {
-                rc = cli_fail("out of memory");
-                goto cleanup;
-            }
-            printf("\n");
-        }
-        printf("choice     %s\n", taken != ORTKIT_BUNDLE_NONE ? cli_esc(cand.rows[taken].name) : "none");
-        if (measured != ORTKIT_BUNDLE_NONE) {
-            printf("why        %s\n", cli_esc(ortkit_measure_account(mm)));
-            printf("declared   %s: %s\n", cli_esc(declared), cli_esc(choice->reason));
-        } else {
-            printf("why        %s\n", cli_esc(choice->reason));
-            if (mm && chosen)
-                printf("measured   %s\n", cli_esc(ortkit_measure_account(mm)));
-        }
-    }
+    if (a.model && (rc = measured_for_model(&mm, &a, h, arr, cand.n, choice)))
+        goto cleanup;
+    rc = print_report(&a, h, &cand, choice, mm, chosen);
     if (!rc && !chosen)
         rc = CLI_FAIL;
 cleanup:

@@ -44,6 +44,24 @@ const cli_opt bundle_import_opts[] = {
     CLI_OPT_ARGS(1, 1, "import needs SRC: a libonnxruntime.so* file or a directory"),
     CLI_OPT_END};
 
+/* The selection's verdict on this bundle alone, on this host: why it does
+ * not fit ("built for aarch64; this host is x86_64"); "" when it fits or
+ * the host cannot be read. */
+static void why_not_loadable(const ortkit_bundle *b, char *why, size_t size)
+{
+    ortkit_host *host = NULL;
+    ortkit_bundle_choice *c = NULL;
+    why[0] = '\0';
+    if (ortkit_host_detect(&host) == 0) {
+        ortkit_bundle_select(&c, host, &b, 1, NULL);
+        const ortkit_bundle_verdict *v = c ? ortkit_bundle_choice_verdict(c, 0) : NULL;
+        if (v && !v->fits && v->why)
+            snprintf(why, size, "%s", v->why);
+    }
+    ortkit_bundle_choice_free(c);
+    ortkit_host_free(host);
+}
+
 int cmd_bundle_import(const cli_opt_spec *spec, int argc, char **argv)
 {
     import_args a = {ORTKIT_BUNDLE_IMPORT_OPTIONS_INIT, 0};
@@ -65,12 +83,22 @@ int cmd_bundle_import(const cli_opt_spec *spec, int argc, char **argv)
     if (irc != 0)
         return cli_fail_lib();
     const ortkit_manifest *m = ortkit_bundle_manifest(b);
+    /* Not loaded: why this host cannot (as show and choose say), unless
+     * --no-load is the reason. */
+    char why[512] = "";
+    if (!m->verified_by_loading && !a.import.no_load)
+        why_not_loadable(b, why, sizeof why);
     if (a.json) {
-        rc = cli_json_print(bundle_summary_json(m));
+        cJSON *o = bundle_summary_json(m);
+        if (o && why[0])
+            cJSON_AddStringToObject(o, "not_loaded_because", why);
+        rc = cli_json_print(o);
     } else {
         printf("imported   %s\n", cli_esc(m->name));
         printf("into       %s\n", cli_esc(m->dir));
         bundle_summary_print(m);
+        if (why[0])
+            printf("why        this host cannot load it: %s\n", cli_esc(why));
     }
     ortkit_bundle_free(b);
     return rc;

@@ -53,12 +53,22 @@ typedef struct bar {
     uint64_t first; /* bytes held when this run started (a resumed download) */
     int tty;        /* draw only on a terminal; Ctrl-C stops the download either way */
     int shown;
+    char *announce; /* "installing NAME (SIZE): why", said once work starts: never for an
+                     * install that finds the bundle there already (unchanged) */
 } bar;
+
+static void say_installing(bar *b)
+{
+    if (b->announce)
+        fputs(b->announce, stderr);
+    b->announce = NULL;
+}
 
 static int on_progress(void *arg, uint64_t done, uint64_t total)
 {
     bar *b = arg;
     double now = ortkit__clock_now();
+    say_installing(b);
     if (!b->start) {
         b->start = now;
         b->first = done;
@@ -172,15 +182,18 @@ static int install(ortkit_repo *repo, const ortkit_bundle_choice *choice, const 
 {
     const ortkit_repo_entry *e = ortkit_repo_get(repo, choice->index);
     ortkit_repo_install_options o = ORTKIT_REPO_INSTALL_OPTIONS_INIT;
-    bar b = {0, 0, 0, isatty(2), 0};
+    bar b = {0, 0, 0, isatty(2), 0, NULL};
     o.into = a->into;
     o.force = a->force;
     o.progress = on_progress;
     o.progress_arg = &b;
     char size[32];
     ortkit__human_bytes(size, sizeof size, (double)e->size);
-    fprintf(stderr, "ortkit: installing %s (%s): %s\n", cli_esc(e->name), size,
-            cli_esc(choice->reason));
+    char announce[1024];
+    snprintf(announce, sizeof announce, "ortkit: installing %s (%s): ", cli_esc(e->name), size);
+    snprintf(announce + strlen(announce), sizeof announce - strlen(announce), "%s\n",
+             cli_esc(choice->reason));
+    b.announce = announce;
     ortkit_repo_report *r = NULL;
     cli_interrupt_init();
     cli_interrupt_hold();
@@ -192,6 +205,8 @@ static int install(ortkit_repo *repo, const ortkit_bundle_choice *choice, const 
         return cli_interrupt_fail("nothing was installed; the download resumes next time");
     if (irc)
         return cli_fail_lib();
+    if (r->outcome != ORTKIT_REPO_UNCHANGED)
+        say_installing(&b); /* an archive already downloaded: no progress was reported */
     if (r->resumed_from)
         fprintf(stderr, "ortkit: resumed an interrupted download at byte %" PRIu64 "\n",
                 r->resumed_from);

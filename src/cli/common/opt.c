@@ -115,6 +115,69 @@ static const cli_opt *find_letter(const cli_opt_parser *p, char letter)
                                                                                  : NULL;
 }
 
+/* ---- suggestions ---------------------------------------------------------------- */
+
+/* The edit distance (insert, delete, replace, swap two neighbours) between
+ * a (alen bytes) and b, stopping at 3: past that nothing is suggested. */
+static size_t distance(const char *a, size_t alen, const char *b)
+{
+    size_t blen = strlen(b);
+    if (alen > 40 || blen > 40)
+        return 3;
+    size_t d[42][42];
+    for (size_t i = 0; i <= alen; i++)
+        d[i][0] = i;
+    for (size_t j = 0; j <= blen; j++)
+        d[0][j] = j;
+    for (size_t i = 1; i <= alen; i++)
+        for (size_t j = 1; j <= blen; j++) {
+            size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < best)
+                best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best)
+                best = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    return d[alen][blen];
+}
+
+const char *cli_opt_suggest(const char *word, size_t len, const char *const *names, size_t count)
+{
+    const char *best = NULL;
+    size_t most = len < 4 ? 1 : 2, best_d = most + 1;
+    int tie = 0;
+    for (size_t i = 0; i < count; i++) {
+        size_t d = names[i] ? distance(word, len, names[i]) : most + 1;
+        if (d < best_d) {
+            best = names[i];
+            best_d = d;
+            tie = 0;
+        } else if (d == best_d && best && strcmp(best, names[i])) {
+            tie = 1;
+        }
+    }
+    return best && !tie && best_d > 0 ? best : NULL;
+}
+
+/* "; did you mean --threads?" for an unknown long option, else "". */
+static void suggest_long(const cli_opt_parser *p, const char *name, size_t len, char *buf,
+                         size_t size)
+{
+    const char *names[256];
+    size_t n = 0;
+    buf[0] = '\0';
+    for (const cli_opt *o = p->opts; !row_is_end(o) && n < 255; o++)
+        if (row_is_option(o) && o->name)
+            names[n++] = o->name;
+    names[n++] = implicit_help.name;
+    const char *best = cli_opt_suggest(name, len, names, n);
+    if (best)
+        snprintf(buf, size, "; did you mean --%s?", best);
+}
+
 /* ---- values --------------------------------------------------------------------- */
 
 int cli_opt_bad_value(const cli_opt_parser *p, const char *want)
@@ -240,10 +303,25 @@ static int store(cli_opt_parser *p)
     }
 }
 
+/* The subcommand of spec whose option table is opts, or NULL. */
+static const cli_subcommand *subcommand_of(const cli_opt_spec *spec, const cli_opt *opts)
+{
+    for (const cli_subcommand *s = spec->subs; s && s->name && opts; s++)
+        if (s->opts == opts)
+            return s;
+    return NULL;
+}
+
+static void help_of_subcommand(const cli_opt_spec *spec, const cli_subcommand *sub, FILE *out);
+
 static int found(cli_opt_parser *p, const cli_opt *o, char *value)
 {
     if (o == &implicit_help) {
-        cli_opt_help(p->spec, p->out);
+        const cli_subcommand *sub = subcommand_of(p->spec, p->opts);
+        if (sub)
+            help_of_subcommand(p->spec, sub, p->out);
+        else
+            cli_opt_help(p->spec, p->out);
         return CLI_OPT_HELP;
     }
     p->opt = o;
@@ -267,8 +345,12 @@ static int long_option(cli_opt_parser *p, char *body)
     int optional = o && o->arg && (o->flags & CLI_OPT_OPTIONAL);
     if (o && o->arg)
         value = eq ? eq + 1 : optional ? NULL : p->next < p->argc ? p->argv[p->next++] : NULL;
-    if (!o || (o->arg && !value && !optional) || (!o->arg && eq))
-        return bad(p, "option '--%.*s' is unknown or needs a value", (int)len, body);
+    if (!o || (o->arg && !value && !optional) || (!o->arg && eq)) {
+        char hint[80] = "";
+        if (!o)
+            suggest_long(p, body, len, hint, sizeof hint);
+        return bad(p, "option '--%.*s' is unknown or needs a value%s", (int)len, body, hint);
+    }
     snprintf(p->named, sizeof p->named, "--%s", o->name);
     return found(p, o, value);
 }
@@ -513,6 +595,54 @@ void cli_opt_help(const cli_opt_spec *spec, FILE *out)
         fprintf(out, "\n%s", spec->outro);
 }
 
+/*
+ * `ortkit CMD SUB --help`: the usage lines of spec that are SUB's (each
+ * "ortkit CMD SUB ..." line and the lines continuing it), then SUB's row and
+ * its options; the whole command's help is `ortkit CMD --help`.
+ */
+static void help_of_subcommand(const cli_opt_spec *spec, const cli_subcommand *sub, FILE *out)
+{
+    char head[128];
+    size_t head_len = (size_t)snprintf(head, sizeof head, "ortkit %s %s", spec->command, sub->name);
+    int mine = 0, printed = 0;
+    for (const char *line = spec->usage; line && *line;) {
+        const char *end = strchr(line, '\n');
+        size_t n = end ? (size_t)(end - line) : strlen(line);
+        const char *body = line;
+        if (n >= 7 && !strncmp(body, "usage: ", 7))
+            body += 7;
+        while (*body == ' ' && body < line + n)
+            body++;
+        if (!strncmp(body, "ortkit ", 7))
+            mine = !strncmp(body, head, head_len) && (body[head_len] == ' ' ||
+                                                      body + head_len == line + n);
+        if (mine) {
+            if (body == line + 7 || (n >= 7 && !strncmp(body, "ortkit ", 7)))
+                fprintf(out, "%s%.*s\n", printed ? "       " : "usage: ",
+                        (int)(n - (size_t)(body - line)), body);
+            else
+                fprintf(out, "%.*s\n", (int)n, line);
+            printed = 1;
+        }
+        line = end ? end + 1 : NULL;
+    }
+    if (!printed)
+        fprintf(out, "usage: %s%s%s [options]\n", head, sub->args ? " " : "",
+                sub->args ? sub->args : "");
+    fputc('\n', out);
+    size_t w = strlen(sub->name) + (sub->args ? 1 + strlen(sub->args) : 0);
+    size_t ow = sub->opts ? widest(sub->opts, 2) : 0;
+    size_t column = (ow > w ? ow : w) + 2;
+    char left[LEFT_MAX];
+    snprintf(left, sizeof left, "%s%s%s", sub->name, sub->args ? " " : "",
+             sub->args ? sub->args : "");
+    print_row(out, 0, left, column, sub->help);
+    if (sub->opts)
+        print_rows(out, sub->opts, 2, column);
+    fprintf(out, "\n'ortkit %s --help' describes every %s subcommand.\n", spec->command,
+            spec->command);
+}
+
 /* "import, verify or list" */
 static void subcommand_names(const cli_subcommand *s, char *buf, size_t size)
 {
@@ -535,8 +665,17 @@ int cli_opt_run_subcommand(const cli_opt_spec *spec, int argc, char **argv)
         cli_opt_help(spec, stdout);
         return CLI_OK;
     }
-    for (const cli_subcommand *s = spec->subs; s->name; s++)
+    const char *all[64];
+    size_t n = 0;
+    for (const cli_subcommand *s = spec->subs; s->name; s++) {
         if (!strcmp(s->name, name))
             return s->run(spec, argc - 1, argv + 1);
+        if (n < 64)
+            all[n++] = s->name;
+    }
+    const char *near = cli_opt_suggest(name, strlen(name), all, n);
+    if (near)
+        return cli_usage(spec->command, "unknown subcommand '%s'; did you mean '%s'? (%s)", name,
+                         near, names);
     return cli_usage(spec->command, "unknown subcommand '%s' (%s)", name, names);
 }

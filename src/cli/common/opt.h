@@ -215,10 +215,16 @@ int cli_opt_bad_value(const cli_opt_parser *p, const char *want);
 /* Write the command's --help: usage, intro, the option rows, outro. */
 void cli_opt_help(const cli_opt_spec *spec, FILE *out);
 
+/* The one of names[0..count) that word (len bytes) is a near miss of (an
+ * edit or two away, one for a word under 4 letters), NULL when none or two
+ * are equally near: what "did you mean ...?" offers. */
+const char *cli_opt_suggest(const char *word, size_t len, const char *const *names, size_t count);
+
 /*
  * Run the subcommand argv[1] names, from spec->subs, handing it spec.
- * "--help", "-h" and "help" there print the command's help; a missing or
- * unknown subcommand is a usage error naming those there are.
+ * "--help", "-h" and "help" there print the command's help (and
+ * `CMD SUB --help` SUB's alone); a missing or unknown subcommand is a usage
+ * error naming those there are (and the one a typo nearly names).
  */
 int cli_opt_run_subcommand(const cli_opt_spec *spec, int argc, char **argv);
 

@@ -3,6 +3,7 @@
 #include "inputs.h"
 #include "opt.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -174,7 +175,11 @@ int cmd_info(int argc, char **argv)
         cJSON_AddStringToObject(md, "graph_description", m->graph_description);
         cJSON_AddStringToObject(md, "domain", m->domain);
         cJSON_AddStringToObject(md, "description", m->description);
-        cJSON_AddNumberToObject(md, "version", (double)m->version);
+        /* ORT reports INT64_MAX when the model sets none: null, not 9.22e+18. */
+        if (m->version == INT64_MAX)
+            cJSON_AddNullToObject(md, "version");
+        else
+            cJSON_AddNumberToObject(md, "version", (double)m->version);
         cJSON *custom = cJSON_AddObjectToObject(md, "custom");
         for (size_t i = 0; i < m->custom_count; i++)
             cJSON_AddStringToObject(custom, m->custom_keys[i], m->custom_values[i]);

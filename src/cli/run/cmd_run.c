@@ -7,6 +7,7 @@
 #include "session_flags.h"
 #include "value_show.h"
 #include "values.h"
+#include "view.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -120,82 +121,77 @@ static int runs_on_cpu_instead(const ortkit_session *s)
     return skipped && !other;
 }
 
-static int report(const run_args *a, const ortkit_runtime *rt, const ortkit_session *s,
-                   ortkit_value **outs, double create_s, double *lat, size_t runs)
+/* What a run found, once: the view --json prints (with the outputs, added
+ * there), and the text is drawn from. */
+static cJSON *run_view(const run_args *a, const ortkit_runtime *rt, const ortkit_session *s,
+                       double create_s, const double *sorted, size_t runs, double first)
 {
-    size_t n_out = ortkit_session_output_count(s);
-    double first = lat[0];
-    ortkit__stats_sort(lat, runs);
     double sum = 0;
     for (size_t i = 0; i < runs; i++)
-        sum += lat[i];
-    /* The one median (stats.c), as `bench` reports its p50: of an even
-     * count, the mean of the middle two. */
-    double mean = sum / (double)runs, median = ortkit__stats_percentile(lat, runs, 0.5);
-    if (a->json) {
-        cJSON *root = cJSON_CreateObject();
-        cJSON_AddStringToObject(root, "model", a->model);
-        cJSON *r = cJSON_AddObjectToObject(root, "runtime");
-        cJSON_AddStringToObject(r, "version", ortkit_runtime_version(rt));
-        cJSON_AddStringToObject(r, "path", ortkit_runtime_path(rt));
-        cJSON_AddItemToObject(r, "measured", a->measured[0] ? cJSON_CreateString(a->measured)
-                                                            : cJSON_CreateNull());
-        cJSON *eps = cJSON_AddArrayToObject(root, "providers");
-        for (size_t i = 0; i < ortkit_session_provider_count(s); i++) {
-            const ortkit_provider_status *p = ortkit_session_provider(s, i);
-            cJSON *o = cJSON_CreateObject();
-            cJSON_AddStringToObject(o, "name", p->name);
-            cJSON_AddBoolToObject(o, "active", p->active);
-            if (!p->active)
-                cJSON_AddStringToObject(o, "reason", p->reason);
-            if (!p->active && p->detail[0])
-                cJSON_AddStringToObject(o, "detail", p->detail);
-            if (p->method[0])
-                cJSON_AddStringToObject(o, "method", p->method);
-            if (p->probe[0])
-                cJSON_AddStringToObject(o, "probe", p->probe);
-            cJSON_AddItemToArray(eps, o);
-        }
-        cJSON_AddBoolToObject(root, "cpu_fallback", runs_on_cpu_instead(s));
-        cJSON_AddNumberToObject(root, "session_create_s", create_s);
-        if (session_flags_cache_word(s))
-            cJSON_AddStringToObject(root, "session_cache", session_flags_cache_word(s));
-        cJSON *l = cJSON_AddObjectToObject(root, "latency_s");
-        cJSON_AddNumberToObject(l, "runs", (double)runs);
-        cJSON_AddNumberToObject(l, "first", first);
-        cJSON_AddNumberToObject(l, "min", lat[0]);
-        cJSON_AddNumberToObject(l, "mean", mean);
-        cJSON_AddNumberToObject(l, "median", median);
-        cJSON_AddNumberToObject(l, "max", lat[runs - 1]);
-        cJSON *outputs = cJSON_AddArrayToObject(root, "outputs");
-        for (size_t i = 0; i < n_out; i++) {
-            cJSON *o = cJSON_CreateObject();
-            cJSON_AddStringToObject(o, "name", ortkit_session_output(s, i)->name);
-            value_json(o, outs[i]);
-            cJSON_AddItemToArray(outputs, o);
-        }
-        return cli_json_print(root);
-    }
-    printf("model     %s\n", cli_esc(a->model));
-    printf("runtime   ONNX Runtime %s (%s)\n", cli_esc(ortkit_runtime_version(rt)),
-           cli_esc(ortkit_runtime_path(rt)));
-    /* Only when a measurement chose the bundle: otherwise the declared order did, as ever. */
-    if (!strncmp(a->measured, "measured: ", 10))
-        printf("chosen    %s\n", cli_esc(a->measured));
-    printf("providers");
+        sum += sorted[i];
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "model", a->model);
+    cJSON *r = cJSON_AddObjectToObject(root, "runtime");
+    cJSON_AddStringToObject(r, "version", ortkit_runtime_version(rt));
+    cJSON_AddStringToObject(r, "path", ortkit_runtime_path(rt));
+    cJSON_AddItemToObject(r, "measured", a->measured[0] ? cJSON_CreateString(a->measured)
+                                                        : cJSON_CreateNull());
+    cJSON *eps = cJSON_AddArrayToObject(root, "providers");
     for (size_t i = 0; i < ortkit_session_provider_count(s); i++) {
         const ortkit_provider_status *p = ortkit_session_provider(s, i);
-        printf(" %s%s", cli_esc(p->name), p->active ? "" : " (skipped)");
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", p->name);
+        cJSON_AddBoolToObject(o, "active", p->active);
+        if (!p->active)
+            cJSON_AddStringToObject(o, "reason", p->reason);
+        if (!p->active && p->detail[0])
+            cJSON_AddStringToObject(o, "detail", p->detail);
+        if (p->method[0])
+            cJSON_AddStringToObject(o, "method", p->method);
+        if (p->probe[0])
+            cJSON_AddStringToObject(o, "probe", p->probe);
+        cJSON_AddItemToArray(eps, o);
     }
+    cJSON_AddBoolToObject(root, "cpu_fallback", runs_on_cpu_instead(s));
+    cJSON_AddNumberToObject(root, "session_create_s", create_s);
+    if (session_flags_cache_word(s))
+        cJSON_AddStringToObject(root, "session_cache", session_flags_cache_word(s));
+    /* The one median (stats.c), as `bench` reports its p50: of an even
+     * count, the mean of the middle two. */
+    CLI_VIEW_ADD_NUMBERS(cJSON_AddObjectToObject(root, "latency_s"), {"runs", (double)runs},
+                         {"first", first}, {"min", sorted[0]}, {"mean", sum / (double)runs},
+                         {"median", ortkit__stats_percentile(sorted, runs, 0.5)},
+                         {"max", sorted[runs - 1]});
+    return root;
+}
+
+/* The view as text; each output's row is drawn from its value, which the
+ * view does not copy. */
+static int print_run(const cJSON *view, const ortkit_session *s, ortkit_value **outs)
+{
+    const cJSON *rt = cJSON_GetObjectItemCaseSensitive(view, "runtime"), *p;
+    const cJSON *lat = cJSON_GetObjectItemCaseSensitive(view, "latency_s");
+    const cJSON *cache = cJSON_GetObjectItemCaseSensitive(view, "session_cache");
+    const char *measured = cli_view_str(rt, "measured");
+    printf("model     %s\n", cli_esc(cli_view_str(view, "model")));
+    printf("runtime   ONNX Runtime %s (%s)\n", cli_esc(cli_view_str(rt, "version")),
+           cli_esc(cli_view_str(rt, "path")));
+    /* Only when a measurement chose the bundle: otherwise the declared order did, as ever. */
+    if (!strncmp(measured, "measured: ", 10))
+        printf("chosen    %s\n", cli_esc(measured));
+    printf("providers");
+    cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(view, "providers"))
+        printf(" %s%s", cli_esc(cli_view_str(p, "name")),
+               cli_view_bool(p, "active") ? "" : " (skipped)");
     printf("\n");
-    if (runs_on_cpu_instead(s))
+    if (cli_view_bool(view, "cpu_fallback"))
         printf("runs on   the CPU only: the providers asked for were skipped (see above)\n");
     printf("\n");
     static const char *const headers[] = {"output", "type", "shape", "min", "max", "mean", "first values"};
     cli_table *t = cli_table_new(7, headers);
     for (size_t c = 3; c < 6; c++)
         cli_table_align_right(t, c);
-    for (size_t i = 0; i < n_out; i++)
+    for (size_t i = 0; i < ortkit_session_output_count(s); i++)
         if (value_rows(t, ortkit_session_output(s, i)->name, outs[i]))
             break;
     int printed = cli_table_print(t, stdout, "");
@@ -203,20 +199,43 @@ static int report(const run_args *a, const ortkit_runtime *rt, const ortkit_sess
     if (printed)
         return cli_fail("out of memory");
     char b1[32], b2[32], b3[32], b4[32];
-    ortkit__human_duration(b1, sizeof b1, create_s);
-    ortkit__human_duration(b2, sizeof b2, first);
-    printf("\nsession created in %s%s%s; first run %s", b1,
-           session_flags_cache_word(s) ? ", cache: " : "",
-           session_flags_cache_word(s) ? session_flags_cache_word(s) : "", b2);
-    if (runs > 1) {
-        ortkit__human_duration(b1, sizeof b1, lat[0]);
-        ortkit__human_duration(b2, sizeof b2, median);
-        ortkit__human_duration(b3, sizeof b3, mean);
-        ortkit__human_duration(b4, sizeof b4, lat[runs - 1]);
-        printf("\n%zu runs: min %s, median %s, mean %s, max %s", runs, b1, b2, b3, b4);
+    ortkit__human_duration(b1, sizeof b1, cli_view_num(view, "session_create_s"));
+    ortkit__human_duration(b2, sizeof b2, cli_view_num(lat, "first"));
+    printf("\nsession created in %s%s%s; first run %s", b1, cJSON_IsString(cache) ? ", cache: " : "",
+           cJSON_IsString(cache) ? cache->valuestring : "", b2);
+    if (cli_view_num(lat, "runs") > 1) {
+        ortkit__human_duration(b1, sizeof b1, cli_view_num(lat, "min"));
+        ortkit__human_duration(b2, sizeof b2, cli_view_num(lat, "median"));
+        ortkit__human_duration(b3, sizeof b3, cli_view_num(lat, "mean"));
+        ortkit__human_duration(b4, sizeof b4, cli_view_num(lat, "max"));
+        printf("\n%.0f runs: min %s, median %s, mean %s, max %s", cli_view_num(lat, "runs"), b1, b2, b3,
+               b4);
     }
     printf("\n");
     return CLI_OK;
+}
+
+static int report(const run_args *a, const ortkit_runtime *rt, const ortkit_session *s,
+                  ortkit_value **outs, double create_s, double *lat, size_t runs)
+{
+    double first = lat[0];
+    ortkit__stats_sort(lat, runs);
+    cJSON *view = run_view(a, rt, s, create_s, lat, runs, first);
+    if (!view)
+        return cli_fail("out of memory");
+    if (a->json) {
+        cJSON *outputs = cJSON_AddArrayToObject(view, "outputs");
+        for (size_t i = 0; i < ortkit_session_output_count(s); i++) {
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "name", ortkit_session_output(s, i)->name);
+            value_json(o, outs[i]);
+            cJSON_AddItemToArray(outputs, o);
+        }
+        return cli_json_print(view);
+    }
+    int rc = print_run(view, s, outs);
+    cJSON_Delete(view);
+    return rc;
 }
 
 int cmd_run(int argc, char **argv)

@@ -7,7 +7,9 @@
 #include "host_view.h"
 #include "bundle/bundle_view.h"
 #include "bundle/choice_view.h"
+#include "doctor_python.h"
 #include "ep_devices_view.h"
+#include "view.h"
 #include "ortkit/tools/selftest.h"
 #include "opt.h"
 #include "run/inputs.h"
@@ -21,7 +23,7 @@
 typedef struct doctor_args {
     int json;
     const char *host, *bundle;
-    const char *model;
+    const char *model, *python;
     input_spec in;
     long threads;
 } doctor_args;
@@ -46,6 +48,10 @@ static const cli_opt doctor_opts[] = {
      CLI_OPT_CALL(doctor_args, in, input_opt_dim)},
     {0, "shape", 0, "NAME=D0,D1", CLI_OPT_REPEATS, "with --model: an input's whole shape",
      CLI_OPT_CALL(doctor_args, in, input_opt_shape)},
+    {0, "python", 0, "PYTHON", 0,
+     "instead: which ONNX Runtime PYTHON imports, what its package says it is (an ortkit wheel's "
+     "variant), whether it fits this host (or --host's) and which CPU level would fit better",
+     CLI_OPT_STRING(doctor_args, python)},
     CLI_OPT_END};
 
 static const cli_opt_spec doctor_spec = {
@@ -230,7 +236,173 @@ static int gather(report *r)
     return CLI_OK;
 }
 
-/* ---- text ---------------------------------------------------------------------- */
+/* ---- the views: each section's data once, as --json prints it ------------------ */
+
+/* What each part of the chosen bundle needs that this host lacks: a
+ * provider's libraries are that provider's (without them the core loads and
+ * the provider is unavailable). */
+static cJSON *parts_view(const report *r, const ortkit_manifest *m)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (size_t i = 0; a && i < m->part_count; i++) {
+        char missing[512];
+        int got = bundle_part_missing(m, m->parts[i], r->host, missing, sizeof missing);
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", m->parts[i]->name);
+        cJSON_AddStringToObject(o, "on_this_host", got > 0 ? "unavailable" : got == 0 ? "ok" : "not judged");
+        cJSON_AddStringToObject(o, "lacks", got > 0 ? missing : "");
+        cJSON_AddItemToArray(a, o);
+    }
+    return a;
+}
+
+/* The search's places in order, and what each one decided. */
+static cJSON *search_view(const report *r)
+{
+    cJSON *search = cJSON_CreateArray();
+    for (size_t i = 0; search && i < ortkit_resolution_step_count(r->res); i++) {
+        const ortkit_resolve_step *st = ortkit_resolution_step(r->res, i);
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "source", st->source);
+        cJSON_AddStringToObject(o, "where", st->where);
+        cJSON_AddStringToObject(o, "result", ortkit_resolve_verdict_name(st->verdict));
+        cJSON_AddStringToObject(o, "detail", st->detail);
+        cJSON_AddItemToArray(search, o);
+    }
+    return search;
+}
+
+/* The live check on each provider. */
+static cJSON *checks_view(const report *r)
+{
+    cJSON *checks = cJSON_CreateArray();
+    for (size_t i = 0; checks && i < r->check_count; i++) {
+        cJSON *c = cJSON_CreateObject();
+        cJSON_AddStringToObject(c, "provider", r->checks[i].provider);
+        cJSON_AddStringToObject(c, "result", r->checks[i].result);
+        cJSON_AddNumberToObject(c, "seconds", r->checks[i].seconds);
+        cJSON_AddStringToObject(c, "detail", r->checks[i].detail);
+        cJSON_AddItemToArray(checks, c);
+    }
+    return checks;
+}
+
+/* CUDA and TensorRT as a session would get them: the probe's verdict and
+ * the way they are added. */
+static cJSON *gpu_providers_view(const report *r)
+{
+    static const char *const names[] = {"cuda", "tensorrt"};
+    cJSON *a = cJSON_CreateArray();
+    for (size_t i = 0; i < 2; i++) {
+        ortkit_provider_status *ps = NULL;
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddItemToArray(a, o);
+        if (ortkit_runtime_provider_check(&ps, r->rt, names[i]) != 0) {
+            cJSON_AddStringToObject(o, "provider", names[i]);
+            cJSON_AddStringToObject(o, "error", ortkit_error_last());
+            continue;
+        }
+        cJSON_AddStringToObject(o, "provider", ps->name);
+        cJSON_AddBoolToObject(o, "usable", ps->active);
+        ortkit__json_add_strings(o, "method", ps->method, "probe", ps->probe, "reason", ps->reason,
+                                 "detail", ps->detail, NULL);
+        ortkit_provider_status_free(ps);
+    }
+    return a;
+}
+
+/* The EP devices the runtime discovers; NULL when it cannot say. */
+static cJSON *runtime_ep_devices_view(const report *r)
+{
+    ortkit_ep_devices *eps = NULL;
+    if (ortkit_runtime_ep_devices(&eps, r->rt) != 0)
+        return NULL;
+    cJSON *a = ep_devices_view(eps);
+    ortkit_ep_devices_free(eps);
+    return a;
+}
+
+/* The variables that change what is found, for whoever reads the report. */
+static const char *const env_vars[] = {"ORTKIT_RUNTIME", "ORTKIT_BUNDLE", "ORTKIT_PATH",
+                                       "XDG_DATA_HOME", "XDG_DATA_DIRS", "ONNXRUNTIME_DIR",
+                                       "LD_LIBRARY_PATH", "CUDA_HOME", "CUDA_VISIBLE_DEVICES",
+                                       "ORTKIT_FORCE_CUDA", "ORTKIT_FORCE_SM"};
+
+/* Every variable ortkit reads (the table in src/util/env.c), set or not,
+ * with what each does and which part reads it: what else, beyond the list
+ * above, changes what ortkit does. */
+static cJSON *variables_view(void)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (size_t i = 0; a && i < ortkit__env_count(); i++) {
+        const ortkit__env_var *e = ortkit__env_at(i);
+        const char *v = ortkit__env(e->name);
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", e->name);
+        cJSON_AddItemToObject(o, "value", v ? cJSON_CreateString(v) : cJSON_CreateNull());
+        cJSON_AddStringToObject(o, "what", e->what);
+        cJSON_AddStringToObject(o, "read_by", e->part);
+        cJSON_AddItemToArray(a, o);
+    }
+    return a;
+}
+
+/* ---- text: the tables drawn from the views, the rest from the report ------------ */
+
+/* A part's LACKS: what it misses, or why nothing was judged. */
+static void lacks_cell(const cJSON *o, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s", !strcmp(cli_view_str(o, "on_this_host"), "not judged")
+                                  ? "the host does not list its libraries" : cli_view_str(o, "lacks"));
+}
+
+/* A check's time, only for one that ran. */
+static void check_time_cell(const cJSON *o, char *buf, size_t size)
+{
+    if (!strcmp(cli_view_str(o, "result"), "ok"))
+        ortkit__human_duration(buf, size, cli_view_num(o, "seconds"));
+}
+
+/* A GPU provider's CAUSE: a failed check's error, or the probe's reason
+ * with ONNX Runtime's own words. */
+static void cause_cell(const cJSON *o, char *buf, size_t size)
+{
+    const char *detail = cli_view_str(o, "detail");
+    if (cJSON_GetObjectItemCaseSensitive(o, "error"))
+        snprintf(buf, size, "%s", cli_view_str(o, "error"));
+    else
+        snprintf(buf, size, "%s%s%s%s", cli_view_str(o, "reason"), detail[0] ? " (ONNX Runtime: " : "",
+                 detail, detail[0] ? ")" : "");
+}
+
+static const cli_view_column part_columns[] = {{"PART", "name", NULL, 0, NULL},
+                                               {"ON THIS HOST", "on_this_host", NULL, 0, NULL},
+                                               {"LACKS", NULL, lacks_cell, 0, NULL}};
+static const cli_view_column search_columns[] = {{"PLACE", "source", NULL, 0, NULL},
+                                                 {"RESULT", "result", NULL, 0, NULL},
+                                                 {"DETAIL", "detail", NULL, 0, NULL}};
+static const cli_view_column check_columns[] = {{"PROVIDER", "provider", NULL, 0, NULL},
+                                                {"RESULT", "result", NULL, 0, NULL},
+                                                {"TIME", NULL, check_time_cell, 1, NULL},
+                                                {"DETAIL", "detail", NULL, 0, NULL}};
+/* A provider whose check failed has no verdict: not usable. */
+static const cli_view_column gpu_provider_columns[] = {{"PROVIDER", "provider", NULL, 0, NULL},
+                                                       {"USABLE", "usable", NULL, 0, "no"},
+                                                       {"METHOD", "method", NULL, 0, NULL},
+                                                       {"PROBE", "probe", NULL, 0, NULL},
+                                                       {"CAUSE", NULL, cause_cell, 0, NULL}};
+#define COLUMNS(c) c, sizeof c / sizeof c[0]
+
+/* A view drawn as a table under its title, then freed: 0, or -1 when the
+ * table could not be made. */
+static int print_table(const char *title, cJSON *view, const cli_view_column *columns, size_t n,
+                       const char *indent)
+{
+    printf("%s", title);
+    int rc = view ? cli_view_table(stdout, view, columns, n, indent) : -1;
+    cJSON_Delete(view);
+    return rc;
+}
 
 #define LABEL "  %-10s "
 
@@ -308,42 +480,6 @@ static int print_bundles(const report *r)
     return rc;
 }
 
-/* What each part of the chosen bundle needs that this host lacks: a
- * provider's libraries are that provider's (without them the core loads and
- * the provider is unavailable). */
-static void print_parts(const report *r, const ortkit_manifest *m)
-{
-    if (!m->part_count)
-        return;
-    cli_table *t = cli_table_new(3, (const char *const[]){"PART", "ON THIS HOST", "LACKS"});
-    for (size_t i = 0; t && i < m->part_count; i++) {
-        char missing[512];
-        int got = bundle_part_missing(m, m->parts[i], r->host, missing, sizeof missing);
-        cli_table_add(t, (const char *const[]){m->parts[i]->name,
-                                               got > 0 ? "unavailable" : got == 0 ? "ok" : "not judged",
-                                               got > 0 ? missing : got < 0 ? "the host does not list its libraries" : ""});
-    }
-    printf(LABEL "what each part needs of this host (libraries the bundle does not carry)\n", "parts");
-    if (cli_table_print(t, stdout, "    ") != 0)
-        printf("    (out of memory)\n");
-    cli_table_free(t);
-}
-
-static cJSON *parts_json(const report *r, const ortkit_manifest *m)
-{
-    cJSON *a = cJSON_CreateArray();
-    for (size_t i = 0; a && i < m->part_count; i++) {
-        char missing[512];
-        int got = bundle_part_missing(m, m->parts[i], r->host, missing, sizeof missing);
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "name", m->parts[i]->name);
-        cJSON_AddStringToObject(o, "on_this_host", got > 0 ? "unavailable" : got == 0 ? "ok" : "not judged");
-        cJSON_AddStringToObject(o, "lacks", got > 0 ? missing : "");
-        cJSON_AddItemToArray(a, o);
-    }
-    return a;
-}
-
 static void print_choice(const report *r)
 {
     printf("\nChoice%s%s%s\n", r->pin ? " (pinned: " : "", cli_esc(r->pin), r->pin ? ")" : "");
@@ -367,7 +503,10 @@ static void print_choice(const report *r)
     }
     if (verdict(r, r->taken)->why[0])
         printf(LABEL "%s\n", "caveat", cli_esc(verdict(r, r->taken)->why));
-    print_parts(r, m);
+    if (m->part_count &&
+        print_table("  parts      what each part needs of this host (libraries the bundle does not "
+                    "carry)\n", parts_view(r, m), COLUMNS(part_columns), "    ") != 0)
+        printf("    (out of memory)\n");
     if (r->host_file)
         return;
     if (r->verify_ok) {
@@ -395,89 +534,6 @@ static const ortkit_resolve_step *taken_step(const report *r)
     return NULL;
 }
 
-/* 0, or -1 when the table could not be made. */
-static int print_search(const report *r)
-{
-    printf("\nSearch, in order: the first place that decides is what gets loaded\n");
-    static const char *const sh[] = {"PLACE", "RESULT", "DETAIL"};
-    cli_table *t = cli_table_new(3, sh);
-    int rc = 0;
-    for (size_t i = 0; !rc && i < ortkit_resolution_step_count(r->res); i++) {
-        const ortkit_resolve_step *s = ortkit_resolution_step(r->res, i);
-        rc = cli_table_add(t, (const char *[]){s->source, ortkit_resolve_verdict_name(s->verdict),
-                                               s->detail});
-    }
-    if (!rc)
-        rc = cli_table_print(t, stdout, "  ");
-    cli_table_free(t);
-    return rc;
-}
-
-/* 0, or -1 when the table could not be made. */
-/* CUDA and TensorRT as a session would get them: the probe's verdict, the
- * way they are added, and the EP devices the runtime discovers. */
-static int print_gpu_providers(const report *r)
-{
-    static const char *const names[] = {"cuda", "tensorrt"};
-    static const char *const ch[] = {"PROVIDER", "USABLE", "METHOD", "PROBE", "CAUSE"};
-    printf("\nGPU providers: decided in a probe process, cached per runtime and host\n");
-    cli_table *t = cli_table_new(5, ch);
-    for (size_t i = 0; i < 2; i++) {
-        ortkit_provider_status *ps = NULL;
-        if (ortkit_runtime_provider_check(&ps, r->rt, names[i]) != 0) {
-            cli_table_add(t, (const char *[]){names[i], "no", "", "", ortkit_error_last()});
-            continue;
-        }
-        char cause[2048];
-        snprintf(cause, sizeof cause, "%s%s%s%s", ps->reason, ps->detail[0] ? " (ONNX Runtime: " : "",
-                 ps->detail, ps->detail[0] ? ")" : "");
-        cli_table_add(t, (const char *[]){ps->name, ps->active ? "yes" : "no", ps->method,
-                                          ps->probe, cause});
-        ortkit_provider_status_free(ps);
-    }
-    int rc = cli_table_print(t, stdout, "  ");
-    cli_table_free(t);
-    ortkit_ep_devices *eps = NULL;
-    if (!rc && ortkit_runtime_ep_devices(&eps, r->rt) == 0) {
-        printf("  ");
-        ep_devices_print(eps);
-        ortkit_ep_devices_free(eps);
-    }
-    return rc;
-}
-
-static cJSON *gpu_providers_json(const report *r)
-{
-    static const char *const names[] = {"cuda", "tensorrt"};
-    cJSON *a = cJSON_CreateArray();
-    for (size_t i = 0; i < 2; i++) {
-        ortkit_provider_status *ps = NULL;
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddItemToArray(a, o);
-        if (ortkit_runtime_provider_check(&ps, r->rt, names[i]) != 0) {
-            cJSON_AddStringToObject(o, "provider", names[i]);
-            cJSON_AddStringToObject(o, "error", ortkit_error_last());
-            continue;
-        }
-        cJSON_AddStringToObject(o, "provider", ps->name);
-        cJSON_AddBoolToObject(o, "usable", ps->active);
-        ortkit__json_add_strings(o, "method", ps->method, "probe", ps->probe, "reason", ps->reason,
-                                 "detail", ps->detail, NULL);
-        ortkit_provider_status_free(ps);
-    }
-    return a;
-}
-
-static cJSON *doctor_ep_devices_json(const report *r)
-{
-    ortkit_ep_devices *eps = NULL;
-    if (ortkit_runtime_ep_devices(&eps, r->rt) != 0)
-        return cJSON_CreateArray();
-    cJSON *a = ep_devices_json(eps);
-    ortkit_ep_devices_free(eps);
-    return a;
-}
-
 static int print_runtime(const report *r)
 {
     printf("\nRuntime\n");
@@ -499,60 +555,35 @@ static int print_runtime(const report *r)
         printf(LABEL "%s decided: it comes before any bundle\n", "note", cli_esc(taken->source));
 
     printf("\nLive check: Neg on float32[4], built in memory, run on each provider\n");
-    static const char *const ch[] = {"PROVIDER", "RESULT", "TIME", "DETAIL"};
-    cli_table *t = cli_table_new(4, ch);
-    cli_table_align_right(t, 2);
-    for (size_t i = 0; i < r->check_count; i++) {
-        const check *c = &r->checks[i];
-        char time[32] = "";
-        if (!strcmp(c->result, "ok"))
-            ortkit__human_duration(time, sizeof time, c->seconds);
-        cli_table_add(t, (const char *[]){c->provider, c->result, time, c->detail});
+    if (print_table("", checks_view(r), COLUMNS(check_columns), "  ") ||
+        print_table("\nGPU providers: decided in a probe process, cached per runtime and host\n",
+                    gpu_providers_view(r), COLUMNS(gpu_provider_columns), "  "))
+        return -1;
+    cJSON *eps = runtime_ep_devices_view(r);
+    if (eps) {
+        printf("  ");
+        ep_devices_print(eps);
+        cJSON_Delete(eps);
     }
-    int rc = cli_table_print(t, stdout, "  ");
-    cli_table_free(t);
-    return rc ? rc : print_gpu_providers(r);
+    return 0;
 }
 
-/* The variables that change what is found, for whoever reads the report. */
-static const char *const env_vars[] = {"ORTKIT_RUNTIME", "ORTKIT_BUNDLE", "ORTKIT_PATH",
-                                       "XDG_DATA_HOME", "XDG_DATA_DIRS", "ONNXRUNTIME_DIR",
-                                       "LD_LIBRARY_PATH", "CUDA_HOME", "CUDA_VISIBLE_DEVICES",
-                                       "ORTKIT_FORCE_CUDA", "ORTKIT_FORCE_SM"};
-
-/* Every variable ortkit reads that is set here (the table in src/util/env.c):
- * what else, beyond the list above, changes what ortkit does. */
+/* The variables ortkit reads that are set here. */
 static void print_variables(void)
 {
     printf("\nVariables ortkit reads, those set\n");
+    cJSON *view = variables_view();
     int any = 0;
-    for (size_t i = 0; i < ortkit__env_count(); i++) {
-        const ortkit__env_var *e = ortkit__env_at(i);
-        const char *v = ortkit__env(e->name);
-        if (!v)
+    const cJSON *o;
+    cJSON_ArrayForEach(o, view) {
+        if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(o, "value")))
             continue;
-        printf("  %s = %s\n", e->name, cli_esc(v));
+        printf("  %s = %s\n", cli_view_str(o, "name"), cli_esc(cli_view_str(o, "value")));
         any = 1;
     }
     if (!any)
         printf("  none\n");
-}
-
-/* All of them, set or not, with what each does and which part reads it. */
-static cJSON *variables_json(void)
-{
-    cJSON *a = cJSON_CreateArray();
-    for (size_t i = 0; a && i < ortkit__env_count(); i++) {
-        const ortkit__env_var *e = ortkit__env_at(i);
-        const char *v = ortkit__env(e->name);
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "name", e->name);
-        cJSON_AddItemToObject(o, "value", v ? cJSON_CreateString(v) : cJSON_CreateNull());
-        cJSON_AddStringToObject(o, "what", e->what);
-        cJSON_AddStringToObject(o, "read_by", e->part);
-        cJSON_AddItemToArray(a, o);
-    }
-    return a;
+    cJSON_Delete(view);
 }
 
 /* 0, or -1 when a table could not be made (the report stops there). */
@@ -569,7 +600,9 @@ static int print_text(const report *r)
     if (print_bundles(r))
         return -1;
     print_choice(r);
-    if (print_search(r) || print_runtime(r))
+    if (print_table("\nSearch, in order: the first place that decides is what gets loaded\n",
+                    search_view(r), COLUMNS(search_columns), "  ") ||
+        print_runtime(r))
         return -1;
     printf("\nVerdict: ");
     if (r->host_file)
@@ -600,7 +633,7 @@ static cJSON *json_report(const report *r)
         const char *v = ortkit__env(env_vars[i]);
         cJSON_AddItemToObject(env, env_vars[i], v ? cJSON_CreateString(v) : cJSON_CreateNull());
     }
-    cJSON_AddItemToObject(root, "variables", variables_json());
+    cJSON_AddItemToObject(root, "variables", variables_view());
     cJSON_AddItemToObject(root, "dirs", bundle_dirs_json(r->list));
     size_t n_rows = 0;
     choice_row *rows = choice_rows_of_list(r->list, &n_rows);
@@ -611,16 +644,7 @@ static cJSON *json_report(const report *r)
         cJSON_AddArrayToObject(root, "bundles");
     free(rows);
     cJSON_AddItemToObject(root, "overrides", choice_view_overrides_json());
-    cJSON *search = cJSON_AddArrayToObject(root, "search");
-    for (size_t i = 0; i < ortkit_resolution_step_count(r->res); i++) {
-        const ortkit_resolve_step *st = ortkit_resolution_step(r->res, i);
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "source", st->source);
-        cJSON_AddStringToObject(o, "where", st->where);
-        cJSON_AddStringToObject(o, "result", ortkit_resolve_verdict_name(st->verdict));
-        cJSON_AddStringToObject(o, "detail", st->detail);
-        cJSON_AddItemToArray(search, o);
-    }
+    cJSON_AddItemToObject(root, "search", search_view(r));
     cJSON *ch = cJSON_AddObjectToObject(root, "choice");
     cJSON_AddItemToObject(ch, "bundle", r->chosen ? cJSON_CreateString(ortkit_bundle_manifest(r->chosen)->name)
                                                   : cJSON_CreateNull());
@@ -629,7 +653,7 @@ static cJSON *json_report(const report *r)
     cJSON_AddItemToObject(ch, "model", r->model ? cJSON_CreateString(r->model) : cJSON_CreateNull());
     cJSON_AddStringToObject(ch, "measured", ortkit_resolution_measured(r->res));
     if (r->chosen)
-        cJSON_AddItemToObject(ch, "parts", parts_json(r, ortkit_bundle_manifest(r->chosen)));
+        cJSON_AddItemToObject(ch, "parts", parts_view(r, ortkit_bundle_manifest(r->chosen)));
     if (r->chosen && !r->host_file) {
         cJSON_AddBoolToObject(ch, "integrity_ok", r->verify_ok);
         cJSON *p = cJSON_AddArrayToObject(ch, "problems");
@@ -642,17 +666,10 @@ static cJSON *json_report(const report *r)
         cJSON_AddStringToObject(o, "path", ortkit_runtime_path(r->rt));
         cJSON_AddStringToObject(o, "source", ortkit_runtime_source(r->rt));
         cJSON_AddNumberToObject(o, "api_level", ortkit_runtime_api_level(r->rt));
-        cJSON *checks = cJSON_AddArrayToObject(root, "checks");
-        for (size_t i = 0; i < r->check_count; i++) {
-            cJSON *c = cJSON_CreateObject();
-            cJSON_AddStringToObject(c, "provider", r->checks[i].provider);
-            cJSON_AddStringToObject(c, "result", r->checks[i].result);
-            cJSON_AddNumberToObject(c, "seconds", r->checks[i].seconds);
-            cJSON_AddStringToObject(c, "detail", r->checks[i].detail);
-            cJSON_AddItemToArray(checks, c);
-        }
-        cJSON_AddItemToObject(root, "gpu_providers", gpu_providers_json(r));
-        cJSON_AddItemToObject(root, "ep_devices", doctor_ep_devices_json(r));
+        cJSON_AddItemToObject(root, "checks", checks_view(r));
+        cJSON_AddItemToObject(root, "gpu_providers", gpu_providers_view(r));
+        cJSON *eps = runtime_ep_devices_view(r);
+        cJSON_AddItemToObject(root, "ep_devices", eps ? eps : cJSON_CreateArray());
     } else {
         cJSON_AddNullToObject(root, "runtime");
         if (!r->host_file)
@@ -680,6 +697,8 @@ int cmd_doctor(int argc, char **argv)
         return cli_usage("doctor", "--threads, -i, --dim and --shape go with --model");
     if (a.model && input_spec_shapes(&a.in, r.shapes, sizeof r.shapes))
         return cli_fail("the inputs' sizes are too long to key a measurement by");
+    if (a.python)
+        return doctor_python(a.python, a.host, json);
 
     int rc = gather(&r);
     if (rc == CLI_OK) {

@@ -7,13 +7,16 @@
 #include <string.h>
 
 typedef struct variants_args {
-    int fits, flox, json;
+    int fits, flox, json, all;
     const char *host;
 } variants_args;
 
 static const cli_opt variants_opts[] = {
-    {0, "fits", 'f', NULL, 0, "check each variant against this machine: fits, or why not",
-     CLI_OPT_FLAG(variants_args, fits)},
+    {0, "fits", 'f', NULL, 0,
+     "check each variant against this machine: list those that fit (a variant named, and "
+     "--json, list every one, with why not)", CLI_OPT_FLAG(variants_args, fits)},
+    {0, "all", 'a', NULL, 0, "with --fits: every variant, those that do not fit with why not",
+     CLI_OPT_FLAG(variants_args, all)},
     {0, "host", 'H', "FILE", 0,
      "check against the machine described in FILE (see 'ortkit host --json'); implies --fits",
      CLI_OPT_STRING(variants_args, host)},
@@ -25,7 +28,7 @@ static const cli_opt variants_opts[] = {
 
 static const cli_opt_spec variants_spec = {
     "variants",
-    "usage: ortkit variants [--fits] [--host FILE.json] [--flox] [--json] [NAME...]\n",
+    "usage: ortkit variants [--fits [--all]] [--host FILE.json] [--flox] [--json] [NAME...]\n",
     "List the ONNX Runtime build variants ortkit knows: the 66 of the Flox matrix,\n"
     "CUDA 13.0, Jetson Thor and GB10 (NVIDIA's SBSA CUDA 13), Jetson Orin\n"
     "(Jetson's L4T CUDA) and the generic builds (cpu-x86-64 and cpu-armv8.0, which\n"
@@ -158,13 +161,15 @@ static void print_measured(const ortkit_variant *const *list, size_t count)
 
 int cmd_variants(int argc, char **argv)
 {
-    variants_args a = {0, 0, 0, NULL};
+    variants_args a = {0, 0, 0, 0, NULL};
     int note = 0, rc = CLI_FAIL;
     cli_opt_parser p;
     if (cli_opt_parse(&p, &variants_spec, NULL, &a, argc, argv))
         return p.status;
     const char *host_file = a.host;
     int fits = a.fits || a.host, flox = a.flox, json = a.json;
+    /* --fits lists the fits; every row with --all, or when variants are named. */
+    int only_fits = fits && !a.all && !p.n_args;
 
     /* The variants to show: those named, or all. */
     size_t count = p.n_args ? (size_t)p.n_args : ortkit_variant_count();
@@ -241,6 +246,8 @@ int cmd_variants(int argc, char **argv)
             }
             continue;
         }
+        if (only_fits && ok != 1)
+            continue;
         driver_text(driver, sizeof driver, v);
         const char *cubin = v->cuda ? v->cubin : "-";
         if (fits && flox)
@@ -266,8 +273,9 @@ int cmd_variants(int argc, char **argv)
         goto cleanup;
     }
     if (fits)
-        printf("\n%zu of %zu variant%s fit%s %s\n", fitting, count, count == 1 ? "" : "s",
-               count == 1 ? "s" : "", host_file ? "the described host" : "this host");
+        printf("\n%zu of %zu variant%s fit%s %s%s\n", fitting, count, count == 1 ? "" : "s",
+               count == 1 ? "s" : "", host_file ? "the described host" : "this host",
+               only_fits && fitting < count ? "; --all lists the others and why not" : "");
     else
         print_measured(list, count);
     rc = CLI_OK;

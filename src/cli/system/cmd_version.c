@@ -49,7 +49,7 @@ int cmd_version(int argc, char **argv)
             cJSON *providers = cJSON_AddArrayToObject(r, "providers");
             for (size_t i = 0; i < ortkit_runtime_provider_count(rt); i++)
                 cJSON_AddItemToArray(providers, cJSON_CreateString(ortkit_runtime_provider(rt, i)));
-            cJSON_AddItemToObject(r, "ep_devices", ep_devices_json(eps));
+            cJSON_AddItemToObject(r, "ep_devices", ep_devices_view(eps));
         }
         cli_json_print(root);
     } else {
@@ -64,7 +64,9 @@ int cmd_version(int argc, char **argv)
             for (size_t i = 0; i < ortkit_runtime_provider_count(rt); i++)
                 printf(" %s", cli_esc(ortkit_runtime_provider(rt, i)));
             printf("\n");
-            ep_devices_print(eps);
+            cJSON *devices = ep_devices_view(eps);
+            ep_devices_print(devices);
+            cJSON_Delete(devices);
         }
     }
     if (rc) {

@@ -1,8 +1,9 @@
 /* ep_devices_view.c - the EP devices a runtime discovers, as `ortkit version`
  * and `ortkit doctor` both show them. */
 #include "ep_devices_view.h"
+#include "view.h"
 
-cJSON *ep_devices_json(const ortkit_ep_devices *eps)
+cJSON *ep_devices_view(const ortkit_ep_devices *eps)
 {
     cJSON *a = cJSON_CreateArray();
     for (size_t i = 0; a && i < ortkit_ep_devices_count(eps); i++) {
@@ -17,14 +18,17 @@ cJSON *ep_devices_json(const ortkit_ep_devices *eps)
     return a;
 }
 
-void ep_devices_print(const ortkit_ep_devices *eps)
+void ep_devices_print(const cJSON *view)
 {
-    size_t n = ortkit_ep_devices_count(eps);
-    if (n == 0)
+    if (cJSON_GetArraySize(view) == 0)
         printf("EP devices none listed (ONNX Runtime lists them from 1.22 on)\n");
-    for (size_t i = 0; i < n; i++) {
-        const ortkit_ep_device *d = ortkit_ep_devices_get(eps, i);
-        printf("%-11s%s on %s (%s%s0x%04x)\n", i ? "" : "EP devices", cli_esc(d->ep_name),
-               d->device_type, cli_esc(d->vendor), d->vendor[0] ? ", " : "", d->vendor_id);
+    const cJSON *o;
+    int first = 1;
+    cJSON_ArrayForEach(o, view) {
+        const char *vendor = cli_view_str(o, "vendor");
+        printf("%-11s%s on %s (%s%s0x%04x)\n", first ? "EP devices" : "",
+               cli_esc(cli_view_str(o, "ep")), cli_esc(cli_view_str(o, "type")), cli_esc(vendor),
+               vendor[0] ? ", " : "", (unsigned)cli_view_num(o, "vendor_id"));
+        first = 0;
     }
 }

@@ -191,6 +191,80 @@ static void warn_unmatched(const v_list *list)
                     list->entries[i].line, cli_esc(list->entries[i].pattern));
 }
 
+/* No test directories given: the default suite's four, into roots (kept
+ * in default_roots to be freed). */
+static int use_default_suite(validate_args *a, char **default_roots, const char **suite_roots)
+{
+    static const char *const suites[] = {"node", "simple", "pytorch-converted", "pytorch-operator"};
+    struct stat st;
+    if (stat(ORTKIT_VALIDATE_SUITE, &st) != 0)
+        return cli_fail("the default test suite '%s' is missing (Debian's libonnx-testdata); "
+                        "give test directories instead", ORTKIT_VALIDATE_SUITE);
+    for (size_t i = 0; i < 4; i++) {
+        if (asprintf(&default_roots[i], "%s/%s", ORTKIT_VALIDATE_SUITE, suites[i]) < 0) {
+            default_roots[i] = NULL;
+            return cli_fail("out of memory");
+        }
+        suite_roots[i] = default_roots[i];
+    }
+    a->roots = suite_roots;
+    a->n_roots = 4;
+    return CLI_OK;
+}
+
+/* The tests the filters keep, each with its known failure and tolerances,
+ * into tests: how many.  Every test is matched against the lists, which
+ * mark the entries that matched. */
+static size_t select_tests(v_test *tests, const ortkit_conformance *found, const validate_args *a,
+                           v_list *known, v_list *tols)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < ortkit_conformance_count(found); i++) {
+        const ortkit_conformance_test *t = ortkit_conformance_get(found, i);
+        /* Matched before filtering, so that stale entries can be told apart. */
+        const v_entry *k = v_list_match(known, t), *tol = v_list_match(tols, t);
+        if ((a->filters.n && !matches(a->filters, t)) || matches(a->excludes, t))
+            continue;
+        tests[n] = (v_test){.t = t, .known = k, .rtol = tol ? tol->rtol : 0, .atol = tol ? tol->atol : 0};
+        if (tol && tol->rtol == 0)
+            tests[n].rtol = -1;
+        if (tol && tol->atol == 0)
+            tests[n].atol = -1;
+        n++;
+    }
+    return n;
+}
+
+/* The run's settings from the options: the sessions' and the comparisons'. */
+static void config_of(v_config *cfg, validate_args *a, const char *rt_path, const char *version,
+                      const char *known_path)
+{
+    *cfg = (v_config){
+        .runtime_path = rt_path,
+        .runtime_version = version,
+        .jobs = a->jobs,
+        .timeout = a->timeout,
+        .progress = a->progress,
+        .verbose = a->verbose && !a->json,
+        .json = a->json,
+        .allow_xpass = a->allow_xpass,
+        .junit = a->junit,
+        .known_path = known_path,
+        .crash_hook = cli_hook_crash_test(), /* test_hooks.h: the tool has none */
+    };
+    cfg->session = (ortkit_session_options)ORTKIT_SESSION_OPTIONS_INIT;
+    cfg->session.intra_op_threads = (int)a->threads;
+    cfg->session.providers = a->providers;
+    cfg->session.provider_count = a->n_providers;
+    cfg->session.ep_policy = a->strict ? ORTKIT_EP_STRICT : ORTKIT_EP_FALLBACK;
+    session_flags_apply(&a->flags, &cfg->session);
+    cfg->conf = (ortkit_conformance_options)ORTKIT_CONFORMANCE_OPTIONS_INIT;
+    cfg->conf.rtol = a->rtol;
+    cfg->conf.atol = a->atol;
+    cfg->conf.repeat = (int)a->repeat;
+    cfg->conf.soak_seconds = a->soak;
+}
+
 int cmd_validate(int argc, char **argv)
 {
     validate_args a = {0};
@@ -208,25 +282,8 @@ int cmd_validate(int argc, char **argv)
     /* Until the tests start there is nothing to report: an interrupt ends the command at once. */
     cli_interrupt_init();
 
-    if (!a.n_roots) {
-        static const char *const suites[] = {"node", "simple", "pytorch-converted", "pytorch-operator"};
-        struct stat st;
-        if (stat(ORTKIT_VALIDATE_SUITE, &st) != 0) {
-            rc = cli_fail("the default test suite '%s' is missing (Debian's libonnx-testdata); "
-                          "give test directories instead", ORTKIT_VALIDATE_SUITE);
-            goto cleanup;
-        }
-        for (size_t i = 0; i < 4; i++) {
-            if (asprintf(&default_roots[i], "%s/%s", ORTKIT_VALIDATE_SUITE, suites[i]) < 0) {
-                default_roots[i] = NULL;
-                rc = cli_fail("out of memory");
-                goto cleanup;
-            }
-            suite_roots[i] = default_roots[i];
-        }
-        a.roots = suite_roots;
-        a.n_roots = 4;
-    }
+    if (!a.n_roots && (rc = use_default_suite(&a, default_roots, suite_roots)))
+        goto cleanup;
     if (ortkit_conformance_find(&found, a.roots, a.n_roots)) {
         rc = cli_fail_lib();
         goto cleanup;
@@ -251,19 +308,7 @@ int cmd_validate(int argc, char **argv)
         rc = cli_fail("out of memory");
         goto cleanup;
     }
-    for (size_t i = 0; i < total; i++) {
-        const ortkit_conformance_test *t = ortkit_conformance_get(found, i);
-        /* Matched before filtering, so that stale entries can be told apart. */
-        const v_entry *k = v_list_match(&known, t), *tol = v_list_match(&tols, t);
-        if ((a.filters.n && !matches(a.filters, t)) || matches(a.excludes, t))
-            continue;
-        tests[n] = (v_test){.t = t, .known = k, .rtol = tol ? tol->rtol : 0, .atol = tol ? tol->atol : 0};
-        if (tol && tol->rtol == 0)
-            tests[n].rtol = -1;
-        if (tol && tol->atol == 0)
-            tests[n].atol = -1;
-        n++;
-    }
+    n = select_tests(tests, found, &a, &known, &tols);
     if (!n) {
         rc = cli_fail("no test matches the filters (%zu tests found)", total);
         goto cleanup;
@@ -275,30 +320,8 @@ int cmd_validate(int argc, char **argv)
     if (default_suite && !a.filters.n && !a.excludes.n && known.count)
         warn_unmatched(&known);
 
-    v_config cfg = {
-        .runtime_path = rt_path,
-        .runtime_version = version,
-        .jobs = a.jobs,
-        .timeout = a.timeout,
-        .progress = a.progress,
-        .verbose = a.verbose && !a.json,
-        .json = a.json,
-        .allow_xpass = a.allow_xpass,
-        .junit = a.junit,
-        .known_path = known_path,
-        .crash_hook = cli_hook_crash_test(), /* test_hooks.h: the tool has none */
-    };
-    cfg.session = (ortkit_session_options)ORTKIT_SESSION_OPTIONS_INIT;
-    cfg.session.intra_op_threads = (int)a.threads;
-    cfg.session.providers = a.providers;
-    cfg.session.provider_count = a.n_providers;
-    cfg.session.ep_policy = a.strict ? ORTKIT_EP_STRICT : ORTKIT_EP_FALLBACK;
-    session_flags_apply(&a.flags, &cfg.session);
-    cfg.conf = (ortkit_conformance_options)ORTKIT_CONFORMANCE_OPTIONS_INIT;
-    cfg.conf.rtol = a.rtol;
-    cfg.conf.atol = a.atol;
-    cfg.conf.repeat = (int)a.repeat;
-    cfg.conf.soak_seconds = a.soak;
+    v_config cfg;
+    config_of(&cfg, &a, rt_path, version, known_path);
     if (a.progress)
         fprintf(stderr, "ortkit validate: %zu tests on ONNX Runtime %s, %ld at a time\n", n, cli_esc(version),
                 a.jobs);

@@ -5,6 +5,7 @@
  * JSON; and JUnit XML for CI systems.
  */
 #include "validate_cli.h"
+#include "view.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -105,45 +106,7 @@ static int count_groups(groups *gs, const v_test *tests, size_t n, int by_op)
     return 0;
 }
 
-static int all_pass(const group *g) { return g->n[V_PASS] == g->total; }
-
-/* 0, or -1 when the table could not be made. */
-static int print_groups(const groups *gs, const char *title, int skip_clean, int interrupted)
-{
-    const char *headers[] = {title, "tests", "pass", "fail", "xfail", "xpass", "unsupported",
-                             "not run"};
-    size_t cols = interrupted ? 8 : 7, clean = 0;
-    cli_table *tab = cli_table_new(cols, headers);
-    if (!tab)
-        return -1;
-    for (size_t c = 1; c < cols; c++)
-        cli_table_align_right(tab, c);
-    for (size_t i = 0; i < gs->count; i++) {
-        const group *g = &gs->g[i];
-        int is_total = i + 1 == gs->count;
-        if (skip_clean && !is_total && all_pass(g)) {
-            clean++;
-            continue;
-        }
-        char cells[8][32];
-        snprintf(cells[0], sizeof cells[0], "%.31s", g->name);
-        snprintf(cells[1], sizeof cells[1], "%zu", g->total);
-        const v_verdict order[] = {V_PASS, V_FAIL, V_XFAIL, V_XPASS, V_UNSUPPORTED, V_NOT_RUN};
-        for (size_t k = 0; k < 6; k++)
-            snprintf(cells[2 + k], sizeof cells[2 + k], "%zu", g->n[order[k]]);
-        const char *row[8];
-        for (size_t k = 0; k < 8; k++)
-            row[k] = cells[k];
-        cli_table_add(tab, row);
-    }
-    int rc = cli_table_print(tab, stdout, "");
-    cli_table_free(tab);
-    if (!rc && clean)
-        printf("(%zu more %ss: every test passed)\n", clean, title);
-    return rc;
-}
-
-/* ---- the text report ------------------------------------------------------------- */
+/* ---- the views both reports are drawn from ---------------------------------------- */
 
 static size_t count_verdict(const v_test *tests, size_t n, v_verdict v)
 {
@@ -152,6 +115,81 @@ static size_t count_verdict(const v_test *tests, size_t n, v_verdict v)
         k += tests[i].verdict == v;
     return k;
 }
+
+/* The tests by suite or by operator: {name: {tests, and a count per verdict}}. */
+static cJSON *groups_view(const v_test *tests, size_t n, int by_op)
+{
+    groups gs;
+    cJSON *obj = cJSON_CreateObject();
+    if (!obj || count_groups(&gs, tests, n, by_op)) {
+        cJSON_Delete(obj);
+        return NULL;
+    }
+    for (size_t i = 0; i + 1 < gs.count; i++) {
+        cJSON *g = cJSON_AddObjectToObject(obj, gs.g[i].name);
+        cJSON_AddNumberToObject(g, "tests", (double)gs.g[i].total);
+        for (v_verdict v = 0; v < V_VERDICT_COUNT; v++)
+            cJSON_AddNumberToObject(g, verdict_names[v], (double)gs.g[i].n[v]);
+    }
+    free(gs.g);
+    return obj;
+}
+
+/* Every test: {tests, and a count per verdict}. */
+static cJSON *totals_view(const v_test *tests, size_t n)
+{
+    cJSON *tot = cJSON_CreateObject();
+    cJSON_AddNumberToObject(tot, "tests", (double)n);
+    for (v_verdict v = 0; v < V_VERDICT_COUNT; v++)
+        cJSON_AddNumberToObject(tot, verdict_names[v], (double)count_verdict(tests, n, v));
+    return tot;
+}
+
+/* One row of a groups table: the name, its tests, its counts in the table's order. */
+static int add_group_row(cli_table *tab, const char *name, const cJSON *g)
+{
+    static const v_verdict order[] = {V_PASS, V_FAIL, V_XFAIL, V_XPASS, V_UNSUPPORTED, V_NOT_RUN};
+    char cells[8][32];
+    const char *row[8];
+    snprintf(cells[0], sizeof cells[0], "%.31s", name);
+    snprintf(cells[1], sizeof cells[1], "%.0f", cli_view_num(g, "tests"));
+    for (size_t k = 0; k < 6; k++)
+        snprintf(cells[2 + k], sizeof cells[2 + k], "%.0f", cli_view_num(g, verdict_names[order[k]]));
+    for (size_t k = 0; k < 8; k++)
+        row[k] = cells[k];
+    return cli_table_add(tab, row);
+}
+
+/* A groups view drawn as a table, then the total: with skip_clean, the
+ * groups whose every test passed are counted, not shown.  0, or -1 when
+ * the table could not be made. */
+static int print_groups(const cJSON *view, const cJSON *totals, const char *title, int skip_clean,
+                        int interrupted)
+{
+    const char *headers[] = {title, "tests", "pass", "fail", "xfail", "xpass", "unsupported",
+                             "not run"};
+    size_t cols = interrupted ? 8 : 7, clean = 0;
+    cli_table *tab = view && totals ? cli_table_new(cols, headers) : NULL;
+    if (!tab)
+        return -1;
+    for (size_t c = 1; c < cols; c++)
+        cli_table_align_right(tab, c);
+    const cJSON *g;
+    cJSON_ArrayForEach(g, view) {
+        if (skip_clean && cli_view_num(g, "pass") == cli_view_num(g, "tests"))
+            clean++;
+        else
+            add_group_row(tab, g->string, g);
+    }
+    add_group_row(tab, "total", totals);
+    int rc = cli_table_print(tab, stdout, "");
+    cli_table_free(tab);
+    if (!rc && clean)
+        printf("(%zu more %ss: every test passed)\n", clean, title);
+    return rc;
+}
+
+/* ---- the text report ------------------------------------------------------------- */
 
 static void print_section(const v_test *tests, size_t n, v_verdict v, const char *title)
 {
@@ -235,15 +273,17 @@ static int print_text(const v_test *tests, size_t n, const v_config *cfg, double
     print_section(tests, n, V_XFAIL, "expected failures");
     print_section(tests, n, V_UNSUPPORTED, "unsupported by ortkit");
     print_findings(tests, n, cfg);
-    groups gs;
+    cJSON *totals = totals_view(tests, n);
     int lost = 0;
     for (int by_op = 0; by_op < 2 && !lost; by_op++) {
-        if (!count_groups(&gs, tests, n, by_op)) {
+        cJSON *gs = groups_view(tests, n, by_op);
+        if (gs) {
             printf("\n");
-            lost = print_groups(&gs, by_op ? "operator" : "suite", by_op, interrupted);
+            lost = print_groups(gs, totals, by_op ? "operator" : "suite", by_op, interrupted);
         }
-        free(gs.g);
+        cJSON_Delete(gs);
     }
+    cJSON_Delete(totals);
     if (lost)
         return cli_fail("out of memory");
     size_t fail = count_verdict(tests, n, V_FAIL), xpass = count_verdict(tests, n, V_XPASS);
@@ -260,41 +300,19 @@ static int print_text(const v_test *tests, size_t n, const v_config *cfg, double
 
 /* ---- JSON ------------------------------------------------------------------------ */
 
-static cJSON *groups_json(const v_test *tests, size_t n, int by_op)
-{
-    groups gs;
-    cJSON *obj = cJSON_CreateObject();
-    if (!obj || count_groups(&gs, tests, n, by_op)) {
-        cJSON_Delete(obj);
-        return NULL;
-    }
-    for (size_t i = 0; i + 1 < gs.count; i++) {
-        cJSON *g = cJSON_AddObjectToObject(obj, gs.g[i].name);
-        cJSON_AddNumberToObject(g, "tests", (double)gs.g[i].total);
-        for (v_verdict v = 0; v < V_VERDICT_COUNT; v++)
-            cJSON_AddNumberToObject(g, verdict_names[v], (double)gs.g[i].n[v]);
-    }
-    free(gs.g);
-    return obj;
-}
-
 static cJSON *test_json(const v_test *t)
 {
     const ortkit_conformance_result *r = &t->res;
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "name", t->t->name);
-    cJSON_AddStringToObject(o, "suite", t->t->suite);
-    cJSON_AddStringToObject(o, "dir", t->t->dir);
-    cJSON_AddStringToObject(o, "op", t->t->op);
+    ortkit__json_add_strings(o, "name", t->t->name, "suite", t->t->suite, "dir", t->t->dir, "op",
+                             t->t->op, NULL);
     cJSON_AddNumberToObject(o, "opset", (double)t->t->opset);
     cJSON_AddStringToObject(o, "status", verdict_names[t->verdict]);
     if (t->verdict != V_NOT_RUN) {
-        cJSON_AddStringToObject(o, "stage", r->stage);
-        cJSON_AddStringToObject(o, "message", r->message);
-        cJSON_AddStringToObject(o, "provider", r->provider);
-        cJSON_AddNumberToObject(o, "seconds", r->seconds);
-        cJSON_AddNumberToObject(o, "data_sets", r->data_sets);
-        cJSON_AddNumberToObject(o, "runs", (double)r->runs);
+        ortkit__json_add_strings(o, "stage", r->stage, "message", r->message, "provider", r->provider,
+                                 NULL);
+        CLI_VIEW_ADD_NUMBERS(o, {"seconds", r->seconds}, {"data_sets", r->data_sets},
+                             {"runs", (double)r->runs});
         if (r->worst[0]) {
             cJSON_AddNumberToObject(o, "max_diff", r->max_diff);
             cJSON_AddStringToObject(o, "max_diff_at", r->worst);
@@ -332,12 +350,9 @@ static int print_json(const v_test *tests, size_t n, const v_config *cfg, double
     cJSON *arr = cJSON_AddArrayToObject(root, "tests");
     for (size_t i = 0; i < n; i++)
         cJSON_AddItemToArray(arr, test_json(&tests[i]));
-    cJSON_AddItemToObject(root, "suites", groups_json(tests, n, 0));
-    cJSON_AddItemToObject(root, "operators", groups_json(tests, n, 1));
-    cJSON *tot = cJSON_AddObjectToObject(root, "totals");
-    cJSON_AddNumberToObject(tot, "tests", (double)n);
-    for (v_verdict v = 0; v < V_VERDICT_COUNT; v++)
-        cJSON_AddNumberToObject(tot, verdict_names[v], (double)count_verdict(tests, n, v));
+    cJSON_AddItemToObject(root, "suites", groups_view(tests, n, 0));
+    cJSON_AddItemToObject(root, "operators", groups_view(tests, n, 1));
+    cJSON_AddItemToObject(root, "totals", totals_view(tests, n));
     cJSON_AddNumberToObject(root, "seconds", seconds);
     cJSON_AddBoolToObject(root, "interrupted", interrupted);
     return cli_json_print(root);

@@ -318,6 +318,28 @@ static int symbol_version_ok(const char *s)
 }
 
 /* "needs": what loading the bundle's ELF files needs of a host. */
+/* A JSON array of at most max names (key names it in the messages; like,
+ * what a name looks like), each checked by ok, into *out (ended by NULL,
+ * the strings kept by the bundle) and *count. */
+static int read_names(const reader *r, const cJSON *arr, const char *key, int max,
+                      int (*ok)(const char *), const char *like, const char *const **out,
+                      size_t *count)
+{
+    if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) > max)
+        return FAIL(r, "'%s' must be an array of at most %d names", key, max);
+    const char **list = calloc((size_t)cJSON_GetArraySize(arr) + 1, sizeof *list);
+    if (!list)
+        return ortkit__error_nomem();
+    *out = list;
+    for (const cJSON *it = arr->child; it; it = it->next) {
+        if (!cJSON_IsString(it) || !ok(it->valuestring))
+            return FAIL(r, "'%s' must hold %s", key, like);
+        if (!(list[(*count)++] = ortkit__bundle_keep(r->b, it->valuestring)))
+            return ortkit__error_nomem();
+    }
+    return ORTKIT_OK;
+}
+
 static int read_needs(const reader *r, const cJSON *needs)
 {
     ortkit_manifest *m = &r->b->m;
@@ -337,54 +359,24 @@ static int read_needs(const reader *r, const cJSON *needs)
     if (rc)
         return rc;
     const cJSON *libs = member(needs, "libraries");
-    if (libs) {
-        if (!cJSON_IsArray(libs) || cJSON_GetArraySize(libs) > NEEDS_LIBRARIES_MAX)
-            return FAIL(r, "'needs.libraries' must be an array of at most %d names", NEEDS_LIBRARIES_MAX);
-        const char **list = calloc((size_t)cJSON_GetArraySize(libs) + 1, sizeof *list);
-        if (!list)
-            return ortkit__error_nomem();
-        m->needs_libraries = list;
-        for (const cJSON *l = libs->child; l; l = l->next) {
-            if (!cJSON_IsString(l) || !ortkit__bundle_library_name_ok(l->valuestring))
-                return FAIL(r, "'needs.libraries' must hold library file names like \"libm.so.6\"");
-            if (!(list[m->needs_library_count++] = ortkit__bundle_keep(r->b, l->valuestring)))
-                return ortkit__error_nomem();
-        }
-    }
+    if (libs && (rc = read_names(r, libs, "needs.libraries", NEEDS_LIBRARIES_MAX,
+                                 ortkit__bundle_library_name_ok,
+                                 "library file names like \"libm.so.6\"", &m->needs_libraries,
+                                 &m->needs_library_count)))
+        return rc;
     if ((rc = get_bool(r, needs, "exec_stack", "needs", &m->needs_exec_stack)))
         return rc;
     m->needs_known = 1;
     return ORTKIT_OK;
 }
 
-static int read_manifest(const reader *r, const cJSON *root)
+/* "onnxruntime": the version, its API level (which must match it), how the
+ * version was learnt; and "headers", when the bundle carries newer ones. */
+static int read_onnxruntime(const reader *r, const cJSON *root)
 {
     ortkit_manifest *m = &r->b->m;
-    static const char *const keys[] = {"schema", "name", "created_by", "onnxruntime", "headers",
-                                       "variant", "requires", "library", "providers", "files",
-                                       "needs", "verified_by_loading", "gpu", "linkage", "parts",
-                                       "build",
-                                       NULL};
-    if (!cJSON_IsObject(root))
-        return FAIL(r, "not a JSON object");
-    int64_t schema, level;
-    int rc = get_int(r, root, "schema", "", 0, 1e9, &schema);
-    if (rc)
-        return rc;
-    if (schema != ORTKIT_BUNDLE_SCHEMA)
-        return FAIL(r, "schema %lld is not %d, the one this ortkit reads", (long long)schema,
-                    ORTKIT_BUNDLE_SCHEMA);
-    m->schema = (int)schema;
-    if ((rc = check_keys(r, root, "", keys)) ||
-        (rc = get_str(r, root, "name", "", BUNDLE_NAME_MAX, 1, 0, &m->name)) ||
-        (rc = get_str(r, root, "created_by", "", 64, 0, 0, &m->created_by)) ||
-        (rc = get_str(r, root, "variant", "", 64, 1, 0, &m->variant)) ||
-        (rc = get_str(r, root, "library", "", STR_MAX, 1, 0, &m->library)))
-        return rc;
-    if (!ortkit__bundle_name_ok(m->name))
-        return FAIL(r, "name '%s' is not a bundle name (letters, digits, '.', '_', '+', '-')",
-                    m->name);
-
+    int64_t level;
+    int rc;
     const cJSON *ort = member(root, "onnxruntime");
     static const char *const ort_keys[] = {"version", "api_level", "version_from", NULL};
     if (!ort)
@@ -414,6 +406,55 @@ static int read_manifest(const reader *r, const cJSON *root)
             return rc;
         m->headers_api_level = (int)level;
     }
+    return ORTKIT_OK;
+}
+
+/* A provider's name: letters, digits and '_', at most 64. */
+static int provider_name_ok(const char *s)
+{
+    return s[0] && strlen(s) <= 64 &&
+           strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == strlen(s);
+}
+
+/* "providers": the execution providers the runtime lists, by name. */
+static int read_providers(const reader *r, const cJSON *prov)
+{
+    ortkit_manifest *m = &r->b->m;
+    return read_names(r, prov, "providers", PROVIDERS_MAX, provider_name_ok,
+                      "provider names like \"CPUExecutionProvider\"", &m->providers,
+                      &m->provider_count);
+}
+
+static int read_manifest(const reader *r, const cJSON *root)
+{
+    ortkit_manifest *m = &r->b->m;
+    static const char *const keys[] = {"schema", "name", "created_by", "onnxruntime", "headers",
+                                       "variant", "requires", "library", "providers", "files",
+                                       "needs", "verified_by_loading", "gpu", "linkage", "parts",
+                                       "build",
+                                       NULL};
+    if (!cJSON_IsObject(root))
+        return FAIL(r, "not a JSON object");
+    int64_t schema;
+    int rc = get_int(r, root, "schema", "", 0, 1e9, &schema);
+    if (rc)
+        return rc;
+    if (schema != ORTKIT_BUNDLE_SCHEMA)
+        return FAIL(r, "schema %lld is not %d, the one this ortkit reads", (long long)schema,
+                    ORTKIT_BUNDLE_SCHEMA);
+    m->schema = (int)schema;
+    if ((rc = check_keys(r, root, "", keys)) ||
+        (rc = get_str(r, root, "name", "", BUNDLE_NAME_MAX, 1, 0, &m->name)) ||
+        (rc = get_str(r, root, "created_by", "", 64, 0, 0, &m->created_by)) ||
+        (rc = get_str(r, root, "variant", "", 64, 1, 0, &m->variant)) ||
+        (rc = get_str(r, root, "library", "", STR_MAX, 1, 0, &m->library)))
+        return rc;
+    if (!ortkit__bundle_name_ok(m->name))
+        return FAIL(r, "name '%s' is not a bundle name (letters, digits, '.', '_', '+', '-')",
+                    m->name);
+
+    if ((rc = read_onnxruntime(r, root)))
+        return rc;
 
     const cJSON *req = member(root, "requires");
     if (!req)
@@ -422,22 +463,8 @@ static int read_manifest(const reader *r, const cJSON *root)
         return rc;
 
     const cJSON *prov = member(root, "providers");
-    if (prov) {
-        if (!cJSON_IsArray(prov) || cJSON_GetArraySize(prov) > PROVIDERS_MAX)
-            return FAIL(r, "'providers' must be an array of at most %d names", PROVIDERS_MAX);
-        const char **list = calloc((size_t)cJSON_GetArraySize(prov) + 1, sizeof *list);
-        if (!list)
-            return ortkit__error_nomem();
-        m->providers = list;
-        for (const cJSON *p = prov->child; p; p = p->next) {
-            if (!cJSON_IsString(p) || !p->valuestring[0] || strlen(p->valuestring) > 64 ||
-                strspn(p->valuestring, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
-                    strlen(p->valuestring))
-                return FAIL(r, "'providers' must hold provider names like \"CPUExecutionProvider\"");
-            if (!(list[m->provider_count++] = ortkit__bundle_keep(r->b, p->valuestring)))
-                return ortkit__error_nomem();
-        }
-    }
+    if (prov && (rc = read_providers(r, prov)))
+        return rc;
 
     m->needs_glibc = m->needs_glibcxx = m->needs_cxxabi = "";
     const cJSON *needs = member(root, "needs");

@@ -274,6 +274,65 @@ static int bad(const char *path, const char *why)
     return ortkit__error_set(ORTKIT_E_FORMAT, "'%s': malformed ELF file: %s", path, why);
 }
 
+/* What the dynamic section says of the string table and the symbol versions. */
+typedef struct dyn_tags {
+    uint64_t strtab_addr, strsz, verneed, verneednum, verdef, verdefnum;
+    int have_strtab, have_verneed, have_verdef;
+} dyn_tags;
+
+/* The dynamic entries up to DT_NULL: the tables' places into t, and whether
+ * the file is a position-independent program. */
+static void scan_dynamic(ortkit__elf *e, const Elf64_Dyn *dyn, size_t ndyn, dyn_tags *t)
+{
+    memset(t, 0, sizeof *t);
+    for (size_t i = 0; i < ndyn && dyn[i].d_tag != DT_NULL; i++) {
+        if (dyn[i].d_tag == DT_STRTAB) {
+            t->strtab_addr = dyn[i].d_un.d_ptr;
+            t->have_strtab = 1;
+        } else if (dyn[i].d_tag == DT_STRSZ) {
+            t->strsz = dyn[i].d_un.d_val;
+        } else if (dyn[i].d_tag == DT_VERNEED) {
+            t->verneed = dyn[i].d_un.d_ptr;
+            t->have_verneed = 1;
+        } else if (dyn[i].d_tag == DT_VERNEEDNUM) {
+            t->verneednum = dyn[i].d_un.d_val;
+        } else if (dyn[i].d_tag == DT_VERDEF) {
+            t->verdef = dyn[i].d_un.d_ptr;
+            t->have_verdef = 1;
+        } else if (dyn[i].d_tag == DT_VERDEFNUM) {
+            t->verdefnum = dyn[i].d_un.d_val;
+        } else if (dyn[i].d_tag == DT_FLAGS_1 && (dyn[i].d_un.d_val & DF_1_PIE)) {
+            e->executable = 1;
+        }
+    }
+}
+
+/* The entries that name strings: SONAME, RUNPATH, RPATH, each DT_NEEDED. */
+static int dynamic_strings(ortkit__elf *e, const char *path, const Elf64_Dyn *dyn, size_t ndyn,
+                           const char *strtab, uint64_t strsz)
+{
+    for (size_t i = 0; i < ndyn && dyn[i].d_tag != DT_NULL; i++) {
+        char **slot = NULL;
+        switch (dyn[i].d_tag) {
+        case DT_SONAME: slot = &e->soname; break;
+        case DT_RUNPATH: slot = &e->runpath; break;
+        case DT_RPATH: slot = &e->rpath; break;
+        case DT_NEEDED:
+            if (e->needed_count == MAX_NEEDED)
+                return bad(path, "too many DT_NEEDED entries");
+            if (!e->needed && !(e->needed = calloc(MAX_NEEDED, sizeof *e->needed)))
+                return ortkit__error_nomem();
+            slot = &e->needed[e->needed_count++];
+            break;
+        default: continue;
+        }
+        free(*slot);
+        if (!(*slot = dyn_string(strtab, strsz, dyn[i].d_un.d_val)))
+            return bad(path, "a dynamic entry points outside the string table");
+    }
+    return ORTKIT_OK;
+}
+
 /* The dynamic section of a 64-bit little-endian file (the only kind ORT ships). */
 static int read_dynamic64(ortkit__elf *e, int fd, const char *path, uint64_t file_size)
 {
@@ -323,30 +382,11 @@ static int read_dynamic64(ortkit__elf *e, int fd, const char *path, uint64_t fil
         rc = bad(path, "cannot read the dynamic section");
         goto cleanup;
     }
-    uint64_t strtab_addr = 0, strsz = 0, verneed = 0, verneednum = 0, verdef = 0, verdefnum = 0;
-    int have_strtab = 0, have_verneed = 0, have_verdef = 0;
-    for (size_t i = 0; i < ndyn && dyn[i].d_tag != DT_NULL; i++) {
-        if (dyn[i].d_tag == DT_STRTAB) {
-            strtab_addr = dyn[i].d_un.d_ptr;
-            have_strtab = 1;
-        } else if (dyn[i].d_tag == DT_STRSZ) {
-            strsz = dyn[i].d_un.d_val;
-        } else if (dyn[i].d_tag == DT_VERNEED) {
-            verneed = dyn[i].d_un.d_ptr;
-            have_verneed = 1;
-        } else if (dyn[i].d_tag == DT_VERNEEDNUM) {
-            verneednum = dyn[i].d_un.d_val;
-        } else if (dyn[i].d_tag == DT_VERDEF) {
-            verdef = dyn[i].d_un.d_ptr;
-            have_verdef = 1;
-        } else if (dyn[i].d_tag == DT_VERDEFNUM) {
-            verdefnum = dyn[i].d_un.d_val;
-        } else if (dyn[i].d_tag == DT_FLAGS_1 && (dyn[i].d_un.d_val & DF_1_PIE)) {
-            e->executable = 1;
-        }
-    }
+    dyn_tags t;
+    scan_dynamic(e, dyn, ndyn, &t);
+    uint64_t strtab_addr = t.strtab_addr, strsz = t.strsz;
     uint64_t stroff;
-    if (!have_strtab || strsz == 0 || strsz > MAX_STRTAB ||
+    if (!t.have_strtab || strsz == 0 || strsz > MAX_STRTAB ||
         vaddr_to_offset(ph, eh.e_phnum, strtab_addr, &stroff) || stroff > file_size ||
         strsz > file_size - stroff) {
         rc = bad(path, "no usable dynamic string table");
@@ -360,51 +400,28 @@ static int read_dynamic64(ortkit__elf *e, int fd, const char *path, uint64_t fil
         rc = bad(path, "cannot read the dynamic string table");
         goto cleanup;
     }
-    for (size_t i = 0; i < ndyn && dyn[i].d_tag != DT_NULL; i++) {
-        char **slot = NULL;
-        switch (dyn[i].d_tag) {
-        case DT_SONAME: slot = &e->soname; break;
-        case DT_RUNPATH: slot = &e->runpath; break;
-        case DT_RPATH: slot = &e->rpath; break;
-        case DT_NEEDED:
-            if (e->needed_count == MAX_NEEDED) {
-                rc = bad(path, "too many DT_NEEDED entries");
-                goto cleanup;
-            }
-            if (!e->needed && !(e->needed = calloc(MAX_NEEDED, sizeof *e->needed))) {
-                rc = ortkit__error_nomem();
-                goto cleanup;
-            }
-            slot = &e->needed[e->needed_count++];
-            break;
-        default: continue;
-        }
-        free(*slot);
-        if (!(*slot = dyn_string(strtab, strsz, dyn[i].d_un.d_val))) {
-            rc = bad(path, "a dynamic entry points outside the string table");
-            goto cleanup;
-        }
-    }
+    if ((rc = dynamic_strings(e, path, dyn, ndyn, strtab, strsz)))
+        goto cleanup;
     /* A program made position-independent by an older linker has no
      * DF_1_PIE; it asks for an interpreter and, unlike a library, has no
      * SONAME.  (libc.so.6, which has both, counts as a library.) */
     if (interp && !e->soname)
         e->executable = 1;
     uint64_t veroff;
-    if (have_verneed && verneednum) {
-        if (vaddr_to_offset(ph, eh.e_phnum, verneed, &veroff)) {
+    if (t.have_verneed && t.verneednum) {
+        if (vaddr_to_offset(ph, eh.e_phnum, t.verneed, &veroff)) {
             rc = bad(path, "version needs outside the loaded segments");
             goto cleanup;
         }
-        if ((rc = read_verneed(e, fd, path, file_size, veroff, verneednum, strtab, strsz)))
+        if ((rc = read_verneed(e, fd, path, file_size, veroff, t.verneednum, strtab, strsz)))
             goto cleanup;
     }
-    if (have_verdef && verdefnum) {
-        if (vaddr_to_offset(ph, eh.e_phnum, verdef, &veroff)) {
+    if (t.have_verdef && t.verdefnum) {
+        if (vaddr_to_offset(ph, eh.e_phnum, t.verdef, &veroff)) {
             rc = bad(path, "version definitions outside the loaded segments");
             goto cleanup;
         }
-        rc = read_verdef(e, fd, path, file_size, veroff, verdefnum, strtab, strsz);
+        rc = read_verdef(e, fd, path, file_size, veroff, t.verdefnum, strtab, strsz);
     }
 cleanup:
     free(ph);

@@ -88,9 +88,10 @@ int ortkit_runtime_open_resolved(ortkit_runtime **out, const ortkit_resolution *
             if (*c == '\n')
                 *c = c[1] ? ';' : '\0';
         rc = ortkit__error_set(ORTKIT_E_RUNTIME_NOT_FOUND,
-                               "no ONNX Runtime found (looked at: %s); set ORTKIT_RUNTIME to "
-                               "libonnxruntime.so or its directory, or run scripts/setup.sh",
-                               where);
+                               "no ONNX Runtime found: get Microsoft's with 'ortkit bundle fetch "
+                               "1.30.0', install one from a repository with 'ortkit bundle "
+                               "install URL --pubkey KEY', or set ORTKIT_RUNTIME to a "
+                               "libonnxruntime.so (looked at: %s)", where);
     }
     return rc;
 }

@@ -142,10 +142,66 @@ static void free_outputs(const run_io *io, size_t n)
     }
 }
 
-static int run(ortkit_session *s, ortkit_run_control *control, const run_io *io)
+/* Each input given named in the model's own strings (in_names), once, not
+ * NULL, and checked against its declaration; every input the model needs
+ * given (given: which were). */
+static int name_inputs(const ortkit_session *s, const run_io *io, const void *const *inputs,
+                       unsigned char *given, const char **in_names)
 {
     const char *const *input_names = io->input_names;
+    size_t n_inputs = io->n_inputs;
+    int io_values = io->values_out != NULL, rc;
+    for (size_t i = 0; i < n_inputs; i++) {
+        long idx = ortkit_session_input_index(s, input_names[i]);
+        if (idx < 0)
+            return ortkit__error_set(ORTKIT_E_NAME, "'%s' has no input named '%s'", s->label,
+                                     input_names[i] ? input_names[i] : "(null)");
+        if (given[idx])
+            return ortkit__error_set(ORTKIT_E_NAME, "input '%s' is given twice", input_names[i]);
+        given[idx] = 1;
+        /* ORT is given the model's own name strings. */
+        in_names[i] = s->inputs[idx].name;
+        if (!inputs[i])
+            return ortkit__error_set(ORTKIT_E_INVALID_ARG, "input '%s' is NULL", input_names[i]);
+        if ((rc = check_input(s, idx, io, i)))
+            return rc;
+    }
+    for (size_t i = 0; i < s->input_count; i++)
+        if (!given[i] && !(io_values && s->inputs[i].kind == ORTKIT_KIND_OPTIONAL)) {
+            char want[256];
+            ortkit_io_describe(&s->inputs[i], want, sizeof want);
+            return ortkit__error_set(ORTKIT_E_NAME, "missing input '%s' (%s)", s->inputs[i].name,
+                                     want);
+        }
+    return ORTKIT_OK;
+}
+
+/* The outputs asked for (all, when none are named), by the model's own
+ * names and types; a plain run returns tensors only. */
+static int name_outputs(const ortkit_session *s, const run_io *io, size_t n_out, const char **out_names,
+                        const ortkit_value_type **out_types)
+{
     const char *const *output_names = io->output_names;
+    size_t n_outputs = io->n_outputs;
+    int io_values = io->values_out != NULL;
+    for (size_t i = 0; i < n_out; i++) {
+        long idx = n_outputs ? ortkit_session_output_index(s, output_names[i]) : (long)i;
+        if (idx < 0)
+            return ortkit__error_set(ORTKIT_E_NAME, "'%s' has no output named '%s'", s->label,
+                                     output_names[i] ? output_names[i] : "(null)");
+        const ortkit_io_info *info = &s->outputs[idx];
+        if (!io_values && info->kind != ORTKIT_KIND_TENSOR)
+            return ortkit__error_set(ORTKIT_E_UNSUPPORTED, "output '%s' is %s; "
+                                     "ortkit_session_run_values returns it", info->name,
+                                     kind_names[info->kind <= 5 ? info->kind : 0]);
+        out_names[i] = info->name;
+        out_types[i] = info->value_type;
+    }
+    return ORTKIT_OK;
+}
+
+static int run(ortkit_session *s, ortkit_run_control *control, const run_io *io)
+{
     size_t n_inputs = io->n_inputs, n_outputs = io->n_outputs;
     const void *const *inputs = io->tensors ? (const void *const *)io->tensors
                                             : (const void *const *)io->values;
@@ -184,51 +240,10 @@ static int run(ortkit_session *s, ortkit_run_control *control, const run_io *io)
     memset(given, 0, s->input_count);
     memset(out_values, 0, n_out * sizeof *out_values);
 
-    for (size_t i = 0; i < n_inputs; i++) {
-        long idx = ortkit_session_input_index(s, input_names[i]);
-        if (idx < 0) {
-            rc = ortkit__error_set(ORTKIT_E_NAME, "'%s' has no input named '%s'", s->label,
-                                   input_names[i] ? input_names[i] : "(null)");
-            goto cleanup;
-        }
-        if (given[idx]) {
-            rc = ortkit__error_set(ORTKIT_E_NAME, "input '%s' is given twice", input_names[i]);
-            goto cleanup;
-        }
-        given[idx] = 1;
-        /* ORT is given the model's own name strings. */
-        in_names[i] = s->inputs[idx].name;
-        if (!inputs[i]) {
-            rc = ortkit__error_set(ORTKIT_E_INVALID_ARG, "input '%s' is NULL", input_names[i]);
-            goto cleanup;
-        }
-        if ((rc = check_input(s, idx, io, i)))
-            goto cleanup;
-    }
-    for (size_t i = 0; i < s->input_count; i++)
-        if (!given[i] && !(io_values && s->inputs[i].kind == ORTKIT_KIND_OPTIONAL)) {
-            char want[256];
-            ortkit_io_describe(&s->inputs[i], want, sizeof want);
-            rc = ortkit__error_set(ORTKIT_E_NAME, "missing input '%s' (%s)", s->inputs[i].name, want);
-            goto cleanup;
-        }
-    for (size_t i = 0; i < n_out; i++) {
-        long idx = n_outputs ? ortkit_session_output_index(s, output_names[i]) : (long)i;
-        if (idx < 0) {
-            rc = ortkit__error_set(ORTKIT_E_NAME, "'%s' has no output named '%s'", s->label,
-                                   output_names[i] ? output_names[i] : "(null)");
-            goto cleanup;
-        }
-        const ortkit_io_info *info = &s->outputs[idx];
-        if (!io_values && info->kind != ORTKIT_KIND_TENSOR) {
-            rc = ortkit__error_set(ORTKIT_E_UNSUPPORTED, "output '%s' is %s; "
-                                   "ortkit_session_run_values returns it", info->name,
-                                   kind_names[info->kind <= 5 ? info->kind : 0]);
-            goto cleanup;
-        }
-        out_names[i] = info->name;
-        out_types[i] = info->value_type;
-    }
+    if ((rc = name_inputs(s, io, inputs, given, in_names)))
+        goto cleanup;
+    if ((rc = name_outputs(s, io, n_out, out_names, out_types)))
+        goto cleanup;
     /* An optional holding none is left out: the runtime takes a missing
      * optional input as none. */
     for (made = 0; made < n_inputs; made++) {

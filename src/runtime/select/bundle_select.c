@@ -419,6 +419,98 @@ void ortkit_bundle_choice_free(ortkit_bundle_choice *c)
     free(c);
 }
 
+/* Whether each bundle fits the host, and why not; a bundle shadowed by an
+ * earlier one of the same name does not. */
+static void judge_each(verdict_data *v, const ortkit_bundle *const *bundles, size_t count,
+                       const ortkit_host *host, const char *forced)
+{
+    for (size_t i = 0; i < count; i++) {
+        int step;
+        v[i].pub.fits = fits(bundles[i], host, forced, v[i].why, sizeof v[i].why, &step,
+                             &v[i].cpu_only);
+        v[i].pub.step = v[i].pub.fits ? "" : step_names[step];
+        for (size_t j = 0; bundles[i] && j < i; j++) {
+            if (bundles[j] && !strcmp(bundles[j]->m.name, bundles[i]->m.name)) {
+                v[i].pub.fits = 0;
+                v[i].pub.step = step_names[STEP_SHADOWED];
+                snprintf(v[i].why, sizeof v[i].why, "shadowed by the bundle of the same name in "
+                         "'%s', earlier in the search order", bundles[j]->m.dir);
+                break;
+            }
+        }
+    }
+}
+
+/* Why nothing was chosen: no bundles, or none of those wanted fits. */
+static void no_fit_reason(char *reason, size_t size, const verdict_data *v,
+                          const ortkit_bundle *const *bundles, size_t count,
+                          const unsigned char *wanted, const char *pin, int pin_kind,
+                          size_t considered)
+{
+    size_t first = 0;
+    while (first < count && !wanted[first])
+        first++;
+    if (count == 0)
+        snprintf(reason, size, "no bundles were found");
+    else if (pin_kind == 0)
+        snprintf(reason, size, "bundle '%.64s' does not fit this host: %.230s",
+                 pin, v[first].why);
+    else if (considered == 1)
+        snprintf(reason, size, "the only bundle%s%.32s does not fit this host: %.230s",
+                 pin ? " with ONNX Runtime " : "", pin ? pin : "", v[first].why);
+    else
+        snprintf(reason, size,
+                 "none of the %zu bundles%s%.32s fits this host; %.64s: %.200s", considered,
+                 pin ? " with ONNX Runtime " : "", pin ? pin : "",
+                 bundles[first] ? bundles[first]->m.name : "the first", v[first].why);
+}
+
+/* Those wanted that fit, best first, into order: each one's rank, the step
+ * that put it above the next and why; how many. */
+static size_t order_fitting(verdict_data *v, const ortkit_bundle *const *bundles, size_t count,
+                            const unsigned char *wanted, size_t *order, const char *forced)
+{
+    rank r;
+    int key;
+    size_t n_order = 0;
+    for (size_t i = 0; i < count; i++) {
+        if (!wanted[i] || !v[i].pub.fits)
+            continue;
+        rank_of(&bundles[i]->m, v[i].cpu_only, &r);
+        size_t at = n_order;
+        for (; at > 0; at--) {
+            rank ra;
+            rank_of(&bundles[order[at - 1]]->m, v[order[at - 1]].cpu_only, &ra);
+            if (compare(&r, &ra, &key) <= 0)
+                break;
+            order[at] = order[at - 1];
+        }
+        order[at] = i;
+        n_order++;
+    }
+    for (size_t k = 0; k < n_order; k++) {
+        verdict_data *d = &v[order[k]];
+        d->pub.rank = k + 1;
+        if (k + 1 == n_order) {
+            d->pub.step = "";
+            snprintf(d->order, sizeof d->order, "%s", n_order > 1 ? "last of those that fit" : "");
+            continue;
+        }
+        rank ra, rn;
+        rank_of(&bundles[order[k]]->m, v[order[k]].cpu_only, &ra);
+        rank_of(&bundles[order[k + 1]]->m, v[order[k + 1]].cpu_only, &rn);
+        compare(&ra, &rn, &key);
+        d->pub.step = step_names[key_step(key)];
+        reason_for(d->order, sizeof d->order, bundles[order[k]], &ra, bundles[order[k + 1]], &rn, key);
+    }
+    if (forced)
+        for (size_t k = 0; k < n_order; k++)
+            snprintf(v[order[k]].order + strlen(v[order[k]].order),
+                     sizeof v[order[k]].order - strlen(v[order[k]].order),
+                     "%sCPU taken as %s (ORTKIT_FORCE_ISA)", v[order[k]].order[0] ? "; " : "", forced);
+    return n_order;
+}
+
 static int choose(choice_data *out, const ortkit_host *host, const ortkit_bundle *const *bundles,
                   size_t count, const char *pin)
 {
@@ -436,21 +528,7 @@ static int choose(choice_data *out, const ortkit_host *host, const ortkit_bundle
     ortkit_host forced_host = *host;
     const char *forced = force_isa(&forced_host);
     host = &forced_host;
-    for (size_t i = 0; i < count; i++) {
-        int step;
-        v[i].pub.fits = fits(bundles[i], host, forced, v[i].why, sizeof v[i].why, &step,
-                             &v[i].cpu_only);
-        v[i].pub.step = v[i].pub.fits ? "" : step_names[step];
-        for (size_t j = 0; bundles[i] && j < i; j++) {
-            if (bundles[j] && !strcmp(bundles[j]->m.name, bundles[i]->m.name)) {
-                v[i].pub.fits = 0;
-                v[i].pub.step = step_names[STEP_SHADOWED];
-                snprintf(v[i].why, sizeof v[i].why, "shadowed by the bundle of the same name in "
-                         "'%s', earlier in the search order", bundles[j]->m.dir);
-                break;
-            }
-        }
-    }
+    judge_each(v, bundles, count, host, forced);
 
     /* The candidates: all, or those the pin names (by name before version). */
     int pin_kind = -1;
@@ -492,64 +570,15 @@ static int choose(choice_data *out, const ortkit_host *host, const ortkit_bundle
         }
     }
     if (best == ORTKIT_BUNDLE_NONE) {
-        size_t first = 0;
-        while (first < count && !wanted[first])
-            first++;
-        if (count == 0)
-            snprintf(out->reason, sizeof out->reason, "no bundles were found");
-        else if (pin_kind == 0)
-            snprintf(out->reason, sizeof out->reason, "bundle '%.64s' does not fit this host: %.230s",
-                     pin, v[first].why);
-        else if (considered == 1)
-            snprintf(out->reason, sizeof out->reason, "the only bundle%s%.32s does not fit this host: %.230s",
-                     pin ? " with ONNX Runtime " : "", pin ? pin : "", v[first].why);
-        else
-            snprintf(out->reason, sizeof out->reason,
-                     "none of the %zu bundles%s%.32s fits this host; %.64s: %.200s", considered,
-                     pin ? " with ONNX Runtime " : "", pin ? pin : "",
-                     bundles[first] ? bundles[first]->m.name : "the first", v[first].why);
+        no_fit_reason(out->reason, sizeof out->reason, v, bundles, count, wanted, pin, pin_kind,
+                      considered);
         rc = ortkit__error_set(pin ? ORTKIT_E_UNSUPPORTED : ORTKIT_E_RUNTIME_NOT_FOUND, "%s",
                                out->reason);
         goto cleanup;
     }
 
     /* The order of every candidate that fits, and what puts each above the next. */
-    size_t n_order = 0;
-    for (size_t i = 0; i < count; i++) {
-        if (!wanted[i] || !v[i].pub.fits)
-            continue;
-        rank_of(&bundles[i]->m, v[i].cpu_only, &r);
-        size_t at = n_order;
-        for (; at > 0; at--) {
-            rank ra;
-            rank_of(&bundles[order[at - 1]]->m, v[order[at - 1]].cpu_only, &ra);
-            if (compare(&r, &ra, &key) <= 0)
-                break;
-            order[at] = order[at - 1];
-        }
-        order[at] = i;
-        n_order++;
-    }
-    for (size_t k = 0; k < n_order; k++) {
-        verdict_data *d = &v[order[k]];
-        d->pub.rank = k + 1;
-        if (k + 1 == n_order) {
-            d->pub.step = "";
-            snprintf(d->order, sizeof d->order, "%s", n_order > 1 ? "last of those that fit" : "");
-            continue;
-        }
-        rank ra, rn;
-        rank_of(&bundles[order[k]]->m, v[order[k]].cpu_only, &ra);
-        rank_of(&bundles[order[k + 1]]->m, v[order[k + 1]].cpu_only, &rn);
-        compare(&ra, &rn, &key);
-        d->pub.step = step_names[key_step(key)];
-        reason_for(d->order, sizeof d->order, bundles[order[k]], &ra, bundles[order[k + 1]], &rn, key);
-    }
-    if (forced)
-        for (size_t k = 0; k < n_order; k++)
-            snprintf(v[order[k]].order + strlen(v[order[k]].order),
-                     sizeof v[order[k]].order - strlen(v[order[k]].order),
-                     "%sCPU taken as %s (ORTKIT_FORCE_ISA)", v[order[k]].order[0] ? "; " : "", forced);
+    size_t n_order = order_fitting(v, bundles, count, wanted, order, forced);
 
     /* Why this one: what sets it apart from the next best. */
     char because[800];

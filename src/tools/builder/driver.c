@@ -205,6 +205,36 @@ static void take_lines(ninja_reader *nr, FILE *log, ortkit__builder_progress *p,
     nr->len = left;
 }
 
+/* Ninja, writing to a pipe, prints a step's status when it finishes, so
+ * the total would show only after the first step: a dry run first (cheap:
+ * it only stats files) counts the steps into rep. */
+static void steps_planned(const ortkit__builder_execute_options *o, ortkit__builder_report *rep)
+{
+    char *argv[] = {"ninja", "-C", (char *)o->build_dir, "-n", (char *)o->target, NULL};
+    char *dry = NULL;
+    int st = 0;
+    long done, total;
+    if (ortkit__spawn((const char *const *)argv, 1, &dry, &st) == 0 && st == 0 && dry) {
+        const char *first = strstr(dry, "[ortkit ");
+        if (first && ortkit__builder_progress_parse(first, &done, &total, NULL))
+            rep->steps_total = total;
+    }
+    free(dry);
+}
+
+/* Launchers wait for their compilers, so once every launcher has hung up
+ * no compiler of this build is left (bounded: a launcher may be stuck in a
+ * compiler that ignores signals). */
+static void drain_launchers(ortkit__builder_server *srv)
+{
+    for (double t0 = ortkit__clock_now(); srv->n_clients && ortkit__clock_now() - t0 < 10;) {
+        struct pollfd pfd[512];
+        size_t n = ortkit__builder_server_pollfds(srv, pfd, sizeof pfd / sizeof pfd[0]);
+        if (poll(pfd, (nfds_t)n, 100) > 0)
+            ortkit__builder_server_handle(srv, pfd, n, ortkit__clock_now());
+    }
+}
+
 static int build_under_gate(const ortkit__builder_execute_options *o, ortkit__builder_report *rep,
                             FILE *log, const char *log_path)
 {
@@ -226,21 +256,7 @@ static int build_under_gate(const ortkit__builder_execute_options *o, ortkit__bu
             srv.gate.lang_default[l] = o->lang_default[l];
 
     setenv("NINJA_STATUS", "[ortkit %f/%t %r] ", 1);
-    /* Ninja, writing to a pipe, prints a step's status when it finishes, so
-     * the total would show only after the first step: ask a dry run first
-     * (cheap: it only stats files). */
-    {
-        char *argv[] = {"ninja", "-C", (char *)o->build_dir, "-n", (char *)o->target, NULL};
-        char *dry = NULL;
-        int st = 0;
-        long done, total;
-        if (ortkit__spawn((const char *const *)argv, 1, &dry, &st) == 0 && st == 0 && dry) {
-            const char *first = strstr(dry, "[ortkit ");
-            if (first && ortkit__builder_progress_parse(first, &done, &total, NULL))
-                rep->steps_total = total;
-        }
-        free(dry);
-    }
+    steps_planned(o, rep);
     int jobs = o->ninja_jobs > 0 ? o->ninja_jobs : rep->slots * 2 < rep->slots + 4 ? rep->slots + 4
                                                                                   : rep->slots * 2;
     fflush(log);
@@ -298,15 +314,7 @@ static int build_under_gate(const ortkit__builder_execute_options *o, ortkit__bu
         ortkit__builder_progress_draw(&prog, srv.gate.running, ortkit__builder_gate_in_use(&srv.gate),
                                       rep->budget, 0, stderr);
     }
-    /* Launchers wait for their compilers, so once every launcher has hung
-     * up no compiler of this build is left (bounded: a launcher may be
-     * stuck in a compiler that ignores signals). */
-    for (double t0 = ortkit__clock_now(); srv.n_clients && ortkit__clock_now() - t0 < 10;) {
-        struct pollfd pfd[512];
-        size_t n = ortkit__builder_server_pollfds(&srv, pfd, sizeof pfd / sizeof pfd[0]);
-        if (poll(pfd, (nfds_t)n, 100) > 0)
-            ortkit__builder_server_handle(&srv, pfd, n, ortkit__clock_now());
-    }
+    drain_launchers(&srv);
     if (nr && nr->len) {
         fwrite(nr->buf, 1, nr->len, log);
         fputc('\n', log);

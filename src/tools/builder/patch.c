@@ -247,12 +247,30 @@ int ortkit__builder_patch_apply(const char *patch_dir, const char *source, const
     if (access(record, F_OK) == 0 && (rc = ortkit__file_read(&list, NULL, record, 1 << 20)))
         goto cleanup;
     /* The tree decides, not the record: a tree unpacked afresh under a build
-     * directory that had patched the old one gets the set again. */
-    int whole_set_in = set_in(source, dir, names.v, names.n, state_dir);
+     * directory that had patched the old one gets the set again.  The longest
+     * first part of the set that the tree holds (the whole set reverse-applies,
+     * or all but the patches added to the set since) is in; patches of it that
+     * overlap need each other's context, which only the part as a whole
+     * gives them. */
+    size_t in_part = 0;
+    for (size_t k = names.n; k > 0 && !in_part; k--)
+        if (set_in(source, dir, names.v, k, state_dir))
+            in_part = k;
     for (size_t i = 0; !rc && i < names.n; i++) {
         char file[PATH_MAX];
         int was_recorded = recorded(list, names.v[i]);
-        if (whole_set_in) {
+        if (i < in_part && in_part < names.n &&
+            !(rc = ortkit__pathf(file, sizeof file, "%s/%s", dir, names.v[i])) &&
+            run_patch(source, file, "check", NULL) == 0) {
+            /* In, and it would apply again where its context repeats. */
+            rc = ortkit__error_set(ORTKIT_E_IO, "patch %s would apply to %s, but it is already "
+                                   "in it (its context repeats there): not applied a second time; "
+                                   "unpack a fresh source tree", names.v[i], source);
+            break;
+        }
+        if (rc)
+            break;
+        if (i < in_part) {
             if (log && !was_recorded)
                 fprintf(log, "ortkit: patch %s is already in %s\n", names.v[i], source);
             (*skipped)++;

@@ -61,17 +61,27 @@ cleanup:
     return rc;
 }
 
-static int plan_cmake_project(ortkit__builder_plan *p, const ortkit__builder_config *cfg)
+/* "cmake -S SOURCE[/SUB] -B BUILD -G Ninja": how every configure starts. */
+static int push_cmake(ortkit__strv *c, const char *source, const char *sub, const char *build_dir)
 {
     int rc = 0;
-    ortkit__strv *c = &p->configure;
     PUSH(c, "cmake");
     PUSH(c, "-S");
-    PUSH(c, "%s", cfg->source);
+    PUSH(c, "%s%s", source, sub);
     PUSH(c, "-B");
-    PUSH(c, "%s", cfg->build_dir);
+    PUSH(c, "%s", build_dir);
     PUSH(c, "-G");
     PUSH(c, "Ninja");
+cleanup:
+    return rc;
+}
+
+static int plan_cmake_project(ortkit__builder_plan *p, const ortkit__builder_config *cfg)
+{
+    ortkit__strv *c = &p->configure;
+    int rc = push_cmake(c, cfg->source, "", cfg->build_dir);
+    if (rc)
+        return rc;
     PUSH(c, "-DCMAKE_BUILD_TYPE=Release");
     PUSH(c, "-DCMAKE_INSTALL_PREFIX=%s", p->stage_dir);
     if ((rc = push_launchers(c, cfg, 0)) || (rc = push_defines(c, cfg)))
@@ -237,27 +247,10 @@ cleanup:
     return rc;
 }
 
-static int plan_ort(ortkit__builder_plan *p, const ortkit__builder_config *cfg)
+/* The operator reduction's command, when a build keeps only some operators. */
+static int plan_reduce(ortkit__builder_plan *p, const ortkit__builder_config *cfg, int cuda)
 {
     int rc = 0;
-    const ortkit_variant *v = cfg->variant;
-    ortkit__strv *c = &p->configure, *s = &p->summary;
-    char arch[32] = "";
-    if (!v)
-        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "an ONNX Runtime build needs a variant");
-    if (v->defect[0])
-        return ortkit__error_set(ORTKIT_E_UNSUPPORTED, "variant %s cannot be built: %s", v->name,
-                                 v->defect);
-    int cuda = v->cuda != 0;
-    if (cuda) {
-        if (!cfg->cuda_home || !cfg->cudnn_home)
-            return ortkit__error_set(ORTKIT_E_INVALID_ARG,
-                                     "variant %s needs the CUDA toolkit and cuDNN locations",
-                                     v->name);
-        if ((rc = ortkit__builder_cuda_architectures(v, arch, sizeof arch)))
-            return rc;
-    }
-
     if (cfg->ops_config) {
         ortkit__strv *r = &p->reduce;
         PUSH(r, "%s", cfg->python ? cfg->python : "python3");
@@ -268,14 +261,20 @@ static int plan_ort(ortkit__builder_plan *p, const ortkit__builder_config *cfg)
         if (cuda)
             PUSH(r, "--use_cuda");
     }
+cleanup:
+    return rc;
+}
 
-    PUSH(c, "cmake");
-    PUSH(c, "-S");
-    PUSH(c, "%s/cmake", cfg->source);
-    PUSH(c, "-B");
-    PUSH(c, "%s", cfg->build_dir);
-    PUSH(c, "-G");
-    PUSH(c, "Ninja");
+/* The CMake command line that configures ONNX Runtime (arch: the CUDA
+ * architectures, for a CUDA variant). */
+static int plan_configure(ortkit__builder_plan *p, const ortkit__builder_config *cfg, const char *arch)
+{
+    int rc = 0;
+    const ortkit_variant *v = cfg->variant;
+    ortkit__strv *c = &p->configure;
+    int cuda = v->cuda != 0;
+    if ((rc = push_cmake(c, cfg->source, "/cmake", cfg->build_dir)))
+        return rc;
     /* ORT sets COMPILE_WARNING_AS_ERROR on its targets, so a compiler newer
      * than its CI's stops on new warnings in system headers (gcc 14 in
      * Eigen's AVX code); a release build keeps warnings as warnings. */
@@ -298,6 +297,13 @@ static int plan_ort(ortkit__builder_plan *p, const ortkit__builder_config *cfg)
         /* The interpreter and numpy's headers named, so CMake's FindPython
          * searches nothing (the numpy headers need no importable numpy). */
         PUSH(c, "-Donnxruntime_ENABLE_PYTHON=ON");
+        /* What FindPython cached of another interpreter would stay (a build
+         * directory configured again for the next CPython found no
+         * Development.Module): dropped before it looks. */
+        PUSH(c, "-U");
+        PUSH(c, "_Python_*");
+        PUSH(c, "-U");
+        PUSH(c, "Python_*");
         PUSH(c, "-DPython_EXECUTABLE=%s", py->interpreter);
         PUSH(c, "-DPython_NumPy_INCLUDE_DIR=%s", py->numpy_include);
     } else {
@@ -352,10 +358,20 @@ static int plan_ort(ortkit__builder_plan *p, const ortkit__builder_config *cfg)
      * (docs/BUILD.md, "What variants share"). */
     if (cuda)
         PUSH(c, "-DCMAKE_CUDA_FLAGS=");
-    if ((rc = push_launchers(c, cfg, cuda)) || (rc = push_defines(c, cfg)))
-        goto cleanup;
+    if (!(rc = push_launchers(c, cfg, cuda)))
+        rc = push_defines(c, cfg);
+cleanup:
+    return rc;
+}
 
-    /* For people. */
+/* The plan in words, for people. */
+static int plan_summary(ortkit__builder_plan *p, const ortkit__builder_config *cfg, const char *arch)
+{
+    const ortkit__builder_cross *x = cfg->cross && cfg->cross->active ? cfg->cross : NULL;
+    const ortkit__builder_python *py = cfg->ext_python;
+    const ortkit_variant *v = cfg->variant;
+    ortkit__strv *s = &p->summary;
+    int rc = 0, cuda = v->cuda != 0;
     char flox[128] = "";
     (void)ortkit_variant_name(v, flox, sizeof flox, ORTKIT_VARIANT_FLOX);
     PUSH(s, "variant\t%s (Flox: %s)", v->name, flox);
@@ -424,10 +440,34 @@ static int plan_ort(ortkit__builder_plan *p, const ortkit__builder_config *cfg)
         PUSH(s, "operators\treduced to %s", cfg->ops_config);
     else
         PUSH(s, "operators\tall");
-    if ((rc = plan_sharing(p, v)))
-        goto cleanup;
 cleanup:
     return rc;
+}
+
+/* An ONNX Runtime build: the variant checked, then its commands and its account. */
+static int plan_ort(ortkit__builder_plan *p, const ortkit__builder_config *cfg)
+{
+    int rc = 0;
+    const ortkit_variant *v = cfg->variant;
+    char arch[32] = "";
+    if (!v)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "an ONNX Runtime build needs a variant");
+    if (v->defect[0])
+        return ortkit__error_set(ORTKIT_E_UNSUPPORTED, "variant %s cannot be built: %s", v->name,
+                                 v->defect);
+    int cuda = v->cuda != 0;
+    if (cuda) {
+        if (!cfg->cuda_home || !cfg->cudnn_home)
+            return ortkit__error_set(ORTKIT_E_INVALID_ARG,
+                                     "variant %s needs the CUDA toolkit and cuDNN locations",
+                                     v->name);
+        if ((rc = ortkit__builder_cuda_architectures(v, arch, sizeof arch)))
+            return rc;
+    }
+    if ((rc = plan_reduce(p, cfg, cuda)) || (rc = plan_configure(p, cfg, arch)) ||
+        (rc = plan_summary(p, cfg, arch)))
+        return rc;
+    return plan_sharing(p, v);
 }
 
 int ortkit__builder_plan_make(ortkit__builder_plan *out, const ortkit__builder_config *cfg)

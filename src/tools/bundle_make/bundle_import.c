@@ -665,6 +665,61 @@ ORTKIT__ABI_STRUCT(options_abi, ortkit_bundle_import_options, "import options",
                    offsetof(ortkit_bundle_import_options, platform),
                    sizeof(ortkit_bundle_import_options));
 
+/* The --name and --variant asked for: a bundle name checked, a variant
+ * of the matrix (*variant its name) or "cudaN", a GPU release of that
+ * CUDA major whose facts its binaries give. */
+static int read_variant(import *im, const char **variant)
+{
+    if (im->opts->name && !ortkit__bundle_name_ok(im->opts->name))
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG,
+                                 "'%s' is not a bundle name: at most %d letters, digits, '.', '_', "
+                                 "'+' or '-', starting with a letter or digit", im->opts->name,
+                                 BUNDLE_NAME_MAX);
+    const char *vname = im->opts->variant;
+    if (vname && !strncmp(vname, "cuda", 4) && vname[4] >= '1' && vname[4] <= '9' &&
+        strspn(vname + 4, "0123456789") == strlen(vname + 4) && strlen(vname) <= 6) {
+        /* "cuda13": a GPU release of that CUDA major, the rest read from its binaries. */
+        im->gpu_major = atoi(vname + 4);
+    } else if (vname && strcmp(vname, "cpu")) {
+        int rc = ortkit_variant_parse(&im->variant, im->opts->variant);
+        if (rc)
+            return rc;
+        if (im->opts->providers && !im->variant->cuda)
+            return ortkit__error_set(ORTKIT_E_INVALID_ARG, "cannot import '%s': --providers is for a "
+                                     "CUDA build, and variant %s is for the CPU only", im->src,
+                                     im->variant->name);
+        if (im->variant->defect[0])
+            return ortkit__error_set(ORTKIT_E_INVALID_ARG, "variant %s cannot exist: %s",
+                                     im->variant->name, im->variant->defect);
+        *variant = im->variant->name;
+    }
+    return ORTKIT_OK;
+}
+
+/* The bundle's name: the one given, or ort-VERSION-VARIANT with what tells
+ * an arm64 build or a static bundle apart. */
+static int name_bundle(import *im, const char *variant, const char *archive)
+{
+    snprintf(im->name, sizeof im->name, "%s", im->opts->name ? im->opts->name : "");
+    /* A generic arm64 build says so in its name: "cpu" alone reads as this
+     * fleet's usual x86-64. */
+    int arm = ortkit__elf_arch(im->elf.machine) == ORTKIT_ARCH_AARCH64;
+    /* Likewise an arm64 GPU release its CUDA: "-l4t" (Jetson) or "-sbsa". */
+    char arch_suffix[16] = "";
+    if (arm && !strcmp(variant, "cpu"))
+        snprintf(arch_suffix, sizeof arch_suffix, "-aarch64");
+    else if (arm && im->gpu && !im->variant)
+        snprintf(arch_suffix, sizeof arch_suffix, "-%s", ortkit_cuda_platform_name(im->platform));
+    if (!im->name[0] && ((size_t)snprintf(im->name, sizeof im->name, "ort-%s-%s%s%s", im->version,
+                                          variant, arch_suffix, archive ? "-static" : "") >=
+                             sizeof im->name ||
+                         !ortkit__bundle_name_ok(im->name))) {
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "cannot make a bundle name from version '%s' "
+                                 "and variant %s; give one with --name", im->version, variant);
+    }
+    return ORTKIT_OK;
+}
+
 int ortkit__bundle_import_with(ortkit_bundle **out, const char *src,
                                const ortkit_bundle_import_options *opts, ortkit__probe_fn probe)
 {
@@ -687,34 +742,8 @@ int ortkit__bundle_import_with(ortkit_bundle **out, const char *src,
     const char *variant = "cpu";
     struct stat st;
 
-    if (im->opts->name && !ortkit__bundle_name_ok(im->opts->name)) {
-        rc = ortkit__error_set(ORTKIT_E_INVALID_ARG,
-                               "'%s' is not a bundle name: at most %d letters, digits, '.', '_', "
-                               "'+' or '-', starting with a letter or digit", im->opts->name,
-                               BUNDLE_NAME_MAX);
+    if ((rc = read_variant(im, &variant)))
         goto cleanup;
-    }
-    const char *vname = im->opts->variant;
-    if (vname && !strncmp(vname, "cuda", 4) && vname[4] >= '1' && vname[4] <= '9' &&
-        strspn(vname + 4, "0123456789") == strlen(vname + 4) && strlen(vname) <= 6) {
-        /* "cuda13": a GPU release of that CUDA major, the rest read from its binaries. */
-        im->gpu_major = atoi(vname + 4);
-    } else if (vname && strcmp(vname, "cpu")) {
-        if ((rc = ortkit_variant_parse(&im->variant, im->opts->variant)))
-            goto cleanup;
-        if (im->opts->providers && !im->variant->cuda) {
-            rc = ortkit__error_set(ORTKIT_E_INVALID_ARG, "cannot import '%s': --providers is for a "
-                                   "CUDA build, and variant %s is for the CPU only", src,
-                                   im->variant->name);
-            goto cleanup;
-        }
-        if (im->variant->defect[0]) {
-            rc = ortkit__error_set(ORTKIT_E_INVALID_ARG, "variant %s cannot exist: %s",
-                                   im->variant->name, im->variant->defect);
-            goto cleanup;
-        }
-        variant = im->variant->name;
-    }
     /* The source is checked whole before its library is loaded. */
     if ((rc = resolve_source(im)) || (rc = find_providers(im)) || (rc = check_source(im)) ||
         (rc = ortkit__cancelled(&im->cancel)) || (rc = inspect_library(im)) ||
@@ -726,24 +755,8 @@ int ortkit__bundle_import_with(ortkit_bundle **out, const char *src,
     if (archive && (rc = ortkit__static_check(archive, im->opts->static_libs,
                                               ortkit__elf_arch(im->elf.machine), im->version)))
         goto cleanup;
-    snprintf(im->name, sizeof im->name, "%s", im->opts->name ? im->opts->name : "");
-    /* A generic arm64 build says so in its name: "cpu" alone reads as this
-     * fleet's usual x86-64. */
-    int arm = ortkit__elf_arch(im->elf.machine) == ORTKIT_ARCH_AARCH64;
-    /* Likewise an arm64 GPU release its CUDA: "-l4t" (Jetson) or "-sbsa". */
-    char arch_suffix[16] = "";
-    if (arm && !strcmp(variant, "cpu"))
-        snprintf(arch_suffix, sizeof arch_suffix, "-aarch64");
-    else if (arm && im->gpu && !im->variant)
-        snprintf(arch_suffix, sizeof arch_suffix, "-%s", ortkit_cuda_platform_name(im->platform));
-    if (!im->name[0] && ((size_t)snprintf(im->name, sizeof im->name, "ort-%s-%s%s%s", im->version,
-                                          variant, arch_suffix, archive ? "-static" : "") >=
-                             sizeof im->name ||
-                         !ortkit__bundle_name_ok(im->name))) {
-        rc = ortkit__error_set(ORTKIT_E_INVALID_ARG, "cannot make a bundle name from version '%s' "
-                               "and variant %s; give one with --name", im->version, variant);
+    if ((rc = name_bundle(im, variant, archive)))
         goto cleanup;
-    }
 
     char user[PATH_MAX];
     const char *into = im->opts->into;

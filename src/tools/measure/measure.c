@@ -527,14 +527,17 @@ int ortkit_measure_round(ortkit_measure *m)
             slower += ratio[k] > 1;
         if (v == ORTKIT__MEASURE_SLOWER) {
             r->state = ORTKIT__MEASURED_SLOWER;
-            snprintf(r->note, sizeof r->note, "slower than %s in %zu of %zu rounds, by %.1f%% at "
-                     "the median, in %zu generations of processes", m->rec.cand[best].name, slower,
-                     n, 100 * (median - 1), m->generation);
+            /* The rounds counted are the last generation's: the table's round
+             * counts are of every generation. */
+            snprintf(r->note, sizeof r->note, "slower than %s in %zu of %zu rounds of the last of "
+                     "%zu generations of processes, by %.1f%% at the median",
+                     m->rec.cand[best].name, slower, n, m->generation, 100 * (median - 1));
         } else {
             r->state = ORTKIT__MEASURED_TIED;
             snprintf(r->note, sizeof r->note, "as fast as %s within %.0f%% (%+.1f%% at the median of "
-                     "%zu rounds), in %zu generations of processes", m->rec.cand[best].name,
-                     100 * ORTKIT__MEASURE_MARGIN, 100 * (median - 1), n, m->generation);
+                     "%zu rounds of the last of %zu generations of processes)",
+                     m->rec.cand[best].name, 100 * ORTKIT__MEASURE_MARGIN, 100 * (median - 1), n,
+                     m->generation);
         }
     }
     free(ratio);

@@ -9,6 +9,7 @@
  *   repo_open.c     open a repository: fetch, verify, judge
  *   repo_install.c  install one entry
  *   repo_publish.c  publish bundles, make key pairs
+ *   repo_npm.c      Microsoft's release from the npm registry, checked, as a bundle
  */
 #ifndef ORTKIT_REPO_H
 #define ORTKIT_REPO_H
@@ -136,6 +137,12 @@ typedef struct ortkit__fetch_job {
     uint64_t resumed_from, downloaded; /* out */
 } ortkit__fetch_job;
 int ortkit__fetch_file(const ortkit__source *src, ortkit__fetch_job *job);
+/* Fetch rel whole into path (made afresh, removed on failure), at most max
+ * bytes; *got: its size.  What it holds is for the caller to check.
+ * progress (NULL: none) is called as bytes arrive, with max as the total;
+ * nonzero from it stops the transfer (ORTKIT_E_CANCELLED). */
+int ortkit__fetch_whole(const ortkit__source *src, const char *rel, const char *path, uint64_t max,
+                        uint64_t *got, ortkit_repo_progress_fn progress, void *progress_arg);
 
 /* ---- state and locks (repo_state.c) --------------------------------------------- */
 

@@ -357,3 +357,32 @@ cleanup:
         unlink(job->part);
     return rc;
 }
+
+int ortkit__fetch_whole(const ortkit__source *src, const char *rel, const char *path, uint64_t max,
+                        uint64_t *got, ortkit_repo_progress_fn progress, void *progress_arg)
+{
+    ortkit__fetch_job job = {.rel = rel, .part = path, .size = max, .progress = progress,
+                             .progress_arg = progress_arg};
+    stream s = {.fd = -1, .want = max, .job = &job, .to_file = 1};
+    *got = 0;
+    int rc = ortkit__sha256_init(&s.sha);
+    if (rc)
+        return rc;
+    s.fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (s.fd < 0) {
+        rc = ortkit__error_set(ORTKIT_E_IO, "cannot create '%s': %s", path, strerror(errno));
+        goto cleanup;
+    }
+    rc = src->remote ? fetch_url(&s, src, rel) : fetch_path(&s, src, rel);
+    if (rc == ORTKIT_E_FORMAT && s.too_big)
+        rc = ortkit__error_set(ORTKIT_E_FORMAT, "%s/%s is larger than %llu bytes: refused",
+                               src->base, rel, (unsigned long long)max);
+    *got = s.have;
+cleanup:
+    if (s.fd >= 0)
+        close(s.fd);
+    ortkit__sha256_discard(&s.sha);
+    if (rc)
+        unlink(path);
+    return rc;
+}

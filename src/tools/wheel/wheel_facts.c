@@ -136,7 +136,8 @@ int ortkit__wheel_needs_add(ortkit__wheel_needs *needs, const char *path, const 
         if ((rc = add_library(&needs->libraries, elf.needed[i])))
             goto cleanup;
     }
-    qsort(needs->libraries.v, needs->libraries.n, sizeof *needs->libraries.v, by_name);
+    if (needs->libraries.n > 1)
+        qsort(needs->libraries.v, needs->libraries.n, sizeof *needs->libraries.v, by_name);
 cleanup:
     ortkit__elf_free(&elf);
     return rc;
@@ -220,14 +221,22 @@ char *ortkit__wheel_variant_json(const ortkit_manifest *m, const char *label)
     cJSON *order = cJSON_AddArrayToObject(prio, "namespace");
     cJSON *variants = cJSON_AddObjectToObject(root, "variants");
     props = cJSON_AddObjectToObject(variants, label);
-    if (v && v->cuda) {
+    /* A variant of the table names its SASS; a GPU release's is read from
+     * its providers' fat binaries at import (gpu.sass). */
+    int cuda = v && v->cuda ? v->cuda : m->gpu_known ? m->gpu_cuda : 0;
+    if (cuda) {
         char text[32];
         cJSON_AddItemToArray(order, cJSON_CreateString("nvidia"));
         ns = cJSON_AddObjectToObject(props, "nvidia");
-        snprintf(text, sizeof text, "%d.%d", v->cuda / 1000, (v->cuda % 1000) / 10);
+        snprintf(text, sizeof text, "%d.%d", cuda / 1000, (cuda % 1000) / 10);
         cJSON_AddItemToObject(ns, "cuda_version_lower_bound", cJSON_CreateStringArray((const char *[]){text}, 1));
-        snprintf(text, sizeof text, "%s_real", v->cubin[0] ? v->cubin + 3 : "0");
-        cJSON_AddItemToObject(ns, "sm_arch", cJSON_CreateStringArray((const char *[]){text}, 1));
+        cJSON *sm = cJSON_AddArrayToObject(ns, "sm_arch");
+        size_t n = v && v->cuda ? 1 : m->gpu_sass_count;
+        for (size_t i = 0; i < n; i++) {
+            const char *sass = v && v->cuda ? v->cubin : m->gpu_sass[i];
+            snprintf(text, sizeof text, "%s_real", strncmp(sass, "sm_", 3) ? sass : sass + 3);
+            cJSON_AddItemToArray(sm, cJSON_CreateString(text));
+        }
     }
     if (m->arch == ORTKIT_ARCH_X86_64) {
         const char *level = "v1";

@@ -6,7 +6,8 @@
  *                   ortkit.json and variant.json
  *   wheel_pack.c    a package tree into a wheel
  *   wheel_read.c    a wheel opened and every claim in it checked
- *   wheel_index.c   wheels.json and the PEP 503 pages: write, publish
+ *   wheel_list.c    wheels.json read strictly
+ *   wheel_index.c   wheels.json and the PEP 503 pages written; publishing
  *   wheel_choose.c  an index opened and verified, judged, fetched from
  */
 #ifndef ORTKIT_WHEEL_INTERNAL_H
@@ -70,7 +71,7 @@ char *ortkit__wheel_variant_json(const ortkit_manifest *m, const char *label);
  * temporary name while it is made or fetched). */
 int ortkit__wheel_open_as(ortkit_wheel **out, const char *path, const char *file);
 
-/* wheels.json, read (wheel_index.c). */
+/* wheels.json, read (wheel_list.c). */
 #define WHEEL_INDEX_MAX ((size_t)64 << 20)
 #define WHEEL_INDEX_MAX_ENTRIES 4096
 typedef struct ortkit__wheel_list {

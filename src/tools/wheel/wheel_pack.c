@@ -348,6 +348,21 @@ static int write_wheel(packer *p, const char *parent, const ortkit__strv *files,
     return rc;
 }
 
+/* build_and_package_info.py for a package built without one: its name,
+ * its version and the CUDA it was built with; NULL when memory runs out. */
+static char *package_info(const ortkit_manifest *m)
+{
+    char cuda_line[64] = "", *info = NULL;
+    if (m->cuda || m->gpu_cuda) {
+        int c = m->cuda ? m->cuda : m->gpu_cuda;
+        snprintf(cuda_line, sizeof cuda_line, "cuda_version = '%d.%d'\n", c / 1000, (c % 1000) / 10);
+    }
+    if (asprintf(&info, "package_name = '" WHEEL_PACKAGE "'\n__version__ = '%s'\n%s",
+                 m->ort_version, cuda_line) < 0)
+        return NULL;
+    return info;
+}
+
 int ortkit_wheel_pack(char **path, const char *package_dir, const ortkit_wheel_pack_options *opts)
 {
     if (path)
@@ -385,7 +400,8 @@ int ortkit_wheel_pack(char **path, const char *package_dir, const ortkit_wheel_p
     *strrchr(parent, '/') = '\0';
     if ((rc = walk(&files, parent, WHEEL_PACKAGE, 0)))
         goto cleanup;
-    qsort(files.v, files.n, sizeof *files.v, by_name);
+    if (files.n > 1)
+        qsort(files.v, files.n, sizeof *files.v, by_name);
     int has_ext = 0, has_info = 0;
     for (size_t i = 0; i < files.n; i++) {
         has_ext |= !strcmp(files.v[i], WHEEL_PACKAGE "/capi/onnxruntime_pybind11_state.so");
@@ -404,14 +420,7 @@ int ortkit_wheel_pack(char **path, const char *package_dir, const ortkit_wheel_p
         goto cleanup;
     const ortkit_variant *v = NULL;
     (void)ortkit_variant_parse(&v, m->variant);
-    char cuda_line[64] = "";
-    if (m->cuda || m->gpu_cuda) {
-        int c = m->cuda ? m->cuda : m->gpu_cuda;
-        snprintf(cuda_line, sizeof cuda_line, "cuda_version = '%d.%d'\n", c / 1000, (c % 1000) / 10);
-    }
-    if (!has_info && asprintf(&info_py, "package_name = '" WHEEL_PACKAGE "'\n__version__ = '%s'\n%s",
-                              m->ort_version, cuda_line) < 0) {
-        info_py = NULL;
+    if (!has_info && !(info_py = package_info(m))) {
         rc = ortkit__error_nomem();
         goto cleanup;
     }

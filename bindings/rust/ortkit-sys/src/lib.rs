@@ -150,10 +150,10 @@ pub const ORTKIT_ARENA_EXTEND_POWER_OF_TWO: ortkit_arena_extend = 1;
 pub const ORTKIT_ARENA_EXTEND_REQUESTED: ortkit_arena_extend = 2;
 
 /// The version of [`ortkit_runtime_options`] declared here: every field up
-/// to and including version 3's `api_base`.
-pub const ORTKIT_RUNTIME_OPTIONS_VERSION: c_uint = 3;
+/// to and including version 4's `model`, `model_shapes` and `model_threads`.
+pub const ORTKIT_RUNTIME_OPTIONS_VERSION: c_uint = 4;
 
-/// `ortkit_runtime_options`, version 3.  `Default` is
+/// `ortkit_runtime_options`, version 4.  `Default` is
 /// `ORTKIT_RUNTIME_OPTIONS_INIT`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
@@ -171,6 +171,13 @@ pub struct ortkit_runtime_options {
     pub cpu_arena_extend: ortkit_arena_extend,
     // Version 3.
     pub api_base: Option<unsafe extern "C" fn() -> *const OrtApiBase>,
+    // Version 4: the model the program will run, the sizes ("SYMBOL=SIZE" or
+    // "INPUT=[D0,D1]", comma-separated) and intra-op threads it runs it at:
+    // what `ortkit bundle choose --measure` remembered for them chooses the
+    // bundle.
+    pub model: *const c_char,
+    pub model_shapes: *const c_char,
+    pub model_threads: c_int,
 }
 
 impl Default for ortkit_runtime_options {
@@ -187,6 +194,9 @@ impl Default for ortkit_runtime_options {
             global_spinning: ORTKIT_SWITCH_DEFAULT,
             cpu_arena_extend: ORTKIT_ARENA_EXTEND_DEFAULT,
             api_base: None,
+            model: std::ptr::null(),
+            model_shapes: std::ptr::null(),
+            model_threads: 0,
         }
     }
 }
@@ -436,6 +446,7 @@ extern "C" {
     pub fn ortkit_resolution_error(res: *const ortkit_resolution) -> *const c_char;
     pub fn ortkit_resolution_path(res: *const ortkit_resolution) -> *const c_char;
     pub fn ortkit_resolution_source(res: *const ortkit_resolution) -> *const c_char;
+    pub fn ortkit_resolution_measured(res: *const ortkit_resolution) -> *const c_char;
     pub fn ortkit_resolution_step_count(res: *const ortkit_resolution) -> usize;
     pub fn ortkit_resolution_step(
         res: *const ortkit_resolution,

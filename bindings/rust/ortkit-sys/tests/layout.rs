@@ -68,6 +68,7 @@ fn structs() -> Vec<Struct> {
             ("global_intra_threads", global_intra_threads),
             ("global_inter_threads", global_inter_threads), ("global_spinning", global_spinning),
             ("cpu_arena_extend", cpu_arena_extend), ("api_base", api_base),
+            ("model", model), ("model_shapes", model_shapes), ("model_threads", model_threads),
         ]),
         strukt!(ortkit_session_options, Held::Options("ORTKIT_SESSION_OPTIONS_VERSION"), [
             ("version", version), ("intra_op_threads", intra_op_threads),
@@ -165,6 +166,9 @@ fn defaults() -> Vec<(String, i128)> {
         ("ortkit_runtime_options.global_spinning", r.global_spinning as i128),
         ("ortkit_runtime_options.cpu_arena_extend", r.cpu_arena_extend as i128),
         ("ortkit_runtime_options.api_base", r.api_base.is_some() as i128),
+        ("ortkit_runtime_options.model", p(r.model)),
+        ("ortkit_runtime_options.model_shapes", p(r.model_shapes)),
+        ("ortkit_runtime_options.model_threads", r.model_threads as i128),
     ];
     v.extend_from_slice(&[
         ("ortkit_session_options.version", s.version as i128),

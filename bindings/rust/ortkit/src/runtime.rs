@@ -168,6 +168,9 @@ pub struct RuntimeBuilder {
     global_spinning: Option<bool>,
     cpu_arena_extend: ArenaExtend,
     min_version: Option<String>,
+    model: Option<PathBuf>,
+    model_shapes: Option<String>,
+    model_threads: i32,
 }
 
 /// The C options with the strings they point at.
@@ -240,6 +243,22 @@ impl RuntimeBuilder {
         self
     }
 
+    /// The model the program will run: when the best fitting bundles are
+    /// chosen among (no path, `ORTKIT_RUNTIME` or pin decides), what `ortkit
+    /// bundle choose --model MODEL --measure` remembered for this model on
+    /// this host chooses the fastest, instead of the declared order
+    /// ([`Resolution::measured`] says whether it did).  `shapes` are the
+    /// sizes it runs it at (`"batch=1"`, `"input=[1,3,224,224]"`,
+    /// comma-separated; `""`: none), `threads` its sessions' intra-op
+    /// threads (0: ONNX Runtime's default), as they were measured.
+    pub fn model(mut self, model: impl AsRef<Path>, shapes: impl Into<String>, threads: i32) -> Self {
+        self.model = Some(model.as_ref().to_path_buf());
+        let shapes = shapes.into();
+        self.model_shapes = if shapes.is_empty() { None } else { Some(shapes) };
+        self.model_threads = threads;
+        self
+    }
+
     #[allow(clippy::field_reassign_with_default)] // the defaults are the C _INIT macro's
     fn raw(&self) -> Result<RawOptions> {
         let mut strings = Strings::default();
@@ -254,6 +273,13 @@ impl RuntimeBuilder {
         if let Some(id) = &self.log_id {
             o.log_id = keep(c_string(id, "log id")?);
         }
+        if let Some(m) = &self.model {
+            o.model = keep(c_path(m)?);
+        }
+        if let Some(s) = &self.model_shapes {
+            o.model_shapes = keep(c_string(s, "model shapes")?);
+        }
+        o.model_threads = self.model_threads;
         o.log_level = match self.log_level {
             LogLevel::Default => sys::ORTKIT_LOG_DEFAULT,
             LogLevel::Verbose => sys::ORTKIT_LOG_VERBOSE,
@@ -425,6 +451,14 @@ impl Resolution {
     /// Where it came from, as [`Runtime::source`] will say.
     pub fn source(&self) -> &str {
         unsafe { cstr_str(sys::ortkit_resolution_source(self.raw.as_ptr())) }.unwrap_or("?")
+    }
+
+    /// What choosing by measurement said when [`RuntimeBuilder::model`]
+    /// named a model and the bundles were chosen among: `"measured: ..."`
+    /// when a measurement chose the bundle, otherwise why the declared order
+    /// stands; `""` when no model was named (`ortkit_resolution_measured`).
+    pub fn measured(&self) -> &str {
+        unsafe { cstr_str(sys::ortkit_resolution_measured(self.raw.as_ptr())) }.unwrap_or("")
     }
 
     /// Every place looked at, in search order.

@@ -4,6 +4,17 @@
 #![allow(dead_code)]
 use std::path::PathBuf;
 
+/// `var`, else `rel` inside ORTKIT_DIR (a build directory) or the build
+/// directory libortkit was linked from; `None` when none holds it.
+pub fn material_opt(var: &str, rel: &str) -> Option<PathBuf> {
+    if let Some(v) = std::env::var_os(var).filter(|v| !v.is_empty()) {
+        return Some(PathBuf::from(v));
+    }
+    let dirs = [std::env::var_os("ORTKIT_DIR").filter(|v| !v.is_empty()).map(PathBuf::from),
+                option_env!("ORTKIT_LINKED_LIBDIR").filter(|v| !v.is_empty()).map(PathBuf::from)];
+    dirs.iter().flatten().map(|d| d.join(rel)).find(|p| p.exists())
+}
+
 /// `var`, else `rel` inside ORTKIT_DIR (a build directory); fails naming both.
 pub fn material(var: &str, rel: &str) -> PathBuf {
     if let Some(v) = std::env::var_os(var).filter(|v| !v.is_empty()) {
@@ -15,7 +26,16 @@ pub fn material(var: &str, rel: &str) -> PathBuf {
             return p;
         }
     }
-    panic!("set {} (or ORTKIT_DIR to a build directory holding {}): bindings/rust/run_tests.sh sets both", var, rel);
+    // A plain `cargo test`: beside the build directory libortkit was found
+    // in (ortkit-sys's build.rs: the clone's build/ when nothing else is).
+    if let Some(dir) = option_env!("ORTKIT_LINKED_LIBDIR").filter(|v| !v.is_empty()) {
+        let p = PathBuf::from(dir).join(rel);
+        if p.exists() {
+            return p;
+        }
+    }
+    panic!("set {} (or ORTKIT_DIR to a build directory holding {}): bindings/rust/run_tests.sh sets both; \
+            `make test` (or `make build SETUP=test`) makes them in the clone's build/, where a plain `cargo test` finds them", var, rel);
 }
 
 pub fn models() -> PathBuf {
