@@ -156,6 +156,12 @@ expect_in err "cannot be trusted to publish into"
 expect_exit 1 "$ORTKIT" wheel publish "$D11" --index idx --key other.key
 expect_in err "cannot be trusted to publish into"
 
+# A directory is an index too: the wheel named by a file:// URL pip takes.
+expect_exit 0 "$ORTKIT" wheel choose idx --pubkey ortkit.pub --python 3.11 \
+    --host "$SRC/tests/hosts/sapphire-rapids.json"
+expect_in out "install: python3.11 -m pip install 'onnxruntime @ file://$PWD/idx/cpu-avx2/onnxruntime/onnxruntime-1.17.3%2Bcpu.avx2-cp311-cp311-manylinux_2_31_x86_64.whl#sha256=$SHA'"
+expect_in out "best: the highest CPU level this host supports: avx2"
+
 # Served by nginx on loopback (TLS, a test CA), and chosen.
 have_nginx || { echo "nginx is not installed: the served index was not tried" >&2; exit 0; }
 NGINX_PROBE=wheels.json start_nginx "$PWD/idx"

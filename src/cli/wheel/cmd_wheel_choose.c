@@ -57,6 +57,25 @@ static int python_version(char *out, size_t size, const char *python, int *is_ve
     return CLI_OK;
 }
 
+/* Selection's reason speaks of bundles; here each is a wheel's facts. */
+static char *wheel_words(const char *reason)
+{
+    size_t n = strlen(reason), k = 0;
+    char *out = malloc(n + 1);
+    if (!out)
+        return NULL;
+    for (size_t i = 0; i < n;)
+        if (!strncmp(reason + i, "bundle", 6)) {
+            memcpy(out + k, "wheel", 5);
+            k += 5;
+            i += 6;
+        } else {
+            out[k++] = reason[i++];
+        }
+    out[k] = '\0';
+    return out;
+}
+
 /* The view's data, once: JSON prints it as it is, the text is drawn from it. */
 static cJSON *choice_json(const ortkit_wheel_index *x, const ortkit_bundle_choice *c, const char *python,
                           const char *interpreter)
@@ -86,7 +105,9 @@ static cJSON *choice_json(const ortkit_wheel_index *x, const ortkit_bundle_choic
         cJSON_AddBoolToObject(o, "chosen", c->index == i);
         cJSON_AddItemToArray(arr, o);
     }
-    cJSON_AddStringToObject(j, "reason", c->reason);
+    char *reason = wheel_words(c->reason);
+    cJSON_AddStringToObject(j, "reason", reason ? reason : c->reason);
+    free(reason);
     if (c->index != ORTKIT_BUNDLE_NONE) {
         char *url = NULL, *index_url = NULL;
         const ortkit_wheel_entry *e = ortkit_wheel_index_get(x, c->index);

@@ -143,13 +143,31 @@ int ortkit_wheel_index_url(char **wheel_url, char **index_url, const ortkit_whee
     for (const char *c = file; *c; c++)
         n += (size_t)(*c == '+' ? sprintf(enc + n, "%%2B") : sprintf(enc + n, "%c", *c));
     int rc = ORTKIT_OK;
-    if ((wheel_url && asprintf(&name, "%s/%.*s%s", x->base, (int)(file - e->file), e->file, enc) < 0) ||
-        (index_url && asprintf(index_url, "%s/%s", x->base, e->index_path) < 0)) {
+    /* A directory's files as pip takes them: file:// URLs of absolute paths. */
+    char *abs = NULL, *base = x->base;
+    if (!x->src.remote) {
+        if ((rc = ortkit__path_absolute(&abs, x->base))) {
+            free(enc);
+            return rc;
+        }
+        base = NULL;
+        if (asprintf(&base, "file://%s", abs) < 0)
+            base = NULL;
+        free(abs);
+        if (!base) {
+            free(enc);
+            return ortkit__error_nomem();
+        }
+    }
+    if ((wheel_url && asprintf(&name, "%s/%.*s%s", base, (int)(file - e->file), e->file, enc) < 0) ||
+        (index_url && asprintf(index_url, "%s/%s", base, e->index_path) < 0)) {
         free(name);
         name = NULL;
         rc = ortkit__error_nomem();
     }
     free(enc);
+    if (base != x->base)
+        free(base);
     if (wheel_url)
         *wheel_url = name;
     return rc;
