@@ -159,10 +159,44 @@ static void print_measured(const ortkit_variant *const *list, size_t count)
     }
 }
 
+/* The table's columns: with FITS and WHY for --fits, FLOX NAME for --flox,
+ * and NOTE (why a variant cannot be built) only when one has a note. */
+static cli_table *new_table(int fits, int flox, const ortkit_variant *const *list, size_t count)
+{
+    static const char *const plain[] = {"VARIANT", "ARCH", "CUBIN", "MIN DRIVER", "CPU FLAGS", "NOTE"};
+    static const char *const plain_flox[] = {"VARIANT", "FLOX NAME", "ARCH", "CUBIN", "MIN DRIVER",
+                                             "CPU FLAGS", "NOTE"};
+    static const char *const fit[] = {"VARIANT", "FITS", "WHY"};
+    static const char *const fit_flox[] = {"VARIANT", "FLOX NAME", "FITS", "WHY"};
+    const char *const *headers = fits ? (flox ? fit_flox : fit) : (flox ? plain_flox : plain);
+    int note = 0;
+    for (size_t i = 0; i < count; i++)
+        note |= list[i]->defect[0] != 0;
+    return cli_table_new((fits ? 3 : 5 + (size_t)note) + (size_t)flox, headers);
+}
+
+/* One variant as JSON, with what its CPU level was measured to be worth. */
+static int add_json(cJSON *arr, const ortkit_variant *v, const char *flox_name, int ok, const char *why)
+{
+    cJSON *o = variant_json(v, flox_name, ok, why);
+    const char *below = level_below(v);
+    if (o && below) {
+        const char *m = variant_worth(v->name, below);
+        cJSON *over = cJSON_AddObjectToObject(o, "over_level_below");
+        cJSON_AddStringToObject(over, "variant", below);
+        cJSON_AddItemToObject(over, "measured", m ? cJSON_CreateString(m) : cJSON_CreateNull());
+    }
+    if (!o || !cJSON_AddItemToArray(arr, o)) {
+        cJSON_Delete(o);
+        return -1;
+    }
+    return 0;
+}
+
 int cmd_variants(int argc, char **argv)
 {
     variants_args a = {0, 0, 0, 0, NULL};
-    int note = 0, rc = CLI_FAIL;
+    int rc = CLI_FAIL;
     cli_opt_parser p;
     if (cli_opt_parse(&p, &variants_spec, NULL, &a, argc, argv))
         return p.status;
@@ -202,22 +236,9 @@ int cmd_variants(int argc, char **argv)
             rc = cli_fail("out of memory");
             goto cleanup;
         }
-    } else {
-        static const char *const plain[] = {"VARIANT", "ARCH", "CUBIN", "MIN DRIVER",
-                                            "CPU FLAGS", "NOTE"};
-        static const char *const plain_flox[] = {"VARIANT", "FLOX NAME", "ARCH", "CUBIN",
-                                                 "MIN DRIVER", "CPU FLAGS", "NOTE"};
-        static const char *const fit[] = {"VARIANT", "FITS", "WHY"};
-        static const char *const fit_flox[] = {"VARIANT", "FLOX NAME", "FITS", "WHY"};
-        const char *const *headers = fits ? (flox ? fit_flox : fit) : (flox ? plain_flox : plain);
-        /* The NOTE column (why a variant cannot be built) only when one has a note. */
-        for (size_t i = 0; i < count; i++)
-            note |= list[i]->defect[0] != 0;
-        size_t columns = (fits ? 3 : 5 + (size_t)note) + (size_t)flox;
-        if (!(table = cli_table_new(columns, headers))) {
-            rc = cli_fail("out of memory");
-            goto cleanup;
-        }
+    } else if (!(table = new_table(fits, flox, list, count))) {
+        rc = cli_fail("out of memory");
+        goto cleanup;
     }
 
     size_t fitting = 0;
@@ -231,16 +252,7 @@ int cmd_variants(int argc, char **argv)
             goto cleanup;
         }
         if (json) {
-            cJSON *o = variant_json(v, flox_name, ok, why);
-            const char *below = level_below(v);
-            if (o && below) {
-                const char *m = variant_worth(v->name, below);
-                cJSON *over = cJSON_AddObjectToObject(o, "over_level_below");
-                cJSON_AddStringToObject(over, "variant", below);
-                cJSON_AddItemToObject(over, "measured", m ? cJSON_CreateString(m) : cJSON_CreateNull());
-            }
-            if (!o || !cJSON_AddItemToArray(arr, o)) {
-                cJSON_Delete(o);
+            if (add_json(arr, v, flox_name, ok, why)) {
                 rc = cli_fail("out of memory");
                 goto cleanup;
             }
