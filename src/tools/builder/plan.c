@@ -435,6 +435,22 @@ static int plan_summary(ortkit__builder_plan *p, const ortkit__builder_config *c
         PUSH(s, "glibc floor\tat most %s (--glibc-floor)%s%s", cfg->glibc_floor,
              cfg->glibc_here ? "; this environment's C library is glibc " : "",
              cfg->glibc_here ? cfg->glibc_here : "");
+    /* Whether the bundle runs beyond this machine, said before it is built. */
+    char here[48] = "";
+    if (cfg->glibc_here)
+        snprintf(here, sizeof here, " (glibc %s)", cfg->glibc_here);
+    if (!cfg->dep_sources)
+        PUSH(s, "ships\tno: the library links %s and needs the glibc of the environment it is "
+                "built in; a bundle that ships: --deps DIR --glibc-floor 2.31 in an older root "
+                "(docs/BUILD.md, \"Builds that ship\")",
+             cfg->fetch ? "what CMake downloads" : "this system's shared protobuf, ONNX, abseil "
+                                                   "and re2 libraries");
+    else if (!cfg->glibc_floor)
+        PUSH(s, "ships\twhere glibc is at least this environment's%s: dependencies compiled in; "
+                "--glibc-floor VERSION holds it to a floor", here);
+    else
+        PUSH(s, "ships\tyes: dependencies compiled in, glibc %s at most (checked on the built "
+                "library)", cfg->glibc_floor);
     PUSH(s, "lto\t%s", cfg->lto ? "on" : "off");
     if (cfg->ops_config)
         PUSH(s, "operators\treduced to %s", cfg->ops_config);
