@@ -13,6 +13,12 @@
 
 #define MESSAGE_MAX 768
 
+const char *ortkit__json_str(const cJSON *obj, const char *key)
+{
+    const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
+    return cJSON_IsString(it) ? it->valuestring : NULL;
+}
+
 const char *ortkit__json_type(const cJSON *it)
 {
     if (cJSON_IsString(it)) return "a string";

@@ -465,6 +465,8 @@ int ortkit__json_depth_limit(void);
 int ortkit__json_too_deep(const char *text, const char *at);
 /* "a string", "a number", "null", ... */
 const char *ortkit__json_type(const struct cJSON *item);
+/* obj's member key when it is a string, else NULL. */
+const char *ortkit__json_str(const struct cJSON *obj, const char *key);
 /* Does JSON text hold a string with an escaped NUL (\u0000)?  cJSON decodes
  * it into a C string that silently ends there: "cpu\u0000x" reads as "cpu".
  * *at is the byte offset of the escape. */

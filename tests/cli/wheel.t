@@ -211,6 +211,12 @@ if "$PY" -m pip --version >/dev/null 2>&1; then
         --host "$SRC/tests/hosts/sapphire-rapids.json" --install --into dl
     expect_in err "bytes the index says: refused"
     cp saved.whl "idx/cpu-avx2/onnxruntime/$(basename "$D11")"
+    # Nor into a directory another could swap the wheel in before pip reads it.
+    mkdir -m 777 shared-dl
+    expect_exit 1 "$ORTKIT" wheel choose "$URL" --pubkey ortkit.pub --cacert tls/ca.pem --python 3.11 \
+        --host "$SRC/tests/hosts/sapphire-rapids.json" --install --into shared-dl
+    expect_in err "cannot download the wheel into shared-dl: "
+    expect_in err "writable by anyone"
     if "$PY" -m venv --system-site-packages venv >/dev/null 2>&1; then
         expect_exit 0 pip_run "$ORTKIT" wheel choose "$URL" --pubkey ortkit.pub --cacert tls/ca.pem \
             --python venv/bin/python --host "$SRC/tests/hosts/sapphire-rapids.json" --install --into dl

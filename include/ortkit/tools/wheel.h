@@ -185,7 +185,10 @@ ORTKIT_API int ortkit_wheel_choose(ortkit_bundle_choice **out, const ortkit_whee
 /*
  * Download entry i into dir (its size and SHA-256 checked while it
  * streams, resuming an interrupted download) and open it with
- * ortkit_wheel_open; *path (free() it) is the wheel's path.
+ * ortkit_wheel_open; *path (free() it) is the wheel's path.  dir (made if
+ * needed) and every directory above it must be the user's or root's and
+ * writable by no one else (sticky allowed): what is checked is what an
+ * installer then reads by name.
  */
 ORTKIT_API int ortkit_wheel_index_fetch(char **path, ortkit_wheel_index *index, size_t i,
                                         const char *dir);

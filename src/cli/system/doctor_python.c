@@ -25,7 +25,7 @@ static const char probe_code[] =
     "        if facts:\n"
     "            r['facts'] = json.loads(facts)\n"
     "    except Exception as e:\n"
-    "        r['package_error'] = str(e)\n"
+    "        r['package_error'] = ortkit__json_str(e)\n"
     "except Exception as e:\n"
     "    r['error'] = '%s: %s' % (type(e).__name__, e)\n"
     "print(json.dumps(r))\n";
@@ -112,31 +112,25 @@ cJSON *doctor_python_view(const char *python, const ortkit_host *host)
     return view;
 }
 
-static const char *str(const cJSON *o, const char *key)
-{
-    const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, key);
-    return cJSON_IsString(it) ? it->valuestring : NULL;
-}
-
 void doctor_python_print(const cJSON *view, FILE *out)
 {
-    const char *error = str(view, "error"), *variant = str(view, "variant"), *better = str(view, "better");
-    fprintf(out, "python     %s", cli_esc(str(view, "executable")));
-    if (str(view, "python"))
-        fprintf(out, " (%s)", cli_esc(str(view, "python")));
+    const char *error = ortkit__json_str(view, "error"), *variant = ortkit__json_str(view, "variant"), *better = ortkit__json_str(view, "better");
+    fprintf(out, "python     %s", cli_esc(ortkit__json_str(view, "executable")));
+    if (ortkit__json_str(view, "python"))
+        fprintf(out, " (%s)", cli_esc(ortkit__json_str(view, "python")));
     fprintf(out, "\n");
     if (error) {
         fprintf(out, "imports    no onnxruntime: %s\n", cli_esc(error));
         return;
     }
-    fprintf(out, "imports    onnxruntime %s from %s\n", cli_esc(str(view, "version")),
-            cli_esc(str(view, "file")));
+    fprintf(out, "imports    onnxruntime %s from %s\n", cli_esc(ortkit__json_str(view, "version")),
+            cli_esc(ortkit__json_str(view, "file")));
     if (variant)
         fprintf(out, "package    %s: an ortkit wheel of the variant %s\n",
-                cli_esc(str(view, "package_version")), cli_esc(variant));
+                cli_esc(ortkit__json_str(view, "package_version")), cli_esc(variant));
     else
         fprintf(out, "package    %s: not an ortkit wheel (its build's variant is not recorded)\n",
-                cli_esc(str(view, "package_version") ? str(view, "package_version") : "unknown"));
+                cli_esc(ortkit__json_str(view, "package_version") ? ortkit__json_str(view, "package_version") : "unknown"));
     fprintf(out, "providers ");
     const cJSON *p;
     int first = 1;
@@ -147,7 +141,7 @@ void doctor_python_print(const cJSON *view, FILE *out)
     fprintf(out, "\n");
     if (variant) {
         const cJSON *fits = cJSON_GetObjectItemCaseSensitive(view, "fits");
-        const char *why = str(view, "fits_why");
+        const char *why = ortkit__json_str(view, "fits_why");
         fprintf(out, "fits here  %s%s%s\n", cJSON_IsTrue(fits) ? "yes" : "no", why && why[0] ? ": " : "",
                 why ? cli_esc(why) : "");
     }

@@ -1,5 +1,6 @@
 /* cmd_wheel_choose.c - `ortkit wheel choose`: the index's wheel for this host and a Python, and how to install it. */
 #include "wheel_cmds.h"
+#include "view.h"
 #include "bundle/bundle_repo.h"
 #include "ortkit/tools/wheel.h"
 
@@ -129,19 +130,13 @@ static cJSON *choice_json(const ortkit_wheel_index *x, const ortkit_bundle_choic
     return j;
 }
 
-static const char *str(const cJSON *o, const char *key)
-{
-    const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, key);
-    return cJSON_IsString(it) ? it->valuestring : "";
-}
-
 static int print_choice(const cJSON *j)
 {
-    printf("index   %s\n", cli_esc(str(j, "index")));
+    printf("index   %s\n", cli_esc(cli_view_str(j, "index")));
     printf("serial  %.0f, expires %s, signed by key %s\n",
-           cJSON_GetObjectItemCaseSensitive(j, "serial")->valuedouble, cli_esc(str(j, "expires")),
-           cli_esc(str(j, "key_id")));
-    printf("python  %s\n\n", cli_esc(str(j, "python")));
+           cJSON_GetObjectItemCaseSensitive(j, "serial")->valuedouble, cli_esc(cli_view_str(j, "expires")),
+           cli_esc(cli_view_str(j, "key_id")));
+    printf("python  %s\n\n", cli_esc(cli_view_str(j, "python")));
     static const char *const headers[] = {"", "VERSION", "PYTHON", "PLATFORM", "VERDICT"};
     cli_table *t = cli_table_new(5, headers);
     const cJSON *w;
@@ -149,15 +144,15 @@ static int print_choice(const cJSON *j)
         char verdict[1200];
         int fits = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(w, "fits"));
         snprintf(verdict, sizeof verdict, "%s%s%s", fits ? "fits" : "does not fit",
-                 str(w, "why")[0] ? ": " : "", str(w, "why"));
+                 cli_view_str(w, "why")[0] ? ": " : "", cli_view_str(w, "why"));
         cli_table_add(t, (const char *[]){cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(w, "chosen")) ? "*" : "",
-                                          str(w, "version"), str(w, "python"), str(w, "platform_tag"),
+                                          cli_view_str(w, "version"), cli_view_str(w, "python"), cli_view_str(w, "platform_tag"),
                                           verdict});
     }
     int rc = cli_table_print(t, stdout, NULL) ? cli_fail("out of memory") : CLI_OK;
     cli_table_free(t);
-    const char *pip = str(j, "pip");
-    printf("\n%s %s\n", pip[0] ? "best:" : "none fits:", cli_esc(str(j, "reason")));
+    const char *pip = cli_view_str(j, "pip");
+    printf("\n%s %s\n", pip[0] ? "best:" : "none fits:", cli_esc(cli_view_str(j, "reason")));
     if (pip[0])
         printf("install: %s\n", cli_esc(pip));
     return rc;

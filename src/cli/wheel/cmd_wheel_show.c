@@ -1,5 +1,6 @@
 /* cmd_wheel_show.c - `ortkit wheel show`: a wheel checked, and what it says of itself. */
 #include "wheel_cmds.h"
+#include "view.h"
 #include "ortkit/tools/wheel.h"
 
 #include <inttypes.h>
@@ -36,12 +37,6 @@ static cJSON *wheel_view(const ortkit_wheel_info *in)
     return j;
 }
 
-static const char *str(const cJSON *o, const char *key)
-{
-    const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, key);
-    return cJSON_IsString(it) ? it->valuestring : "";
-}
-
 static void print_view(const cJSON *j)
 {
     static const char *const rows[][2] = {
@@ -49,10 +44,10 @@ static void print_view(const cJSON *j)
         {"onnxruntime", "onnxruntime"}, {"python", "python"}, {"platform", "platform_tag"},
         {"because", "platform_tag_from"}, {"arch", "arch"}};
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
-        printf("%-12s %s\n", rows[i][0], cli_esc(str(j, rows[i][1])));
+        printf("%-12s %s\n", rows[i][0], cli_esc(cli_view_str(j, rows[i][1])));
     const cJSON *n = cJSON_GetObjectItemCaseSensitive(j, "needs");
     printf("%-12s glibc %s, GLIBCXX %s, CXXABI %s (read from its libraries)\n", "needs",
-           cli_esc(str(n, "glibc")), cli_esc(str(n, "glibcxx")), cli_esc(str(n, "cxxabi")));
+           cli_esc(cli_view_str(n, "glibc")), cli_esc(cli_view_str(n, "glibcxx")), cli_esc(cli_view_str(n, "cxxabi")));
     char size[32];
     ortkit__human_bytes(size, sizeof size,
                         cJSON_GetObjectItemCaseSensitive(j, "unpacked_bytes")->valuedouble);

@@ -167,6 +167,24 @@ struct ortkit_repo {
     char ca_file[PATH_MAX];
 };
 
+/* The download limits of options (0: the defaults) set on src; a negative one refused. */
+int ortkit__source_limits(ortkit__source *src, const ortkit_repo_options *o);
+/* A signed index from src, trusted in this order: name and its signature
+ * sig_name are fetched (at most max bytes), and the signature must verify
+ * with pk before anything of the text is read; *text (free() it) is then
+ * the caller's to parse, and comment receives the signature's trusted
+ * comment.  what names the index in messages. */
+int ortkit__fetch_signed(char **text, size_t *size, char comment[1024], const ortkit__source *src,
+                         const char *name, const char *sig_name, size_t max,
+                         const ortkit__pubkey *pk, const char *what);
+/* A parsed index still current: not past expires at now (0: the clock),
+ * and its serial not older than the newest seen from pk (rollback; a newer
+ * one is recorded in the state directory of option, NULL: the default).
+ * republish says how its publisher makes a new one. */
+int ortkit__index_current(uint64_t *last, const char *what, int64_t expires, int64_t now,
+                          const char *republish, const ortkit__pubkey *pk, uint64_t serial,
+                          const char *text, size_t size, const char *state_option);
+
 /* A repository at source with no index yet. */
 int ortkit__repo_new(ortkit_repo **out, const char *source, const char *ca_file);
 /* Make index the repository's (index is left empty). */

@@ -62,6 +62,58 @@ void ortkit__repo_take_index(ortkit_repo *r, ortkit__repo_index *index)
     r->info.expires = r->index.expires;
 }
 
+int ortkit__source_limits(ortkit__source *src, const ortkit_repo_options *o)
+{
+    if (o->timeout_s < 0 || o->min_rate_window_s < 0)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "a negative time limit for downloads");
+    src->timeout_s = o->timeout_s > 0 ? o->timeout_s : REPO_DEFAULT_TIMEOUT_S;
+    src->min_rate = o->min_rate ? o->min_rate : REPO_DEFAULT_MIN_RATE;
+    src->min_rate_window_s = o->min_rate_window_s > 0 ? o->min_rate_window_s
+                                                      : REPO_DEFAULT_MIN_RATE_WINDOW_S;
+    return ORTKIT_OK;
+}
+
+int ortkit__fetch_signed(char **text, size_t *size, char comment[1024], const ortkit__source *src,
+                         const char *name, const char *sig_name, size_t max,
+                         const ortkit__pubkey *pk, const char *what)
+{
+    char *sig_text = NULL;
+    size_t sig_size = 0;
+    ortkit__signature sig;
+    *text = NULL;
+    int rc = ortkit__fetch_small(text, size, src, name, max);
+    if (!rc && !(rc = ortkit__fetch_small(&sig_text, &sig_size, src, sig_name, REPO_SIGNATURE_MAX))) {
+        if ((rc = ortkit__signature_parse(&sig, sig_text, sig_size)))
+            ortkit__error_wrap(rc, "%s/%s", src->base, sig_name);
+        else if (!(rc = ortkit__verify(&sig, pk, *text, *size, what)))
+            snprintf(comment, 1024, "%s", sig.trusted_comment);
+    }
+    free(sig_text);
+    if (rc) {
+        free(*text);
+        *text = NULL;
+    }
+    return rc;
+}
+
+int ortkit__index_current(uint64_t *last, const char *what, int64_t expires, int64_t now,
+                          const char *republish, const ortkit__pubkey *pk, uint64_t serial,
+                          const char *text, size_t size, const char *state_option)
+{
+    char sha[65], *state = NULL;
+    if ((now ? now : (int64_t)time(NULL)) >= expires) {
+        char when[32];
+        ortkit__time_format(when, expires);
+        return ortkit__error_set(ORTKIT_E_FORMAT, "%s expired at %s: refused (the publisher "
+                                 "signs a new one with '%s')", what, when, republish);
+    }
+    int rc = ortkit__sha256_hex(sha, text, size);
+    if (!rc && !(rc = ortkit__state_dir(&state, state_option)))
+        rc = ortkit__state_check(last, state, pk, serial, sha);
+    free(state);
+    return rc;
+}
+
 int ortkit_repo_open(ortkit_repo **out, const char *source, const ortkit_repo_options *opts)
 {
     if (!out)
@@ -74,49 +126,24 @@ int ortkit_repo_open(ortkit_repo **out, const char *source, const ortkit_repo_op
     if (ortkit__abi_read(&open_abi, &o, opts))
         return ORTKIT_E_INVALID_ARG;
     ortkit__pubkey pk;
-    ortkit__signature sig;
     ortkit__repo_index index = {0};
     ortkit_repo *r = NULL;
-    char *text = NULL, *sig_text = NULL, *state = NULL;
-    size_t size = 0, sig_size = 0;
-    char what[PATH_MAX + 32], sha[65];
+    char *text = NULL, what[PATH_MAX + 32], comment[1024] = "";
+    size_t size = 0;
     int rc;
-    if (o.timeout_s < 0 || o.min_rate_window_s < 0) {
-        rc = ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_repo_open: a negative time limit");
+    if ((rc = ortkit__pubkey_load(&pk, o.pubkey)) || (rc = ortkit__repo_new(&r, source, o.ca_file)) ||
+        (rc = ortkit__source_limits(&r->src, &o)))
         goto cleanup;
-    }
-    if ((rc = ortkit__pubkey_load(&pk, o.pubkey)) || (rc = ortkit__repo_new(&r, source, o.ca_file)))
-        goto cleanup;
-    r->src.timeout_s = o.timeout_s > 0 ? o.timeout_s : REPO_DEFAULT_TIMEOUT_S;
-    r->src.min_rate = o.min_rate ? o.min_rate : REPO_DEFAULT_MIN_RATE;
-    r->src.min_rate_window_s = o.min_rate_window_s > 0 ? o.min_rate_window_s
-                                                       : REPO_DEFAULT_MIN_RATE_WINDOW_S;
     snprintf(what, sizeof what, "%s/" REPO_INDEX, r->base);
-    if ((rc = ortkit__fetch_small(&text, &size, &r->src, REPO_INDEX, REPO_INDEX_MAX)) ||
-        (rc = ortkit__fetch_small(&sig_text, &sig_size, &r->src, REPO_SIGNATURE,
-                                  REPO_SIGNATURE_MAX)))
+    if ((rc = ortkit__fetch_signed(&text, &size, comment, &r->src, REPO_INDEX, REPO_SIGNATURE,
+                                   REPO_INDEX_MAX, &pk, what)) ||
+        (rc = ortkit__index_parse(&index, text, size, what)) ||
+        (rc = ortkit__index_current(&r->info.last_serial, what, index.expires, o.now,
+                                    "ortkit bundle publish", &pk, index.serial, text, size,
+                                    o.state_dir)))
         goto cleanup;
-    if ((rc = ortkit__signature_parse(&sig, sig_text, sig_size))) {
-        ortkit__error_wrap(rc, "%s/" REPO_SIGNATURE, r->base);
-        goto cleanup;
-    }
-    if ((rc = ortkit__verify(&sig, &pk, text, size, what)) ||
-        (rc = ortkit__index_parse(&index, text, size, what)))
-        goto cleanup;
-    int64_t now = o.now ? o.now : (int64_t)time(NULL);
-    if (now >= index.expires) {
-        char when[32];
-        ortkit__time_format(when, index.expires);
-        rc = ortkit__error_set(ORTKIT_E_FORMAT, "%s expired at %s: refused (the publisher "
-                               "signs a new one with 'ortkit bundle publish')", what, when);
-        goto cleanup;
-    }
     ortkit__key_id_hex(r->key_id, pk.id);
-    if ((rc = ortkit__sha256_hex(sha, text, size)) ||
-        (rc = ortkit__state_dir(&state, o.state_dir)) ||
-        (rc = ortkit__state_check(&r->info.last_serial, state, &pk, index.serial, sha)))
-        goto cleanup;
-    if (!(r->comment = ortkit__strdup(sig.trusted_comment))) {
+    if (!(r->comment = ortkit__strdup(comment))) {
         rc = ortkit__error_nomem();
         goto cleanup;
     }
@@ -125,8 +152,6 @@ int ortkit_repo_open(ortkit_repo **out, const char *source, const ortkit_repo_op
 cleanup:
     ortkit__index_free(&index);
     free(text);
-    free(sig_text);
-    free(state);
     if (rc)
         ortkit_repo_free(r);
     else

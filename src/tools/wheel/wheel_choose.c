@@ -53,46 +53,30 @@ int ortkit_wheel_index_open(ortkit_wheel_index **out, const char *source, const 
     if (ortkit__abi_read(&open_abi, &o, opts))
         return ORTKIT_E_INVALID_ARG;
     ortkit__pubkey pk;
-    ortkit__signature sig;
-    char *text = NULL, *sig_text = NULL, *state = NULL, what[PATH_MAX + 32], sha[65];
-    size_t size = 0, sig_size = 0;
+    char *text = NULL, what[PATH_MAX + 32], comment[1024] = "";
+    size_t size = 0;
     ortkit_wheel_index *x = calloc(1, sizeof *x);
     if (!x)
         return ortkit__error_nomem();
     int rc = ortkit__pubkey_load(&pk, o.pubkey);
-    if (rc || (rc = ortkit__source_init(&x->src, &x->base, source, o.ca_file)))
+    if (rc || (rc = ortkit__source_init(&x->src, &x->base, source, o.ca_file)) ||
+        (rc = ortkit__source_limits(&x->src, &o)))
         goto cleanup;
     if (o.ca_file && o.ca_file[0]) {
         snprintf(x->ca_file, sizeof x->ca_file, "%s", o.ca_file);
         x->src.ca_file = x->ca_file;
     }
-    x->src.timeout_s = o.timeout_s > 0 ? o.timeout_s : REPO_DEFAULT_TIMEOUT_S;
-    x->src.min_rate = o.min_rate ? o.min_rate : REPO_DEFAULT_MIN_RATE;
-    x->src.min_rate_window_s = o.min_rate_window_s > 0 ? o.min_rate_window_s : REPO_DEFAULT_MIN_RATE_WINDOW_S;
     snprintf(what, sizeof what, "%s/" WHEEL_INDEX, x->base);
-    if ((rc = ortkit__fetch_small(&text, &size, &x->src, WHEEL_INDEX, WHEEL_INDEX_MAX)) ||
-        (rc = ortkit__fetch_small(&sig_text, &sig_size, &x->src, WHEEL_INDEX_SIG, 4096)))
+    /* Trusted as a bundle repository's index is (repo_open.c). */
+    if ((rc = ortkit__fetch_signed(&text, &size, comment, &x->src, WHEEL_INDEX, WHEEL_INDEX_SIG,
+                                   WHEEL_INDEX_MAX, &pk, what)) ||
+        (rc = ortkit__wheel_index_parse(&x->list, text, size, what)) ||
+        (rc = ortkit__index_current(&x->info.last_serial, what, x->list.expires, o.now,
+                                    "ortkit wheel publish", &pk, x->list.serial, text, size,
+                                    o.state_dir)))
         goto cleanup;
-    if ((rc = ortkit__signature_parse(&sig, sig_text, sig_size))) {
-        ortkit__error_wrap(rc, "%s/" WHEEL_INDEX_SIG, x->base);
-        goto cleanup;
-    }
-    if ((rc = ortkit__verify(&sig, &pk, text, size, what)) ||
-        (rc = ortkit__wheel_index_parse(&x->list, text, size, what)))
-        goto cleanup;
-    int64_t now = o.now ? o.now : (int64_t)time(NULL);
-    if (now >= x->list.expires) {
-        char when[32];
-        ortkit__time_format(when, x->list.expires);
-        rc = ortkit__error_set(ORTKIT_E_FORMAT, "%s expired at %s: refused (the publisher signs a "
-                               "new one with 'ortkit wheel publish')", what, when);
-        goto cleanup;
-    }
     ortkit__key_id_hex(x->key_id, pk.id);
-    if ((rc = ortkit__sha256_hex(sha, text, size)) || (rc = ortkit__state_dir(&state, o.state_dir)) ||
-        (rc = ortkit__state_check(&x->info.last_serial, state, &pk, x->list.serial, sha)))
-        goto cleanup;
-    if (!(x->comment = strdup(sig.trusted_comment)) || !(x->source = strdup(source))) {
+    if (!(x->comment = strdup(comment)) || !(x->source = strdup(source))) {
         rc = ortkit__error_nomem();
         goto cleanup;
     }
@@ -104,8 +88,6 @@ int ortkit_wheel_index_open(ortkit_wheel_index **out, const char *source, const 
     x->info.expires = x->list.expires;
 cleanup:
     free(text);
-    free(sig_text);
-    free(state);
     if (rc)
         ortkit_wheel_index_free(x);
     else
@@ -208,7 +190,13 @@ int ortkit_wheel_index_fetch(char **path, ortkit_wheel_index *x, size_t i, const
         return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_wheel_index_fetch: no entry %zu", i);
     const char *file = strrchr(e->file, '/') + 1;
     char part[PATH_MAX], dest[PATH_MAX];
+    char why[512];
     int rc = ortkit__mkdirs(dir);
+    /* The wheel is checked here and read again by pip, by name: no one else
+     * may be able to swap it in between (the rule bundles follow). */
+    if (!rc && ortkit__path_trusted(dir, why, sizeof why) != 0)
+        return ortkit__error_set(ORTKIT_E_IO, "cannot download the wheel into %s: %s; choose a "
+                                 "directory of yours alone", dir, why);
     if (rc || (rc = ortkit__pathf(part, sizeof part, "%s/%s.part", dir, file)) ||
         (rc = ortkit__pathf(dest, sizeof dest, "%s/%s", dir, file)))
         return rc;

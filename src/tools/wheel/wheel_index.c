@@ -37,12 +37,6 @@ ORTKIT__ABI_STRUCT(publish_abi, ortkit_wheel_publish_options, "wheel publish opt
                    "ORTKIT_WHEEL_PUBLISH_OPTIONS_INIT", ORTKIT_WHEEL_PUBLISH_OPTIONS_VERSION,
                    sizeof(ortkit_wheel_publish_options));
 
-static const char *str_at(const cJSON *o, const char *key)
-{
-    const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, key);
-    return cJSON_IsString(it) ? it->valuestring : NULL;
-}
-
 /* ---- writing ------------------------------------------------------------------------ */
 
 static char *index_json(const ortkit__wheel_list *l)
@@ -258,7 +252,7 @@ static int add_wheel(ortkit__wheel_list *l, const char *dir, const char *path)
     int at = 0;
     const cJSON *old;
     cJSON_ArrayForEach(old, l->facts) {
-        const char *f = str_at(old, "file");
+        const char *f = ortkit__json_str(old, "file");
         if (f && !strcmp(f, rel))
             break;
         at++;

@@ -28,12 +28,6 @@ void ortkit__wheel_index_clear(ortkit__wheel_list *l)
     memset(l, 0, sizeof *l);
 }
 
-static const char *str_at(const cJSON *o, const char *key)
-{
-    const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, key);
-    return cJSON_IsString(it) ? it->valuestring : NULL;
-}
-
 /* A relative path the index may name: VARIANT/onnxruntime/FILE.whl, no "..". */
 static int file_ok(const char *file, const char *index_path)
 {
@@ -59,7 +53,7 @@ int ortkit__wheel_index_parse(ortkit__wheel_list *out, const char *text, size_t 
     const cJSON *wheels = cJSON_GetObjectItemCaseSensitive(root, "wheels"),
                 *schema = cJSON_GetObjectItemCaseSensitive(root, "schema"),
                 *serial = cJSON_GetObjectItemCaseSensitive(root, "serial");
-    const char *created = str_at(root, "created"), *expires = str_at(root, "expires");
+    const char *created = ortkit__json_str(root, "created"), *expires = ortkit__json_str(root, "expires");
     if (!cJSON_IsObject(root) || !cJSON_IsNumber(schema) || schema->valueint != 1 ||
         !cJSON_IsNumber(serial) || serial->valuedouble < 1 || serial->valuedouble > 9e15 ||
         !cJSON_IsArray(wheels) || !created || !expires ||
@@ -83,11 +77,11 @@ int ortkit__wheel_index_parse(ortkit__wheel_list *out, const char *text, size_t 
         ortkit_wheel_entry *e = &out->entries[out->count];
         const cJSON *sz = cJSON_GetObjectItemCaseSensitive(w, "size"),
                     *facts = cJSON_GetObjectItemCaseSensitive(w, "facts");
-        const char *file = str_at(w, "file"), *ip = str_at(w, "index"), *sha = str_at(w, "sha256");
+        const char *file = ortkit__json_str(w, "file"), *ip = ortkit__json_str(w, "index"), *sha = ortkit__json_str(w, "sha256");
         const cJSON *bundle = cJSON_GetObjectItemCaseSensitive(facts, "bundle"),
                     *wh = cJSON_GetObjectItemCaseSensitive(facts, "wheel");
-        const char *version = str_at(wh, "version"), *py = str_at(wh, "python"),
-                   *plat = str_at(wh, "platform_tag");
+        const char *version = ortkit__json_str(wh, "version"), *py = ortkit__json_str(wh, "python"),
+                   *plat = ortkit__json_str(wh, "platform_tag");
         size_t at = out->count;
         if (!file || !ip || !file_ok(file, ip) || !sha || strlen(sha) != 64 ||
             strspn(sha, "0123456789abcdef") != 64 || !cJSON_IsNumber(sz) || sz->valuedouble < 1 ||

@@ -341,12 +341,6 @@ static int covers(const char *declared, const char *measured)
     return !measured[0] || (declared && declared[0] && ortkit__version_compare(declared, measured) >= 0);
 }
 
-static const char *str_at(const cJSON *obj, const char *key)
-{
-    const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
-    return cJSON_IsString(it) ? it->valuestring : NULL;
-}
-
 static int check_facts(reader *r, ortkit_wheel *w)
 {
     if (!r->facts)
@@ -365,9 +359,9 @@ static int check_facts(reader *r, ortkit_wheel *w)
         rc = fail(r, WHEEL_FACTS " is not ortkit's (schema 1: wheel, needs, bundle)", NULL);
         goto cleanup;
     }
-    const char *variant = str_at(wh, "variant"), *ort = str_at(wh, "onnxruntime"),
-               *py = str_at(wh, "python"), *from = str_at(wh, "platform_tag_from");
-    const char *g = str_at(needs, "glibc"), *gx = str_at(needs, "glibcxx"), *ca = str_at(needs, "cxxabi");
+    const char *variant = ortkit__json_str(wh, "variant"), *ort = ortkit__json_str(wh, "onnxruntime"),
+               *py = ortkit__json_str(wh, "python"), *from = ortkit__json_str(wh, "platform_tag_from");
+    const char *g = ortkit__json_str(needs, "glibc"), *gx = ortkit__json_str(needs, "glibcxx"), *ca = ortkit__json_str(needs, "cxxabi");
     if (!variant || !ort || !py) {
         rc = fail(r, WHEEL_FACTS " lacks the variant, ONNX Runtime's version or the Python", NULL);
         goto cleanup;
@@ -383,7 +377,7 @@ static int check_facts(reader *r, ortkit_wheel *w)
     /* What the ELF files need, read from them now. */
     ortkit_arch arch = ortkit_arch_here();
     const cJSON *req = cJSON_GetObjectItemCaseSensitive(bundle, "requires");
-    const char *arch_name = str_at(req, "arch");
+    const char *arch_name = ortkit__json_str(req, "arch");
     arch = arch_name && !strcmp(arch_name, "aarch64") ? ORTKIT_ARCH_AARCH64
            : arch_name && !strcmp(arch_name, "x86_64") ? ORTKIT_ARCH_X86_64
                                                          : ORTKIT_ARCH_UNKNOWN;
@@ -413,7 +407,7 @@ static int check_facts(reader *r, ortkit_wheel *w)
     }
     /* The facts selection reads must say the same needs. */
     const cJSON *bn = cJSON_GetObjectItemCaseSensitive(bundle, "needs");
-    const char *bg = str_at(bn, "glibc"), *bgx = str_at(bn, "glibcxx"), *bca = str_at(bn, "cxxabi");
+    const char *bg = ortkit__json_str(bn, "glibc"), *bgx = ortkit__json_str(bn, "glibcxx"), *bca = ortkit__json_str(bn, "cxxabi");
     if (!bn || !covers(bg, g ? g : "") || !covers(bgx, gx ? gx : "") || !covers(bca, ca ? ca : "") ||
         (measured.exec_stack && !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(bn, "exec_stack")))) {
         rc = fail(r, WHEEL_FACTS "'s bundle facts understate the wheel's needs", NULL);
