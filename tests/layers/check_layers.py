@@ -2,7 +2,7 @@
 """check_layers.py - keep ortkit's dependency rule (docs/ARCHITECTURE.md).
 
 Reads the object files of each module (src/runtime/<module>/,
-src/tools/<module>/, src/util/, src/cli/, src/probe/) from a build tree with
+src/tools/<module>/, src/util/, src/builder/, src/cli/, src/probe/) from a build tree with
 nm, maps every symbol a module uses to the module defining it, and fails
   - when a module uses one it may not (calls through a public header count
     as much as calls through an internal one);
@@ -34,8 +34,8 @@ RUNTIME = {
     "run": {"load", "core", "util"},
     "open": {"resolve", "select", "bundle", "variant", "host", "formats", "run", "load", "core", "util"},
 }
-# The tools wing (libortkit-tools, and the builder): it may use the runtime
-# wing, internals included; the runtime wing never uses it.
+# The tools wing (libortkit-tools): it may use the runtime wing, internals
+# included; the runtime wing never uses it.
 TOOLS = {
     "bundle_make": set(RUNTIME),
     "repo": {"bundle_make"} | set(RUNTIME),
@@ -43,9 +43,9 @@ TOOLS = {
     "validate": {"run", "load", "core", "util"},
     "measure": {"validate"} | set(RUNTIME),
 }
-# Above both: the builder, the tool and the probe use the libraries' public
-# API (names without a double underscore) and util; the tool uses the
-# builder, the probe the self-test it compiles in.
+# Above both: the builder wing (src/builder), the tool and the probe use the
+# libraries' public API (names without a double underscore) and util; the
+# tool uses the builder, the probe the self-test it compiles in.
 ABOVE = {
     "builder": {"util"},
     "cli": {"builder", "util"},
@@ -55,7 +55,7 @@ ALLOWED = {**RUNTIME, **TOOLS, **ABOVE}
 # Symbols only util may use: a process is started by its child object alone.
 UTIL_ONLY = {"fork", "vfork", "_Fork", "__fork", "__vfork"}
 WING = {**{m: "src/runtime" for m in RUNTIME}, **{m: "src/tools" for m in TOOLS}}
-WING.update({"util": "src", "builder": "src/tools", "cli": "src", "probe": "src"})
+WING.update({"util": "src", "builder": "src", "cli": "src", "probe": "src"})
 
 
 def module_of(path):
