@@ -48,8 +48,8 @@ static int find_toolchain(ortkit__builder_result *r, const ortkit__builder_optio
     if (o->mode != ORTKIT__BUILDER_PLAN) {
         ortkit__builder_preflight pf = {v ? ORTKIT__BUILD_ORT : ORTKIT__BUILD_CMAKE, r->source,
                                         r->build_dir, v, o->cuda_home, o->min_disk,
-                                        o->chain && strstr(o->chain, "ccache"), o->distcc_hosts,
-                                        o->n_models > 0, o->cache_remote,
+                                        o->ccache, o->distcc_hosts,
+                                        o->models.n > 0, ortkit__builder_remote(o),
                                         r->cross.active ? r->cross.prefix : NULL};
         int rc = ortkit__builder_preflight_run(&pf, &r->toolchain, r->cuda_home,
                                                sizeof r->cuda_home, r->cudnn_home,
@@ -85,7 +85,7 @@ static int write_ops_config(ortkit__builder_result *r, const ortkit__builder_opt
     }
     size_t n_ops = 0;
     int gpu = r->variant && r->variant->cuda;
-    int rc = ortkit__builder_ops_write(dst, o->models, o->n_models, gpu, &n_ops);
+    int rc = ortkit__builder_ops_write(dst, (const char *const *)o->models.v, o->models.n, gpu, &n_ops);
     if (rc)
         return rc;
     if (o->mode == ORTKIT__BUILDER_PLAN) {
@@ -181,14 +181,14 @@ static char *account_json(const ortkit__builder_result *r, const ortkit__builder
     cJSON_AddItemToObject(j, "dependencies", ortkit__builder_deps_json(&r->dep_sources));
     /* Objects from a shared cache are trusted as its server is: said. */
     const ortkit__builder_cache_stats *cs = &r->report.cache;
-    if (o->chain && strstr(o->chain, "ccache")) {
+    if (o->ccache) {
         cJSON *c = cJSON_AddObjectToObject(j, "cache");
         cJSON_AddStringToObject(c, "tool", "ccache");
-        cJSON_AddItemToObject(c, "remote", o->cache_remote ? cJSON_CreateString(o->cache_remote->shown)
+        cJSON_AddItemToObject(c, "remote", o->has_cache_remote ? cJSON_CreateString(o->cache_remote.shown)
                                                            : cJSON_CreateNull());
         cJSON_AddNumberToObject(c, "remote_hits", (double)cs->outcome[ORTKIT__CACHE_REMOTE_HIT]);
         /* Which local cache (driver.c keeps a server's objects in one of its own). */
-        cJSON_AddStringToObject(c, "local", !o->cache_remote ? "no-server"
+        cJSON_AddStringToObject(c, "local", !o->has_cache_remote ? "no-server"
                                             : o->cache_remote_only ? "none" : "server");
     }
     char *text = cJSON_PrintUnformatted(j);
@@ -293,7 +293,7 @@ static cJSON *build_facts(const ortkit__builder_result *r, const ortkit__builder
     cJSON_AddItemToObject(j, "configure",
                           cJSON_CreateStringArray((const char *const *)r->plan.configure.v,
                                                   (int)r->plan.configure.n));
-    cJSON_AddStringToObject(j, "chain", o->chain ? o->chain : "none");
+    cJSON_AddStringToObject(j, "chain", ortkit__builder_chain(o) ? ortkit__builder_chain(o) : "none");
     cJSON_AddStringToObject(j, "build_dir", r->build_dir);
     cJSON_AddStringToObject(j, "stage", r->plan.stage_dir);
     if (r->bundle[0]) {
@@ -375,14 +375,10 @@ static ortkit__builder_execute_options exec_options(const ortkit__builder_result
 {
     const ortkit_variant *v = r->variant;
     ortkit__builder_execute_options eo = {
-        .plan = plan, .build_dir = r->build_dir,
-        .kind = v ? ORTKIT__BUILD_ORT : ORTKIT__BUILD_CMAKE, .budget = o->budget,
-        .slots = o->slots, .ninja_jobs = o->ninja_jobs, .chain = o->chain,
-        .distcc_hosts = o->distcc_hosts, .cache_remote = o->cache_remote,
-        .cache_remote_only = o->cache_remote_only, .cache_basedir = o->cache_basedir,
-        .variant_flags = v ? v->cpu_flags : NULL, .source = r->source, .warn = o->warn,
-        .progress = o->progress, .quiet = o->quiet, .target = target, .install = install};
-    memcpy(eo.lang_default, o->lang_mem, sizeof eo.lang_default);
+        .opts = o, .plan = plan, .build_dir = r->build_dir,
+        .kind = v ? ORTKIT__BUILD_ORT : ORTKIT__BUILD_CMAKE,
+        .variant_flags = v ? v->cpu_flags : NULL, .source = r->source, .target = target,
+        .install = install};
     return eo;
 }
 
@@ -454,7 +450,7 @@ static int build_locked(ortkit__builder_result *r, const ortkit__builder_options
                                               &applied, &skipped)))
             return rc;
     }
-    if (o->n_models && (rc = write_ops_config(r, o, ops_path)))
+    if (o->models.n && (rc = write_ops_config(r, o, ops_path)))
         return rc;
     if (r->plan.toolchain_text &&
         (rc = ortkit__file_write_atomic(r->plan.toolchain_path, r->plan.toolchain_text,
@@ -495,21 +491,21 @@ static int supply_deps(ortkit__builder_result *r, const ortkit__builder_options 
     char path[PATH_MAX], cache[PATH_MAX];
     ortkit__strv named = {0};
     int rc = ortkit__pathf(path, sizeof path, "%s/cmake/deps.txt", r->source);
-    int kinds = (r->variant->cuda ? ORTKIT__DEPS_CUDA : 0) | (o->n_pythons ? ORTKIT__DEPS_PYTHON : 0);
+    int kinds = (r->variant->cuda ? ORTKIT__DEPS_CUDA : 0) | (o->pythons.n ? ORTKIT__DEPS_PYTHON : 0);
     if (rc || (rc = ortkit__builder_deps_read(&r->dep_sources, path, kinds)))
         return rc;
     /* --dep NAME=DIR and --eigen name their own sources. */
-    for (size_t i = 0; i < o->n_deps; i++) {
-        const char *eq = strchr(o->deps[i], '=');
-        if ((rc = ortkit__strv_pushf(&named, "%.*s", (int)(eq ? eq - o->deps[i] : 0), o->deps[i])))
+    for (size_t i = 0; i < o->deps.n; i++) {
+        const char *eq = strchr(o->deps.v[i], '=');
+        if ((rc = ortkit__strv_pushf(&named, "%.*s", (int)(eq ? eq - o->deps.v[i] : 0), o->deps.v[i])))
             goto cleanup;
     }
     if (o->eigen_dir && (rc = ortkit__strv_push(&named, "eigen")))
         goto cleanup;
     if ((rc = ortkit__path_absolute(&r->deps_dir, o->deps_dir)))
         goto cleanup;
-    if ((rc = ortkit__builder_deps_resolve(&r->dep_sources, r->deps_dir, o->accept_versions,
-                                           o->n_accept_versions, (const char *const *)named.v,
+    if ((rc = ortkit__builder_deps_resolve(&r->dep_sources, r->deps_dir, (const char *const *)o->accept_versions.v,
+                                           o->accept_versions.n, (const char *const *)named.v,
                                            named.n)))
         goto cleanup;
     if (ortkit__cache_dir(cache, sizeof cache, "dep-sources") != 0) {
@@ -537,15 +533,15 @@ int ortkit__builder_build(ortkit__builder_result *r, const ortkit__builder_optio
     if (o->static_core && o->no_bundle)
         return ortkit__error_set(ORTKIT_E_INVALID_ARG, "--static makes a static bundle: it cannot "
                                  "go with --no-bundle");
-    if (o->n_pythons && (!o->source || o->static_core || o->no_bundle))
+    if (o->pythons.n && (!o->source || o->static_core || o->no_bundle))
         return ortkit__error_set(ORTKIT_E_INVALID_ARG, "--python makes wheels of an ONNX Runtime "
                                  "build's bundle: it needs --source and --variant, and goes with "
                                  "neither --static nor --no-bundle");
-    int ccache = o->chain && strstr(o->chain, "ccache");
-    if ((o->cache_remote || o->cache_remote_only || o->cache_basedir) && !ccache)
+    int ccache = o->ccache;
+    if ((o->has_cache_remote || o->cache_remote_only || o->cache_basedir) && !ccache)
         return ortkit__error_set(ORTKIT_E_INVALID_ARG, "--cache-remote, --cache-remote-only and "
                                  "--cache-basedir are ccache's: they go with --cache ccache");
-    if (o->cache_remote_only && !o->cache_remote)
+    if (o->cache_remote_only && !o->has_cache_remote)
         return ortkit__error_set(ORTKIT_E_INVALID_ARG, "--cache-remote-only goes with --cache-remote URL");
     if (o->cache_basedir && o->cache_basedir[0] != '/')
         return ortkit__error_set(ORTKIT_E_INVALID_ARG, "--cache-basedir wants an absolute directory");
@@ -579,21 +575,21 @@ int ortkit__builder_build(ortkit__builder_result *r, const ortkit__builder_optio
         return rc;
     if ((rc = find_toolchain(r, o)))
         return rc;
-    if (o->n_pythons && r->cross.active)
+    if (o->pythons.n && r->cross.active)
         return ortkit__error_set(ORTKIT_E_UNSUPPORTED, "--python with a cross build: the extension "
                                  "needs the target's CPython; build the wheel on a %s machine",
                                  ortkit_arch_name(r->cross.target));
-    if (o->n_pythons && (!(r->pythons = calloc(o->n_pythons, sizeof *r->pythons)) ||
-                         !(r->python_rebuild_wall = calloc(o->n_pythons, sizeof(double)))))
+    if (o->pythons.n && (!(r->pythons = calloc(o->pythons.n, sizeof *r->pythons)) ||
+                         !(r->python_rebuild_wall = calloc(o->pythons.n, sizeof(double)))))
         return ortkit__error_nomem();
-    for (size_t i = 0; i < o->n_pythons; i++) {
-        if ((rc = ortkit__builder_python_probe(&r->pythons[i], o->pythons[i], o->numpy_include)))
+    for (size_t i = 0; i < o->pythons.n; i++) {
+        if ((rc = ortkit__builder_python_probe(&r->pythons[i], o->pythons.v[i], o->numpy_include)))
             return rc;
         r->n_pythons++;
         for (size_t j = 0; j < i; j++)
             if (!strcmp(r->pythons[j].version, r->pythons[i].version))
                 return ortkit__error_set(ORTKIT_E_INVALID_ARG, "--python %s and --python %s are both "
-                                         "CPython %s: one wheel each", o->pythons[j], o->pythons[i],
+                                         "CPython %s: one wheel each", o->pythons.v[j], o->pythons.v[i],
                                          r->pythons[i].version);
     }
     if (o->mode == ORTKIT__BUILDER_CHECK)
@@ -610,23 +606,19 @@ int ortkit__builder_build(ortkit__builder_result *r, const ortkit__builder_optio
                             r->build_dir)))
         return rc;
     ortkit__builder_config cfg = {
-        .kind = v ? ORTKIT__BUILD_ORT : ORTKIT__BUILD_CMAKE, .source = r->source,
+        .kind = v ? ORTKIT__BUILD_ORT : ORTKIT__BUILD_CMAKE, .opts = o, .source = r->source,
         .build_dir = r->build_dir, .variant = v, .ort_version = r->version,
-        .launcher = o->launcher, .cuda_home = r->cuda_home[0] ? r->cuda_home : NULL,
-        .cudnn_home = r->cudnn_home[0] ? r->cudnn_home : NULL, .eigen_dir = o->eigen_dir,
-        .ops_config = o->n_models ? ops_path : NULL, .python = "python3", .lto = o->lto,
-        .fetch = o->fetch, .deps = o->deps, .n_deps = o->n_deps, .defines = o->defines,
-        .n_defines = o->n_defines, .static_core = o->static_core,
+        .cuda_home = r->cuda_home[0] ? r->cuda_home : NULL,
+        .cudnn_home = r->cudnn_home[0] ? r->cudnn_home : NULL,
+        .ops_config = o->models.n ? ops_path : NULL, .python = "python3",
         .dep_sources = o->deps_dir ? &r->dep_sources : NULL, .deps_dir = r->deps_dir,
-        .glibc_floor = o->glibc_floor, .glibc_here = v ? r->glibc_here : NULL, .chain = o->chain,
-        .cache_remote = o->cache_remote, .cache_remote_only = o->cache_remote_only,
-        .cache_basedir = o->cache_basedir, .cross = &r->cross,
+        .glibc_here = v ? r->glibc_here : NULL, .cross = &r->cross,
         .ext_python = r->n_pythons ? &r->pythons[0] : NULL, .ext_pythons = r->pythons,
         .n_ext_pythons = r->n_pythons};
     if ((rc = ortkit__builder_plan_make(&r->plan, &cfg)))
         return rc;
     if (o->mode == ORTKIT__BUILDER_PLAN)
-        return o->n_models ? write_ops_config(r, o, ops_path) : ORTKIT_OK;
+        return o->models.n ? write_ops_config(r, o, ops_path) : ORTKIT_OK;
 
     /* The state directory (lock, history, the gate's socket) is made 0700
      * and checked before anything goes in it. */

@@ -226,33 +226,25 @@ typedef enum ortkit__builder_kind {
     ORTKIT__BUILD_CMAKE = 1 /* any CMake project, built through the same engine */
 } ortkit__builder_kind;
 
+typedef struct ortkit__builder_options ortkit__builder_options;
+
+/* What a plan is made from: the options as given (opts: the launcher, Eigen,
+ * LTO, --fetch, --dep, -D, --static, --glibc-floor, the compiler cache;
+ * NULL: none of them), and what the build resolved from them. */
 typedef struct ortkit__builder_config {
     ortkit__builder_kind kind;
+    const ortkit__builder_options *opts;
     const char *source;             /* absolute */
     const char *build_dir;          /* absolute */
     const ortkit_variant *variant;  /* ORT builds */
     const char *ort_version;        /* "1.21.0" from VERSION_NUMBER, or NULL */
-    const char *launcher;           /* the ortkit executable; NULL: no compile gate */
-    const char *cuda_home;          /* GPU variants */
+    const char *cuda_home;          /* GPU variants: found (--cuda-home, CUDA_HOME, nvcc, ...) */
     const char *cudnn_home;
-    const char *eigen_dir;          /* a preinstalled Eigen, or NULL */
     const char *ops_config;         /* required-operators file (--ops-from), or NULL */
     const char *python;             /* python3 for ORT's op reduction script */
-    int lto;
-    int fetch;                      /* let CMake download dependencies */
-    const char *const *deps;        /* NAME=DIR: FETCHCONTENT_SOURCE_DIR_<NAME> */
-    size_t n_deps;
-    const char *const *defines;     /* KEY=VALUE, passed through last */
-    size_t n_defines;
-    int static_core;                /* --static: said in the summary */
     const ortkit__builder_deps *dep_sources; /* --deps: compiled in from these; NULL */
-    const char *deps_dir;           /* where they came from (--deps DIR) */
-    const char *glibc_floor;        /* --glibc-floor, or NULL */
+    const char *deps_dir;           /* where they came from (--deps DIR), absolute */
     const char *glibc_here;         /* the build environment's glibc ("2.31"), or NULL */
-    const char *chain;              /* "ccache", "distcc", "ccache+distcc" or NULL: said */
-    const ortkit__builder_cache_remote *cache_remote; /* ccache's remote storage, or NULL */
-    int cache_remote_only;
-    const char *cache_basedir;      /* CCACHE_BASEDIR, or NULL */
     const ortkit__builder_cross *cross; /* a build for another architecture, or NULL */
     /* --python: the interpreter this configuration builds the extension for
      * (NULL: no Python package), and every one the build makes wheels for. */
@@ -640,25 +632,16 @@ int ortkit__builder_first_error(const char *log_path, char *buf, size_t size);
 
 /* ---- running a plan (driver.c, server.c) ---------------------------------- */
 
+/* One run of a plan: the options as given (the gate's budget and slots,
+ * the compiler chain and cache, the status line), and what this run is. */
 typedef struct ortkit__builder_execute_options {
+    const ortkit__builder_options *opts;
     const ortkit__builder_plan *plan;
     const char *build_dir;
     int kind;                 /* ortkit__builder_kind */
-    uint64_t budget;          /* 0: MemAvailable less a reserve */
-    int slots;                /* 0: nproc */
-    int ninja_jobs;           /* 0: twice the slots, so the gate and not ninja limits */
-    const char *chain;        /* "ccache", "distcc", "ccache+distcc" or NULL */
-    const char *distcc_hosts;
-    const ortkit__builder_cache_remote *cache_remote; /* ccache's remote storage, or NULL */
-    int cache_remote_only;    /* CCACHE_REMOTE_ONLY: no local cache directory */
-    const char *cache_basedir; /* CCACHE_BASEDIR, or NULL */
     const char *variant_flags; /* ORT builds: the variant's CPU flags, for the sharing account */
     const char *source;        /* ORT builds: the source tree (ORT's own code is under it) */
-    void (*warn)(const char *msg); /* compiles that should be shared but are not; NULL: not said */
-    int progress;             /* draw the status line */
-    int quiet;
     const char *target;       /* ninja target; NULL: default */
-    uint64_t lang_default[ORTKIT__LANG_COUNT]; /* 0: gate defaults */
     int install;              /* cmake --install into plan->stage_dir */
 } ortkit__builder_execute_options;
 
@@ -697,7 +680,12 @@ typedef enum ortkit__builder_mode {
     ORTKIT__BUILDER_CHECK = 2  /* pre-flight only (--check) */
 } ortkit__builder_mode;
 
-typedef struct ortkit__builder_options {
+/*
+ * Everything a build is asked to do: `ortkit build`'s option table binds
+ * each option straight into one of these fields (src/cli/build/cmd_build.c),
+ * and nothing copies them elsewhere; the plan and the driver read them here.
+ */
+struct ortkit__builder_options {
     ortkit__builder_mode mode;
     const char *source;        /* an ONNX Runtime source tree, built for variant; or */
     const char *variant;
@@ -712,38 +700,42 @@ typedef struct ortkit__builder_options {
     int no_bundle;
     int static_core;           /* a static bundle: libonnxruntime.a merged from the build */
     const char *target;        /* a ninja target: a partial build, not installed nor bundled */
-    const char *chain;         /* "ccache", "distcc", "ccache+distcc" or NULL */
-    const char *distcc_hosts;
-    const ortkit__builder_cache_remote *cache_remote; /* --cache-remote (with ccache), or NULL */
+    int ccache;                /* --cache ccache */
+    const char *distcc_hosts;  /* --distcc HOSTS */
+    int has_cache_remote;      /* --cache-remote (with ccache): cache_remote holds it, checked */
+    ortkit__builder_cache_remote cache_remote;
     int cache_remote_only;     /* --cache-remote-only: CCACHE_REMOTE_ONLY */
     const char *cache_basedir; /* --cache-basedir: CCACHE_BASEDIR */
     uint64_t budget;           /* 0: available memory less a reserve */
     uint64_t min_disk;         /* 0: a default for the kind of build */
     uint64_t lang_mem[ORTKIT__LANG_COUNT]; /* 0: the gate's defaults */
-    int slots, ninja_jobs;     /* 0: cores; twice the slots */
+    long slots, ninja_jobs;    /* 0: cores; twice the slots */
     int lto, fetch;
-    const char *const *models; /* --ops-from: keep only their operators */
-    size_t n_models;
-    const char *const *deps;   /* NAME=DIR */
-    size_t n_deps;
+    ortkit__strv models;       /* --ops-from: keep only their operators */
+    ortkit__strv deps;         /* --dep NAME=DIR */
     const char *deps_dir;      /* --deps: dependency sources, compiled in */
-    const char *const *accept_versions; /* --accept-dep-version NAME */
-    size_t n_accept_versions;
+    ortkit__strv accept_versions; /* --accept-dep-version NAME */
     const char *glibc_floor;   /* --glibc-floor "2.31"; NULL */
     const char *toolchain_file; /* a cross build: --toolchain-file, --cross-prefix, */
     const char *cross_prefix;   /* --host-protoc; NULL: ortkit's defaults */
     const char *host_protoc;
-    const char *const *defines; /* KEY=VALUE */
-    size_t n_defines;
-    const char *const *pythons; /* --python: CPythons to make wheels for, the first the build's */
-    size_t n_pythons;
+    ortkit__strv defines;      /* -D KEY=VALUE */
+    ortkit__strv pythons;      /* --python: CPythons to make wheels for, the first the build's */
     const char *numpy_include; /* --numpy-include: numpy's C headers; NULL: each interpreter's numpy */
     const char *wheel_into;    /* where the wheels go; NULL: BUILD/wheels */
     int progress, quiet;       /* the status line; no "configuring" line */
     int catch_signals;         /* SIGINT/SIGTERM stop the build cleanly, to be resumed */
     FILE *log;                 /* patches applied; NULL: not said */
     void (*warn)(const char *msg); /* pre-flight's warnings; NULL: not said */
-} ortkit__builder_options;
+};
+
+/* The compiler chain the options ask for: "ccache", "distcc",
+ * "ccache+distcc" or NULL. */
+const char *ortkit__builder_chain(const ortkit__builder_options *o);
+/* --cache-remote, or NULL. */
+const ortkit__builder_cache_remote *ortkit__builder_remote(const ortkit__builder_options *o);
+/* Free the lists the options hold (not the strings they point to). */
+void ortkit__builder_options_free(ortkit__builder_options *o);
 
 typedef struct ortkit__builder_result {
     const ortkit_variant *variant; /* NULL for a CMake project */

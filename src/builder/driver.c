@@ -120,7 +120,7 @@ static int configure(const ortkit__builder_execute_options *o, int log_fd, const
         }
     }
     dprintf(log_fd, "ortkit: %s\n", cmd);
-    if (!o->quiet)
+    if (!o->opts->quiet)
         fprintf(stderr, "ortkit: configuring %s\n", o->build_dir);
     if (run_logged(plan->configure.v, log_fd) != 0) {
         rc = step_failed("configure", log_path);
@@ -139,24 +139,24 @@ static int ninja_env(void *arg, int to_parent, int from_parent)
     (void)to_parent;
     (void)from_parent;
     setenv("NINJA_STATUS", "[ortkit %f/%t %r] ", 1);
-    if (o->distcc_hosts)
-        setenv("DISTCC_HOSTS", o->distcc_hosts, 1);
+    if (o->opts->distcc_hosts)
+        setenv("DISTCC_HOSTS", o->opts->distcc_hosts, 1);
     /* The shared cache reaches every compile ninja runs (through the gate's
      * launcher, which runs ccache): ccache's own variables, nothing on the
      * CMake command line (a changed remote does not reconfigure). */
-    if (o->chain && strstr(o->chain, "ccache")) {
+    if (o->opts->ccache) {
         /* What a server sent stays in a local cache of its own: a build
          * without --cache-remote never reads it, nor any server (ccache.conf's). */
-        if (o->cache_remote)
-            setenv("CCACHE_REMOTE_STORAGE", o->cache_remote->url, 1);
+        if (o->opts->has_cache_remote)
+            setenv("CCACHE_REMOTE_STORAGE", o->opts->cache_remote.url, 1);
         else
             setenv("CCACHE_REMOTE_STORAGE", "", 1);
-        if (o->cache_remote && cache_local_dir[0])
+        if (o->opts->has_cache_remote && cache_local_dir[0])
             setenv("CCACHE_DIR", cache_local_dir, 1);
-        if (o->cache_remote_only)
+        if (o->opts->cache_remote_only)
             setenv("CCACHE_REMOTE_ONLY", "1", 1);
-        if (o->cache_basedir)
-            setenv("CCACHE_BASEDIR", o->cache_basedir, 1);
+        if (o->opts->cache_basedir)
+            setenv("CCACHE_BASEDIR", o->opts->cache_basedir, 1);
     }
     return 0;
 }
@@ -249,15 +249,15 @@ static int build_under_gate(const ortkit__builder_execute_options *o, ortkit__bu
         ortkit__builder_history_free(&hist);
         return rc;
     }
-    srv.chain = o->chain;
-    srv.learn = !(o->chain && strstr(o->chain, "distcc"));
+    srv.chain = ortkit__builder_chain(o->opts);
+    srv.learn = !(o->opts->distcc_hosts);
     for (int l = 0; l < ORTKIT__LANG_COUNT; l++)
-        if (o->lang_default[l])
-            srv.gate.lang_default[l] = o->lang_default[l];
+        if (o->opts->lang_mem[l])
+            srv.gate.lang_default[l] = o->opts->lang_mem[l];
 
     setenv("NINJA_STATUS", "[ortkit %f/%t %r] ", 1);
     steps_planned(o, rep);
-    int jobs = o->ninja_jobs > 0 ? o->ninja_jobs : rep->slots * 2 < rep->slots + 4 ? rep->slots + 4
+    int jobs = o->opts->ninja_jobs > 0 ? o->opts->ninja_jobs : rep->slots * 2 < rep->slots + 4 ? rep->slots + 4
                                                                                   : rep->slots * 2;
     fflush(log);
     ortkit__child ninja;
@@ -266,7 +266,7 @@ static int build_under_gate(const ortkit__builder_execute_options *o, ortkit__bu
         rc = step_failed("build", log_path);
         goto cleanup;
     }
-    ortkit__builder_progress prog = {.enabled = o->progress, .t_start = ortkit__clock_now(),
+    ortkit__builder_progress prog = {.enabled = o->opts->progress, .t_start = ortkit__clock_now(),
                                   .total = rep->steps_total, .cache = &rep->cache};
     if (hist.last_steps > 0)
         prog.eta_hint = hist.last_wall / (double)hist.last_steps;
@@ -352,7 +352,7 @@ static void account_sharing(const ortkit__builder_execute_options *o, ortkit__bu
     if (!o->variant_flags || !o->variant_flags[0])
         return;
     if (ortkit__builder_sharing_read(&rep->sharing, o->build_dir, o->plan->state_dir, o->source,
-                                     o->variant_flags) != 0 || !rep->sharing.stray || !o->warn)
+                                     o->variant_flags) != 0 || !rep->sharing.stray || !o->opts->warn)
         return;
     char msg[PATH_MAX + 512];
     snprintf(msg, sizeof msg, "%llu compile%s that need%s no CPU flags (CUDA device code, a "
@@ -360,7 +360,7 @@ static void account_sharing(const ortkit__builder_execute_options *o, ortkit__bu
              (unsigned long long)rep->sharing.stray, rep->sharing.stray == 1 ? "" : "s",
              rep->sharing.stray == 1 ? "s" : "", rep->sharing.stray == 1 ? "ies" : "y",
              o->variant_flags, rep->sharing.stray == 1 ? "it" : "them", rep->sharing.stray_files.v[0]);
-    o->warn(msg);
+    o->opts->warn(msg);
 }
 
 int ortkit__builder_execute(const ortkit__builder_execute_options *o, ortkit__builder_report *rep)
@@ -376,25 +376,25 @@ int ortkit__builder_execute(const ortkit__builder_execute_options *o, ortkit__bu
     setvbuf(log, NULL, _IOLBF, 0);
 
     uint64_t avail = 0, total = 0;
-    if (!o->budget && ortkit__proc_meminfo(&avail, &total) != 0) {
+    if (!o->opts->budget && ortkit__proc_meminfo(&avail, &total) != 0) {
         fclose(log);
         return ORTKIT_E_IO;
     }
-    if (o->budget) {
-        rep->budget = o->budget;
+    if (o->opts->budget) {
+        rep->budget = o->opts->budget;
     } else {
         /* Leave the system a reserve: 10% of memory, and at least 1 GiB. */
         uint64_t reserve = total / 10 > ORTKIT__GiB ? total / 10 : ORTKIT__GiB;
         rep->budget = avail > reserve + ORTKIT__GiB ? avail - reserve : ORTKIT__GiB;
     }
-    rep->slots = o->slots > 0 ? o->slots : ortkit__proc_cpus();
-    rep->cache.on = o->chain && strstr(o->chain, "ccache");
+    rep->slots = o->opts->slots > 0 ? o->opts->slots : ortkit__proc_cpus();
+    rep->cache.on = o->opts->ccache;
     snprintf(rep->cache.remote, sizeof rep->cache.remote, "%s",
-             rep->cache.on && o->cache_remote ? o->cache_remote->shown : "");
-    rep->cache.remote_only = rep->cache.on && o->cache_remote_only;
+             rep->cache.on && o->opts->has_cache_remote ? o->opts->cache_remote.shown : "");
+    rep->cache.remote_only = rep->cache.on && o->opts->cache_remote_only;
     if (rep->cache.on &&
         (rc = ortkit__builder_cache_local_dir(rep->cache.local_dir, sizeof rep->cache.local_dir,
-                                              o->cache_remote))) {
+                                              ortkit__builder_remote(o->opts)))) {
         fclose(log);
         return rc;
     }

@@ -34,7 +34,7 @@ int ortkit__builder_cuda_architectures(const ortkit_variant *v, char *buf, size_
 static int push_launchers(ortkit__strv *sv, const ortkit__builder_config *cfg, int cuda)
 {
     int rc = 0;
-    if (!cfg->launcher)
+    if (!cfg->opts->launcher)
         return 0;
     /* CMake runs "<launcher...> <compiler> <args>": the gate sees every
      * compile (and link) and decides when it may start. */
@@ -43,11 +43,11 @@ static int push_launchers(ortkit__strv *sv, const ortkit__builder_config *cfg, i
         if (i == 2 && !cuda)
             break;
         PUSH(sv, "-DCMAKE_%s_COMPILER_LAUNCHER=%s;build;--launch=%s/.ortkit", langs[i],
-             cfg->launcher, cfg->build_dir);
+             cfg->opts->launcher, cfg->build_dir);
     }
     for (size_t i = 0; i < 2; i++)
         PUSH(sv, "-DCMAKE_%s_LINKER_LAUNCHER=%s;build;--launch=%s/.ortkit", langs[i],
-             cfg->launcher, cfg->build_dir);
+             cfg->opts->launcher, cfg->build_dir);
 cleanup:
     return rc;
 }
@@ -55,8 +55,8 @@ cleanup:
 static int push_defines(ortkit__strv *sv, const ortkit__builder_config *cfg)
 {
     int rc = 0;
-    for (size_t i = 0; i < cfg->n_defines; i++)
-        PUSH(sv, "-D%s", cfg->defines[i]);
+    for (size_t i = 0; i < cfg->opts->defines.n; i++)
+        PUSH(sv, "-D%s", cfg->opts->defines.v[i]);
 cleanup:
     return rc;
 }
@@ -222,23 +222,23 @@ static int plan_cache(ortkit__builder_plan *p, const ortkit__builder_config *cfg
 {
     int rc = 0;
     ortkit__strv *s = &p->summary;
-    int ccache = cfg->chain && strstr(cfg->chain, "ccache");
+    int ccache = cfg->opts->ccache;
     if (!ccache)
         PUSH(s, "cache\tnone");
-    else if (!cfg->cache_remote)
+    else if (!cfg->opts->has_cache_remote)
         PUSH(s, "cache\tccache, local only (its cache directory: CCACHE_DIR or ccache's default)");
     else {
-        const ortkit__builder_cache_remote *r = cfg->cache_remote;
+        const ortkit__builder_cache_remote *r = &cfg->opts->cache_remote;
         char db[32] = "";
         if (r->db >= 0)
             snprintf(db, sizeof db, ", database %ld", r->db);
         PUSH(s, "cache\tccache, remote %s (%s at %s port %u%s; CCACHE_REMOTE_STORAGE)%s", r->shown,
              ortkit__builder_cache_scheme_name(r->scheme), r->host, r->port, db,
-             cfg->cache_remote_only ? ", remote only (CCACHE_REMOTE_ONLY)" : ", and the local cache");
+             cfg->opts->cache_remote_only ? ", remote only (CCACHE_REMOTE_ONLY)" : ", and the local cache");
     }
-    if (ccache && cfg->cache_basedir)
+    if (ccache && cfg->opts->cache_basedir)
         PUSH(s, "cache basedir\t%s (CCACHE_BASEDIR: paths under it compared relative to the build "
-                "directory)", cfg->cache_basedir);
+                "directory)", cfg->opts->cache_basedir);
     else if (ccache)
         PUSH(s, "cache basedir\tnone: a compile that names the build directory (its generated "
                 "headers) is shared only with build directories of the same path; --cache-basedir "
@@ -321,16 +321,16 @@ static int plan_configure(ortkit__builder_plan *p, const ortkit__builder_config 
         /* One nvcc thread per compile: the gate, not nvcc, decides parallelism. */
         PUSH(c, "-Donnxruntime_NVCC_THREADS=1");
     }
-    PUSH(c, "-Donnxruntime_ENABLE_LTO=%s", cfg->lto ? "ON" : "OFF");
+    PUSH(c, "-Donnxruntime_ENABLE_LTO=%s", cfg->opts->lto ? "ON" : "OFF");
     PUSH(c, "-Donnxruntime_REDUCED_OPS_BUILD=%s", cfg->ops_config ? "ON" : "OFF");
-    if (!cfg->fetch || cfg->dep_sources)
+    if (!cfg->opts->fetch || cfg->dep_sources)
         PUSH(c, "-DFETCHCONTENT_FULLY_DISCONNECTED=ON");
-    for (size_t i = 0; i < cfg->n_deps; i++)
-        if ((rc = push_dep(c, cfg->deps[i])))
+    for (size_t i = 0; i < cfg->opts->deps.n; i++)
+        if ((rc = push_dep(c, cfg->opts->deps.v[i])))
             goto cleanup;
-    if (cfg->eigen_dir) {
+    if (cfg->opts->eigen_dir) {
         PUSH(c, "-Donnxruntime_USE_PREINSTALLED_EIGEN=ON");
-        PUSH(c, "-Deigen_SOURCE_PATH=%s", cfg->eigen_dir);
+        PUSH(c, "-Deigen_SOURCE_PATH=%s", cfg->opts->eigen_dir);
     }
     if (v->cpu_flags[0]) {
         if ((rc = cpu_flags_cmake(p, v->cpu_flags)) ||
@@ -399,7 +399,7 @@ static int plan_summary(ortkit__builder_plan *p, const ortkit__builder_config *c
              v->cuda / 1000, (v->cuda % 1000) / 10, v->sm / 10, v->sm % 10, v->cubin, arch,
              cfg->cuda_home, cfg->cudnn_home);
     PUSH(s, "providers\tCPU%s (TensorRT, DNNL, XNNPACK off)", cuda ? ", CUDA" : "");
-    if (cfg->static_core)
+    if (cfg->opts->static_core)
         PUSH(s, "outputs\tstatic core: the shared library's static libraries merged into "
                 "libonnxruntime.a after the build (providers stay shared); unit tests and Python off");
     else if (py)
@@ -424,15 +424,15 @@ static int plan_summary(ortkit__builder_plan *p, const ortkit__builder_config *c
             goto cleanup;
     } else {
         PUSH(s, "dependencies\t%s%s%s%s",
-             cfg->fetch ? "CMake may download (cmake/deps.txt)" : "offline (system packages",
-             cfg->eigen_dir ? "; Eigen from " : "", cfg->eigen_dir ? cfg->eigen_dir : "",
-             cfg->fetch ? "" : ")");
+             cfg->opts->fetch ? "CMake may download (cmake/deps.txt)" : "offline (system packages",
+             cfg->opts->eigen_dir ? "; Eigen from " : "", cfg->opts->eigen_dir ? cfg->opts->eigen_dir : "",
+             cfg->opts->fetch ? "" : ")");
     }
-    for (size_t i = 0; i < cfg->n_deps; i++)
-        PUSH(s, "dependency\t%s (--dep)", cfg->deps[i]);
+    for (size_t i = 0; i < cfg->opts->deps.n; i++)
+        PUSH(s, "dependency\t%s (--dep)", cfg->opts->deps.v[i]);
     /* Said only when asked for: the environment's glibc alone is in the report. */
-    if (cfg->glibc_floor)
-        PUSH(s, "glibc floor\tat most %s (--glibc-floor)%s%s", cfg->glibc_floor,
+    if (cfg->opts->glibc_floor)
+        PUSH(s, "glibc floor\tat most %s (--glibc-floor)%s%s", cfg->opts->glibc_floor,
              cfg->glibc_here ? "; this environment's C library is glibc " : "",
              cfg->glibc_here ? cfg->glibc_here : "");
     /* Whether the bundle runs beyond this machine, said before it is built. */
@@ -443,15 +443,15 @@ static int plan_summary(ortkit__builder_plan *p, const ortkit__builder_config *c
         PUSH(s, "ships\tno: the library links %s and needs the glibc of the environment it is "
                 "built in; a bundle that ships: --deps DIR --glibc-floor 2.31 in an older root "
                 "(docs/BUILD.md, \"Builds that ship\")",
-             cfg->fetch ? "what CMake downloads" : "this system's shared protobuf, ONNX, abseil "
+             cfg->opts->fetch ? "what CMake downloads" : "this system's shared protobuf, ONNX, abseil "
                                                    "and re2 libraries");
-    else if (!cfg->glibc_floor)
+    else if (!cfg->opts->glibc_floor)
         PUSH(s, "ships\twhere glibc is at least this environment's%s: dependencies compiled in; "
                 "--glibc-floor VERSION holds it to a floor", here);
     else
         PUSH(s, "ships\tyes: dependencies compiled in, glibc %s at most (checked on the built "
-                "library)", cfg->glibc_floor);
-    PUSH(s, "lto\t%s", cfg->lto ? "on" : "off");
+                "library)", cfg->opts->glibc_floor);
+    PUSH(s, "lto\t%s", cfg->opts->lto ? "on" : "off");
     if (cfg->ops_config)
         PUSH(s, "operators\treduced to %s", cfg->ops_config);
     else
@@ -486,12 +486,17 @@ static int plan_ort(ortkit__builder_plan *p, const ortkit__builder_config *cfg)
     return plan_sharing(p, v);
 }
 
-int ortkit__builder_plan_make(ortkit__builder_plan *out, const ortkit__builder_config *cfg)
+int ortkit__builder_plan_make(ortkit__builder_plan *out, const ortkit__builder_config *given)
 {
+    static const ortkit__builder_options none;
     int rc;
     memset(out, 0, sizeof *out);
-    if (!cfg || !cfg->source || !cfg->build_dir)
+    if (!given || !given->source || !given->build_dir)
         return ortkit__error_set(ORTKIT_E_INVALID_ARG, "a plan needs a source and a build directory");
+    ortkit__builder_config with_opts = *given;
+    const ortkit__builder_config *cfg = &with_opts;
+    if (!with_opts.opts)
+        with_opts.opts = &none;
     if (asprintf(&out->stage_dir, "%s/stage", cfg->build_dir) < 0 ||
         asprintf(&out->state_dir, "%s/.ortkit", cfg->build_dir) < 0) {
         out->stage_dir = out->state_dir = NULL;
@@ -505,9 +510,9 @@ int ortkit__builder_plan_make(ortkit__builder_plan *out, const ortkit__builder_c
         (rc = ortkit__strv_pushf(&out->summary, "build\t%s", cfg->build_dir)) ||
         (rc = ortkit__strv_pushf(&out->summary, "stage\t%s", out->stage_dir)) ||
         (rc = ortkit__strv_pushf(&out->summary, "gate\t%s",
-                                      cfg->launcher ? "every compile and link through "
-                                                      "`ortkit build --launch`"
-                                                    : "none")))
+                                      cfg->opts->launcher ? "every compile and link through "
+                                                            "`ortkit build --launch`"
+                                                          : "none")))
         goto fail;
     return 0;
 fail:

@@ -8,17 +8,12 @@
 #include <string.h>
 #include <unistd.h>
 
+/* The options go straight into the builder's (o); what only the command
+ * line has (what to print, --matrix, where a password came from) is here. */
 typedef struct build_args {
-    const char *source, *variant, *build_dir, *distcc, *patch, *cuda, *cudnn, *eigen;
-    const char *cmake_project, *into, *target, *deps_dir, *glibc_floor, *cache_basedir, *matrix;
-    const char *toolchain_file, *cross_prefix, *host_protoc, *numpy_include, *wheel_into;
-    uint64_t budget, min_disk, lang_mem[ORTKIT__LANG_COUNT];
-    long jobs, ninja_jobs;
-    int cache, lto, dry, check, json, fetch, progress, no_bundle, static_core, cache_remote_only;
-    int has_remote, password_in_argv;
-    const char *remote_arg, *password_file; /* --cache-remote as given (no password: jobs get it) */
-    ortkit__builder_cache_remote remote; /* --cache-remote, checked */
-    ortkit__strv ops, defines, deps, accept, pythons;
+    ortkit__builder_options o;
+    const char *matrix, *remote_arg, *password_file; /* --cache-remote as given (no password) */
+    int dry, check, json, password_in_argv;
 } build_args;
 
 /* --cache-remote URL: checked here, and never echoed (it may hold a password). */
@@ -26,15 +21,15 @@ static int set_cache_remote(cli_opt_parser *p, void *field, char *value)
 {
     build_args *a = field;
     (void)p;
-    if (ortkit__builder_cache_remote_parse(&a->remote, value))
+    if (ortkit__builder_cache_remote_parse(&a->o.cache_remote, value))
         return cli_usage("build", "%s", ortkit__error_message());
-    a->has_remote = 1;
+    a->o.has_cache_remote = 1;
     a->remote_arg = value;
     /* Every user can read a command line (/proc/PID/cmdline): the password
      * is blanked in ours at once, and said (ORTKIT_CACHE_PASSWORD keeps it out). */
-    if (a->remote.has_password) {
+    if (a->o.cache_remote.has_password) {
         char *auth = strstr(value, "://") + 3, *end = auth + strcspn(auth, "/|"), *at = NULL;
-        size_t len = strlen(value) + 3 - strlen(a->remote.shown); /* the password's */
+        size_t len = strlen(value) + 3 - strlen(a->o.cache_remote.shown); /* the password's */
         for (char *c = auth; c < end; c++)
             if (*c == '@')
                 at = c;
@@ -85,17 +80,17 @@ static const int ccache[] = {1};
 
 static const cli_opt build_opts[] = {
     {0, "source", 0, "DIR", 0, "the ONNX Runtime source tree (VERSION_NUMBER, cmake/)",
-     CLI_OPT_STRING(build_args, source)},
+     CLI_OPT_STRING(build_args, o.source)},
     {0, "variant", 0, "NAME", 0, "cpu-avx2, cuda12.9-sm90-avx512, ... (or the Flox name)",
-     CLI_OPT_STRING(build_args, variant)},
+     CLI_OPT_STRING(build_args, o.variant)},
     {0, "build-dir", 0, "DIR", 0, "where to build (default: ./build-<variant>)",
-     CLI_OPT_STRING(build_args, build_dir)},
+     CLI_OPT_STRING(build_args, o.build_dir)},
     {0, "mem-budget", 0, "SIZE", 0,
      "memory the compiles may use together, e.g. 6G (default: available memory less "
-     "max(1 GiB, 10%))", CLI_OPT_SIZE(build_args, budget, 64 * ORTKIT__MiB)},
+     "max(1 GiB, 10%))", CLI_OPT_SIZE(build_args, o.budget, 64 * ORTKIT__MiB)},
     {0, "jobs", 'j', "N", 0, "CPU slots: compiles at once at most (default: cores)",
-     CLI_OPT_LONG(build_args, jobs, 1, 4096)},
-    {0, "cache", 0, "ccache", 0, "compile through ccache", CLI_OPT_CHOICE(build_args, cache, ccache)},
+     CLI_OPT_LONG(build_args, o.slots, 1, 4096)},
+    {0, "cache", 0, "ccache", 0, "compile through ccache", CLI_OPT_CHOICE(build_args, o.ccache, ccache)},
     {0, "cache-remote", 0, "URL", 0,
      "with --cache ccache: share the cache through a server, redis://HOST[:PORT][/DB] or "
      "http://HOST[:PORT][/PATH] (ccache's remote storage; a password is never printed)",
@@ -105,61 +100,61 @@ static const cli_opt build_opts[] = {
      "(or ORTKIT_CACHE_PASSWORD)", CLI_OPT_STRING(build_args, password_file)},
     {0, "cache-remote-only", 0, NULL, 0,
      "use only the remote storage, no local cache directory (CCACHE_REMOTE_ONLY)",
-     CLI_OPT_FLAG(build_args, cache_remote_only)},
+     CLI_OPT_FLAG(build_args, o.cache_remote_only)},
     {0, "cache-basedir", 0, "DIR", 0,
      "with --cache ccache: paths under DIR count relative to the build directory, so build "
-     "directories under it share compiles (CCACHE_BASEDIR)", CLI_OPT_STRING(build_args, cache_basedir)},
+     "directories under it share compiles (CCACHE_BASEDIR)", CLI_OPT_STRING(build_args, o.cache_basedir)},
     {0, "distcc", 0, "HOSTS", 0, "compile through distcc on HOSTS (DISTCC_HOSTS syntax)",
-     CLI_OPT_STRING(build_args, distcc)},
+     CLI_OPT_STRING(build_args, o.distcc_hosts)},
     {0, "lto", 0, NULL, 0, "link-time optimisation (onnxruntime_ENABLE_LTO)",
-     CLI_OPT_FLAG(build_args, lto)},
+     CLI_OPT_FLAG(build_args, o.lto)},
     {0, "ops-from", 0, "MODEL", CLI_OPT_REPEATS,
      "keep only the operators MODEL uses (repeatable; more models may follow the options)",
-     CLI_OPT_STRV(build_args, ops)},
+     CLI_OPT_STRV(build_args, o.models)},
     {0, "patch", 0, "DIR", 0, "apply DIR/*.patch (patch -p1, in name order, once)",
-     CLI_OPT_STRING(build_args, patch)},
+     CLI_OPT_STRING(build_args, o.patch_dir)},
     {0, "cuda-home", 0, "DIR", 0,
      "CUDA toolkit (default: CUDA_HOME, nvcc on PATH, /usr/local/cuda)",
-     CLI_OPT_STRING(build_args, cuda)},
+     CLI_OPT_STRING(build_args, o.cuda_home)},
     {0, "cudnn-home", 0, "DIR", 0, "cuDNN (default: CUDNN_HOME, the toolkit, /usr)",
-     CLI_OPT_STRING(build_args, cudnn)},
+     CLI_OPT_STRING(build_args, o.cudnn_home)},
     {0, "eigen", 0, "DIR", 0, "a preinstalled Eigen (onnxruntime_USE_PREINSTALLED_EIGEN)",
-     CLI_OPT_STRING(build_args, eigen)},
+     CLI_OPT_STRING(build_args, o.eigen_dir)},
     {0, "dep", 0, "NAME=DIR", CLI_OPT_REPEATS,
-     "a dependency's source (FETCHCONTENT_SOURCE_DIR_<NAME>)", CLI_OPT_CALL(build_args, deps, add_pair)},
+     "a dependency's source (FETCHCONTENT_SOURCE_DIR_<NAME>)", CLI_OPT_CALL(build_args, o.deps, add_pair)},
     {0, "deps", 0, "DIR", 0,
      "compile ONNX Runtime's dependencies (cmake/deps.txt) into the library from the sources in "
      "DIR: NAME-VERSION archives or trees, or deps.txt's own files (docs/BUILD.md)",
-     CLI_OPT_STRING(build_args, deps_dir)},
+     CLI_OPT_STRING(build_args, o.deps_dir)},
     {0, "accept-dep-version", 0, "NAME", CLI_OPT_REPEATS,
      "with --deps: take NAME although its version is not the one deps.txt pins (recorded)",
-     CLI_OPT_STRV(build_args, accept)},
+     CLI_OPT_STRV(build_args, o.accept_versions)},
     {0, "glibc-floor", 0, "VERSION", 0,
      "the newest glibc the library may need, e.g. 2.31: refused before compiling when this "
      "environment's glibc is newer, and checked on the built library",
-     CLI_OPT_CALL(build_args, glibc_floor, set_glibc_floor), .want = "a glibc version such as 2.31"},
-    {0, "fetch", 0, NULL, 0, "let CMake download missing dependencies", CLI_OPT_FLAG(build_args, fetch)},
+     CLI_OPT_CALL(build_args, o.glibc_floor, set_glibc_floor), .want = "a glibc version such as 2.31"},
+    {0, "fetch", 0, NULL, 0, "let CMake download missing dependencies", CLI_OPT_FLAG(build_args, o.fetch)},
     {0, NULL, 'D', "KEY=VALUE", CLI_OPT_REPEATS, "pass a CMake definition through (repeatable)",
-     CLI_OPT_CALL(build_args, defines, add_pair)},
+     CLI_OPT_CALL(build_args, o.defines, add_pair)},
     {0, "bundle-into", 0, "DIR", 0,
-     "where the bundle goes (default: the user's bundle directory)", CLI_OPT_STRING(build_args, into)},
+     "where the bundle goes (default: the user's bundle directory)", CLI_OPT_STRING(build_args, o.bundle_into)},
     {0, "no-bundle", 0, NULL, 0, "stop after installing into BUILD/stage",
-     CLI_OPT_FLAG(build_args, no_bundle)},
+     CLI_OPT_FLAG(build_args, o.no_bundle)},
     {0, "static", 0, NULL, 0,
      "make a static bundle: one libonnxruntime.a merged from the build's static libraries, "
-     "providers stay shared beside it", CLI_OPT_FLAG(build_args, static_core)},
+     "providers stay shared beside it", CLI_OPT_FLAG(build_args, o.static_core)},
     {0, "python", 0, "PYTHON", CLI_OPT_REPEATS,
      "also build ONNX Runtime's Python package (the module onnxruntime) for this CPython >= 3.10 "
      "and make a wheel of it (repeatable: the first is the build's, each further one compiles "
-     "only the extension again)", CLI_OPT_STRV(build_args, pythons)},
+     "only the extension again)", CLI_OPT_STRV(build_args, o.pythons)},
     {0, "numpy-include", 0, "DIR", 0,
      "with --python: numpy's C headers to compile against (default: each interpreter's numpy; "
      "numpy 2.x headers make a wheel that runs with numpy 1.x and 2.x)",
-     CLI_OPT_STRING(build_args, numpy_include)},
+     CLI_OPT_STRING(build_args, o.numpy_include)},
     {0, "wheel-into", 0, "DIR", 0, "with --python: where the wheels go (default: BUILD/wheels)",
-     CLI_OPT_STRING(build_args, wheel_into)},
+     CLI_OPT_STRING(build_args, o.wheel_into)},
     {0, "cmake-project", 0, "DIR", 0, "build any CMake project through the same engine",
-     CLI_OPT_STRING(build_args, cmake_project)},
+     CLI_OPT_STRING(build_args, o.cmake_project)},
     {0, "matrix", 0, "VARIANT,...", 0,
      "plan these variants (with --source and the options each job takes) and write the jobs "
      "for a CI matrix, ordered so shared work is built first (docs/BUILD.md); builds nothing",
@@ -169,32 +164,32 @@ static const cli_opt build_opts[] = {
     {0, "check", 0, NULL, 0, "run the pre-flight checks, print the toolchain, and stop",
      CLI_OPT_FLAG(build_args, check)},
     {0, "progress", 0, NULL, 0, "draw the status line even when stderr is not a terminal",
-     CLI_OPT_SET(build_args, progress, 1)},
-    {0, "no-progress", 0, NULL, 0, "never draw it", CLI_OPT_SET(build_args, progress, 0)},
+     CLI_OPT_SET(build_args, o.progress, 1)},
+    {0, "no-progress", 0, NULL, 0, "never draw it", CLI_OPT_SET(build_args, o.progress, 0)},
     {0, "json", 0, NULL, 0, "print the plan or the build report as JSON", CLI_OPT_FLAG(build_args, json)},
     CLI_OPT_HEADING("a variant for another architecture (cpu-armv8.2 on x86-64) is cross-compiled:"),
     {0, "toolchain-file", 0, "FILE", 0,
      "the CMake toolchain file (default: one written for Debian's ARCH-linux-gnu-gcc/g++)",
-     CLI_OPT_STRING(build_args, toolchain_file)},
+     CLI_OPT_STRING(build_args, o.toolchain_file)},
     {0, "cross-prefix", 0, "PREFIX", 0,
      "the cross compilers are PREFIXgcc and PREFIXg++ (default: ARCH-linux-gnu-)",
-     CLI_OPT_STRING(build_args, cross_prefix)},
+     CLI_OPT_STRING(build_args, o.cross_prefix)},
     {0, "host-protoc", 0, "FILE", 0,
      "a protoc that runs on this machine, of the protobuf version the source pins (default: "
-     "built from --deps's protobuf source)", CLI_OPT_STRING(build_args, host_protoc)},
+     "built from --deps's protobuf source)", CLI_OPT_STRING(build_args, o.host_protoc)},
     CLI_OPT_HEADING("tuning and tests:"),
     {0, "lang-mem", 0, "LANG=SIZE", CLI_OPT_REPEATS,
      "the memory a LANG step (c, c++, cuda or link) is assumed to need until the build has "
-     "measured it (defaults 512M, 1.5G, 5G, 1.5G)", CLI_OPT_CALL(build_args, lang_mem, set_lang_mem),
+     "measured it (defaults 512M, 1.5G, 5G, 1.5G)", CLI_OPT_CALL(build_args, o.lang_mem, set_lang_mem),
      .want = "c|c++|cuda|link=SIZE"},
     {0, "ninja-jobs", 0, "N", 0,
      "steps ninja may start at once (default: twice the CPU slots, at least slots + 4): the "
-     "gate, not ninja, limits the compiles", CLI_OPT_LONG(build_args, ninja_jobs, 1, 100000)},
+     "gate, not ninja, limits the compiles", CLI_OPT_LONG(build_args, o.ninja_jobs, 1, 100000)},
     {0, "min-disk", 0, "SIZE", 0,
      "free disk the pre-flight checks ask for (default: 6G, 20G for a CUDA variant, 256M for "
-     "--cmake-project)", CLI_OPT_SIZE(build_args, min_disk, 0), .want = "a size"},
+     "--cmake-project)", CLI_OPT_SIZE(build_args, o.min_disk, 0), .want = "a size"},
     {0, "target", 0, "NAME", 0,
-     "build only this ninja target; nothing is installed or bundled", CLI_OPT_STRING(build_args, target)},
+     "build only this ninja target; nothing is installed or bundled", CLI_OPT_STRING(build_args, o.target)},
     CLI_OPT_ARGS(0, CLI_OPT_ANY, NULL),
     CLI_OPT_END};
 
@@ -215,75 +210,61 @@ static void warn_line(const char *msg) { cli_warn("%s", msg); }
 static int parse_args(build_args *a, int argc, char **argv)
 {
     cli_opt_parser p;
-    a->progress = -1;
+    a->o.progress = -1;
     if (cli_opt_parse(&p, &build_spec, NULL, a, argc, argv))
         return p.status ? p.status : -1;
     for (int i = 0; i < p.n_args; i++) {
-        if (!a->ops.n)
+        if (!a->o.models.n)
             return cli_usage("build", "unexpected argument '%s'", p.args[i]);
-        if (ortkit__strv_push(&a->ops, p.args[i]))
+        if (ortkit__strv_push(&a->o.models, p.args[i]))
             return cli_fail("out of memory");
     }
-    if (a->matrix && !a->source)
+    if (a->matrix && !a->o.source)
         return cli_usage("build", "--matrix needs --source DIR: the ONNX Runtime tree every job builds");
-    if (!!a->source == !!a->cmake_project)
+    if (!!a->o.source == !!a->o.cmake_project)
         return cli_usage("build", "give either --source DIR (with --variant) or --cmake-project DIR");
-    if (a->matrix && (a->variant || a->cmake_project || a->check))
+    if (a->matrix && (a->o.variant || a->o.cmake_project || a->check))
         return cli_usage("build", "--matrix plans the variants it names: it takes --source, not "
                                   "--variant, --cmake-project or --check");
-    if (a->source && !a->variant && !a->matrix)
+    if (a->o.source && !a->o.variant && !a->matrix)
         return cli_usage("build", "--source needs --variant NAME (see 'ortkit variants')");
-    if (a->cmake_project &&
-        (a->variant || a->ops.n || a->lto || a->eigen || a->deps.n || a->deps_dir || a->glibc_floor))
+    if (a->o.cmake_project &&
+        (a->o.variant || a->o.models.n || a->o.lto || a->o.eigen_dir || a->o.deps.n || a->o.deps_dir || a->o.glibc_floor))
         return cli_usage("build", "--cmake-project takes no variant, --ops-from, --lto, --eigen, "
                                   "--dep, --deps or --glibc-floor");
-    if (a->cmake_project && (a->toolchain_file || a->cross_prefix || a->host_protoc))
+    if (a->o.cmake_project && (a->o.toolchain_file || a->o.cross_prefix || a->o.host_protoc))
         return cli_usage("build", "--toolchain-file, --cross-prefix and --host-protoc are for an "
                                   "ONNX Runtime variant of another architecture; a CMake project "
                                   "takes its toolchain with -D CMAKE_TOOLCHAIN_FILE=FILE");
-    if ((a->numpy_include || a->wheel_into) && !a->pythons.n)
+    if ((a->o.numpy_include || a->o.wheel_into) && !a->o.pythons.n)
         return cli_usage("build", "--numpy-include and --wheel-into go with --python PYTHON");
-    if (a->pythons.n && (a->cmake_project || a->static_core || a->no_bundle || a->matrix))
+    if (a->o.pythons.n && (a->o.cmake_project || a->o.static_core || a->o.no_bundle || a->matrix))
         return cli_usage("build", "--python makes wheels of a variant's bundle: it goes with "
                                   "--source and --variant, not --cmake-project, --static, "
                                   "--no-bundle or --matrix");
-    if (a->accept.n && !a->deps_dir)
+    if (a->o.accept_versions.n && !a->o.deps_dir)
         return cli_usage("build", "--accept-dep-version goes with --deps DIR");
-    if (a->deps_dir && a->fetch)
+    if (a->o.deps_dir && a->o.fetch)
         return cli_usage("build", "--deps DIR supplies the dependencies: it does not go with --fetch");
-    if ((a->has_remote || a->cache_remote_only || a->cache_basedir) && !a->cache)
+    if ((a->o.has_cache_remote || a->o.cache_remote_only || a->o.cache_basedir) && !a->o.ccache)
         return cli_usage("build", "--cache-remote, --cache-remote-only and --cache-basedir go with "
                                   "--cache ccache");
-    if (a->cache_remote_only && !a->has_remote)
+    if (a->o.cache_remote_only && !a->o.has_cache_remote)
         return cli_usage("build", "--cache-remote-only goes with --cache-remote URL");
-    if (a->password_file && !a->has_remote)
+    if (a->password_file && !a->o.has_cache_remote)
         return cli_usage("build", "--cache-password-file goes with --cache-remote URL");
-    if (a->has_remote && ortkit__builder_cache_remote_secret(&a->remote, a->password_file))
+    if (a->o.has_cache_remote && ortkit__builder_cache_remote_secret(&a->o.cache_remote, a->password_file))
         return cli_usage("build", "%s", ortkit__error_message());
     if (a->password_in_argv && !a->matrix)
         cli_warn("--cache-remote: the password on the command line can be read by every user of "
                  "this machine while ortkit starts; give the URL without it and the password in "
                  "ORTKIT_CACHE_PASSWORD or --cache-password-file FILE");
-    if (a->cache_basedir && a->cache_basedir[0] != '/')
+    if (a->o.cache_basedir && a->o.cache_basedir[0] != '/')
         return cli_usage("build", "--cache-basedir wants an absolute directory");
     return 0;
 }
 
-static void free_args(build_args *a)
-{
-    ortkit__strv_free(&a->ops);
-    ortkit__strv_free(&a->defines);
-    ortkit__strv_free(&a->deps);
-    ortkit__strv_free(&a->accept);
-    ortkit__strv_free(&a->pythons);
-}
-
-static const char *chain_of(const build_args *a)
-{
-    if (a->cache && a->distcc)
-        return "ccache+distcc";
-    return a->cache ? "ccache" : a->distcc ? "distcc" : NULL;
-}
+static void free_args(build_args *a) { ortkit__builder_options_free(&a->o); }
 
 /* "label\tvalue" lines as a JSON object. */
 static cJSON *lines_json(const ortkit__strv *lines)
@@ -305,10 +286,10 @@ static cJSON *cache_json(const build_args *a)
 {
     cJSON *c = cJSON_CreateObject();
     cJSON_AddStringToObject(c, "tool", "ccache");
-    cJSON_AddItemToObject(c, "remote", a->has_remote ? cJSON_CreateString(a->remote.shown)
+    cJSON_AddItemToObject(c, "remote", a->o.has_cache_remote ? cJSON_CreateString(a->o.cache_remote.shown)
                                                      : cJSON_CreateNull());
-    cJSON_AddBoolToObject(c, "remote_only", a->cache_remote_only);
-    cJSON_AddItemToObject(c, "basedir", a->cache_basedir ? cJSON_CreateString(a->cache_basedir)
+    cJSON_AddBoolToObject(c, "remote_only", a->o.cache_remote_only);
+    cJSON_AddItemToObject(c, "basedir", a->o.cache_basedir ? cJSON_CreateString(a->o.cache_basedir)
                                                          : cJSON_CreateNull());
     return c;
 }
@@ -331,16 +312,16 @@ static cJSON *plan_json(const ortkit__builder_plan *plan, const build_args *a, c
         cJSON_AddStringToObject(root, "cpu_flags_cmake", plan->cpu_flags_cmake);
     cJSON *gate = cJSON_AddObjectToObject(root, "gate");
     if (gate) {
-        if (a->budget)
-            cJSON_AddNumberToObject(gate, "budget_bytes", (double)a->budget);
+        if (a->o.budget)
+            cJSON_AddNumberToObject(gate, "budget_bytes", (double)a->o.budget);
         else
             cJSON_AddStringToObject(gate, "budget", "available memory less max(1 GiB, 10%)");
-        cJSON_AddNumberToObject(gate, "slots", a->jobs ? (double)a->jobs : ortkit__proc_cpus());
-        const char *chain = chain_of(a);
+        cJSON_AddNumberToObject(gate, "slots", a->o.slots ? (double)a->o.slots : ortkit__proc_cpus());
+        const char *chain = ortkit__builder_chain(&a->o);
         if (chain)
             cJSON_AddStringToObject(gate, "chain", chain);
     }
-    if (a->cache)
+    if (a->o.ccache)
         cJSON_AddItemToObject(root, "cache", cache_json(a));
     if (plan->sharing.n)
         cJSON_AddItemToObject(root, "sharing", lines_json(&plan->sharing));
@@ -362,10 +343,10 @@ static void print_dry_run(const ortkit__builder_plan *plan, const build_args *a,
         cli_print_lines(stdout, ops_text);
     }
     char budget[64] = "available memory less max(1 GiB, 10%)";
-    if (a->budget)
-        ortkit__human_memory(budget, sizeof budget, a->budget);
-    long slots = a->jobs ? a->jobs : ortkit__proc_cpus();
-    const char *chain = chain_of(a);
+    if (a->o.budget)
+        ortkit__human_memory(budget, sizeof budget, a->o.budget);
+    long slots = a->o.slots ? a->o.slots : ortkit__proc_cpus();
+    const char *chain = ortkit__builder_chain(&a->o);
     printf("\nbuild:\n  ninja -C %s under the compile gate: budget %s, %ld CPU slots%s%s\n",
            cli_esc(plan->configure.v[4]), budget, slots, chain ? ", through " : "", cli_esc(chain));
 }
@@ -391,26 +372,26 @@ static int job_args(ortkit__strv *sv, const build_args *a, const char *variant, 
 {
     PUSHARG("build");
     PUSHARG("--source");
-    PUSHARG("%s", a->source);
+    PUSHARG("%s", a->o.source);
     PUSHARG("--variant");
     PUSHARG("%s", variant);
     PUSHARG("--build-dir");
     PUSHARG("%s", build_dir);
     /* Numbers as the options read them (sizes in bytes); 0: not given. */
     char nums[4][24];
-    const unsigned long long n[4] = {a->budget, (unsigned long long)a->jobs,
-                                     (unsigned long long)a->ninja_jobs, a->min_disk};
+    const unsigned long long n[4] = {a->o.budget, (unsigned long long)a->o.slots,
+                                     (unsigned long long)a->o.ninja_jobs, a->o.min_disk};
     for (int i = 0; i < 4; i++)
         snprintf(nums[i], sizeof nums[i], "%llu", n[i]);
     const struct {
         const char *opt, *value;
-    } values[] = {{"--cache", a->cache ? "ccache" : NULL},
-                  {"--cache-remote", a->has_remote ? a->remote_arg : NULL}, /* no password in it */
+    } values[] = {{"--cache", a->o.ccache ? "ccache" : NULL},
+                  {"--cache-remote", a->o.has_cache_remote ? a->remote_arg : NULL}, /* no password in it */
                   {"--cache-password-file", a->password_file},
-                  {"--cache-basedir", a->cache_basedir}, {"--distcc", a->distcc},
-                  {"--patch", a->patch},       {"--cuda-home", a->cuda},     {"--cudnn-home", a->cudnn},
-                  {"--eigen", a->eigen},       {"--deps", a->deps_dir},      {"--glibc-floor", a->glibc_floor},
-                  {"--bundle-into", a->into},  {"--target", a->target},
+                  {"--cache-basedir", a->o.cache_basedir}, {"--distcc", a->o.distcc_hosts},
+                  {"--patch", a->o.patch_dir},       {"--cuda-home", a->o.cuda_home},     {"--cudnn-home", a->o.cudnn_home},
+                  {"--eigen", a->o.eigen_dir},       {"--deps", a->o.deps_dir},      {"--glibc-floor", a->o.glibc_floor},
+                  {"--bundle-into", a->o.bundle_into},  {"--target", a->o.target},
                   {"--mem-budget", n[0] ? nums[0] : NULL}, {"--jobs", n[1] ? nums[1] : NULL},
                   {"--ninja-jobs", n[2] ? nums[2] : NULL}, {"--min-disk", n[3] ? nums[3] : NULL}};
     for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
@@ -422,8 +403,8 @@ static int job_args(ortkit__strv *sv, const build_args *a, const char *variant, 
     /* The cross options reach only the jobs of another architecture. */
     const struct {
         const char *opt, *value;
-    } cross[] = {{"--toolchain-file", a->toolchain_file}, {"--cross-prefix", a->cross_prefix},
-                 {"--host-protoc", a->host_protoc}};
+    } cross[] = {{"--toolchain-file", a->o.toolchain_file}, {"--cross-prefix", a->o.cross_prefix},
+                 {"--host-protoc", a->o.host_protoc}};
     for (size_t i = 0; is_cross(variant) && i < sizeof cross / sizeof cross[0]; i++) {
         if (!cross[i].value)
             continue;
@@ -433,16 +414,16 @@ static int job_args(ortkit__strv *sv, const build_args *a, const char *variant, 
     const struct {
         const char *opt;
         int on;
-    } flags[] = {{"--cache-remote-only", a->cache_remote_only}, {"--lto", a->lto}, {"--fetch", a->fetch},
-                 {"--no-bundle", a->no_bundle}, {"--static", a->static_core}};
+    } flags[] = {{"--cache-remote-only", a->o.cache_remote_only}, {"--lto", a->o.lto}, {"--fetch", a->o.fetch},
+                 {"--no-bundle", a->o.no_bundle}, {"--static", a->o.static_core}};
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         if (flags[i].on)
             PUSHARG("%s", flags[i].opt);
     const struct {
         const char *opt;
         const ortkit__strv *v;
-    } lists[] = {{"--dep", &a->deps}, {"--accept-dep-version", &a->accept}, {"-D", &a->defines},
-                 {"--ops-from", &a->ops}};
+    } lists[] = {{"--dep", &a->o.deps}, {"--accept-dep-version", &a->o.accept_versions}, {"-D", &a->o.defines},
+                 {"--ops-from", &a->o.models}};
     for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
         for (size_t k = 0; k < lists[i].v->n; k++) {
             PUSHARG("%s", lists[i].opt);
@@ -450,9 +431,9 @@ static int job_args(ortkit__strv *sv, const build_args *a, const char *variant, 
         }
     static const char *const langs[] = {"c", "c++", "cuda", "link"};
     for (int l = 0; l < ORTKIT__LANG_COUNT; l++)
-        if (a->lang_mem[l]) {
+        if (a->o.lang_mem[l]) {
             PUSHARG("--lang-mem");
-            PUSHARG("%s=%llu", langs[l], (unsigned long long)a->lang_mem[l]);
+            PUSHARG("%s=%llu", langs[l], (unsigned long long)a->o.lang_mem[l]);
         }
     return 0;
 }
@@ -495,16 +476,16 @@ static cJSON *job_json(const ortkit__builder_job_plan *j, const build_args *a, c
     cJSON_AddStringToObject(o, "build_dir", build_dir);
     cJSON_AddItemToObject(o, "args", strv_json(args));
     cJSON_AddStringToObject(o, "command", command);
-    cJSON_AddItemToObject(o, "cache", a->cache ? cache_json(a) : cJSON_CreateNull());
-    cJSON_AddItemToObject(o, "bundle_into", a->into ? cJSON_CreateString(a->into) : cJSON_CreateNull());
+    cJSON_AddItemToObject(o, "cache", a->o.ccache ? cache_json(a) : cJSON_CreateNull());
+    cJSON_AddItemToObject(o, "bundle_into", a->o.bundle_into ? cJSON_CreateString(a->o.bundle_into) : cJSON_CreateNull());
     return o;
 }
 
 /* A job's build directory: BUILD/VARIANT under --build-dir, else build-VARIANT. */
 static void job_build_dir(char *buf, size_t size, const build_args *a, const char *variant)
 {
-    if (a->build_dir)
-        snprintf(buf, size, "%s/%s", a->build_dir, variant);
+    if (a->o.build_dir)
+        snprintf(buf, size, "%s/%s", a->o.build_dir, variant);
     else
         snprintf(buf, size, "build-%s", variant);
 }
@@ -513,24 +494,15 @@ static void job_build_dir(char *buf, size_t size, const build_args *a, const cha
  * matrix must plan before any job is written. */
 static int plan_job(const build_args *a, const char *variant, const char *build_dir, const char *exe)
 {
-    ortkit__builder_options o = {
-        .mode = ORTKIT__BUILDER_PLAN, .source = a->source, .variant = variant,
-        .build_dir = build_dir, .launcher = exe, .cuda_home = a->cuda, .cudnn_home = a->cudnn,
-        .eigen_dir = a->eigen, .patch_dir = a->patch, .bundle_into = a->into,
-        .no_bundle = a->no_bundle, .static_core = a->static_core, .target = a->target,
-        .chain = chain_of(a), .distcc_hosts = a->distcc,
-        .cache_remote = a->has_remote ? &a->remote : NULL, .cache_remote_only = a->cache_remote_only,
-        .cache_basedir = a->cache_basedir, .lto = a->lto, .fetch = a->fetch,
-        .models = (const char *const *)a->ops.v, .n_models = a->ops.n,
-        .deps = (const char *const *)a->deps.v, .n_deps = a->deps.n, .deps_dir = a->deps_dir,
-        .accept_versions = (const char *const *)a->accept.v, .n_accept_versions = a->accept.n,
-        .glibc_floor = a->glibc_floor, .defines = (const char *const *)a->defines.v,
-        .n_defines = a->defines.n, .quiet = 1};
-    if (is_cross(variant)) {
-        o.toolchain_file = a->toolchain_file;
-        o.cross_prefix = a->cross_prefix;
-        o.host_protoc = a->host_protoc;
-    }
+    ortkit__builder_options o = a->o; /* the lists are shared, never freed here */
+    o.mode = ORTKIT__BUILDER_PLAN;
+    o.variant = variant;
+    o.build_dir = build_dir;
+    o.launcher = exe;
+    o.quiet = 1;
+    o.progress = 0;
+    if (!is_cross(variant))
+        o.toolchain_file = o.cross_prefix = o.host_protoc = NULL;
     ortkit__builder_result res;
     int rc = ortkit__builder_build(&res, &o);
     ortkit__builder_result_free(&res);
@@ -577,7 +549,7 @@ static int run_matrix(const build_args *a, const char *exe)
     }
     root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "rule", ORTKIT__MATRIX_RULE);
-    cJSON_AddStringToObject(root, "source", a->source);
+    cJSON_AddStringToObject(root, "source", a->o.source);
     cJSON_AddNumberToObject(root, "jobs", (double)n_jobs);
     cJSON *sizes = cJSON_AddArrayToObject(root, "wave_sizes");
     cJSON *all = cJSON_AddArrayToObject(root, "include");
@@ -596,7 +568,7 @@ static int run_matrix(const build_args *a, const char *exe)
     }
     if (!rc && !a->json)
         printf("ortkit build matrix: %zu job%s for %s\nrule: %s\n", n_jobs, n_jobs == 1 ? "" : "s",
-               cli_esc(a->source), ORTKIT__MATRIX_RULE);
+               cli_esc(a->o.source), ORTKIT__MATRIX_RULE);
     for (size_t i = 0; i < n_jobs && !rc; i++) {
         const ortkit__builder_job_plan *j = &jobs[i];
         char build_dir[PATH_MAX];
@@ -667,29 +639,15 @@ int cmd_build(int argc, char **argv)
         rc = run_matrix(&a, exe);
         goto cleanup;
     }
-    ortkit__builder_options o = {
-        .mode = a.dry ? ORTKIT__BUILDER_PLAN : a.check ? ORTKIT__BUILDER_CHECK : ORTKIT__BUILDER_BUILD,
-        .source = a.source, .variant = a.variant, .cmake_project = a.cmake_project,
-        .build_dir = a.build_dir, .launcher = exe, .cuda_home = a.cuda, .cudnn_home = a.cudnn,
-        .eigen_dir = a.eigen, .patch_dir = a.patch, .bundle_into = a.into, .no_bundle = a.no_bundle,
-        .static_core = a.static_core,
-        .target = a.target, .chain = chain_of(&a), .distcc_hosts = a.distcc,
-        .cache_remote = a.has_remote ? &a.remote : NULL, .cache_remote_only = a.cache_remote_only,
-        .cache_basedir = a.cache_basedir, .budget = a.budget,
-        .min_disk = a.min_disk, .slots = (int)a.jobs, .ninja_jobs = (int)a.ninja_jobs,
-        .lto = a.lto, .fetch = a.fetch, .models = (const char *const *)a.ops.v,
-        .n_models = a.ops.n, .deps = (const char *const *)a.deps.v, .n_deps = a.deps.n,
-        .deps_dir = a.deps_dir, .accept_versions = (const char *const *)a.accept.v,
-        .n_accept_versions = a.accept.n, .glibc_floor = a.glibc_floor,
-        .toolchain_file = a.toolchain_file, .cross_prefix = a.cross_prefix,
-        .host_protoc = a.host_protoc,
-        .pythons = (const char *const *)a.pythons.v, .n_pythons = a.pythons.n,
-        .numpy_include = a.numpy_include, .wheel_into = a.wheel_into,
-        .defines = (const char *const *)a.defines.v, .n_defines = a.defines.n,
-        .progress = a.progress >= 0 ? a.progress : isatty(2), .quiet = a.json,
-        .catch_signals = 1, .log = stderr, .warn = warn_line};
-    memcpy(o.lang_mem, a.lang_mem, sizeof o.lang_mem);
-    rc = ortkit__builder_build(&res, &o);
+    ortkit__builder_options *o = &a.o;
+    o->mode = a.dry ? ORTKIT__BUILDER_PLAN : a.check ? ORTKIT__BUILDER_CHECK : ORTKIT__BUILDER_BUILD;
+    o->launcher = exe;
+    o->progress = o->progress >= 0 ? o->progress : isatty(2);
+    o->quiet = a.json;
+    o->catch_signals = 1;
+    o->log = stderr;
+    o->warn = warn_line;
+    rc = ortkit__builder_build(&res, o);
     /* The builder and util are linked into this program, the library is
      * shared: the builder's failures are in this program's copy of the
      * error channel (ortkit__error_message), not in ortkit_error_last(). */
@@ -715,8 +673,8 @@ int cmd_build(int argc, char **argv)
             printf("  nvcc    %s (%s)\n  cuDNN   %s (%s)\n", cli_esc(tc->nvcc), cli_esc(res.cuda_home),
                    cli_esc(tc->cudnn), cli_esc(res.cudnn_home));
         if (tc->ccache[0])
-            printf("  ccache  %s%s%s\n", cli_esc(tc->ccache), a.has_remote ? ", remote " : "",
-                   a.has_remote ? cli_esc(a.remote.shown) : "");
+            printf("  ccache  %s%s%s\n", cli_esc(tc->ccache), a.o.has_cache_remote ? ", remote " : "",
+                   a.o.has_cache_remote ? cli_esc(a.o.cache_remote.shown) : "");
         rc = CLI_OK;
     } else if (a.dry) {
         if (a.json)
@@ -729,7 +687,7 @@ int cmd_build(int argc, char **argv)
     } else {
         printf("built %s in %s\n", v ? v->name : cli_esc(res.source), cli_esc(res.build_dir));
         ortkit__builder_report_print(&res.report, stdout);
-        if (!a.target)
+        if (!a.o.target)
             printf("installed: %s\n", cli_esc(res.plan.stage_dir));
         if (res.bundle[0])
             printf("bundle: %s\n", cli_esc(res.bundle));

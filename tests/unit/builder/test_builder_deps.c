@@ -328,10 +328,12 @@ static void sources_are_extracted_once_with_orts_patch(void **state)
     /* The plan: each source directory, no find_package, a line per dependency. */
     const ortkit_variant *v = NULL;
     assert_int_equal(ortkit_variant_parse(&v, "cpu-avx2"), 0);
-    ortkit__builder_config cfg = {.kind = ORTKIT__BUILD_ORT, .source = "/src/onnxruntime-1.21.0",
+    ortkit__builder_options o = {.glibc_floor = "2.31"};
+    ortkit__builder_config cfg = {.kind = ORTKIT__BUILD_ORT, .opts = &o,
+                                  .source = "/src/onnxruntime-1.21.0",
                                   .build_dir = "/build/cpu-avx2", .variant = v,
                                   .ort_version = "1.21.0", .dep_sources = &d, .deps_dir = dir,
-                                  .glibc_floor = "2.31", .glibc_here = "2.31"};
+                                  .glibc_here = "2.31"};
     ortkit__builder_plan plan;
     assert_int_equal(ortkit__builder_plan_make(&plan, &cfg), 0);
     int never = 0, source_dir = 0, line = 0, floor = 0, fetch = 0;

@@ -41,8 +41,11 @@ static void check_golden(const char *variant, ortkit__builder_config *cfg)
     cfg->build_dir = build;
     cfg->variant = v;
     cfg->ort_version = "1.21.0";
-    cfg->launcher = "/usr/bin/ortkit";
-    cfg->eigen_dir = "/usr/include/eigen3";
+    /* Every golden plan has the gate and a preinstalled Eigen. */
+    ortkit__builder_options o = cfg->opts ? *cfg->opts : (ortkit__builder_options){0};
+    o.launcher = "/usr/bin/ortkit";
+    o.eigen_dir = "/usr/include/eigen3";
+    cfg->opts = &o;
     char *got = plan_text(cfg);
     snprintf(golden, sizeof golden, PLANS "%s.txt", variant);
     const char *update = getenv("ORTKIT_UPDATE_GOLDEN");
@@ -66,8 +69,8 @@ static void test_golden_cpu_avx2(void **state)
 
 static void test_golden_avx512vnni_lto_ops(void **state)
 {
-    ortkit__builder_config cfg = {0};
-    cfg.lto = 1;
+    ortkit__builder_options o = {.lto = 1};
+    ortkit__builder_config cfg = {.opts = &o};
     cfg.ops_config = "/build/cpu-avx512vnni/.ortkit/required_operators.config";
     cfg.python = "python3";
     check_golden("cpu-avx512vnni", &cfg);
@@ -83,20 +86,14 @@ static void test_golden_cuda129_sm90(void **state)
 
 static void test_golden_cuda130_sm120(void **state)
 {
-    static const char *const defines[] = {"onnxruntime_USE_FLASH_ATTENTION=OFF"};
-    static const char *const deps[] = {"cudnn_frontend=/usr/src/cudnn-frontend"};
-    ortkit__builder_cache_remote remote;
-    assert_int_equal(ortkit__builder_cache_remote_parse(&remote, "redis://default:pw@cache.ci:6380/1"), 0);
-    ortkit__builder_config cfg = {0};
-    cfg.chain = "ccache";
-    cfg.cache_remote = &remote;
-    cfg.cache_basedir = "/build";
+    char *defines[] = {"onnxruntime_USE_FLASH_ATTENTION=OFF"};
+    char *deps[] = {"cudnn_frontend=/usr/src/cudnn-frontend"};
+    ortkit__builder_options o = {.ccache = 1, .has_cache_remote = 1, .cache_basedir = "/build",
+                                 .defines = {defines, 1, 1}, .deps = {deps, 1, 1}};
+    assert_int_equal(ortkit__builder_cache_remote_parse(&o.cache_remote, "redis://default:pw@cache.ci:6380/1"), 0);
+    ortkit__builder_config cfg = {.opts = &o};
     cfg.cuda_home = "/usr/local/cuda-13.0";
     cfg.cudnn_home = "/usr/local/cuda-13.0";
-    cfg.defines = defines;
-    cfg.n_defines = 1;
-    cfg.deps = deps;
-    cfg.n_deps = 1;
     check_golden("cuda13.0-sm120-avx2", &cfg);
 }
 
@@ -288,19 +285,19 @@ static void test_refusals(void **state)
     assert_int_equal(ortkit__builder_plan_make(&plan, &cfg), ORTKIT_E_UNSUPPORTED);
     assert_non_null(strstr(ortkit__error_message(), "Blackwell"));
     /* A malformed --dep. */
-    static const char *const bad[] = {"noequals"};
+    char *bad[] = {"noequals"};
+    ortkit__builder_options o = {.deps = {bad, 1, 1}};
     assert_int_equal(ortkit_variant_parse(&v, "cpu-avx2"), 0);
     cfg.variant = v;
-    cfg.deps = bad;
-    cfg.n_deps = 1;
+    cfg.opts = &o;
     assert_int_equal(ortkit__builder_plan_make(&plan, &cfg), ORTKIT_E_INVALID_ARG);
 }
 
 static void test_cmake_project_plan(void **state)
 {
-    static const char *const defines[] = {"FOO=bar baz"};
-    ortkit__builder_config cfg = {.kind = ORTKIT__BUILD_CMAKE, .source = "/p", .build_dir = "/b",
-                               .launcher = "/x/ortkit", .defines = defines, .n_defines = 1};
+    char *defines[] = {"FOO=bar baz"};
+    ortkit__builder_options o = {.launcher = "/x/ortkit", .defines = {defines, 1, 1}};
+    ortkit__builder_config cfg = {.kind = ORTKIT__BUILD_CMAKE, .opts = &o, .source = "/p", .build_dir = "/b"};
     ortkit__builder_plan plan;
     assert_int_equal(ortkit__builder_plan_make(&plan, &cfg), 0);
     char *line = ortkit__builder_plan_command_line(&plan.configure);
