@@ -5,7 +5,19 @@
  * the bundle.  `ortkit build` only reads its options and prints; the
  * builder's tests reach every step here.
  */
-#include "builder.h"
+#include "builder_build.h"
+#include "builder_deps.h"
+#include "builder_cache.h"
+#include "builder_cross.h"
+#include "builder_python.h"
+#include "builder_plan.h"
+#include "builder_ops.h"
+#include "builder_preflight.h"
+#include "builder_patch.h"
+#include "builder_launcher.h"
+#include "builder_report.h"
+#include "builder_driver.h"
+#include "builder_static.h"
 #include "ortkit/tools/bundle_make.h"
 #include "ortkit/tools/wheel.h"
 

@@ -6,7 +6,7 @@
  * log of its own per compile, so the build's own hits are counted exactly,
  * whatever else shares the cache directory or the server).
  */
-#include "builder.h"
+#include "builder_cache.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -6,7 +6,8 @@
  * here (given, or built from the protobuf dependency's own source), which
  * ONNX Runtime's CMake takes as ONNX_CUSTOM_PROTOC_EXECUTABLE.
  */
-#include "builder.h"
+#include "builder_cross.h"
+#include "builder_deps.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -11,7 +11,7 @@
  * handed to FetchContent as FETCHCONTENT_SOURCE_DIR_<NAME>.  Nothing is
  * taken from the system: find_package is never tried for them.
  */
-#include "builder.h"
+#include "builder_deps.h"
 
 #include <archive.h>
 #include <cjson/cJSON.h>

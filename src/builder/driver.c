@@ -6,7 +6,17 @@
  * memory) and not ninja (which does not) decides how many compiles run; the
  * surplus launchers wait in the gate, where it can pick one that fits.
  */
-#include "builder.h"
+#include "builder_driver.h"
+#include "builder_cache.h"
+#include "builder_plan.h"
+#include "builder_options.h"
+#include "builder_history.h"
+#include "builder_gate.h"
+#include "builder_sharing.h"
+#include "builder_report.h"
+#include "builder_progress.h"
+#include "builder_static.h"
+#include "builder_build.h"
 #include "server.h"
 
 #include <errno.h>

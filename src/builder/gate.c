@@ -12,7 +12,8 @@
  * This file is pure bookkeeping: no sockets, no clocks, no /proc, so that
  * the policy can be tested on its own.
  */
-#include "builder.h"
+#include "builder_gate.h"
+#include "builder_history.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -6,7 +6,7 @@
  * Format: a comment line, "build<TAB>wall<TAB>steps" for the last whole
  * build, then "peak_bytes<TAB>wall_s<TAB>cpu_s<TAB>path" per file.
  */
-#include "builder.h"
+#include "builder_history.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -17,7 +17,9 @@
  * says (SO_PEERCRED) that it is this user's process holding STATE/lock;
  * any other is told nothing, and the compile runs ungated with a warning.
  */
-#include "builder.h"
+#include "builder_launcher.h"
+#include "builder_cache.h"
+#include "builder_gate.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -6,7 +6,7 @@
  * for a CI system's matrix; a shared compiler cache carries the work from
  * one wave to the next.
  */
-#include "builder.h"
+#include "builder_matrix.h"
 
 #include <stdlib.h>
 #include <string.h>

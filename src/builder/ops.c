@@ -12,7 +12,7 @@
  * a session on the GPU (Silero VAD on an H100: "Failed to find kernel for
  * MemcpyToHost").
  */
-#include "builder.h"
+#include "builder_ops.h"
 
 #include "onnx.pb-c.h"
 

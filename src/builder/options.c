@@ -1,6 +1,6 @@
 /* options.c - what follows from a build's options (one struct, bound by
  * `ortkit build`'s option table) and their lifetime. */
-#include "builder.h"
+#include "builder_options.h"
 
 const char *ortkit__builder_chain(const ortkit__builder_options *o)
 {

@@ -22,7 +22,7 @@
  * tree is as it was.  A patch naming a path outside the tree is refused
  * (GNU patch would skip it and still succeed).
  */
-#include "builder.h"
+#include "builder_patch.h"
 #include "patch_files.h"
 
 #include <dirent.h>

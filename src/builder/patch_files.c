@@ -5,7 +5,6 @@
  * regular file with its mode, or a link), and the directories that did not
  * exist.  patch.c applies patches through it.
  */
-#include "builder.h"
 #include "patch_files.h"
 
 #include <errno.h>

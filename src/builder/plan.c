@@ -8,7 +8,12 @@
  * beforehand by tools/ci_build/reduce_op_kernels.py, as build.py does), and
  * CMake's own FETCHCONTENT_* and CMAKE_* variables.
  */
-#include "builder.h"
+#include "builder_plan.h"
+#include "builder_options.h"
+#include "builder_deps.h"
+#include "builder_cache.h"
+#include "builder_cross.h"
+#include "builder_python.h"
 
 #include <ctype.h>
 #include <stdlib.h>

@@ -4,7 +4,9 @@
  * variant's CPU flags, the CUDA toolkit and cuDNN, free disk; and the lock
  * that keeps two builds out of one build directory.
  */
-#include "builder.h"
+#include "builder_preflight.h"
+#include "builder_cache.h"
+#include "builder_plan.h"
 
 #include <ctype.h>
 #include <dirent.h>

@@ -7,7 +7,9 @@
  * finished and total steps.  Compiles running and memory in use come from
  * the gate.
  */
-#include "builder.h"
+#include "builder_progress.h"
+#include "builder_cache.h"
+#include "builder_report.h"
 
 #include <regex.h>
 #include <stdlib.h>

@@ -12,7 +12,9 @@
  * build's; each further one configures the same build directory again with
  * only Python_EXECUTABLE changed, so only the extension is compiled again.
  */
-#include "builder.h"
+#include "builder_python.h"
+#include "builder_report.h"
+#include "builder_build.h"
 
 #include <limits.h>
 #include <stdio.h>

@@ -3,7 +3,10 @@
  * files, how often the gate held a compile back, and what the compiler
  * cache saved.
  */
-#include "builder.h"
+#include "builder_report.h"
+#include "builder_cache.h"
+#include "builder_gate.h"
+#include "builder_sharing.h"
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>

@@ -6,7 +6,11 @@
  * reach, and every connection's user is checked again (SO_PEERCRED).
  * Single-threaded: the build's poll loop (driver.c) calls in here.
  */
-#include "builder.h"
+#include "builder_cache.h"
+#include "builder_history.h"
+#include "builder_gate.h"
+#include "builder_launcher.h"
+#include "builder_report.h"
 #include "server.h"
 
 #include <ctype.h>

@@ -2,7 +2,10 @@
 #ifndef ORTKIT_BUILDER_SERVER_H
 #define ORTKIT_BUILDER_SERVER_H
 
-#include "builder.h"
+#include "builder_history.h"
+#include "builder_gate.h"
+#include "builder_launcher.h"
+#include "builder_report.h"
 
 #include <poll.h>
 #include <sys/types.h>

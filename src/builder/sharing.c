@@ -6,7 +6,9 @@
  * CUDA, of the toolkit and SM), so a shared cache serves them once; a CUDA
  * or dependency compile that carries them is said (the plan keeps them out).
  */
-#include "builder.h"
+#include "builder_sharing.h"
+#include "builder_gate.h"
+#include "builder_launcher.h"
 
 #include <fcntl.h>
 #include <limits.h>

@@ -6,7 +6,7 @@
  * into one libonnxruntime.a with an `ar -M` script; and what a program must link
  * after it, as -l words for a pkg-config file.
  */
-#include "builder.h"
+#include "builder_static.h"
 
 #include <cjson/cJSON.h>
 #include <dirent.h>

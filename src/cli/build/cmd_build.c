@@ -1,5 +1,12 @@
 /* cmd_build.c - `ortkit build`: an ONNX Runtime variant from source, under the compile gate. */
-#include "builder.h"
+#include "builder_cache.h"
+#include "builder_plan.h"
+#include "builder_matrix.h"
+#include "builder_preflight.h"
+#include "builder_gate.h"
+#include "builder_launcher.h"
+#include "builder_report.h"
+#include "builder_build.h"
 #include "cli.h"
 #include "opt.h"
 

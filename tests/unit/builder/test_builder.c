@@ -5,7 +5,12 @@
  */
 #include "testutil.h"
 
-#include "builder.h"
+#include "builder_cache.h"
+#include "builder_plan.h"
+#include "builder_preflight.h"
+#include "builder_patch.h"
+#include "builder_gate.h"
+#include "builder_report.h"
 
 #include <cjson/cJSON.h>
 #include <ftw.h>

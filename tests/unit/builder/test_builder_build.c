@@ -6,7 +6,10 @@
  */
 #include "testutil.h"
 
-#include "builder.h"
+#include "builder_cross.h"
+#include "builder_plan.h"
+#include "builder_preflight.h"
+#include "builder_build.h"
 
 #include <cjson/cJSON.h>
 #include <ftw.h>

@@ -9,7 +9,9 @@
  */
 #include "testutil.h"
 
-#include "builder.h"
+#include "builder_deps.h"
+#include "builder_plan.h"
+#include "builder_options.h"
 
 #include <openssl/evp.h>
 #include <sys/stat.h>

@@ -8,7 +8,7 @@
  */
 #include "testutil.h"
 
-#include "builder.h"
+#include "builder_static.h"
 #include "elf_reader.h"
 
 #include <sys/stat.h>

@@ -5,7 +5,12 @@
  * user, the state directory's modes). */
 #include "testutil.h"
 
-#include "builder.h"
+#include "builder_preflight.h"
+#include "builder_history.h"
+#include "builder_gate.h"
+#include "builder_launcher.h"
+#include "builder_report.h"
+#include "builder_progress.h"
 #include "server.h"
 
 #include <errno.h>

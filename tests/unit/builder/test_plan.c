@@ -5,7 +5,16 @@
  * ORTKIT_UPDATE_GOLDEN=1 rewrites the golden files instead of comparing. */
 #include "testutil.h"
 
-#include "builder.h"
+#include "builder_deps.h"
+#include "builder_cache.h"
+#include "builder_cross.h"
+#include "builder_plan.h"
+#include "builder_options.h"
+#include "builder_ops.h"
+#include "builder_gate.h"
+#include "builder_sharing.h"
+#include "builder_report.h"
+#include "builder_progress.h"
 
 #include <cjson/cJSON.h>
 
