@@ -79,7 +79,7 @@ for f in silero_vad.onnx ch_PP-OCRv4_det_infer.onnx ch_PP-OCRv4_rec_infer.onnx c
     [ -s "$data/$f" ] || cp "$deps/models/$f" "$data/"
 done
 [ -s "$data/int8_matmul.onnx" ] || /usr/bin/python3 "$here/bench/make_variant_models.py" "$data"
-[ -s "$data/vad/speech.npy" ] || /usr/bin/python3 "$here/scripts/make_vad_input.py" "$data/vad" >/dev/null
+[ -s "$data/vad/speech.npy" ] || /usr/bin/python3 "$here/tests/models/make_vad_input.py" "$data/vad" >/dev/null
 
 args_of() {
     case $1 in

@@ -28,14 +28,22 @@
 #      CMake packages), then the bundle, `ortkit validate` and `ortkit bench`
 #      inside the chroot (the library needs trixie's glibc and libraries).
 #
-# usage: scripts/build_ort.sh [--dry-run | --check | --patch-check | --compare | --cuda-check | --static
-#                              | --ship-check | --arm64-check]
+# usage: scripts/build_ort.sh [--dry-run | --check | --patch-check | --static
+#                              | --compare | --cuda-check | --ship-check | --arm64-check | --python-check]
 #   --dry-run      stop after printing the plan (nothing compiled)
 #   --check        stop after ortkit's pre-flight inside the chroot
 #   --patch-check  stop after checking that the patch set applies
-#   --compare      only step 5: the built bundle against the npm runtime
-#   --cuda-check   only step 5b (a CUDA variant): what a machine without a GPU
-#                  can check of its bundle (deps/cuda-ort-VARIANT.txt)
+#   --static       step 6 (after a build of the same variant): its static
+#                  bundle, and a C program linked statically against it
+#                  running Silero VAD beside the same program on the shared
+#                  bundle (deps/static-ort-VARIANT.txt)
+# The acceptance proofs of a built bundle are tests/acceptance/ort/*.sh,
+# sourced here; each is also the CTest test acceptance.NAME
+# (cmake -DORTKIT_ACCEPTANCE=ON, then ctest -L acceptance -R NAME;
+# docs/BUILD.md, "Acceptance proofs"):
+#   --compare      the built bundle against the npm runtime (compare.sh)
+#   --cuda-check   a CUDA variant: what a machine without a GPU can check of
+#                  its bundle (deps/cuda-ort-VARIANT.txt)
 #   --ship-check   (bullseye) what a host that did not build them sees of the
 #                  built bundles: docs/BUILD.md, "Builds that ship"
 #   --arm64-check  (bullseye, VARIANT cpu-armv8.2 by default) an aarch64 build
@@ -44,11 +52,7 @@
 #   --python-check (bullseye, ORT_PYTHON) the wheels of a build with Python,
 #                  published, served and installed on this host (Debian 12),
 #                  in the Debian 11 root and in a Debian 13 root beside
-#                  Debian's python3-onnxruntime: scripts/ort/python_check.sh
-#   --static       step 6 (after a build of the same variant): its static
-#                  bundle, and a C program linked statically against it
-#                  running Silero VAD beside the same program on the shared
-#                  bundle (deps/static-ort-VARIANT.txt)
+#                  Debian's python3-onnxruntime
 # Environment: VARIANT (cpu-avx2; cpu-x86-64 for the generic build, any name of
 # `ortkit variants`), ORTKIT_BUILD_FLAGS (extra `ortkit build` options),
 # ORT_PYTHON (bullseye: "3.11 3.13", ONNX Runtime's Python package too, as a
@@ -67,13 +71,15 @@
 # The steps are in scripts/ort/, sourced here: common.sh (the settings, the
 # source, the root and its mounts, what a CUDA variant needs, `ortkit build`
 # with the plan's options, what the checks share), then a file a mode, each
-# defining its function: patch_check.sh, build.sh, compare.sh, cuda_check.sh,
-# ship_check.sh, static.sh, arm64_check.sh.  The Python they run (compare_outputs.py,
-# compare_validate.py) and the files they copy into a root (static_link.sh,
-# cudnn_frontend.cmake) are beside them.  This file runs the steps in order.
+# defining its function: patch_check.sh, build.sh, static.sh; the files
+# they copy into a root (static_link.sh, cudnn_frontend.cmake) are beside
+# them.  The checks' files are in tests/acceptance/ort/ (compare.sh,
+# cuda_check.sh, ship_check.sh, arm64_check.sh, python_check.sh); a build
+# runs compare's or cuda_check's itself.  This file runs the steps in order.
 set -eu
 
 ort_dir=$(cd "$(dirname "$0")/ort" && pwd)
+acc_dir=$(cd "$(dirname "$0")/../tests/acceptance/ort" && pwd)
 mode=${1:-build}
 case $mode in
 build | --dry-run | --check | --patch-check | --compare | --cuda-check | --ship-check | --static | --arm64-check | --python-check) ;;
@@ -86,18 +92,18 @@ esac
 . "$ort_dir/patch_check.sh"
 # shellcheck source=ort/build.sh
 . "$ort_dir/build.sh"
-# shellcheck source=ort/compare.sh
-. "$ort_dir/compare.sh"
-# shellcheck source=ort/cuda_check.sh
-. "$ort_dir/cuda_check.sh"
-# shellcheck source=ort/ship_check.sh
-. "$ort_dir/ship_check.sh"
+# shellcheck source=../tests/acceptance/ort/compare.sh
+. "$acc_dir/compare.sh"
+# shellcheck source=../tests/acceptance/ort/cuda_check.sh
+. "$acc_dir/cuda_check.sh"
+# shellcheck source=../tests/acceptance/ort/ship_check.sh
+. "$acc_dir/ship_check.sh"
 # shellcheck source=ort/static.sh
 . "$ort_dir/static.sh"
-# shellcheck source=ort/arm64_check.sh
-. "$ort_dir/arm64_check.sh"
-# shellcheck source=ort/python_check.sh
-. "$ort_dir/python_check.sh"
+# shellcheck source=../tests/acceptance/ort/arm64_check.sh
+. "$acc_dir/arm64_check.sh"
+# shellcheck source=../tests/acceptance/ort/python_check.sh
+. "$acc_dir/python_check.sh"
 # The aarch64 check's variant, unless one is named.
 [ "$mode" != --arm64-check ] || [ -n "${VARIANT:-}" ] || variant="cpu-armv8.2"
 

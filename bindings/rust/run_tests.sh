@@ -36,7 +36,7 @@ export ORT_DISABLE_TELEMETRY=1
 unset ONNXRUNTIME_DIR ORTKIT_BUNDLE
 
 # Silero VAD's inputs, as `make run` makes them (a spoken sentence; kept once made).
-/usr/bin/python3 "$src/scripts/make_vad_input.py" "$ORTKIT_TEST_VAD_DIR"
+/usr/bin/python3 "$src/tests/models/make_vad_input.py" "$ORTKIT_TEST_VAD_DIR"
 
 echo "$("$cargo" --version) with $("${RUSTC:-rustc}" --version); libortkit from $build"
 cd "$here"

@@ -13,7 +13,7 @@ cache="${ORTKIT_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/ortkit}/download
 debian_mirror=http://deb.debian.org/debian
 
 # What the GPU tests use: fetched by fetch_cuda.sh, unpacked by
-# gpu_material.sh.  The npm packages are cached as NAME-VERSION.tgz
+# tests/gpu_material.sh.  The npm packages are cached as NAME-VERSION.tgz
 # (npm_file); the .debs are CUDA 12.4's user-space libraries and the
 # driver's (libcuda1).
 # shellcheck disable=SC2034 # used by the scripts that source this file

@@ -10,6 +10,7 @@ static const cli_command commands[] = {
     {"bench", cmd_bench, "measure latency, throughput, CPU and memory; compare two set-ups"},
     {"validate", cmd_validate, "run ONNX backend tests: conformance, determinism, memory"},
     {"info", cmd_info, "show a model's inputs, outputs, metadata and opsets"},
+    {"compare", cmd_compare, "compare saved outputs (or validate reports), A against B"},
     {"version", cmd_version, "show ortkit's version and the runtime it loads"},
     {"host", cmd_host, "show this machine: CPU features, memory, NVIDIA GPUs and driver"},
     {"build", cmd_build, "build ONNX Runtime from source for a variant, under a memory budget"},

@@ -6,7 +6,7 @@
 # @SUITE@ (ORTKIT_VALIDATE_SUITE), and @SRC@ would be the source tree.
 #
 # After a deliberate change to one of these outputs, regenerate them all with
-#     scripts/regen_expected.sh BUILD_DIR
+#     tests/cli/regen_expected.sh BUILD_DIR
 # and review the difference with git.
 set -eu
 EXPECTED="$SRC/tests/cli/expected"
@@ -29,7 +29,7 @@ same() {
 }
 
 same help/ortkit.txt "$ORTKIT" --help
-for cmd in run info version host variants bundle wheel doctor validate bench build; do
+for cmd in run info compare version host variants bundle wheel doctor validate bench build; do
     same "help/$cmd.txt" "$ORTKIT" "$cmd" --help
 done
 # A subcommand's own --help (its usage lines, its row and its options).

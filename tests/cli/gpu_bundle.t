@@ -1,6 +1,6 @@
 # gpu_bundle.t - real NVIDIA builds as bundles: ONNX Runtime 1.19.2 for CUDA
 # 12 and 1.29.0 for CUDA 13 imported with their providers (made once per
-# build tree by scripts/gpu_fixture.sh, the gpu.fixture test), the GPU
+# build tree by tests/gpu_fixture.sh, the gpu.fixture test), the GPU
 # targets read from their fat binaries, a provider of another release
 # refused, completion from Debian's CUDA 12.4 libraries (incomplete: no
 # cuDNN for CUDA 12 is to be had), and what `bundle complete` refuses.

@@ -3,7 +3,7 @@
 # and a libcudnn.so.9 that the ld cache resolves to a cuDNN built for
 # another CUDA major is named.  Needs a cuDNN 9 on the host (the CUDA 13
 # toolkit's): skipped without one.
-sh "$SRC/scripts/gpu_material.sh" "$GPU_MATERIAL" || exit $?
+sh "$SRC/tests/gpu_material.sh" "$GPU_MATERIAL" || exit $?
 ldconfig -p | grep -q 'libcudnn.so.9 ' || { echo "gpu_cudnn: no libcudnn.so.9 in the ld cache: skipped" >&2; exit 77; }
 R1192="$GPU_MATERIAL/ort-1.19.2/libonnxruntime.so.1"
 CUDA12="$GPU_MATERIAL/cuda-12.4/usr/lib/x86_64-linux-gnu"

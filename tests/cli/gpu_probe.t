@@ -3,7 +3,7 @@
 # provider bridge) with no NVIDIA driver, then with Debian's libcuda1 550 and
 # no GPU; its CUDA provider beside a CPU build's core (refused before any
 # probe); a provider that crashes while loading; the probe's cache.
-sh "$SRC/scripts/gpu_material.sh" "$GPU_MATERIAL" || exit $?
+sh "$SRC/tests/gpu_material.sh" "$GPU_MATERIAL" || exit $?
 R129="$GPU_MATERIAL/ort-1.29.0/libonnxruntime.so"
 LIBCUDA="$GPU_MATERIAL/libcuda1/usr/lib/x86_64-linux-gnu/nvidia/current"
 ADD="$MODELS/add.onnx"

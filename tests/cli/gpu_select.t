@@ -1,5 +1,5 @@
 # gpu_select.t - `ortkit doctor --host` over the real GPU release bundles
-# (scripts/gpu_fixture.sh) for described machines: H100 with driver 580,
+# (tests/gpu_fixture.sh) for described machines: H100 with driver 580,
 # T4 with 535, RTX 5090 with 570, Jetson Orin; the overrides it shows.
 set -eu
 G="$(dirname "$ORTKIT")/gpu-fixture"

@@ -1,5 +1,5 @@
 # wheel_gpu.t - a wheel carrying a GPU release's facts (Microsoft's 1.29.0
-# built with CUDA 13, scripts/gpu_fixture.sh) judged for described machines
+# built with CUDA 13, tests/gpu_fixture.sh) judged for described machines
 # by the bundles' accelerator step: the driver, the SASS it carries, the CUDA
 # libraries it lacks; and its variant properties for an NVIDIA-aware installer.
 set -eu

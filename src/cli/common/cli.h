@@ -30,6 +30,7 @@ int cmd_run(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_info(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 int cmd_host(int argc, char **argv);
 int cmd_variants(int argc, char **argv);

@@ -6,12 +6,12 @@
 # and a live run on CUDA), `validate --ep cuda --strict` on the ONNX node
 # suite, and `bench` of real models on CUDA against the CPU.
 #
-#   scripts/gpu_check.sh pack OUTDIR
+#   tests/acceptance/gpu_check.sh pack OUTDIR
 #       here (where the download cache is): the 1.29.0 core built with CUDA
 #       (onnxruntime-node's) and the release's CUDA provider,
 #       xz-compressed and split into 60 MiB parts with their SHA-256s, small
 #       enough to send to a machine that has no npm or Debian mirror.
-#   scripts/gpu_check.sh kit OUTDIR BUNDLE
+#   tests/acceptance/gpu_check.sh kit OUTDIR BUNDLE
 #       here, for a CUDA bundle of ortkit's own build (BUNDLE, a directory
 #       made by `ortkit build` in the Debian 11 root): OUTDIR/kit.tar.xz,
 #       what `run` needs on a machine with no build tree: ortkit as built in
@@ -20,7 +20,7 @@
 #       GPU machine), its manifest as built, the ONNX node suite, the two
 #       models, Silero VAD's speech input and Microsoft's 1.21.0 outputs on
 #       the CPU for the same inputs.
-#   scripts/gpu_check.sh run SRC [BUILD_DIR]
+#   tests/acceptance/gpu_check.sh run SRC [BUILD_DIR]
 #       there: SRC is the parts directory from `pack`, the unpacked kit
 #       from `kit`, or a directory holding libonnxruntime.so and
 #       libonnxruntime_providers_cuda.so.  The CUDA 13
@@ -35,17 +35,19 @@
 #       of these itself).  With a kit, the last step runs the two models on
 #       CUDA and compares their outputs with the reference's.
 #
-# Exit 77 when the machine has no NVIDIA GPU (NVML sees none).
+# Exit 77 when the machine has no NVIDIA GPU (NVML sees none).  What the
+# steps judge is read from ortkit's own output (`host`'s gpu line, `doctor`'s
+# USABLE column, `ortkit compare`): no JSON is parsed here.
 set -eu
-here=$(cd "$(dirname "$0")/.." && pwd)
-# shellcheck source=lib/model_inputs.sh
+here=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source-path=SCRIPTDIR source=../../scripts/lib/model_inputs.sh
 . "$here/scripts/lib/model_inputs.sh"
 say() { printf 'gpu-check: %s\n' "$*" >&2; }
 
 pack() {
     out=$1
     # The download cache (here only: `run` needs none of this).
-    # shellcheck source=lib/fetch.sh
+    # shellcheck source-path=SCRIPTDIR source=../../scripts/lib/fetch.sh
     . "$here/scripts/lib/fetch.sh"
     mkdir -p "$out"
     tmp=$(mktemp -d)
@@ -109,13 +111,14 @@ kit() {
         "$bundle/lib/libonnxruntime_providers_shared.so" "$k/ort/"
     (cd "$k/ort" && ln -s libonnxruntime.so.*.*.* libonnxruntime.so)
     cp "$bundle/manifest.json" "$k/ort/manifest-as-built.json"
-    python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); print(m["name"]); print(m["variant"])' \
-        "$bundle/manifest.json" >"$k/ort/bundle"
+    # Its name and variant, from `bundle show`'s "bundle" and "runtime" lines.
+    "$here/build/ortkit" bundle show "$bundle" |
+        sed -n -e 's/^bundle  *//p' -e 's/^runtime .*, variant \([^,]*\), .*/\1/p' >"$k/ort/bundle"
+    [ "$(wc -l <"$k/ort/bundle")" = 2 ] || { say "cannot read the name and variant of $bundle"; exit 1; }
     cp -a /usr/share/libonnx-testdata/data/node "$k/node"
     cp "$here/deps/models/silero_vad.onnx" "$here/deps/models/ch_PP-OCRv4_det_infer.onnx" "$k/models/"
     cp "$root/data/vad/"*.npy "$k/vad/"
     cp -a "$ref" "$k/reference"
-    cp "$here/scripts/ort/compare_outputs.py" "$k/"
     say "compressing (xz -9)"
     tar cf - -C "$tmp" kit | xz -9 -T2 >"$out/kit.tar.xz"
     say "$out/kit.tar.xz: $(du -h "$out/kit.tar.xz" | cut -f1)"
@@ -175,8 +178,8 @@ run() {
 
     say "1/8 the host through NVML"
     "$ortkit" host --json >"$work/host.json"
-    sm=$(python3 -c 'import json,sys; g=json.load(open(sys.argv[1]))["nvidia"]["gpus"]
-print(g[0]["compute_capability"].replace(".", "") if g else "")' "$work/host.json" 2>/dev/null || true)
+    # "gpu 0       NVIDIA H100 80GB HBM3, SM 9.0, 79.2 GiB": sm 90.
+    sm=$("$ortkit" host | sed -n 's/^gpu 0  *.*, SM \([0-9]*\)\.\([0-9]*\), .*/\1\2/p')
     if [ -z "$sm" ]; then
         say "NVML sees no NVIDIA GPU here: nothing to check"
         exit 77
@@ -209,27 +212,19 @@ print(g[0]["compute_capability"].replace(".", "") if g else "")' "$work/host.jso
     export ORTKIT_BUNDLE="$name"
 
     say "5/8 doctor: the probe's verdict and a live run on CUDA"
-    show "$ortkit" doctor
-    "$ortkit" doctor --json >"$work/doctor.json"
-    python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
-g=[p for p in d["gpu_providers"] if p["provider"]=="CUDAExecutionProvider"][0]
-assert g["usable"], g' "$work/doctor.json"
+    show "$ortkit" doctor || true
+    "$ortkit" doctor --json >"$work/doctor.json" || true
+    # The GPU providers' table: PROVIDER, then USABLE.
+    printf '%s\n' "$out" | grep -Eq '^ *CUDAExecutionProvider +yes( |$)' ||
+        { say "doctor: the CUDA provider is not usable in $name"; exit 1; }
 
-    # The runtime's own CPU kernels first: a build reduced to some models'
-    # operators passes only the tests made of them, and CUDA is asked to
-    # pass those.
-    say "6/8 validate on the node suite: the CPU, then --ep cuda --strict on what the CPU passes"
+    # The runtime's own CPU kernels are the measure: a build reduced to some
+    # models' operators passes only the tests made of them, and CUDA is asked
+    # to pass those (`compare`'s "worse": the CPU passes them, CUDA does not).
+    say "6/8 validate on the node suite: the CPU, then --ep cuda --strict; CUDA against the CPU"
     "$ortkit" validate --ep cpu --json "$nodes" >"$work/validate-cpu.json" || true
-    filters=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
-print(" ".join("--filter " + t["name"] for t in d["tests"] if t["status"] == "pass"))' "$work/validate-cpu.json")
-    # shellcheck disable=SC2086 # $filters: options
-    "$ortkit" validate --ep cuda --strict --json $filters "$nodes" >"$work/validate.json" || true
-    python3 -c 'import json,sys; c=json.load(open(sys.argv[1])); d=json.load(open(sys.argv[2]))
-print("validate on the CPU:", c["totals"])
-print("validate on CUDA (--strict), the tests the CPU passes:", d["totals"])
-for t in d["tests"]:
-    if t["status"] != "pass": print("  %s: %s" % (t["name"], (t.get("message") or "")[:150]))' \
-        "$work/validate-cpu.json" "$work/validate.json" | tee -a "$report"
+    "$ortkit" validate --ep cuda --strict --json "$nodes" >"$work/validate.json" || true
+    show "$ortkit" compare "$work/validate.json" "$work/validate-cpu.json" || true
 
     say "7/8 bench: CUDA against the CPU on real models"
     for m in silero_vad ch_PP-OCRv4_det_infer; do
@@ -257,7 +252,7 @@ for t in d["tests"]:
                 -o "$work/outputs/$m" || true
         done
         printf '%s\n' "largest difference per output, CUDA against Microsoft's 1.21.0 on the CPU:" | tee -a "$report"
-        show python3 "$kitdir/compare_outputs.py" "$work/outputs" "$kitdir/reference" || true
+        show "$ortkit" compare --rtol 1e-4 "$work/outputs" "$kitdir/reference" || true
     else
         say "no reference outputs (a kit from \`kit\` carries them): skipped"
     fi
@@ -268,5 +263,5 @@ case "${1:-}" in
 pack) shift; pack "$@" ;;
 kit) shift; kit "$@" ;;
 run) shift; run "$@" ;;
-*) sed -n '2,38p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+*) sed -n '2,40p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 esac

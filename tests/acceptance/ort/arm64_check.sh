@@ -1,4 +1,4 @@
-# scripts/ort/arm64_check.sh - sourced by scripts/build_ort.sh (after
+# tests/acceptance/ort/arm64_check.sh - sourced by scripts/build_ort.sh (after
 # common.sh): --arm64-check, an aarch64 build from the Debian 11 root (VARIANT
 # cpu-armv8.2 by default) checked on this x86-64 host under qemu-user, with
 # the aarch64 ortkit (make build-arm64), into deps/arm64-check/report.txt:
@@ -42,7 +42,7 @@ arm64_check() {
         env QEMU_CPU="$cpu" ORTKIT_PATH="$out/bundles" "$qemu" "$arm_ortkit" "$@"
     }
     vad_in="$out/vad"
-    /usr/bin/python3 "$here/scripts/make_vad_input.py" "$vad_in" >/dev/null
+    /usr/bin/python3 "$here/tests/models/make_vad_input.py" "$vad_in" >/dev/null
     vad=$(vad_inputs "$vad_in")
     cls="--random --dim p2o.DynamicDimension.0=1 --dim p2o.DynamicDimension.1=48 --dim p2o.DynamicDimension.2=192"
     models="$deps/models"
@@ -87,8 +87,8 @@ arm64_check() {
                 -j 2 --json) >"$out/validate-$b.json" 2>"$out/validate-$b.err" || true
         done
         echo "== conformance: the build against Microsoft's $ort_version, test by test"
-        /usr/bin/python3 "$ort_dir/compare_validate.py" "$out/validate-ort-$ort_version-cpu.json" \
-            "$out/validate-$(basename "$built").json" || rc=1
+        "$here/build/ortkit" compare "$out/validate-$(basename "$built").json" \
+            "$out/validate-ort-$ort_version-cpu.json" || rc=1
     } >"$out/report.txt" 2>&1
     cat "$out/report.txt"
     say "arm64 check: $out/report.txt"

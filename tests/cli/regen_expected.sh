@@ -3,10 +3,10 @@
 # byte (tests/cli/expected/: every --help, `ortkit host --load` of described
 # hosts, `ortkit variants`).  Run it after a deliberate change to one of them,
 # then review `git diff tests/cli/expected`:
-#     scripts/regen_expected.sh [BUILD_DIR]     (default: build)
+#     tests/cli/regen_expected.sh [BUILD_DIR]     (default: build)
 # BUILD_DIR must be a build of this source tree; it is brought up to date first.
 set -eu
-src=$(cd "$(dirname "$0")/.." && pwd)
+src=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-build}
 if [ ! -f "$build/CMakeCache.txt" ]; then
     echo "regen_expected.sh: '$build' is not a build directory (configure and build first)" >&2

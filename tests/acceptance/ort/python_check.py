@@ -1,12 +1,12 @@
 """python_check.py - what an installed `onnxruntime` Python package does, for
-scripts/ort/python_check.sh.  Runs under the Python being checked (any 3.x
+tests/acceptance/ort/python_check.sh.  Runs under the Python being checked (any 3.x
 with numpy); imports nothing of ortkit's.
 
   python_check.py which
       the module imported: its file, version, the wheel's variant and providers
   python_check.py run OUT MODEL INPUTS [NAME=FILE.npy ...]
       one InferenceSession on the CPU provider, fed the .npy files given, its
-      outputs saved as OUT/MODEL/OUTPUT.npy (compare_outputs.py's layout)
+      outputs saved as OUT/MODEL/OUTPUT.npy (what `ortkit compare` compares)
   python_check.py time MODEL THREADS ROUNDS NAME=FILE.npy ...
       session creation time and ROUNDS runs' times (seconds, one line of JSON)
 """

@@ -1,4 +1,4 @@
-# scripts/ort/compare.sh - sourced by scripts/build_ort.sh (after
+# tests/acceptance/ort/compare.sh - sourced by scripts/build_ort.sh (after
 # common.sh): step 5, --compare, the built bundle against Microsoft's generic
 # npm runtime.  Both as bundles in /bundles: doctor must prefer an AVX2
 # build on an AVX2 host (a generic cpu-x86-64 build ranks with the npm ones,

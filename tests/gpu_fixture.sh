@@ -12,8 +12,8 @@
 set -eu
 ortkit=$1
 out=$2
-# shellcheck source=lib/fetch.sh
-. "$(dirname "$0")/lib/fetch.sh"
+# shellcheck source-path=SCRIPTDIR source=../scripts/lib/fetch.sh
+. "$(dirname "$0")/../scripts/lib/fetch.sh"
 src="$cache/unpacked"
 [ -f "$out/stamp" ] && exit 0
 for d in core-node-1.29.0 gpu-1.29.0 gpu-1.19.2 core-1.19.2 cuda-12.4; do

@@ -11,8 +11,8 @@
 # Once per DEST (a stamp file); exits 77 when the cache lacks the material.
 set -eu
 dest=$1
-# shellcheck source=lib/fetch.sh
-. "$(dirname "$0")/lib/fetch.sh"
+# shellcheck source-path=SCRIPTDIR source=../scripts/lib/fetch.sh
+. "$(dirname "$0")/../scripts/lib/fetch.sh"
 [ -f "$dest/.complete" ] && exit 0
 for spec in $gpu_npm_specs; do
     f=$(npm_file "$spec")

@@ -43,7 +43,7 @@ SENTENCE = "Voice activity detection finds the parts of a recording where somebo
 OUTPUTS = ("speech.npy", "context.npy", "utterance.npy", "silence.npy", "sr.npy", "state.npy")
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DEFAULT_MODEL = os.path.join(HERE, "..", "deps", "models", "silero_vad.onnx")
+DEFAULT_MODEL = os.path.join(HERE, "..", "..", "deps", "models", "silero_vad.onnx")
 
 # What the model must declare for these files to fit: name -> (ONNX element type, shape),
 # where a string is a symbolic dimension.

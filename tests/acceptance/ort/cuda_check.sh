@@ -1,4 +1,4 @@
-# scripts/ort/cuda_check.sh - sourced by scripts/build_ort.sh (after
+# tests/acceptance/ort/cuda_check.sh - sourced by scripts/build_ort.sh (after
 # common.sh): step 5b, --cuda-check, what a machine without a GPU can check
 # of a CUDA variant's bundle, into deps/cuda-ort-VARIANT.txt: the bundle
 # verified, the GPU code and CUDA libraries its binaries show, the choice (no

@@ -1,4 +1,4 @@
-# scripts/ort/python_check.sh - sourced by scripts/build_ort.sh (after
+# tests/acceptance/ort/python_check.sh - sourced by scripts/build_ort.sh (after
 # common.sh): --python-check, what the wheels of a build with Python
 # (ORT_PYTHON="3.11 3.13") do where they were not built, installed as a user
 # would, from a signed index served by nginx on loopback:
@@ -6,7 +6,7 @@
 #   2. Debian 12 (this host, Python 3.11, its numpy 1.24): a venv with the
 #      system's packages, `ortkit wheel choose --install`, `import onnxruntime`,
 #      Silero VAD and PP-OCRv4 det against Microsoft's 1.21.0 C library
-#      through ortkit (compare_outputs.py's tolerance), and ONNX Runtime's own
+#      through ortkit (`ortkit compare`, rtol 1e-4), and ONNX Runtime's own
 #      onnxruntime_test_python.py from the source tree;
 #   3. Debian 11 (the root, glibc 2.31, CPython 3.11 and 3.13 built there):
 #      the choice, and each extension loaded by its CPython (no numpy can be
@@ -65,7 +65,7 @@ CONF
 # the spoken sentence, PP-OCRv4 det on seeded random data, 1x3x640x640.
 py_inputs() {
     mkdir -p "$py_out/in"
-    /usr/bin/python3 "$here/scripts/make_vad_input.py" "$py_out/in" >/dev/null
+    /usr/bin/python3 "$here/tests/models/make_vad_input.py" "$py_out/in" >/dev/null
     /usr/bin/python3 -c 'import numpy as np, sys
 np.save(sys.argv[1], np.random.default_rng(1).random((1, 3, 640, 640), dtype=np.float32))' "$py_out/in/det.npy"
 }
@@ -119,9 +119,9 @@ py_host() {
         --pubkey "$deps/python-index.pub" --python "$py_out/venv-host/bin/python" --install \
         --into "$py_out/dl" | tee -a "$py_out/report.txt" >&2
     mkdir -p "$py_out/host/models" && cp "$deps/models"/*.onnx "$py_out/host/models/"
-    cp "$ort_dir/python_check.py" "$py_out/host/" && rm -rf "$py_out/host/in" && cp -r "$py_out/in" "$py_out/host/in"
+    cp "$acc_dir/python_check.py" "$py_out/host/" && rm -rf "$py_out/host/in" && cp -r "$py_out/in" "$py_out/host/in"
     py_prefix=""
-    "$py_out/venv-host/bin/python" "$ort_dir/python_check.py" which | tee -a "$py_out/report.txt" >&2
+    "$py_out/venv-host/bin/python" "$acc_dir/python_check.py" which | tee -a "$py_out/report.txt" >&2
     rm -rf "$py_out/out-host"
     py_models "$py_out/venv-host/bin/python" "$py_out/host" "$py_out/out-host"
     say "Debian 12: the wheel against Microsoft's $ort_version C library"
@@ -179,7 +179,7 @@ py_trixie() {
     py_trixie_root
     rm -rf "$py_tri/check" && mkdir -p "$py_tri/check/models"
     cp "$deps/models"/*.onnx "$py_tri/check/models/"
-    cp -r "$py_out/in" "$py_tri/check/in" && cp "$ort_dir/python_check.py" "$py_tri/check/"
+    cp -r "$py_out/in" "$py_tri/check/in" && cp "$acc_dir/python_check.py" "$py_tri/check/"
     cp "$here/build/ortkit" "$py_tri/check/" 2>/dev/null || true
     say "Debian 13: Debian's python3-onnxruntime and the wheel, side by side"
     py_prefix="chroot $py_tri env -i PATH=/usr/bin:/bin HOME=/root"
