@@ -71,7 +71,8 @@
 # The steps are in scripts/ort/, sourced here: common.sh (the settings, the
 # source, the root and its mounts, what a CUDA variant needs, `ortkit build`
 # with the plan's options, what the checks share), then a file a mode, each
-# defining its function: patch_check.sh, build.sh, static.sh; the files
+# defining its function: build.sh, static.sh (--patch-check is ortkit's own:
+# `ortkit build --patch-check`); the files
 # they copy into a root (static_link.sh, cudnn_frontend.cmake) are beside
 # them.  The checks' files are in tests/acceptance/ort/ (compare.sh,
 # cuda_check.sh, ship_check.sh, arm64_check.sh, python_check.sh); a build
@@ -88,8 +89,6 @@ esac
 
 # shellcheck source=ort/common.sh
 . "$ort_dir/common.sh"
-# shellcheck source=ort/patch_check.sh
-. "$ort_dir/patch_check.sh"
 # shellcheck source=ort/build.sh
 . "$ort_dir/build.sh"
 # shellcheck source=../tests/acceptance/ort/compare.sh
@@ -109,9 +108,9 @@ esac
 
 # 1. the source tarball, unpacked in deps/ort-src
 fetch_source
-if [ "$mode" = --patch-check ]; then
-    patch_check
-    exit 0
+if [ "$mode" = --patch-check ]; then # ortkit's own check: on copies, as a build applies the set
+    exec "$here/build/ortkit" build --patch-check --source "$src_dir/onnxruntime-$ort_version" \
+        --patch "$patches"
 fi
 # 2-3. the root: made, /proc mounted, ortkit, the patch set and the source inside
 prepare_root

@@ -200,6 +200,25 @@ cleanup:
     return rc;
 }
 
+/* The .patch files of dir (absolute; given: as the user named it), in name order. */
+static int list_patches(ortkit__strv *names, const char *dir, const char *given)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return ortkit__error_set(ORTKIT_E_IO, "cannot open patch directory '%s'", given);
+    struct dirent *e;
+    int rc = 0;
+    while (!rc && (e = readdir(d))) {
+        size_t n = strlen(e->d_name);
+        if (n > 6 && !strcmp(e->d_name + n - 6, ".patch"))
+            rc = ortkit__strv_push(names, e->d_name);
+    }
+    closedir(d);
+    if (!rc && names->n)
+        qsort(names->v, names->n, sizeof *names->v, cmp_str);
+    return rc;
+}
+
 /* name added to the record (list, its text), written whole each time. */
 static int record_add(const char *record, char **list, const char *name)
 {
@@ -224,22 +243,8 @@ int ortkit__builder_patch_apply(const char *patch_dir, const char *source, const
     char *dir = NULL;
     if ((rc = ortkit__path_absolute(&dir, patch_dir)))
         return rc;
-    DIR *d = opendir(dir);
-    if (!d) {
-        free(dir);
-        return ortkit__error_set(ORTKIT_E_IO, "cannot open patch directory '%s'", patch_dir);
-    }
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        size_t n = strlen(e->d_name);
-        if (n > 6 && !strcmp(e->d_name + n - 6, ".patch") && (rc = ortkit__strv_push(&names, e->d_name)))
-            break;
-    }
-    closedir(d);
-    if (rc)
+    if ((rc = list_patches(&names, dir, patch_dir)))
         goto cleanup;
-    if (names.n)
-        qsort(names.v, names.n, sizeof *names.v, cmp_str);
     if ((rc = ortkit__mkdirs(state_dir)))
         goto cleanup;
     if ((rc = ortkit__pathf(record, sizeof record, "%s/patches-applied", state_dir)))
@@ -287,5 +292,74 @@ cleanup:
     free(dir);
     free(list);
     ortkit__strv_free(&names);
+    return rc;
+}
+
+/* Each patch of the set on copies, in order, on top of the ones before. */
+static int check_on_copies(const char *dir, const ortkit__strv *names, const char *copy,
+                           ortkit__builder_patch_verdict *verdicts)
+{
+    int rc = ORTKIT_OK;
+    for (size_t i = 0; i < names->n; i++) {
+        char file[PATH_MAX], *out = NULL;
+        if ((rc = ortkit__pathf(file, sizeof file, "%s/%s", dir, names->v[i])))
+            return rc;
+        if (run_patch(copy, file, "apply", &out) == 0) {
+            verdicts[i] = ORTKIT__PATCH_APPLIES;
+        } else {
+            /* Not applied: in already (it reverse-applies, then is put back)? */
+            char *back = NULL;
+            int in = run_patch(copy, file, "unapply", &back) == 0 &&
+                     run_patch(copy, file, "apply", NULL) == 0;
+            verdicts[i] = in ? ORTKIT__PATCH_IN : ORTKIT__PATCH_FAILS;
+            free(back);
+        }
+        free(out);
+    }
+    return rc;
+}
+
+int ortkit__builder_patch_check(const char *patch_dir, const char *source, ortkit__strv *names,
+                                ortkit__builder_patch_verdict **verdicts)
+{
+    ortkit__strv paths = {0};
+    ortkit__builder_patch_kept k = {0};
+    char scratch[PATH_MAX], *dir = NULL;
+    int rc, made = 0;
+    *verdicts = NULL;
+    if ((rc = ortkit__path_absolute(&dir, patch_dir)) || (rc = list_patches(names, dir, patch_dir)))
+        goto cleanup;
+    if (!names->n) {
+        rc = ortkit__error_set(ORTKIT_E_INVALID_ARG, "'%s' holds no .patch files", patch_dir);
+        goto cleanup;
+    }
+    for (size_t i = 0; i < names->n; i++) {
+        char file[PATH_MAX];
+        if ((rc = ortkit__pathf(file, sizeof file, "%s/%s", dir, names->v[i])) ||
+            (rc = ortkit__builder_patch_names(&paths, file)))
+            goto cleanup;
+    }
+    const char *tmp = ortkit__env("TMPDIR");
+    if ((rc = ortkit__pathf(scratch, sizeof scratch, "%s/ortkit-patch-check-XXXXXX",
+                            tmp && *tmp ? tmp : "/tmp")))
+        goto cleanup;
+    if (!mkdtemp(scratch)) {
+        rc = ortkit__error_set(ORTKIT_E_IO, "cannot create a directory in '%s'", tmp ? tmp : "/tmp");
+        goto cleanup;
+    }
+    made = 1;
+    if ((rc = ortkit__builder_patch_keep(&k, source, &paths, scratch)))
+        goto cleanup;
+    if (!(*verdicts = calloc(names->n, sizeof **verdicts))) {
+        rc = ortkit__error_nomem();
+        goto cleanup;
+    }
+    rc = check_on_copies(dir, names, scratch, *verdicts);
+cleanup:
+    if (made)
+        nftw(scratch, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    ortkit__builder_patch_kept_free(&k);
+    ortkit__strv_free(&paths);
+    free(dir);
     return rc;
 }

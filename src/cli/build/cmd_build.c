@@ -7,6 +7,7 @@
 #include "builder_launcher.h"
 #include "builder_report.h"
 #include "builder_build.h"
+#include "builder_patch.h"
 #include "cli.h"
 #include "opt.h"
 
@@ -20,7 +21,7 @@
 typedef struct build_args {
     ortkit__builder_options o;
     const char *matrix, *remote_arg, *password_file; /* --cache-remote as given (no password) */
-    int dry, check, json, password_in_argv;
+    int dry, check, patch_check, json, password_in_argv;
 } build_args;
 
 /* --cache-remote URL: checked here, and never echoed (it may hold a password). */
@@ -170,6 +171,10 @@ static const cli_opt build_opts[] = {
      CLI_OPT_FLAG(build_args, dry)},
     {0, "check", 0, NULL, 0, "run the pre-flight checks, print the toolchain, and stop",
      CLI_OPT_FLAG(build_args, check)},
+    {0, "patch-check", 0, NULL, 0,
+     "with --source and --patch: say whether each patch applies as a build would apply it "
+     "(in name order, each on top of the ones before, without fuzz), on copies; touches nothing",
+     CLI_OPT_FLAG(build_args, patch_check)},
     {0, "progress", 0, NULL, 0, "draw the status line even when stderr is not a terminal",
      CLI_OPT_SET(build_args, o.progress, 1)},
     {0, "no-progress", 0, NULL, 0, "never draw it", CLI_OPT_SET(build_args, o.progress, 0)},
@@ -203,7 +208,8 @@ static const cli_opt build_opts[] = {
 static const cli_opt_spec build_spec = {
     "build",
     "usage: ortkit build --source DIR --variant NAME [options]\n"
-    "       ortkit build --cmake-project DIR [options]\n",
+    "       ortkit build --cmake-project DIR [options]\n"
+    "       ortkit build --patch-check --source DIR --patch DIR [--json]\n",
     "Build ONNX Runtime from a source tree for one variant (see 'ortkit variants'):\n"
     "plan the CMake configuration, check the toolchain, configure, build with every\n"
     "compile admitted by a memory-aware gate, install into BUILD/stage and make a\n"
@@ -226,6 +232,11 @@ static int parse_args(build_args *a, int argc, char **argv)
         if (ortkit__strv_push(&a->o.models, p.args[i]))
             return cli_fail("out of memory");
     }
+    if (a->patch_check)
+        return a->o.source && a->o.patch_dir && !a->o.variant && !a->o.cmake_project && !a->matrix
+                   ? 0
+                   : cli_usage("build", "--patch-check takes --source DIR and --patch DIR, and no "
+                                        "variant, project or matrix");
     if (a->matrix && !a->o.source)
         return cli_usage("build", "--matrix needs --source DIR: the ONNX Runtime tree every job builds");
     if (!!a->o.source == !!a->o.cmake_project)
@@ -516,6 +527,43 @@ static int plan_job(const build_args *a, const char *variant, const char *build_
     return rc ? cli_fail("--matrix: %s: %s", variant, ortkit__error_message()) : 0;
 }
 
+/* --patch-check: a line a patch, or JSON; exit 1 when one does not apply. */
+static int run_patch_check(const build_args *a)
+{
+    static const char *const words[] = {"applies", "already in", "does not apply"};
+    ortkit__strv names = {0};
+    ortkit__builder_patch_verdict *verdicts = NULL;
+    if (ortkit__builder_patch_check(a->o.patch_dir, a->o.source, &names, &verdicts)) {
+        ortkit__strv_free(&names);
+        return cli_fail("%s", ortkit__error_message());
+    }
+    int failed = 0;
+    cJSON *root = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(root, "patches");
+    cJSON_AddStringToObject(root, "source", a->o.source);
+    for (size_t i = 0; i < names.n; i++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "patch", names.v[i]);
+        cJSON_AddStringToObject(o, "verdict", words[verdicts[i]]);
+        cJSON_AddItemToArray(arr, o);
+        failed += verdicts[i] == ORTKIT__PATCH_FAILS;
+    }
+    cJSON_AddBoolToObject(root, "applies", !failed);
+    int rc = CLI_OK;
+    if (a->json) {
+        rc = cli_json_print(root);
+        root = NULL;
+    } else {
+        for (size_t i = 0; i < names.n; i++)
+            printf("%-48s %s\n", cli_esc(names.v[i]), words[verdicts[i]]);
+        printf("%s\n", failed ? "the patch set does not apply: fix or drop the patches that do not"
+                              : "the patch set applies");
+    }
+    cJSON_Delete(root);
+    free(verdicts);
+    ortkit__strv_free(&names);
+    return rc ? rc : failed ? CLI_FAIL : CLI_OK;
+}
+
 static int run_matrix(const build_args *a, const char *exe)
 {
     if (a->password_in_argv)
@@ -644,6 +692,10 @@ int cmd_build(int argc, char **argv)
     }
     if (a.matrix) {
         rc = run_matrix(&a, exe);
+        goto cleanup;
+    }
+    if (a.patch_check) {
+        rc = run_patch_check(&a);
         goto cleanup;
     }
     ortkit__builder_options *o = &a.o;
