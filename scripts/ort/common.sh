@@ -267,15 +267,10 @@ ortkit_build() {
         set -- --python "/opt/python$py/bin/python$py" "$@"
     done
     [ -z "$pythons" ] || set -- --numpy-include /opt/numpy-headers/include "$@"
+    # The root's options are ortkit's recipes (recipes/*.recipe, installed with it).
     case $root_kind in
-    bullseye)
-        # Debian's versions that are not deps.txt's (docs/BUILD.md lists them).
-        set -- --deps /deps-src --accept-dep-version date --accept-dep-version eigen \
-            --accept-dep-version pytorch_cpuinfo --accept-dep-version safeint --accept-dep-version mp11 \
-            --accept-dep-version utf8_range --glibc-floor 2.31 --cache ccache \
-            -D CMAKE_POLICY_VERSION_MINIMUM=3.5 "$@"
-        ;;
-    trixie) set -- --eigen /usr/include/eigen3 -D "CMAKE_PREFIX_PATH=$patch_set/cmake-shims" "$@" ;;
+    bullseye) set -- --recipe debian11 "$@" ;;
+    trixie) set -- --recipe debian13 "$@" ;;
     esac
     inside ortkit build --source "/src/onnxruntime-$ort_version" --variant "$variant" \
         --build-dir "${build_dir:-/build${compiler:+/$compiler}${pyside:+/$pyside}/$variant}" --patch "$patch_set" "$@"

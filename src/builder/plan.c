@@ -446,7 +446,7 @@ static int plan_summary(ortkit__builder_plan *p, const ortkit__builder_config *c
         snprintf(here, sizeof here, " (glibc %s)", cfg->glibc_here);
     if (!cfg->dep_sources)
         PUSH(s, "ships\tno: the library links %s and needs the glibc of the environment it is "
-                "built in; a bundle that ships: --deps DIR --glibc-floor 2.31 in an older root "
+                "built in; a bundle that ships: --recipe debian11 in a Debian 11 root "
                 "(docs/BUILD.md, \"Builds that ship\")",
              cfg->opts->fetch ? "what CMake downloads" : "this system's shared protobuf, ONNX, abseil "
                                                    "and re2 libraries");

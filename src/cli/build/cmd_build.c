@@ -8,6 +8,7 @@
 #include "builder_report.h"
 #include "builder_build.h"
 #include "builder_patch.h"
+#include "build_recipe.h"
 #include "cli.h"
 #include "opt.h"
 
@@ -21,6 +22,7 @@
 typedef struct build_args {
     ortkit__builder_options o;
     const char *matrix, *remote_arg, *password_file; /* --cache-remote as given (no password) */
+    const char *recipe; /* read before the options (build_recipe.c): never set here */
     int dry, check, patch_check, json, password_in_argv;
 } build_args;
 
@@ -89,6 +91,10 @@ static const int ccache[] = {1};
 static const cli_opt build_opts[] = {
     {0, "source", 0, "DIR", 0, "the ONNX Runtime source tree (VERSION_NUMBER, cmake/)",
      CLI_OPT_STRING(build_args, o.source)},
+    {0, "recipe", 0, "NAME", 0,
+     "take the options of a kind of build environment first, from share/ortkit/recipes/"
+     "NAME.recipe or a file: debian11 (a bundle that ships, built in a Debian 11 root), "
+     "debian13 (this machine's libraries); options given here win", CLI_OPT_STRING(build_args, recipe)},
     {0, "variant", 0, "NAME", 0, "cpu-avx2, cuda12.9-sm90-avx512, ... (or the Flox name)",
      CLI_OPT_STRING(build_args, o.variant)},
     {0, "build-dir", 0, "DIR", 0, "where to build (default: ./build-<variant>)",
@@ -674,9 +680,20 @@ int cmd_build(int argc, char **argv)
 
     build_args a;
     memset(&a, 0, sizeof a);
-    int rc = parse_args(&a, argc, argv);
+    ortkit__strv with_recipe = {0};
+    int rc = build_recipe_expand(&with_recipe, build_opts, argc, argv);
     if (rc) {
         free_args(&a);
+        return rc;
+    }
+    if (with_recipe.n) {
+        argc = (int)with_recipe.n;
+        argv = with_recipe.v;
+    }
+    rc = parse_args(&a, argc, argv);
+    if (rc) {
+        free_args(&a);
+        ortkit__strv_free(&with_recipe);
         return rc < 0 ? CLI_OK : rc;
     }
     ortkit__builder_result res;
@@ -771,5 +788,6 @@ cleanup:
     ortkit__builder_result_free(&res);
     free(exe);
     free_args(&a);
+    ortkit__strv_free(&with_recipe);
     return rc;
 }
