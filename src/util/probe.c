@@ -2,7 +2,7 @@
  * probe.c - ortkit-probe, the one program that loads a runtime to learn
  * whether it can (util.h gives its command line and its lines): where it
  * is, how it is run, and its answer read.  The library runs it before it
- * trusts a GPU provider (src/runtime/open/provider_probe.c); the tool runs
+ * trusts a GPU provider (src/runtime/session/provider_probe.c); the tool runs
  * it before `validate` and in `bundle verify` / `bundle probe`.
  */
 #include "util.h"

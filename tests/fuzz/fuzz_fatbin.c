@@ -37,7 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (rc != ORTKIT_E_FORMAT || !ortkit_error_last()[0])
             abort();
     } else {
-        if (f.sass_count > ORTKIT__FATBIN_MAX_TARGETS || f.ptx_count > ORTKIT__FATBIN_MAX_TARGETS ||
+        if (f.sass_count > ORTKIT__GPU_TARGETS_MAX || f.ptx_count > ORTKIT__GPU_TARGETS_MAX ||
             f.compressed > f.entries || f.entries > size / 16 || f.fatbins > size / 16 ||
             (f.ptx_isa && !f.ptx_count))
             abort();

@@ -34,7 +34,7 @@ CC=${CC:-clang}
 # The library sources each target needs, by file name (the helpers of
 # src/util come with every target); FUZZ_SOURCES overrides.  A link that fails on undefined references names what to add.
 host="arch.c host.c host_files.c host_cpu.c host_cpuinfo.c host_gpu.c host_driver_files.c host_libs.c host_platform.c host_cuda.c variant.c platform_fit.c elf.c"
-bundle="bundle_manifest.c bundle_gpu_manifest.c bundle_build_manifest.c bundle_parts.c bundle_object.c bundle.c fatbin.c $host"
+bundle="bundle_manifest.c bundle_gpu_manifest.c bundle_build_manifest.c bundle_parts.c bundle_object.c bundle.c gpu_target.c $host"
 max_len=4096
 case $target in
     npy)             sources="status.c tensor.c npy.c" ;;

@@ -31,8 +31,10 @@ RUNTIME = {
     "select": {"bundle", "variant", "host", "core", "util"},
     "resolve": {"select", "bundle", "variant", "host", "formats", "core", "util"},
     "load": {"core", "util"},
-    "run": {"load", "core", "util"},
-    "open": {"resolve", "select", "bundle", "variant", "host", "formats", "run", "load", "core", "util"},
+    "session": {"load", "formats", "core", "util"},
+    "run": {"session", "load", "core", "util"},
+    "open": {"resolve", "select", "bundle", "variant", "host", "formats", "run", "session", "load",
+             "core", "util"},
 }
 # The tools wing (libortkit-tools): it may use the runtime wing, internals
 # included; the runtime wing never uses it.
@@ -40,7 +42,7 @@ TOOLS = {
     "bundle_make": set(RUNTIME),
     "repo": {"bundle_make"} | set(RUNTIME),
     "wheel": {"repo", "bundle_make"} | set(RUNTIME),
-    "validate": {"run", "load", "core", "util"},
+    "validate": {"run", "session", "load", "core", "util"},
     "measure": {"validate"} | set(RUNTIME),
 }
 # Above both: the builder wing (src/builder), the tool and the probe use the

@@ -8,7 +8,7 @@
 #define ORTKIT_BUNDLE_GPU_H
 
 #include "bundle.h"
-#include "fatbin.h"
+#include "gpu_target.h"
 
 struct cJSON;
 

@@ -198,9 +198,9 @@ int ortkit__manifest_gpu_read(const ortkit__json_reader *r, ortkit_bundle *b, co
                     driver_ok(min) ? "ptx_driver" : "min_driver", driver_ok(min) ? ptx : min);
     if ((rc = keep(b, &m->gpu_min_driver, min)) || (rc = keep(b, &m->gpu_ptx_driver, ptx ? ptx : "")) ||
         (rc = read_list(r, b, gpu, "sass", target_ok, 0, "GPU targets like \"sm_80\" or \"sm_90a\"",
-                        ORTKIT__FATBIN_MAX_TARGETS, &m->gpu_sass, &m->gpu_sass_count)) ||
+                        ORTKIT__GPU_TARGETS_MAX, &m->gpu_sass, &m->gpu_sass_count)) ||
         (rc = read_list(r, b, gpu, "ptx", target_ok, 1, "PTX targets like \"compute_80\"",
-                        ORTKIT__FATBIN_MAX_TARGETS, &m->gpu_ptx, &m->gpu_ptx_count)) ||
+                        ORTKIT__GPU_TARGETS_MAX, &m->gpu_ptx, &m->gpu_ptx_count)) ||
         (rc = read_list(r, b, gpu, "needs", soname_ok_arg, 0, "library names like \"libcudart.so.12\"",
                         GPU_NEEDS_MAX, &m->gpu_needs, &m->gpu_need_count)) ||
         (rc = read_list(r, b, gpu, "missing", missing_ok, 0,

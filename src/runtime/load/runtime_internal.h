@@ -27,7 +27,7 @@ struct ortkit_runtime {
 
     /* Added with the GPU providers. */
     const OrtApiBase *base;              /* for GetApi(22): the plugin-EP functions */
-    const struct ortkit__provider_prober *prober; /* set by runtime_open.c; NULL: no probing */
+    int probe_providers; /* set by runtime_open.c: GPU providers are probed before use */
     atomic_uint plugins_registered;      /* bit per plugin library registered in env */
 
     /* Added with runtimes linked into the program (source "program"). */
@@ -36,9 +36,8 @@ struct ortkit_runtime {
 
 /*
  * Whether a GPU provider can be added, decided outside the process (the
- * open module's provider_probe.c spawns ortkit-probe).  The run module asks
- * through this hook, so it stays below the modules that know hosts and
- * bundles.
+ * session module's provider_probe.c spawns ortkit-probe) for a runtime
+ * opened with probe_providers set.
  */
 typedef struct ortkit__probe_verdict {
     int usable;          /* 1: add it; 0: reason says why not */
@@ -47,15 +46,6 @@ typedef struct ortkit__probe_verdict {
     char reason[1536];   /* the cause in words, "" when usable */
     char detail[1024];   /* ONNX Runtime's or the loader's own message */
 } ortkit__probe_verdict;
-
-struct ortkit__provider_prober {
-    /* ort_name "CUDAExecutionProvider", its library's file name beside
-     * the runtime ("libonnxruntime_providers_cuda.so"); options
-     * "device_id=1" or ""; v->method already set.  Fills v; returns 0, or
-     * negative when the probe could not be run at all (v says so). */
-    int (*probe)(const ortkit_runtime *rt, const char *ort_name, const char *library,
-                 const char *options, ortkit__probe_verdict *v);
-};
 
 /* Release a status we have no use for (from calls that cannot really fail). */
 static inline void ortkit__ort_discard(const OrtApi *api, OrtStatus *status)

@@ -5,7 +5,6 @@
  * the load acted on.
  */
 #include "abi.h"
-#include "provider_probe.h"
 #include "runtime_internal.h"
 
 #include <stddef.h>
@@ -46,8 +45,8 @@ static int open_program(ortkit_runtime **out, const ortkit_runtime_options *opts
                                  "set: api_base uses the ONNX Runtime linked into the program and "
                                  "loads nothing; set one of them", also);
     int rc = ortkit__runtime_load_program(out, opts->api_base, opts);
-    if (rc == ORTKIT_OK) /* a runtime inside the executable is refused by the prober itself */
-        (*out)->prober = &ortkit__provider_prober;
+    if (rc == ORTKIT_OK) /* a runtime inside the executable is refused by the probe itself */
+        (*out)->probe_providers = 1;
     return rc;
 }
 
@@ -70,7 +69,7 @@ int ortkit_runtime_open_resolved(ortkit_runtime **out, const ortkit_resolution *
     const char *path = ortkit_resolution_path(res);
     rc = ortkit__runtime_load(out, path[0] ? path : NULL, ortkit_resolution_source(res), opts);
     if (rc == ORTKIT_OK) /* GPU providers are added only after a probe process says they can be */
-        (*out)->prober = &ortkit__provider_prober;
+        (*out)->probe_providers = 1;
     const ortkit_bundle *b = ortkit_resolution_bundle(res);
     if (rc == ORTKIT_OK && b && strcmp(ortkit_runtime_version(*out), ortkit_bundle_manifest(b)->ort_version)) {
         /* Verified files that still claim another version: refuse them. */

@@ -210,7 +210,7 @@ static int read_provider(ortkit__gpu_release *rel, const char *path, const char 
     if ((rc = ortkit__fatbin_read(&code, &has_code, path)))
         return rc;
     for (size_t i = 0; has_code && i < code.sass_count; i++)
-        if (rel->code.sass_count < ORTKIT__FATBIN_MAX_TARGETS) {
+        if (rel->code.sass_count < ORTKIT__GPU_TARGETS_MAX) {
             /* Merged by re-walking would cost reads; keep each target once. */
             size_t k = 0;
             while (k < rel->code.sass_count && (rel->code.sass[k].sm != code.sass[i].sm ||
@@ -223,7 +223,7 @@ static int read_provider(ortkit__gpu_release *rel, const char *path, const char 
         size_t k = 0;
         while (k < rel->code.ptx_count && rel->code.ptx[k].sm != code.ptx[i].sm)
             k++;
-        if (k == rel->code.ptx_count && k < ORTKIT__FATBIN_MAX_TARGETS)
+        if (k == rel->code.ptx_count && k < ORTKIT__GPU_TARGETS_MAX)
             rel->code.ptx[rel->code.ptx_count++] = code.ptx[i];
     }
     if (code.ptx_isa > rel->code.ptx_isa)

@@ -584,8 +584,8 @@ static int build_stage(import *im, const char *variant)
     snprintf(lib, sizeof lib, "lib/%s", archive ? "libonnxruntime.a" : im->real_name);
     snprintf(created, sizeof created, "ortkit %s", ortkit_version());
     ortkit_manifest m = {0};
-    const char *gpu_names[2 * ORTKIT__FATBIN_MAX_TARGETS + 1];
-    char gpu_bufs[2 * ORTKIT__FATBIN_MAX_TARGETS][24];
+    const char *gpu_names[2 * ORTKIT__GPU_TARGETS_MAX + 1];
+    char gpu_bufs[2 * ORTKIT__GPU_TARGETS_MAX][24];
     if (im->gpu && (rc = ortkit__gpu_release_stage(im->gpu, im->stage, &m, gpu_names, gpu_bufs,
                                                    &im->cancel)))
         return rc;

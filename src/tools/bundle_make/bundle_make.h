@@ -16,6 +16,7 @@
 
 #include "bundle.h"
 #include "bundle_gpu.h"
+#include "fatbin.h"
 #include "ort_library.h"
 
 #include <ortkit/tools/bundle_make.h>
@@ -78,7 +79,7 @@ int ortkit__import_platform(ortkit_cuda_platform *out, ortkit_arch arch, const o
                             const ortkit__fatbin *code, const char *given, const char *src);
 /* Copy the providers into stage/lib (replacing a file of the same name the
  * core brought) and fill the manifest's gpu fields (pointing into rel and
- * names; names must hold 2 * ORTKIT__FATBIN_MAX_TARGETS + 1 pointers). */
+ * names; names must hold 2 * ORTKIT__GPU_TARGETS_MAX + 1 pointers). */
 int ortkit__gpu_release_stage(const ortkit__gpu_release *rel, const char *stage, ortkit_manifest *m,
                               const char **names, char (*bufs)[24], const ortkit__cancel *cancel);
 

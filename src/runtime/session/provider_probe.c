@@ -248,8 +248,8 @@ static void cache_write(const char *file, const char *output, int status, int ti
     free(text);
 }
 
-static int probe(const ortkit_runtime *rt, const char *ort_name, const char *lib,
-                 const char *options, ortkit__probe_verdict *v)
+int ortkit__provider_probe(const ortkit_runtime *rt, const char *ort_name, const char *lib,
+                           const char *options, ortkit__probe_verdict *v)
 {
     ortkit__probe_request req = {.ort_name = ort_name};
     char provider_path[PATH_MAX], exe[PATH_MAX], key[65], file[PATH_MAX];
@@ -320,5 +320,3 @@ cleanup:
     ortkit__elf_free(&elf);
     return rc;
 }
-
-const struct ortkit__provider_prober ortkit__provider_prober = {probe};

@@ -7,6 +7,7 @@
  */
 #include "testutil.h"
 #include "bundle_gpu.h"
+#include "fatbin.h"
 
 #include <unistd.h>
 

@@ -25,6 +25,12 @@ void ortkit__probe_diagnose(const ortkit__probe_request *req, const char *output
  * x86_64  580.159.04 ..."); "" when it names none. */
 void ortkit__driver_version_parse(char *buf, size_t size, const char *proc_text);
 
-extern const struct ortkit__provider_prober ortkit__provider_prober;
+/* Whether ort_name ("CUDAExecutionProvider", its library's file name beside
+ * the runtime "libonnxruntime_providers_cuda.so"; options "device_id=1" or
+ * "") can be added to a session of rt, decided by ortkit-probe in a child
+ * process (its answer cached); v->method already set.  Fills v; returns 0,
+ * or negative when the probe could not be run at all (v says so). */
+int ortkit__provider_probe(const ortkit_runtime *rt, const char *ort_name, const char *library,
+                           const char *options, ortkit__probe_verdict *v);
 
 #endif

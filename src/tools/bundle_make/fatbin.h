@@ -1,27 +1,23 @@
 /*
  * fatbin.h - the GPU code inside a CUDA library: the fat binaries of its
- * .nv_fatbin section (fatbin.c).  Only headers are read; no payload is
+ * .nv_fatbin section (fatbin.c), for importing GPU releases.  Only headers are read; no payload is
  * decompressed, so a 500 MB provider costs a few thousand small reads.
  */
 #ifndef ORTKIT_FATBIN_H
 #define ORTKIT_FATBIN_H
 
+#include "gpu_target.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
 #define ORTKIT__FATBIN_MAGIC 0xBA55ED50u
-#define ORTKIT__FATBIN_MAX_TARGETS 64
 
-/* One GPU target: SASS for sm_<sm><suffix>, or PTX for compute_<sm>. */
-typedef struct ortkit__gpu_target {
-    int sm;      /* 10*major + minor: 90 for sm_90 */
-    char suffix; /* 0, 'a' (that SM only) or 'f' (that family) */
-} ortkit__gpu_target;
 
 typedef struct ortkit__fatbin {
-    ortkit__gpu_target sass[ORTKIT__FATBIN_MAX_TARGETS]; /* sorted, each once */
+    ortkit__gpu_target sass[ORTKIT__GPU_TARGETS_MAX]; /* sorted, each once */
     size_t sass_count;
-    ortkit__gpu_target ptx[ORTKIT__FATBIN_MAX_TARGETS];
+    ortkit__gpu_target ptx[ORTKIT__GPU_TARGETS_MAX];
     size_t ptx_count;
     int ptx_isa;            /* the newest PTX ISA, 10*major + minor: 82; 0 without PTX */
     size_t fatbins;         /* fat binaries walked */
@@ -45,9 +41,4 @@ int ortkit__fatbin_read(ortkit__fatbin *out, int *found, const char *path);
  * ORTKIT_E_FORMAT. */
 int ortkit__elf_section_read(unsigned char **out, size_t *size, const char *path, const char *name,
                              size_t max);
-/* "sm_90a" / "compute_80" into buf. */
-const char *ortkit__gpu_target_name(const ortkit__gpu_target *t, int ptx, char *buf, size_t size);
-/* Parse "sm_90a" or "compute_80" (ptx tells which); 0 ok, -1 not one. */
-int ortkit__gpu_target_parse(ortkit__gpu_target *out, const char *text, int ptx);
-
 #endif

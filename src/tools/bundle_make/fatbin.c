@@ -46,7 +46,7 @@ static void add_target(ortkit__gpu_target *set, size_t *count, int sm, char suff
     size_t i = 0;
     while (i < *count && target_cmp(&set[i], &t) < 0)
         i++;
-    if ((i < *count && !target_cmp(&set[i], &t)) || *count == ORTKIT__FATBIN_MAX_TARGETS)
+    if ((i < *count && !target_cmp(&set[i], &t)) || *count == ORTKIT__GPU_TARGETS_MAX)
         return;
     memmove(set + i + 1, set + i, (*count - i) * sizeof *set);
     set[i] = t;
@@ -280,35 +280,4 @@ int ortkit__elf_section_read(unsigned char **out, size_t *size, const char *path
 cleanup:
     close(f.fd);
     return rc;
-}
-
-const char *ortkit__gpu_target_name(const ortkit__gpu_target *t, int ptx, char *buf, size_t size)
-{
-    if (t->suffix)
-        snprintf(buf, size, "%s_%d%c", ptx ? "compute" : "sm", t->sm, t->suffix);
-    else
-        snprintf(buf, size, "%s_%d", ptx ? "compute" : "sm", t->sm);
-    return buf;
-}
-
-int ortkit__gpu_target_parse(ortkit__gpu_target *out, const char *text, int ptx)
-{
-    const char *prefix = ptx ? "compute_" : "sm_";
-    size_t n = strlen(prefix);
-    if (strncmp(text, prefix, n))
-        return -1;
-    const char *p = text + n;
-    int sm = 0, digits = 0;
-    for (; *p >= '0' && *p <= '9' && digits < 4; p++, digits++)
-        sm = sm * 10 + (*p - '0');
-    if (digits < 2 || digits > 3 || text[n] == '0')
-        return -1;
-    char suffix = 0;
-    if (*p == 'a' || *p == 'f')
-        suffix = *p++;
-    if (*p || (ptx && suffix))
-        return -1;
-    out->sm = sm;
-    out->suffix = suffix;
-    return 0;
 }

@@ -7,6 +7,7 @@
 #include "session_gpu.h"
 #include "session_internal.h"
 #include "ort_plugin.h"
+#include "provider_probe.h"
 
 #include <libgen.h>
 #include <limits.h>
@@ -81,14 +82,14 @@ void ortkit__gpu_decide(const ortkit_runtime *rt, const char *ort_name, int buil
         return;
     }
     const char *mode = ortkit__env("ORTKIT_GPU_PROBE");
-    if ((mode && !strcmp(mode, "off")) || !rt->prober) {
+    if ((mode && !strcmp(mode, "off")) || !rt->probe_providers) {
         /* Trusted without a probe: the probe process itself, or a caller
          * that turned probing off. */
         v->usable = 1;
         snprintf(v->probe, sizeof v->probe, "off");
         return;
     }
-    rt->prober->probe(rt, ort_name, g->library, options, v);
+    ortkit__provider_probe(rt, ort_name, g->library, options, v);
 }
 
 /* Register g's library in rt's environment once.  0, or 1 with v filled. */
