@@ -7,7 +7,7 @@
  */
 #include "builder_build.h"
 #include "builder_deps.h"
-#include "builder_cache.h"
+#include "builder_compiler_cache.h"
 #include "builder_cross.h"
 #include "builder_python.h"
 #include "builder_plan.h"

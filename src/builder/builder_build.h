@@ -17,7 +17,7 @@
 #include "ortkit.h"
 #include "util.h"
 #include "builder_deps.h"
-#include "builder_cache.h"
+#include "builder_compiler_cache.h"
 #include "builder_cross.h"
 #include "builder_python.h"
 #include "builder_plan.h"

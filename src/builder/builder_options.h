@@ -4,7 +4,7 @@
 
 #include "ortkit.h"
 #include "util.h"
-#include "builder_cache.h"
+#include "builder_compiler_cache.h"
 #include "builder_gate.h"
 #include "builder_plan.h"
 

@@ -7,7 +7,7 @@
  * surplus launchers wait in the gate, where it can pick one that fits.
  */
 #include "builder_driver.h"
-#include "builder_cache.h"
+#include "builder_compiler_cache.h"
 #include "builder_plan.h"
 #include "builder_options.h"
 #include "builder_history.h"

@@ -18,7 +18,7 @@
  * any other is told nothing, and the compile runs ungated with a warning.
  */
 #include "builder_launcher.h"
-#include "builder_cache.h"
+#include "builder_compiler_cache.h"
 #include "builder_gate.h"
 
 #include <errno.h>

@@ -11,7 +11,7 @@
 #include "builder_plan.h"
 #include "builder_options.h"
 #include "builder_deps.h"
-#include "builder_cache.h"
+#include "builder_compiler_cache.h"
 #include "builder_cross.h"
 #include "builder_python.h"
 

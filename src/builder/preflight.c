@@ -5,7 +5,7 @@
  * that keeps two builds out of one build directory.
  */
 #include "builder_preflight.h"
-#include "builder_cache.h"
+#include "builder_compiler_cache.h"
 #include "builder_plan.h"
 
 #include <ctype.h>

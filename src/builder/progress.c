@@ -8,7 +8,7 @@
  * the gate.
  */
 #include "builder_progress.h"
-#include "builder_cache.h"
+#include "builder_compiler_cache.h"
 #include "builder_report.h"
 
 #include <regex.h>

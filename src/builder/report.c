@@ -4,7 +4,7 @@
  * cache saved.
  */
 #include "builder_report.h"
-#include "builder_cache.h"
+#include "builder_compiler_cache.h"
 #include "builder_gate.h"
 #include "builder_sharing.h"
 

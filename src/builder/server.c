@@ -6,7 +6,7 @@
  * reach, and every connection's user is checked again (SO_PEERCRED).
  * Single-threaded: the build's poll loop (driver.c) calls in here.
  */
-#include "builder_cache.h"
+#include "builder_compiler_cache.h"
 #include "builder_history.h"
 #include "builder_gate.h"
 #include "builder_launcher.h"

@@ -10,7 +10,8 @@ nm, maps every symbol a module uses to the module defining it, and fails
   - when files of one module use each other in a cycle (a.c uses b.c's
     symbol and b.c, directly or through others of the module, uses a.c's);
   - when a module other than util calls fork or vfork: child processes have
-    one home, util's child object (src/util/spawn.c).
+    one home, util's child object (src/util/spawn.c);
+  - when two files under src/ have the same name.
 
 usage: check_layers.py SOURCE_DIR OBJECT_DIR...
 """
@@ -196,6 +197,16 @@ def main():
                 other = owner.get(os.path.basename(h))
                 if other and other != mod and other not in ALLOWED[mod]:
                     bad.append(f"{f} ({mod}) includes {h} from {other}")
+    # Headers are found by name across src (one include path a module), so
+    # a file's name says which it is, once (docs/CONVENTIONS.md, "Names").
+    seen = {}
+    for root, _, names in os.walk(os.path.join(src, "src")):
+        for f in names:
+            if f.endswith((".c", ".h")):
+                if f in seen:
+                    bad.append(f"two files are called {f}: {seen[f]} and "
+                               f"{os.path.relpath(os.path.join(root, f), src)}")
+                seen.setdefault(f, os.path.relpath(os.path.join(root, f), src))
     for line in bad:
         print(f"check_layers: {line}", file=sys.stderr)
     checked = sum(len(o) for o in uses.values())

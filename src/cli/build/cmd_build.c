@@ -1,5 +1,5 @@
 /* cmd_build.c - `ortkit build`: an ONNX Runtime variant from source, under the compile gate. */
-#include "builder_cache.h"
+#include "builder_compiler_cache.h"
 #include "builder_plan.h"
 #include "builder_matrix.h"
 #include "builder_preflight.h"

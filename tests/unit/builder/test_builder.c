@@ -5,7 +5,7 @@
  */
 #include "testutil.h"
 
-#include "builder_cache.h"
+#include "builder_compiler_cache.h"
 #include "builder_plan.h"
 #include "builder_preflight.h"
 #include "builder_patch.h"

@@ -6,7 +6,7 @@
 #include "testutil.h"
 
 #include "builder_deps.h"
-#include "builder_cache.h"
+#include "builder_compiler_cache.h"
 #include "builder_cross.h"
 #include "builder_plan.h"
 #include "builder_options.h"

@@ -1,12 +1,12 @@
 /*
- * cache.c - the compiler cache a build shares: ccache's remote storage URL
+ * compiler_cache.c - the compiler cache a build shares: ccache's remote storage URL
  * (--cache-remote), checked strictly and shown without its password; what
  * the installed ccache can reach; and what ccache did with each compile,
  * read from its stats log of that compile alone (the launcher hands ccache a
  * log of its own per compile, so the build's own hits are counted exactly,
  * whatever else shares the cache directory or the server).
  */
-#include "builder_cache.h"
+#include "builder_compiler_cache.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -1,6 +1,6 @@
-/* builder_cache.h - the builder: the compiler cache and its remote storage (cache.c). */
-#ifndef ORTKIT_BUILDER_CACHE_H
-#define ORTKIT_BUILDER_CACHE_H
+/* builder_compiler_cache.h - the builder: the compiler cache and its remote storage (compiler_cache.c). */
+#ifndef ORTKIT_BUILDER_COMPILER_CACHE_H
+#define ORTKIT_BUILDER_COMPILER_CACHE_H
 
 #include "ortkit.h"
 #include "util.h"
