@@ -44,6 +44,7 @@ TOOLS = {
     "repo": {"bundle_make"} | set(RUNTIME),
     "wheel": {"repo", "bundle_make"} | set(RUNTIME),
     "validate": {"run", "session", "load", "core", "util"},
+    "selftest": {"run", "session", "load", "core", "util"},
     "measure": {"validate"} | set(RUNTIME),
 }
 # Above both: the builder wing (src/builder), the tool and the probe use the
@@ -52,7 +53,7 @@ TOOLS = {
 ABOVE = {
     "builder": {"util"},
     "cli": {"builder", "util"},
-    "probe": {"validate", "util"},
+    "probe": {"selftest", "util"},
 }
 ALLOWED = {**RUNTIME, **TOOLS, **ABOVE}
 # Symbols only util may use: a process is started by its child object alone.
