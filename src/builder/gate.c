@@ -84,14 +84,8 @@ ortkit__builder_job *ortkit__builder_gate_request(ortkit__builder_gate *g, pid_t
                                                   ortkit__builder_lang lang, const char *path,
                                                   double now)
 {
-    if (g->n_jobs == g->cap) {
-        size_t cap = g->cap ? g->cap * 2 : 16;
-        ortkit__builder_job **jobs = realloc(g->jobs, cap * sizeof *jobs);
-        if (!jobs)
-            return NULL;
-        g->jobs = jobs;
-        g->cap = cap;
-    }
+    if (ortkit__array_reserve(&g->jobs, &g->cap, g->n_jobs + 1, sizeof *g->jobs, 16))
+        return NULL;
     ortkit__builder_job *j = calloc(1, sizeof *j);
     if (!j || !(j->path = strdup(path ? path : ""))) {
         free(j);

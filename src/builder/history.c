@@ -93,14 +93,8 @@ int ortkit__builder_history_put(ortkit__builder_history *h, const char *key, uin
         found->cpu = cpu;
         return 0;
     }
-    if (h->n == h->cap) {
-        size_t cap = h->cap ? h->cap * 2 : 64;
-        ortkit__builder_hist_entry *e = realloc(h->e, cap * sizeof *e);
-        if (!e)
-            return ortkit__error_nomem();
-        h->e = e;
-        h->cap = cap;
-    }
+    if (ortkit__array_reserve(&h->e, &h->cap, h->n + 1, sizeof *h->e, 64))
+        return ORTKIT_E_NOMEM;
     char *k = strdup(key);
     if (!k)
         return ortkit__error_nomem();

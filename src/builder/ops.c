@@ -42,14 +42,8 @@ static int op_add(op_set *s, const char *domain, int64_t opset, const char *op)
     for (size_t i = 0; i < s->n; i++)
         if (s->v[i].opset == opset && !strcmp(s->v[i].domain, domain) && !strcmp(s->v[i].op, op))
             return 0;
-    if (s->n == s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 64;
-        op_use *v = realloc(s->v, cap * sizeof *v);
-        if (!v)
-            return ortkit__error_nomem();
-        s->v = v;
-        s->cap = cap;
-    }
+    if (ortkit__array_reserve(&s->v, &s->cap, s->n + 1, sizeof *s->v, 64))
+        return ORTKIT_E_NOMEM;
     op_use u = {strdup(domain), opset, strdup(op)};
     if (!u.domain || !u.op) {
         free(u.domain);

@@ -17,14 +17,8 @@ int ortkit__builder_report_add(ortkit__builder_report *rep, const char *path,
                                uint64_t peak, uint64_t estimate, int status,
                                ortkit__builder_hold held)
 {
-    if (rep->n == rep->cap) {
-        size_t cap = rep->cap ? rep->cap * 2 : 64;
-        ortkit__builder_record *r = realloc(rep->r, cap * sizeof *r);
-        if (!r)
-            return ortkit__error_nomem();
-        rep->r = r;
-        rep->cap = cap;
-    }
+    if (ortkit__array_reserve(&rep->r, &rep->cap, rep->n + 1, sizeof *rep->r, 64))
+        return ORTKIT_E_NOMEM;
     char *p = strdup(path ? path : "");
     if (!p)
         return ortkit__error_nomem();

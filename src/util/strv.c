@@ -9,14 +9,8 @@
 
 int ortkit__strv_push(ortkit__strv *sv, const char *s)
 {
-    if (sv->n + 2 > sv->cap) {
-        size_t cap = sv->cap ? sv->cap * 2 : 16;
-        char **v = realloc(sv->v, cap * sizeof *v);
-        if (!v)
-            return ortkit__error_nomem();
-        sv->v = v;
-        sv->cap = cap;
-    }
+    if (ortkit__array_reserve(&sv->v, &sv->cap, sv->n + 2, sizeof *sv->v, 16))
+        return ORTKIT_E_NOMEM;
     if (!(sv->v[sv->n] = ortkit__strdup(s)))
         return ORTKIT_E_NOMEM;
     sv->v[++sv->n] = NULL;

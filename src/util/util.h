@@ -515,6 +515,14 @@ int ortkit__version_parse(ortkit__version *out, const char *s, const char **rest
  * part (or text that is no version) counting as 0: < 0, 0 or > 0. */
 int ortkit__version_compare(const char *a, const char *b);
 
+/* ---- growing arrays (array.c) ---------------------------------------------- */
+
+/* Room for need elements of size bytes in *items (a T ** passed as void *:
+ * &list->v), *cap counting what is allocated: doubled from first until it
+ * fits.  ORTKIT_E_NOMEM leaves the array as it was. */
+int ortkit__array_reserve(void *items, size_t *cap, size_t need, size_t size, size_t first)
+    ORTKIT_MUST_CHECK;
+
 /* ---- strings (strv.c) ------------------------------------------------------ */
 
 /* A growable argv-style list of strings: v[n] is NULL. */

@@ -12,14 +12,8 @@
 
 const char *ortkit__bundle_keep(ortkit_bundle *b, const char *s)
 {
-    if (b->string_count == b->string_cap) {
-        size_t cap = b->string_cap ? b->string_cap * 2 : 32;
-        char **grown = realloc(b->strings, cap * sizeof *grown);
-        if (!grown)
-            return NULL;
-        b->strings = grown;
-        b->string_cap = cap;
-    }
+    if (ortkit__array_reserve(&b->strings, &b->string_cap, b->string_count + 1, sizeof *b->strings, 32))
+        return NULL;
     char *copy = strdup(s ? s : "");
     if (copy)
         b->strings[b->string_count++] = copy;

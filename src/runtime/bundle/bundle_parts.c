@@ -78,14 +78,8 @@ static int strset_add(strset *set, const char *s, size_t max)
             return 0;
     if (set->n == max)
         return 0;
-    if (set->n + 1 >= set->cap) {
-        size_t cap = set->cap ? set->cap * 2 : 16;
-        const char **grown = realloc(set->s, cap * sizeof *grown);
-        if (!grown)
-            return ortkit__error_nomem();
-        set->s = grown;
-        set->cap = cap;
-    }
+    if (ortkit__array_reserve(&set->s, &set->cap, set->n + 2, sizeof *set->s, 16))
+        return ORTKIT_E_NOMEM;
     set->s[set->n++] = s;
     set->s[set->n] = NULL;
     return 1;

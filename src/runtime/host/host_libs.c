@@ -34,15 +34,9 @@ static void add(names *l, const char *name, size_t len)
     if (l->failed || len == 0 || len > 255 || memchr(name, '/', len) || !memmem(name, len, ".so", 3) ||
         l->n >= MAX_LIBRARIES)
         return;
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 512;
-        char **grown = realloc(l->v, cap * sizeof *grown);
-        if (!grown) {
-            l->failed = 1;
-            return;
-        }
-        l->v = grown;
-        l->cap = cap;
+    if (ortkit__array_reserve(&l->v, &l->cap, l->n + 1, sizeof *l->v, 512)) {
+        l->failed = 1;
+        return;
     }
     if (!(l->v[l->n] = strndup(name, len)))
         l->failed = 1;

@@ -173,14 +173,8 @@ static int read_model_facts(ortkit_conformance_test *t)
 
 static int add_test(ortkit_conformance *c, const char *dir, const char *suite)
 {
-    if (c->count == c->cap) {
-        size_t cap = c->cap ? c->cap * 2 : 64;
-        ortkit_conformance_test *bigger = realloc(c->tests, cap * sizeof *bigger);
-        if (!bigger)
-            return ortkit__error_nomem();
-        c->tests = bigger;
-        c->cap = cap;
-    }
+    if (ortkit__array_reserve(&c->tests, &c->cap, c->count + 1, sizeof *c->tests, 64))
+        return ORTKIT_E_NOMEM;
     ortkit_conformance_test *t = &c->tests[c->count];
     memset(t, 0, sizeof *t);
     t->dir = strdup(dir);

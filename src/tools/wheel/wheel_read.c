@@ -223,16 +223,8 @@ static int read_zip(reader *r)
             rc = fail(r, "more than 100000 files", NULL);
             goto cleanup;
         }
-        if (r->n == r->cap) {
-            size_t cap = r->cap ? r->cap * 2 : 256;
-            member *m = realloc(r->m, cap * sizeof *m);
-            if (!m) {
-                rc = ortkit__error_nomem();
-                goto cleanup;
-            }
-            r->m = m;
-            r->cap = cap;
-        }
+        if ((rc = ortkit__array_reserve(&r->m, &r->cap, r->n + 1, sizeof *r->m, 256)))
+            goto cleanup;
         memset(&r->m[r->n], 0, sizeof r->m[r->n]);
         if (!(r->m[r->n].name = strdup(name))) {
             rc = ortkit__error_nomem();
