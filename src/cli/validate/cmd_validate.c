@@ -51,7 +51,8 @@ static const cli_opt validate_opts[] = {
      CLI_OPT_STRV(validate_args, excludes)},
     {0, "known-failures", 0, "FILE", 0,
      "tests expected to fail: lines 'TEST  reason' (default, for the default suite: "
-     "known_failures_MAJOR.MINOR.txt of the runtime's version, installed with ortkit in\n"
+     "known_failures_MAJOR.MINOR.txt of the runtime's version or else of the nearest release,\n"
+     "installed with ortkit in\n"
      "PREFIX/" ORTKIT_VALIDATE_LISTS ")",
      CLI_OPT_STRING(validate_args, known)},
     {0, "no-known-failures", 0, NULL, 0, "use no known-failures list",
@@ -154,19 +155,6 @@ static int matches(ortkit__strv patterns, const ortkit_conformance_test *t)
         if (!fnmatch(patterns.v[i], t->name, 0) || !fnmatch(patterns.v[i], qualified, 0))
             return 1;
     return 0;
-}
-
-/* The known-failures list kept for this runtime's major.minor, if there is
- * one: installed with the tool, found from where it lies. */
-static void default_known(char *buf, size_t size, const char *version)
-{
-    int major = 0, minor = 0;
-    char name[64];
-    buf[0] = '\0';
-    if (sscanf(version, "%d.%d", &major, &minor) != 2)
-        return;
-    snprintf(name, sizeof name, "known_failures_%d.%d.txt", major, minor);
-    cli_self_find(buf, size, ORTKIT_VALIDATE_LIST_DIRS, name);
 }
 
 static void print_list(const v_test *tests, size_t n)
@@ -277,6 +265,7 @@ int cmd_validate(int argc, char **argv)
     v_test *tests = NULL;
     v_list known = {0}, tols = {0};
     char version[64] = "", rt_path[4096] = "", known_path[4096] = "";
+    v_known_choice pick = {0};
     char *default_roots[4] = {NULL, NULL, NULL, NULL};
     const char *suite_roots[4];
     /* Until the tests start there is nothing to report: an interrupt ends the command at once. */
@@ -295,8 +284,13 @@ int cmd_validate(int argc, char **argv)
     int default_suite = default_roots[0] != NULL;
     if (a.known)
         snprintf(known_path, sizeof known_path, "%s", a.known);
-    else if (!a.no_known && default_suite)
-        default_known(known_path, sizeof known_path, version);
+    else if (!a.no_known && default_suite) {
+        /* The list kept for this runtime's major.minor, else the nearest, said in one line. */
+        v_known_pick(&pick, ORTKIT_VALIDATE_LIST_DIRS, version);
+        snprintf(known_path, sizeof known_path, "%s", pick.path);
+        if (pick.note[0])
+            cli_warn("%s", pick.note);
+    }
     if (known_path[0] && (rc = v_list_load(&known, known_path, V_LIST_KNOWN_FAILURES)))
         goto cleanup;
     if (a.tolerances && (rc = v_list_load(&tols, a.tolerances, V_LIST_TOLERANCES)))
@@ -313,15 +307,18 @@ int cmd_validate(int argc, char **argv)
         rc = cli_fail("no test matches the filters (%zu tests found)", total);
         goto cleanup;
     }
+    /* --list too, so that a list can be checked without running the suite. */
+    if (default_suite && !a.filters.n && !a.excludes.n && known.count)
+        warn_unmatched(&known);
     if (a.list) {
         print_list(tests, n);
         goto cleanup;
     }
-    if (default_suite && !a.filters.n && !a.excludes.n && known.count)
-        warn_unmatched(&known);
 
     v_config cfg;
     config_of(&cfg, &a, rt_path, version, known_path);
+    cfg.known_release = pick.release;
+    cfg.known_note = pick.note;
     if (a.progress)
         fprintf(stderr, "ortkit validate: %zu tests on ONNX Runtime %s, %ld at a time\n", n, cli_esc(version),
                 a.jobs);

@@ -49,6 +49,19 @@ int v_list_load(v_list *list, const char *path, v_list_kind kind);
 v_entry *v_list_match(v_list *list, const ortkit_conformance_test *t);
 void v_list_free(v_list *list);
 
+/* The known-failures list kept with the tool for a runtime version. */
+typedef struct v_known_choice {
+    char path[4096];   /* "" when there is none */
+    char release[32];  /* "1.27": the release the list was measured on */
+    char note[512];    /* "" when the list is the runtime's own; else why another (or none) */
+} v_known_choice;
+
+/* Among known_failures_MAJOR.MINOR.txt in the first of rel_dirs (colon-
+ * separated, relative to the tool's directory) that holds any list: the
+ * runtime's own MAJOR.MINOR, else the nearest, same major, closest minor,
+ * the older on a tie. */
+void v_known_pick(v_known_choice *out, const char *rel_dirs, const char *version);
+
 typedef struct v_test {
     const ortkit_conformance_test *t;
     const v_entry *known;       /* its known-failures entry, or NULL */
@@ -73,6 +86,8 @@ typedef struct v_config {
     int allow_xpass;
     const char *junit;
     const char *known_path;     /* "" when no list is used */
+    const char *known_release;  /* the release the default list describes, or "" */
+    const char *known_note;     /* why the default list is not the runtime's own, or "" */
     const char *crash_hook;     /* the test whose child raises SIGSEGV (test_hooks.h), or NULL */
 } v_config;
 

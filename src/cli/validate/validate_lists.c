@@ -2,14 +2,17 @@
  * validate_lists.c - the files `ortkit validate` reads besides the tests:
  * known failures ("PATTERN  reason ...") and tolerances ("PATTERN RTOL ATOL").
  * '#' starts a comment; a pattern is matched with fnmatch against the test's
- * name and against "suite/name".
+ * name and against "suite/name".  The lists kept with the tool are chosen
+ * by the runtime's version (v_known_pick).
  */
 #include "validate_cli.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -156,4 +159,76 @@ v_entry *v_list_match(v_list *list, const ortkit_conformance_test *t)
         }
     }
     return last;
+}
+
+/* MAJOR.MINOR of a list's file name "known_failures_MAJOR.MINOR.txt": 0, or -1. */
+static int list_release(const char *name, int *major, int *minor)
+{
+    int end = -1;
+    if (sscanf(name, "known_failures_%d.%d.txt%n", major, minor, &end) != 2 || end < 0 || name[end] ||
+        !isdigit((unsigned char)name[15]) || *major < 0 || *minor < 0)
+        return -1;
+    return 0;
+}
+
+/* Of the lists in dir, the runtime's own (major.minor) or else the nearest:
+ * same major, closest minor, the older on a tie.  1 with *best_minor set;
+ * 0 when dir holds no list of that major; *any says whether it holds a list. */
+static int nearest_in(const char *dir, int major, int minor, int *best_minor, int *any)
+{
+    DIR *d = opendir(dir);
+    int found = 0;
+    for (struct dirent *e; d && (e = readdir(d));) {
+        int ma, mi;
+        if (list_release(e->d_name, &ma, &mi))
+            continue;
+        *any = 1;
+        if (ma != major)
+            continue;
+        int dist = abs(mi - minor), best = abs(*best_minor - minor);
+        if (!found || dist < best || (dist == best && mi < *best_minor))
+            *best_minor = mi;
+        found = 1;
+    }
+    if (d)
+        closedir(d);
+    return found;
+}
+
+void v_known_pick(v_known_choice *out, const char *rel_dirs, const char *version)
+{
+    memset(out, 0, sizeof *out);
+    int major, minor, best = 0, any = 0, found = 0;
+    char dir[4096];
+    if (sscanf(version, "%d.%d", &major, &minor) != 2 || cli_self_exe(dir, sizeof dir))
+        return;
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        return;
+    *slash = '\0';
+    /* The first directory that holds lists: beside the tool in a build tree, else installed. */
+    for (ortkit__path_list it = {.rest = rel_dirs}; !any && ortkit__path_list_next(&it);) {
+        char d[4096];
+        if (ortkit__pathf(d, sizeof d, "%s/%.*s", dir, (int)it.len, it.entry))
+            continue;
+        found = nearest_in(d, major, minor, &best, &any);
+        if (found && ortkit__pathf(out->path, sizeof out->path, "%s/known_failures_%d.%d.txt", d, major, best))
+            found = 0;
+    }
+    if (!found) {
+        out->path[0] = '\0';
+        snprintf(out->note, sizeof out->note,
+                 "no known-failures list for ONNX Runtime %s nor for any other %d.x release: "
+                 "every failure counts", version, major);
+        return;
+    }
+    char real[4096];
+    if (realpath(out->path, real))
+        snprintf(out->path, sizeof out->path, "%s", real);
+    snprintf(out->release, sizeof out->release, "%d.%d", major, best);
+    if (best != minor)
+        snprintf(out->note, sizeof out->note,
+                 "no known-failures list for ONNX Runtime %s; using known_failures_%s.txt, the "
+                 "nearest release's (same major, closest minor, the older on a tie)",
+                 version, out->release);
 }

@@ -260,6 +260,8 @@ static int print_text(const v_test *tests, size_t n, const v_config *cfg, double
     printf("runtime   ONNX Runtime %s (%s)\n", cli_esc(cfg->runtime_version),
            cli_esc(cfg->runtime_path));
     printf("known     %s\n", cfg->known_path[0] ? cli_esc(cfg->known_path) : "(no known-failures list)");
+    if (cfg->known_note && cfg->known_note[0])
+        printf("          %s\n", cli_esc(cfg->known_note));
     char threads[48] = "ORT's default intra-op threads";
     if (cfg->session.intra_op_threads)
         snprintf(threads, sizeof threads, "%d intra-op thread%s", cfg->session.intra_op_threads,
@@ -333,6 +335,15 @@ static cJSON *test_json(const v_test *t)
     return o;
 }
 
+/* key: text, or null when it is NULL or "". */
+static void add_text_or_null(cJSON *o, const char *key, const char *text)
+{
+    if (text && text[0])
+        cJSON_AddStringToObject(o, key, text);
+    else
+        cJSON_AddNullToObject(o, key);
+}
+
 static int print_json(const v_test *tests, size_t n, const v_config *cfg, double seconds,
                       int interrupted)
 {
@@ -341,6 +352,9 @@ static int print_json(const v_test *tests, size_t n, const v_config *cfg, double
     cJSON_AddStringToObject(rt, "version", cfg->runtime_version);
     cJSON_AddStringToObject(rt, "path", cfg->runtime_path);
     cJSON_AddStringToObject(root, "known_failures", cfg->known_path);
+    /* The release the default list was measured on, and why it is not the runtime's own. */
+    add_text_or_null(root, "known_failures_release", cfg->known_release);
+    add_text_or_null(root, "known_failures_fallback", cfg->known_note);
     cJSON *opt = cJSON_AddObjectToObject(root, "options");
     cJSON_AddNumberToObject(opt, "jobs", (double)cfg->jobs);
     cJSON_AddNumberToObject(opt, "threads", cfg->session.intra_op_threads);
