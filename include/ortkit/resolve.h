@@ -66,7 +66,8 @@ ORTKIT_API void ortkit_resolution_free(ortkit_resolution *res);
 ORTKIT_API int ortkit_resolution_status(const ortkit_resolution *res);
 /* ... and its message ("" when found). */
 ORTKIT_API const char *ortkit_resolution_error(const ortkit_resolution *res);
-/* The library's absolute path; "" when it is left to the system's library search. */
+/* The library's absolute path ("" when none was found): the "system" step too
+ * names the file the dynamic loader would load, found as ld.so finds it. */
 ORTKIT_API const char *ortkit_resolution_path(const ortkit_resolution *res);
 /* Where it came from, as ortkit_runtime_source() will say. */
 ORTKIT_API const char *ortkit_resolution_source(const ortkit_resolution *res);

@@ -10,8 +10,12 @@
  * bundle carries beside its library is never asked of the host.
  */
 #include "host_internal.h"
+#include "host_libs.h"
 
 #include <dirent.h>
+#include <limits.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +26,17 @@
 #define CACHE_HEADER 48 /* magic, version, nlibs, len_strings, flags, extension, unused */
 #define CACHE_ENTRY 24  /* flags, key, value, osversion, hwcap */
 #define MAX_LIBRARIES 100000
+
+/* The loader's built-in directories, and Debian's multiarch ones. */
+static const char *const default_dirs[] = {
+    "/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib/aarch64-linux-gnu",
+    "/usr/lib/aarch64-linux-gnu", "/lib64", "/usr/lib64", "/lib", "/usr/lib"};
+
+static int default_dir_for(const char *dir, ortkit_arch arch)
+{
+    int x86 = strstr(dir, "x86_64") != NULL, arm = strstr(dir, "aarch64") != NULL;
+    return !(x86 && arch != ORTKIT_ARCH_X86_64) && !(arm && arch != ORTKIT_ARCH_AARCH64);
+}
 
 typedef struct names {
     char **v;
@@ -63,9 +78,12 @@ static uint32_t le32(const unsigned char *p)
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-/* The ld.so cache's entries for arch (glibc's format 1.1, alone or after the
- * old one); -1 when the file is not one. */
-static int read_ld_cache(names *l, const unsigned char *c, size_t size, ortkit_arch arch)
+/* Each entry of the ld.so cache for arch (glibc's format 1.1, alone or after
+ * the old one): visit(ctx, name, path) until it returns nonzero; -1 when the
+ * file is not one. */
+static int walk_ld_cache(const unsigned char *c, size_t size, ortkit_arch arch,
+                         int (*visit)(void *ctx, const char *name, size_t len, const char *path),
+                         void *ctx)
 {
     const unsigned char *h = memmem(c, size < 4096 ? size : 4096, CACHE_MAGIC, sizeof CACHE_MAGIC - 1);
     if (!h || (size_t)(h - c) + CACHE_HEADER > size)
@@ -79,14 +97,28 @@ static int read_ld_cache(names *l, const unsigned char *c, size_t size, ortkit_a
     uint32_t want = arch == ORTKIT_ARCH_X86_64 ? 0x0303 : arch == ORTKIT_ARCH_AARCH64 ? 0x0a03 : 0;
     for (uint32_t i = 0; i < nlibs; i++) {
         const unsigned char *e = h + CACHE_HEADER + (size_t)i * CACHE_ENTRY;
-        uint32_t flags = le32(e), key = le32(e + 4);
-        if ((flags & 0xffff) != want || key >= avail)
+        uint32_t flags = le32(e), key = le32(e + 4), value = le32(e + 8);
+        if ((flags & 0xffff) != want || key >= avail || value >= avail)
             continue;
         const unsigned char *name = h + key, *end = memchr(name, '\0', avail - key);
-        if (end)
-            add(l, (const char *)name, (size_t)(end - name));
+        const unsigned char *path = h + value;
+        if (end && memchr(path, '\0', avail - value) &&
+            visit(ctx, (const char *)name, (size_t)(end - name), (const char *)path))
+            break;
     }
     return 0;
+}
+
+static int add_visit(void *ctx, const char *name, size_t len, const char *path)
+{
+    (void)path;
+    add(ctx, name, len);
+    return 0;
+}
+
+static int read_ld_cache(names *l, const unsigned char *c, size_t size, ortkit_arch arch)
+{
+    return walk_ld_cache(c, size, arch, add_visit, l);
 }
 
 /* "\tlibm.so.6 (libc6,x86-64) => /lib/x86_64-linux-gnu/libm.so.6" */
@@ -170,16 +202,9 @@ void ortkit__host_detect_libraries(ortkit__host_data *h)
             read_ldconfig_output(&l, out, h->arch);
         free(out);
     }
-    /* The loader's built-in directories, and Debian's multiarch ones. */
-    static const char *const dirs[] = {
-        "/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib/aarch64-linux-gnu",
-        "/usr/lib/aarch64-linux-gnu", "/lib64", "/usr/lib64", "/lib", "/usr/lib"};
-    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
-        int x86 = strstr(dirs[i], "x86_64") != NULL, arm = strstr(dirs[i], "aarch64") != NULL;
-        if ((x86 && h->arch != ORTKIT_ARCH_X86_64) || (arm && h->arch != ORTKIT_ARCH_AARCH64))
-            continue;
-        add_dir(&l, dirs[i]);
-    }
+    for (size_t i = 0; i < sizeof default_dirs / sizeof *default_dirs; i++)
+        if (default_dir_for(default_dirs[i], h->arch))
+            add_dir(&l, default_dirs[i]);
     if (l.failed) {
         for (size_t i = 0; i < l.n; i++)
             free(l.v[i]);
@@ -187,4 +212,56 @@ void ortkit__host_detect_libraries(ortkit__host_data *h)
         return; /* out of memory: unknown, which judges nothing */
     }
     ortkit__host_set_libraries(h, l.v, l.n);
+}
+
+/* ---- where the dynamic loader would find one library --------------------- */
+
+typedef struct wanted {
+    const char *name;
+    char *path;
+} wanted;
+
+static int find_visit(void *ctx, const char *name, size_t len, const char *path)
+{
+    wanted *w = ctx;
+    if (strlen(w->name) != len || strncmp(w->name, name, len) || access(path, R_OK) != 0)
+        return 0;
+    w->path = strdup(path);
+    return 1;
+}
+
+/* dir/name when it is a file that can be read (a link to one counts). */
+static char *in_dir(const char *dir, const char *name)
+{
+    char path[PATH_MAX];
+    struct stat st;
+    if (ortkit__pathf(path, sizeof path, "%s/%s", dir, name) || stat(path, &st) != 0 ||
+        !S_ISREG(st.st_mode) || access(path, R_OK) != 0)
+        return NULL;
+    return strdup(path);
+}
+
+int ortkit__host_library_path(char **out, const char *name)
+{
+    *out = NULL;
+    ortkit_arch arch = ortkit_arch_here();
+    /* LD_LIBRARY_PATH first, as ld.so takes it for a name without a slash. */
+    ortkit__path_list it = {ortkit__env("LD_LIBRARY_PATH"), NULL, 0};
+    while (!*out && ortkit__path_list_next(&it)) {
+        char dir[PATH_MAX];
+        if (it.len && !ortkit__path_list_entry(&it, dir, sizeof dir))
+            *out = in_dir(dir, name);
+    }
+    char *cache = NULL;
+    size_t size = 0;
+    wanted w = {name, NULL};
+    if (!*out && ortkit__file_read(&cache, &size, LD_CACHE, LD_CACHE_MAX) == 0) {
+        walk_ld_cache((const unsigned char *)cache, size, arch, find_visit, &w);
+        *out = w.path;
+    }
+    free(cache);
+    for (size_t i = 0; !*out && i < sizeof default_dirs / sizeof *default_dirs; i++)
+        if (default_dir_for(default_dirs[i], arch))
+            *out = in_dir(default_dirs[i], name);
+    return *out ? ORTKIT_OK : ORTKIT_E_RUNTIME_NOT_FOUND;
 }

@@ -1,6 +1,7 @@
 /*
  * loader.c - load one libonnxruntime and hand-shake with it: a path in, a
  * loaded runtime out.  Which path is the resolver's business (resolve.c).
+ * It never searches: a bare name would let dlopen choose a file unseen.
  * A runtime linked into the program comes in as its OrtGetApiBase instead,
  * and goes through the same hand-shake.  Every dlopen/dlsym of ONNX Runtime
  * in ortkit is in this file.
@@ -14,10 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Names dlopen searches for when no path was resolved (core.h), taken from
- * the last: the SONAME first. */
-static const char *const lib_names[] = ORTKIT__ORT_LIB_NAMES;
 
 static void runtime_destroy(ortkit_runtime *rt)
 {
@@ -164,13 +161,10 @@ int ortkit__runtime_load(ortkit_runtime **out, const char *path, const char *sou
             goto fail;
         }
     } else {
-        for (size_t i = sizeof lib_names / sizeof lib_names[0]; !rt->handle && i-- > 0;)
-            rt->handle = dlopen(lib_names[i], RTLD_NOW | RTLD_LOCAL);
-        if (!rt->handle) {
-            rc = ortkit__error_set(ORTKIT_E_RUNTIME_NOT_FOUND, "no %s or %s in the system's "
-                                   "library paths", lib_names[1], lib_names[0]);
-            goto fail;
-        }
+        /* Which file is the resolver's to say (its system step finds the
+         * one ld.so would): a bare name would let dlopen choose unseen. */
+        rc = ortkit__error_set(ORTKIT_E_RUNTIME_NOT_FOUND, "no runtime was resolved to load");
+        goto fail;
     }
     /* The file dlopen really loaded, for messages and `ortkit version`. */
     Dl_info info;
@@ -183,10 +177,6 @@ int ortkit__runtime_load(ortkit_runtime **out, const char *path, const char *sou
             free(rt->path);
             rt->path = real;
         }
-    }
-    if (!rt->path && !(rt->path = ortkit__strdup(lib_names[1]))) {
-        rc = ORTKIT_E_NOMEM;
-        goto fail;
     }
     if (!get_base) {
         rc = ortkit__error_set(ORTKIT_E_RUNTIME_INVALID, "'%s' has no symbol OrtGetApiBase: not an "

@@ -9,6 +9,7 @@
  */
 #include "abi.h"
 #include "bundle.h"
+#include "host_libs.h"
 #include "measured.h"
 #include "ort_library.h"
 
@@ -190,6 +191,24 @@ static int step_settle(ortkit_resolution *r, step_slot *s, int rc, char *path, c
     snprintf(r->source, sizeof r->source, "%s", source);
     step_say(s, "%s", path ? path : "dlopen looks for libonnxruntime.so.1, then libonnxruntime.so");
     return ORTKIT_OK;
+}
+
+/* The system: the file the dynamic loader would load for the SONAME, else
+ * for the development name, found here as ld.so finds it, so that the
+ * loader takes a path like every other step's (it never searches). */
+static int step_system(ortkit_resolution *r)
+{
+    static const char *const names[] = ORTKIT__ORT_LIB_NAMES; /* the SONAME last */
+    step_slot *s = step_add(r, "system", "libonnxruntime.so.1, libonnxruntime.so");
+    char *path = NULL;
+    for (size_t i = sizeof names / sizeof *names; !path && i-- > 0;)
+        if (ortkit__host_library_path(&path, names[i]) == ORTKIT_E_NOMEM)
+            return ORTKIT_E_NOMEM;
+    int rc = path ? ORTKIT_OK
+                  : ortkit__error_set(ORTKIT_E_RUNTIME_NOT_FOUND,
+                                      "no %s or %s where the dynamic loader looks (LD_LIBRARY_PATH, "
+                                      "/etc/ld.so.cache, /usr/lib)", names[1], names[0]);
+    return step_settle(r, s, rc, path, "system");
 }
 
 /* The bundle whose files include those of directory dir (resolved): dir
@@ -478,11 +497,7 @@ static int search(ortkit_resolution *r, const ortkit_runtime_options *opts,
     if (!rc && (!r->decided || explain))
         rc = step_pkg_config(r);
     if (!rc && (!r->decided || explain)) {
-        step_slot *s = step_add(r, "system", "libonnxruntime.so.1, libonnxruntime.so");
-        if (r->decided)
-            step_say(s, "%s", "would ask dlopen for libonnxruntime.so.1, then libonnxruntime.so");
-        else
-            rc = step_settle(r, s, ORTKIT_OK, NULL, "system");
+        rc = step_system(r);
     }
     return rc;
 }

@@ -17,6 +17,7 @@
 #include "elf_reader.h"
 #include "host_cuda.h"
 #include "host_internal.h"
+#include "host_libs.h"
 
 #include <dlfcn.h>
 #include <link.h>
@@ -950,6 +951,29 @@ static void test_json_errors(void **state)
     ortkit_free(NULL);
 }
 
+/* A library's file found as ld.so finds a name: LD_LIBRARY_PATH first, then
+ * the ld.so cache, then the default directories; none is an error. */
+static void test_library_path(void **state)
+{
+    (void)state;
+    char *path = NULL, *old = getenv("LD_LIBRARY_PATH") ? strdup(getenv("LD_LIBRARY_PATH")) : NULL;
+    setenv("LD_LIBRARY_PATH", "/nonexistent::" ORTKIT_TEST_RUNTIME_OLD, 1);
+    assert_int_equal(ortkit__host_library_path(&path, "libonnxruntime.so.1"), 0);
+    assert_string_equal(path, ORTKIT_TEST_RUNTIME_OLD "/libonnxruntime.so.1");
+    free(path);
+    /* The C library: in the ld.so cache (or a default directory) of every glibc system. */
+    unsetenv("LD_LIBRARY_PATH");
+    assert_int_equal(ortkit__host_library_path(&path, "libc.so.6"), 0);
+    assert_non_null(strstr(path, "/libc.so.6"));
+    assert_int_equal(access(path, R_OK), 0);
+    free(path);
+    assert_int_equal(ortkit__host_library_path(&path, "libno-such-library.so.9"), ORTKIT_E_RUNTIME_NOT_FOUND);
+    assert_null(path);
+    if (old)
+        setenv("LD_LIBRARY_PATH", old, 1);
+    free(old);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -966,6 +990,7 @@ int main(void)
         cmocka_unit_test_setup(test_json_round_trip, reset_hooks),
         cmocka_unit_test_setup(test_json_errors, reset_hooks),
         cmocka_unit_test(test_json_too_deep),
+        cmocka_unit_test(test_library_path),
         cmocka_unit_test_setup(test_online_list_is_bounded, reset_hooks),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
