@@ -519,65 +519,59 @@ static int from_map(ortkit_proto_value **out, const Onnx__MapProto *mp)
     return ORTKIT_OK;
 }
 
+/* The message of desc in data, its nesting checked before protobuf-c
+ * decodes it; *msg NULL and an error recorded when it is not one. */
+static int decode(ProtobufCMessage **msg, const ProtobufCMessageDescriptor *desc, const char *what,
+                  const void *data, size_t size)
+{
+    *msg = NULL;
+    int rc = check_wire(data, size, desc, what);
+    if (rc)
+        return rc;
+    if (!(*msg = protobuf_c_message_unpack(desc, NULL, size, data)))
+        return ortkit__error_set(ORTKIT_E_FORMAT, "not %s (protobuf decoding failed: truncated or "
+                                 "not protobuf)", what);
+    return ORTKIT_OK;
+}
+
 int ortkit_proto_value_parse(ortkit_proto_value **out, ortkit_value_kind kind, const void *data,
                              size_t size)
 {
     if (!out || (!data && size))
         return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_proto_value_parse: NULL argument");
     *out = NULL;
-    const uint8_t *bytes = data;
-    int rc;
-    switch (kind) {
-    case ORTKIT_KIND_TENSOR: {
-        if ((rc = check_wire(data, size, &onnx__tensor_proto__descriptor, "a TensorProto")))
-            return rc;
-        Onnx__TensorProto *tp = onnx__tensor_proto__unpack(NULL, size, bytes);
-        if (!tp)
-            return ortkit__error_set(ORTKIT_E_FORMAT, "not a TensorProto (protobuf decoding "
-                                     "failed: truncated or not protobuf)");
-        rc = from_tensor(out, tp);
-        onnx__tensor_proto__free_unpacked(tp, NULL);
-        return rc;
-    }
-    case ORTKIT_KIND_SEQUENCE: {
-        if ((rc = check_wire(data, size, &onnx__sequence_proto__descriptor, "a SequenceProto")))
-            return rc;
-        Onnx__SequenceProto *sp = onnx__sequence_proto__unpack(NULL, size, bytes);
-        if (!sp)
-            return ortkit__error_set(ORTKIT_E_FORMAT, "not a SequenceProto (protobuf decoding "
-                                     "failed: truncated or not protobuf)");
-        rc = from_sequence(out, sp, 0);
-        onnx__sequence_proto__free_unpacked(sp, NULL);
-        return rc;
-    }
-    case ORTKIT_KIND_OPTIONAL: {
-        if ((rc = check_wire(data, size, &onnx__optional_proto__descriptor, "an OptionalProto")))
-            return rc;
-        Onnx__OptionalProto *op = onnx__optional_proto__unpack(NULL, size, bytes);
-        if (!op)
-            return ortkit__error_set(ORTKIT_E_FORMAT, "not an OptionalProto (protobuf decoding "
-                                     "failed: truncated or not protobuf)");
-        rc = from_optional(out, op, 0);
-        onnx__optional_proto__free_unpacked(op, NULL);
-        return rc;
-    }
-    case ORTKIT_KIND_MAP: {
-        if ((rc = check_wire(data, size, &onnx__map_proto__descriptor, "a MapProto")))
-            return rc;
-        Onnx__MapProto *mp = onnx__map_proto__unpack(NULL, size, bytes);
-        if (!mp)
-            return ortkit__error_set(ORTKIT_E_FORMAT, "not a MapProto (protobuf decoding "
-                                     "failed: truncated or not protobuf)");
-        rc = from_map(out, mp);
-        onnx__map_proto__free_unpacked(mp, NULL);
-        return rc;
-    }
-    case ORTKIT_KIND_SPARSE_TENSOR:
+    static const struct {
+        const ProtobufCMessageDescriptor *desc;
+        const char *what;
+    } kinds[] = {[ORTKIT_KIND_TENSOR] = {&onnx__tensor_proto__descriptor, "a TensorProto"},
+                 [ORTKIT_KIND_SEQUENCE] = {&onnx__sequence_proto__descriptor, "a SequenceProto"},
+                 [ORTKIT_KIND_OPTIONAL] = {&onnx__optional_proto__descriptor, "an OptionalProto"},
+                 [ORTKIT_KIND_MAP] = {&onnx__map_proto__descriptor, "a MapProto"}};
+    if (kind == ORTKIT_KIND_SPARSE_TENSOR)
         return ortkit__error_set(ORTKIT_E_UNSUPPORTED, "sparse tensor values are not supported");
-    default:
+    if ((unsigned)kind >= sizeof kinds / sizeof *kinds || !kinds[kind].desc)
         return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_proto_value_parse: unknown kind %d",
                                  (int)kind);
+    ProtobufCMessage *msg;
+    int rc = decode(&msg, kinds[kind].desc, kinds[kind].what, data, size);
+    if (rc)
+        return rc;
+    switch (kind) {
+    case ORTKIT_KIND_TENSOR:
+        rc = from_tensor(out, (Onnx__TensorProto *)msg);
+        break;
+    case ORTKIT_KIND_SEQUENCE:
+        rc = from_sequence(out, (Onnx__SequenceProto *)msg, 0);
+        break;
+    case ORTKIT_KIND_OPTIONAL:
+        rc = from_optional(out, (Onnx__OptionalProto *)msg, 0);
+        break;
+    default:
+        rc = from_map(out, (Onnx__MapProto *)msg);
+        break;
     }
+    protobuf_c_message_free_unpacked(msg, NULL);
+    return rc;
 }
 
 int ortkit_proto_value_read(ortkit_proto_value **out, ortkit_value_kind kind, const char *path)
