@@ -47,3 +47,16 @@ expect_in out "into       $XDG_DATA_HOME/ortkit/bundles/ort-1.17.3-cpu"
 expect_exit 0 hidden moved/bin/ortkit run "$MODELS/add.onnx" --zeros --dim N=1
 expect_in out "ONNX Runtime 1.17.3"
 expect_in out "$XDG_DATA_HOME/ortkit/bundles/ort-1.17.3-cpu"
+
+# Validating the fetched release: its known-failures list is installed with
+# the tool (share/ortkit/validate), and the builder's recipes and patch sets
+# with it (share/ortkit/recipes, patches): a plan from the moved prefix.
+[ -f moved/share/ortkit/validate/known_failures_1.17.txt ]
+mkdir -p ort/cmake
+echo 1.21.0 >ort/VERSION_NUMBER
+printf 'cmake_minimum_required(VERSION 3.21)\nproject(onnxruntime C CXX ASM)\n' >ort/cmake/CMakeLists.txt
+expect_exit 0 hidden moved/bin/ortkit build --recipe debian13 --source ort --variant cpu-avx2 \
+    --build-dir "$PWD/b" --dry-run
+expect_in out "-DCMAKE_PREFIX_PATH=$PWD/moved/share/ortkit/patches/onnxruntime-1.21.0/cmake-shims"
+[ -f moved/share/ortkit/patches/onnxruntime-1.21.0/0001-safeint-debian-include-dir.patch ]
+[ -f moved/share/ortkit/recipes/debian11.recipe ]

@@ -50,6 +50,30 @@ static int open_program(ortkit_runtime **out, const ortkit_runtime_options *opts
     return rc;
 }
 
+/* Whether the search failed at its last place, the system's: nothing
+ * before it decided, so no runtime is anywhere ortkit looks. */
+static int searched_everywhere(const ortkit_resolution *res)
+{
+    size_t n = ortkit_resolution_step_count(res);
+    const ortkit_resolve_step *last = n ? ortkit_resolution_step(res, n - 1) : NULL;
+    return last && last->verdict == ORTKIT_RESOLVE_FAILED && !strcmp(last->source, "system");
+}
+
+/* No runtime anywhere: the ways to get one, and every place looked at. */
+static int nothing_found(void)
+{
+    char where[1024];
+    ortkit_runtime_search_paths(where, sizeof where);
+    for (char *c = where; *c; c++)
+        if (*c == '\n')
+            *c = c[1] ? ';' : '\0';
+    return ortkit__error_set(ORTKIT_E_RUNTIME_NOT_FOUND,
+                             "no ONNX Runtime found: get Microsoft's with 'ortkit bundle fetch "
+                             "1.30.0', install one from a repository with 'ortkit bundle "
+                             "install URL --pubkey KEY', or set ORTKIT_RUNTIME to a "
+                             "libonnxruntime.so (looked at: %s)", where);
+}
+
 int ortkit_runtime_open_resolved(ortkit_runtime **out, const ortkit_resolution *res,
                                  const ortkit_runtime_options *opts)
 {
@@ -65,9 +89,10 @@ int ortkit_runtime_open_resolved(ortkit_runtime **out, const ortkit_resolution *
                                  "api_base is set: a runtime linked into the program is opened "
                                  "with ortkit_runtime_open, a resolution names a file to load");
     if ((rc = ortkit_resolution_status(res)))
-        return ortkit__error_set(rc, "%s", ortkit_resolution_error(res));
+        return searched_everywhere(res) ? nothing_found()
+                                        : ortkit__error_set(rc, "%s", ortkit_resolution_error(res));
     const char *path = ortkit_resolution_path(res);
-    rc = ortkit__runtime_load(out, path[0] ? path : NULL, ortkit_resolution_source(res), opts);
+    rc = ortkit__runtime_load(out, path, ortkit_resolution_source(res), opts);
     if (rc == ORTKIT_OK) /* GPU providers are added only after a probe process says they can be */
         (*out)->probe_providers = 1;
     const ortkit_bundle *b = ortkit_resolution_bundle(res);
@@ -78,19 +103,6 @@ int ortkit_runtime_open_resolved(ortkit_runtime **out, const ortkit_resolution *
                                ortkit_runtime_version(*out), ortkit_bundle_manifest(b)->ort_version);
         ortkit_runtime_free(*out);
         *out = NULL;
-    }
-    if (rc == ORTKIT_E_RUNTIME_NOT_FOUND && !path[0]) {
-        /* The last place of the search failed too: name them all. */
-        char where[1024];
-        ortkit_runtime_search_paths(where, sizeof where);
-        for (char *c = where; *c; c++)
-            if (*c == '\n')
-                *c = c[1] ? ';' : '\0';
-        rc = ortkit__error_set(ORTKIT_E_RUNTIME_NOT_FOUND,
-                               "no ONNX Runtime found: get Microsoft's with 'ortkit bundle fetch "
-                               "1.30.0', install one from a repository with 'ortkit bundle "
-                               "install URL --pubkey KEY', or set ORTKIT_RUNTIME to a "
-                               "libonnxruntime.so (looked at: %s)", where);
     }
     return rc;
 }
