@@ -70,6 +70,10 @@ static const ortkit__env_var table[] = {
                               "the command line", "ortkit build"},
     {"ORTKIT_NPM_REGISTRY", "the npm registry ortkit bundle fetch gets Microsoft's releases from "
                             "(https://registry.npmjs.org)", "tools: repo (bundle fetch)"},
+    {"ORTKIT_GITHUB_RELEASES", "where ortkit bundle fetch --from github gets Microsoft's release "
+                               "tarballs, BASE/vVERSION/FILE "
+                               "(https://github.com/microsoft/onnxruntime/releases/download)",
+     "tools: repo (bundle fetch)"},
     {"CCACHE_DIR", "ccache's local cache; ortkit build --cache-remote keeps one of its own per "
                    "server and CCACHE_DIR", "ortkit build"},
     {"PATH", "where the programs ortkit runs are found (pkg-config, cmake, the compilers)",

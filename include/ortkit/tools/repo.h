@@ -210,6 +210,45 @@ ORTKIT_API int ortkit_repo_fetch_release(ortkit_bundle **out, const char *versio
                                          const char *registry, const char *ca_file,
                                          const ortkit_bundle_import_options *import);
 
+/* Options of ortkit_repo_fetch_github: initialise with
+ * ORTKIT_REPO_GITHUB_OPTIONS_INIT; later versions add fields at the end. */
+typedef struct ortkit_repo_github_options {
+    unsigned version;    /* ORTKIT_REPO_GITHUB_OPTIONS_VERSION */
+    const char *gpu;     /* NULL: the CPU release; "cuda12" or "cuda13": a GPU release */
+    /* The tarball's SHA-256 (64 hex digits), checked instead of ortkit's
+     * table; needed for a release the table does not know.  NULL: the table. */
+    const char *sha256;
+    /* The tarball's whole URL.  NULL: base/vVERSION/FILE, base being
+     * $ORTKIT_GITHUB_RELEASES, else
+     * https://github.com/microsoft/onnxruntime/releases/download. */
+    const char *url;
+    const char *ca_file; /* NULL: the system's CAs */
+} ortkit_repo_github_options;
+
+#define ORTKIT_REPO_GITHUB_OPTIONS_VERSION 1
+#define ORTKIT_REPO_GITHUB_OPTIONS_INIT {ORTKIT_REPO_GITHUB_OPTIONS_VERSION, NULL, NULL, NULL, NULL}
+
+/*
+ * Microsoft's official ONNX Runtime release `version` for this host's
+ * architecture, from the tarballs of its GitHub release
+ * (onnxruntime-linux-{x64,aarch64}-VERSION.tgz, or a GPU one:
+ * onnxruntime-linux-x64-gpu-VERSION.tgz up to 1.26 for CUDA 12,
+ * -gpu_cuda12- and -gpu_cuda13- after).  The tarball must hash to the
+ * SHA-256 ortkit carries for it (1.17 to 1.30, where it could be sourced)
+ * or to opts->sha256: one ortkit does not know is refused unless a hash is
+ * given (ORTKIT_E_UNSUPPORTED), one that does not match is refused and
+ * removed.  It is downloaded into the download cache
+ * ($XDG_CACHE_HOME/ortkit/downloads), resumed there after a broken
+ * transfer and checked while it streams; unpacked under $TMPDIR by the
+ * rules of a repository archive (no path or link that leaves it), imported
+ * with ortkit_bundle_import and import (NULL: the defaults; a GPU release
+ * with its providers), and then removed.  The import options' cancel is
+ * also asked while the tarball downloads (ORTKIT_E_CANCELLED).
+ */
+ORTKIT_API int ortkit_repo_fetch_github(ortkit_bundle **out, const char *version,
+                                        const ortkit_repo_github_options *opts,
+                                        const ortkit_bundle_import_options *import);
+
 #ifdef __cplusplus
 }
 #endif

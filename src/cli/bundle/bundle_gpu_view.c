@@ -14,7 +14,7 @@ static cJSON *strings(const char *const *list, size_t n)
     return a;
 }
 
-cJSON *bundle_gpu_json(const ortkit_manifest *m)
+cJSON *bundle_gpu_view(const ortkit_manifest *m)
 {
     if (!m->gpu_known)
         return NULL;
@@ -53,22 +53,6 @@ cJSON *bundle_gpu_json(const ortkit_manifest *m)
 
 /* ---- the text, drawn from the view ---------------------------------------------- */
 
-/* A JSON array of strings wrapped under lead, or "none". */
-static void print_strings(const char *lead, const cJSON *array)
-{
-    size_t n = 0;
-    const char **items = calloc((size_t)cJSON_GetArraySize(array) + 1, sizeof *items);
-    const cJSON *it;
-    cJSON_ArrayForEach(it, array)
-        if (items && cJSON_IsString(it))
-            items[n++] = it->valuestring;
-    if (n)
-        cli_print_wrapped(stdout, lead, items, n);
-    else
-        printf("%snone\n", lead);
-    free(items);
-}
-
 static void sha_cell(const cJSON *o, char *buf, size_t size)
 {
     snprintf(buf, size, "%.12s...", cli_view_str(o, "sha256"));
@@ -78,33 +62,32 @@ static const cli_view_column library_columns[] = {{"SONAME", "soname", NULL, 0, 
                                                   {"VERSION", "version", NULL, 0, NULL},
                                                   {"SHA-256", NULL, sha_cell, 0, NULL}};
 
-void bundle_gpu_print(const ortkit_manifest *m)
+void bundle_gpu_lines(FILE *out, const char *lead, const cJSON *o)
 {
-    cJSON *g = bundle_gpu_json(m);
-    if (!g)
+    const cJSON *g = cli_view_at(o, "gpu");
+    if (!cJSON_IsObject(g))
         return;
     const char *ptx_driver = cli_view_str(g, "ptx_driver");
-    printf("cuda       %s (cuDNN %s), driver >= %s", cli_view_str(g, "cuda"), cli_view_str(g, "cudnn"),
-           cli_esc(cli_view_str(g, "min_driver")));
+    fprintf(out, "cuda       %s (cuDNN %s), driver >= %s", cli_view_str(g, "cuda"),
+            cli_view_str(g, "cudnn"), cli_esc(cli_view_str(g, "min_driver")));
     if (ptx_driver[0])
-        printf(" (PTX JIT: >= %s)", cli_esc(ptx_driver));
-    printf("\n");
-    print_strings("sass       ", cJSON_GetObjectItemCaseSensitive(g, "sass"));
-    print_strings("ptx        ", cJSON_GetObjectItemCaseSensitive(g, "ptx"));
-    const cJSON *libs = cJSON_GetObjectItemCaseSensitive(g, "libraries");
+        fprintf(out, " (PTX JIT: >= %s)", cli_esc(ptx_driver));
+    fprintf(out, "\n");
+    cli_view_wrapped(out, "sass       ", cli_view_at(g, "sass"), "none");
+    cli_view_wrapped(out, "ptx        ", cli_view_at(g, "ptx"), "none");
+    const cJSON *libs = cli_view_at(g, "libraries");
     if (cJSON_GetArraySize(libs)) {
-        printf("carries    %d CUDA libraries\n", cJSON_GetArraySize(libs));
-        if (cli_view_table(stdout, libs, library_columns, 3, "  ") != 0)
-            printf("  (out of memory)\n");
+        fprintf(out, "carries    %d CUDA libraries\n", cJSON_GetArraySize(libs));
+        if (cli_view_table(out, libs, CLI_VIEW_COLUMNS(library_columns), "  ") != 0)
+            fprintf(out, "  (out of memory)\n");
     }
-    const cJSON *missing = cJSON_GetObjectItemCaseSensitive(g, "missing"), *it;
+    const cJSON *missing = cli_view_at(g, "missing"), *it;
     if (cli_view_bool(g, "complete")) {
-        printf("complete   yes: every CUDA library the providers need is in the bundle\n");
-    } else {
-        printf("complete   no: %d of %d CUDA libraries missing\n", cJSON_GetArraySize(missing),
-               cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(g, "needs")));
-        cJSON_ArrayForEach(it, missing)
-            printf("  %s\n", cli_esc(it->valuestring));
+        fprintf(out, "complete   yes: every CUDA library the providers need is in the bundle\n");
+        return;
     }
-    cJSON_Delete(g);
+    fprintf(out, "complete   no: %d of %d CUDA libraries missing\n", cJSON_GetArraySize(missing),
+            cJSON_GetArraySize(cli_view_at(g, "needs")));
+    cJSON_ArrayForEach(it, missing)
+        fprintf(out, "  %s\n", cli_esc(it->valuestring));
 }

@@ -12,7 +12,7 @@ const char *bundle_dir_state_name(ortkit_bundle_dir_state s)
     return s == ORTKIT_BUNDLE_DIR_OK ? "ok" : s == ORTKIT_BUNDLE_DIR_MISSING ? "missing" : "unreadable";
 }
 
-cJSON *bundle_dirs_json(const ortkit_bundle_list *l)
+cJSON *bundle_dirs_view(const ortkit_bundle_list *l)
 {
     cJSON *dirs = cJSON_CreateArray();
     for (size_t i = 0; dirs && i < ortkit_bundle_list_dir_count(l); i++) {
@@ -34,12 +34,12 @@ static cJSON *strings(const char *const *list, size_t n)
     return n ? cJSON_CreateStringArray(list, (int)n) : cJSON_CreateArray();
 }
 
-void bundle_total_size(const ortkit_manifest *m, char *buf, size_t size)
+static double total_bytes(const ortkit_manifest *m)
 {
     double bytes = 0;
     for (size_t i = 0; i < m->file_count; i++)
         bytes += (double)m->files[i].size;
-    ortkit__human_bytes(buf, size, bytes);
+    return bytes;
 }
 
 /* A dependency compiled in: its version, how it matched deps.txt, its source. */
@@ -53,7 +53,7 @@ static cJSON *dependency_object(const ortkit_bundle_dependency *d)
 }
 
 /* The manifest's "build": what ortkit compiled into the library. */
-static cJSON *build_json(const ortkit_manifest *m)
+static cJSON *build_view(const ortkit_manifest *m)
 {
     cJSON *b = cJSON_CreateObject();
     cJSON_AddStringToObject(b, "glibc", m->build_glibc);
@@ -84,12 +84,13 @@ static const char *match_words(const char *match)
                                      : "deps.txt pins ";
 }
 
-/* The build view drawn as text: the line, each dependency, the cache. */
-void bundle_build_print(const ortkit_manifest *m)
+/* How ortkit built it, drawn from the view's "build": the line, each
+ * dependency, the cache; nothing for other bundles. */
+static void build_lines(FILE *out, const char *lead, const cJSON *o)
 {
-    if (!m->build_known)
+    const cJSON *b = cli_view_at(o, "build");
+    if (!b)
         return;
-    cJSON *b = build_json(m);
     const cJSON *deps = cJSON_GetObjectItemCaseSensitive(b, "dependencies"), *d;
     const cJSON *cache = cJSON_GetObjectItemCaseSensitive(b, "cache");
     const char *glibc = cli_view_str(b, "glibc"), *floor = cli_view_str(b, "glibc_floor");
@@ -97,31 +98,30 @@ void bundle_build_print(const ortkit_manifest *m)
     cJSON_ArrayForEach(d, deps)
         other += strcmp(cli_view_str(d, "match"), "sha1") &&
                  strcmp(cli_view_str(d, "match"), "version");
-    printf("built      by ortkit with glibc %s%s%s; %d dependencies compiled in",
+    fprintf(out, "built      by ortkit with glibc %s%s%s; %d dependencies compiled in",
            glibc[0] ? cli_esc(glibc) : "?", floor[0] ? ", held to " : "",
            floor[0] ? cli_esc(floor) : "", cJSON_GetArraySize(deps));
     if (other)
-        printf(", %zu not at deps.txt's version", other);
-    printf("\n");
+        fprintf(out, ", %zu not at deps.txt's version", other);
+    fprintf(out, "\n");
     cJSON_ArrayForEach(d, deps) {
         const char *match = cli_view_str(d, "match");
-        printf("  %-16s %-22s %s%s\n", cli_esc(cli_view_str(d, "name")),
+        fprintf(out, "  %-16s %-22s %s%s\n", cli_esc(cli_view_str(d, "name")),
                cli_esc(cli_view_str(d, "version")), match_words(match),
                !strcmp(match, "accepted") ? cli_esc(cli_view_str(d, "pinned")) : "");
     }
     /* Objects from a shared cache are trusted as its server is: said. */
     const char *tool = cli_view_str(cache, "tool"), *remote = cli_view_str(cache, "remote");
     if (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(cache, "remote")))
-        printf("cache      %s, shared through %s: %.0f compiles came from it\n", cli_esc(tool),
+        fprintf(out, "cache      %s, shared through %s: %.0f compiles came from it\n", cli_esc(tool),
                cli_esc(remote), cli_view_num(cache, "remote_hits"));
     else if (cJSON_IsObject(cache))
-        printf("cache      %s, this machine's own%s\n", cli_esc(tool),
+        fprintf(out, "cache      %s, this machine's own%s\n", cli_esc(tool),
                !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(cache, "local"))
                    ? " (by an older ortkit, whose local cache a server may have filled)" : "");
-    cJSON_Delete(b);
 }
 
-cJSON *bundle_summary_json(const ortkit_manifest *m)
+cJSON *bundle_summary_view(const ortkit_manifest *m)
 {
     cJSON *o = cJSON_CreateObject();
     if (!o)
@@ -136,10 +136,11 @@ cJSON *bundle_summary_json(const ortkit_manifest *m)
     for (size_t i = 0; p && i < m->provider_count; i++)
         cJSON_AddItemToArray(p, cJSON_CreateString(m->providers[i]));
     cJSON_AddNumberToObject(o, "files", (double)m->file_count);
+    cJSON_AddNumberToObject(o, "bytes", total_bytes(m));
     cJSON_AddBoolToObject(o, "verified_by_loading", m->verified_by_loading);
     cJSON_AddStringToObject(o, "version_from", m->version_from ? m->version_from : "");
     if (m->gpu_known)
-        cJSON_AddItemToObject(o, "gpu", bundle_gpu_json(m));
+        cJSON_AddItemToObject(o, "gpu", bundle_gpu_view(m));
     if (m->needs_known) {
         cJSON *n = cJSON_AddObjectToObject(o, "needs");
         cJSON_AddStringToObject(n, "glibc", m->needs_glibc);
@@ -149,7 +150,7 @@ cJSON *bundle_summary_json(const ortkit_manifest *m)
         cJSON_AddBoolToObject(n, "exec_stack", m->needs_exec_stack);
     }
     if (m->build_known)
-        cJSON_AddItemToObject(o, "build", build_json(m));
+        cJSON_AddItemToObject(o, "build", build_view(m));
     cJSON *parts = cJSON_AddArrayToObject(o, "parts");
     for (size_t i = 0; parts && i < m->part_count; i++) {
         cJSON *part = cJSON_CreateObject();
@@ -162,56 +163,99 @@ cJSON *bundle_summary_json(const ortkit_manifest *m)
     return o;
 }
 
-void bundle_summary_print(const ortkit_manifest *m)
+/* ---- the text, drawn from the view ---------------------------------------------- */
+
+static void runtime_cell(const cJSON *o, char *buf, size_t size)
 {
-    char size[32];
-    bundle_total_size(m, size, sizeof size);
-    printf("runtime    ONNX Runtime %s (C API %d), variant %s, %s\n", cli_esc(m->ort_version),
-           m->api_level, cli_esc(m->variant), ortkit_arch_name(m->arch));
-    /* On arm64 the CUDA it is built with decides where it runs. */
-    if (m->cuda && m->arch == ORTKIT_ARCH_AARCH64)
-        printf("platform   %s: %s\n", ortkit_cuda_platform_name(m->cuda_platform),
-               m->cuda_platform ? ortkit_cuda_platform_label(m->cuda_platform)
-                                : "not recorded (imported before ortkit told SBSA from L4T; import "
-                                  "it again with --platform)");
-    printf("providers ");
-    for (size_t i = 0; i < m->provider_count; i++)
-        printf(" %s", cli_esc(m->providers[i]));
-    printf("\nversion    from %s\n", m->version_from && m->version_from[0] ? cli_esc(m->version_from) : "-");
-    printf("files      %zu, %s\n", m->file_count, size);
-    if (!m->verified_by_loading)
-        printf("loaded     no: not yet verified by loading; 'ortkit bundle verify %s' on a "
-               "host that can load it does\n", cli_esc(m->name));
-    bundle_gpu_print(m);
+    snprintf(buf, size, "ONNX Runtime %s (C API %s), variant %s, %s", cli_view_str(o, "ort_version"),
+             cli_view_str(o, "api_level"), cli_view_str(o, "variant"), cli_view_str(o, "arch"));
 }
 
-void bundle_needs_print(const ortkit_manifest *m)
+/* On arm64 the CUDA a bundle is built with decides where it runs. */
+static void platform_cell(const cJSON *o, char *buf, size_t size)
 {
-    if (!m->needs_known) {
-        printf("needs      not recorded (a manifest older than ortkit 0.1)\n");
+    const char *name = cli_view_str(o, "cuda_platform");
+    int p = ortkit_cuda_platform_from_name(name);
+    if (name[0] && !strcmp(cli_view_str(o, "arch"), ortkit_arch_name(ORTKIT_ARCH_AARCH64)))
+        snprintf(buf, size, "%s: %s", name,
+                 p > 0 ? ortkit_cuda_platform_label((ortkit_cuda_platform)p)
+                       : "not recorded (imported before ortkit told SBSA from L4T; import it again "
+                         "with --platform)");
+}
+
+static void providers_cell(const cJSON *o, char *buf, size_t size)
+{
+    cli_view_join(cli_view_at(o, "providers"), " ", buf, size);
+}
+
+static void version_from_cell(const cJSON *o, char *buf, size_t size)
+{
+    const char *from = cli_view_str(o, "version_from");
+    snprintf(buf, size, "from %s", from[0] ? from : "-");
+}
+
+static void files_cell(const cJSON *o, char *buf, size_t size)
+{
+    char bytes[32];
+    ortkit__human_bytes(bytes, sizeof bytes, cli_view_num(o, "bytes"));
+    snprintf(buf, size, "%s, %s", cli_view_str(o, "files"), bytes);
+}
+
+static void loaded_cell(const cJSON *o, char *buf, size_t size)
+{
+    if (cJSON_IsFalse(cli_view_at(o, "verified_by_loading")))
+        snprintf(buf, size, "no: not yet verified by loading; 'ortkit bundle verify %s' on a host "
+                 "that can load it does", cli_view_str(o, "name"));
+}
+
+static const cli_view_field summary_fields[] = {{"runtime", NULL, runtime_cell, NULL, NULL},
+                                                {"platform", NULL, platform_cell, NULL, NULL},
+                                                {"providers", NULL, providers_cell, NULL, NULL},
+                                                {"version", NULL, version_from_cell, NULL, NULL},
+                                                {"files", NULL, files_cell, NULL, NULL},
+                                                {"loaded", NULL, loaded_cell, NULL, NULL},
+                                                {"", NULL, NULL, bundle_gpu_lines, NULL}};
+
+void bundle_summary_lines(FILE *out, const char *lead, const cJSON *o)
+{
+    cli_view_fields(out, o, CLI_VIEW_FIELDS(summary_fields), BUNDLE_VIEW_LABEL);
+}
+
+/* What it needs of a host: C and C++ libraries, then each part's libraries
+ * (a provider's are its own: without them the core loads and that provider
+ * is unavailable), or all together in a manifest without parts. */
+static void needs_lines(FILE *out, const char *lead, const cJSON *o)
+{
+    const cJSON *n = cli_view_at(o, "needs"), *part;
+    if (!n) {
+        fprintf(out, "%snot recorded (a manifest older than ortkit 0.1)\n", lead);
         return;
     }
-    printf("needs      glibc %s, GLIBCXX %s, CXXABI %s\n", m->needs_glibc[0] ? cli_esc(m->needs_glibc) : "-",
-           m->needs_glibcxx[0] ? cli_esc(m->needs_glibcxx) : "-",
-           m->needs_cxxabi[0] ? cli_esc(m->needs_cxxabi) : "-");
-    if (m->needs_exec_stack)
-        printf("           and an executable stack, which glibc 2.41 and newer refuse to a loaded\n"
-               "           library: rebuild it linked with -z noexecstack\n");
-    if (!m->part_count) {
-        cli_print_wrapped(stdout, "libraries  ", m->needs_libraries, m->needs_library_count);
+    const char *glibc = cli_view_str(n, "glibc"), *glibcxx = cli_view_str(n, "glibcxx");
+    const char *cxxabi = cli_view_str(n, "cxxabi");
+    fprintf(out, "%sglibc %s, GLIBCXX %s, CXXABI %s\n", lead, glibc[0] ? cli_esc(glibc) : "-",
+            glibcxx[0] ? cli_esc(glibcxx) : "-", cxxabi[0] ? cli_esc(cxxabi) : "-");
+    if (cli_view_bool(n, "exec_stack"))
+        fprintf(out, "           and an executable stack, which glibc 2.41 and newer refuse to a "
+                "loaded\n           library: rebuild it linked with -z noexecstack\n");
+    if (cJSON_GetArraySize(cli_view_at(o, "parts")) == 0) {
+        cli_view_wrapped(out, "libraries  ", cli_view_at(n, "libraries"), NULL);
         return;
     }
-    /* Each part's libraries: a provider's are its own (without them the
-     * core loads and that provider is unavailable). */
-    printf("parts      what each needs that the bundle does not carry\n");
-    for (size_t i = 0; i < m->part_count; i++) {
-        char lead[96];
-        snprintf(lead, sizeof lead, "  %-26s ", cli_esc(m->parts[i]->name));
-        if (m->parts[i]->library_count)
-            cli_print_wrapped(stdout, lead, m->parts[i]->libraries, m->parts[i]->library_count);
-        else
-            printf("%snothing\n", lead);
+    fprintf(out, "parts      what each needs that the bundle does not carry\n");
+    cJSON_ArrayForEach(part, cli_view_at(o, "parts")) {
+        char part_lead[96];
+        snprintf(part_lead, sizeof part_lead, "  %-26s ", cli_esc(cli_view_str(part, "name")));
+        cli_view_wrapped(out, part_lead, cli_view_at(part, "libraries"), "nothing");
     }
+}
+
+static const cli_view_field needs_fields[] = {{"needs", NULL, NULL, needs_lines, NULL},
+                                              {"built", NULL, NULL, build_lines, NULL}};
+
+void bundle_needs_lines(FILE *out, const char *lead, const cJSON *o)
+{
+    cli_view_fields(out, o, CLI_VIEW_FIELDS(needs_fields), BUNDLE_VIEW_LABEL);
 }
 
 /* Does the bundle carry a file of that name in lib/? */

@@ -3,25 +3,25 @@
 #define ORTKIT_CLI_BUNDLE_VIEW_H
 
 #include "cli.h"
+#include "view.h"
 
 /* "ok", "missing" or "unreadable". */
 const char *bundle_dir_state_name(ortkit_bundle_dir_state state);
 /* Every directory searched, as a JSON array of {path, source, state, note, bundles}. */
-cJSON *bundle_dirs_json(const ortkit_bundle_list *list);
+cJSON *bundle_dirs_view(const ortkit_bundle_list *list);
 
-/* The bundle's files together, for people ("263.2 MiB"). */
-void bundle_total_size(const ortkit_manifest *m, char *buf, size_t size);
-/* What a bundle is, as `bundle import` and `bundle show` print it: the
- * runtime, providers, how its version was learnt, files, GPU facts. */
-void bundle_summary_print(const ortkit_manifest *m);
-/* The same as JSON, with what it needs and its parts. */
-cJSON *bundle_summary_json(const ortkit_manifest *m);
-/* What it needs of a host: C and C++ libraries, then each part's libraries
- * (the core, each provider), or all together in a manifest without parts. */
-void bundle_needs_print(const ortkit_manifest *m);
-/* How ortkit built it (the manifest's "build"): the glibc it was built with
- * and held to, each dependency compiled in; nothing for other bundles. */
-void bundle_build_print(const ortkit_manifest *m);
+/* What a bundle is, as JSON: the runtime, providers, how its version was
+ * learnt, files, GPU facts, what it needs and its parts, how ortkit built it. */
+cJSON *bundle_summary_view(const ortkit_manifest *m);
+/* Its lines drawn from that view (fields' lines, cli_view_lines_fn, each
+ * with its own labels, BUNDLE_VIEW_LABEL): the summary (`bundle import`
+ * and `show`: runtime, providers, version, files, GPU facts), and what it
+ * needs of a host (C and C++ libraries, then each part's libraries) with
+ * how ortkit built it (nothing for other bundles). */
+#define BUNDLE_VIEW_LABEL "%-11s"
+void bundle_summary_lines(FILE *out, const char *lead, const cJSON *o);
+void bundle_needs_lines(FILE *out, const char *lead, const cJSON *o);
+
 /* What part p of bundle m needs that host h lacks (the bundle does not carry
  * it), comma-separated into buf: 1 something is missing, 0 nothing, -1 not
  * judged (the host does not list its libraries). */

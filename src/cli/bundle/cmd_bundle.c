@@ -13,10 +13,10 @@ static const cli_subcommand bundle_subs[] = {
      "out, a loop or a FIFO is an error; Ctrl-C stops it and leaves nothing (exit 130)",
      bundle_import_opts, cmd_bundle_import},
     {"fetch", "VERSION",
-     "get Microsoft's official ONNX Runtime VERSION for this host (x86-64 or aarch64 Linux) from "
-     "the npm registry (the package onnxruntime-node), check the tarball against the SHA-512 the "
-     "registry publishes for it, and import its library as a bundle (ort-VERSION-cpu, in the "
-     "user's bundle directory unless --into)",
+     "get Microsoft's official ONNX Runtime VERSION for this host (x86-64 or aarch64 Linux), "
+     "check it and import it as a bundle (ort-VERSION-cpu, in the user's bundle directory "
+     "unless --into): from the npm registry (onnxruntime-node, against its published SHA-512), "
+     "or the GitHub release's tarball (against the SHA-256 ortkit carries, or --sha256)",
      bundle_fetch_opts, cmd_bundle_fetch},
     {"verify", "BUNDLE",
      "check, from the files alone (nothing is loaded), every file's size and SHA-256, that "
@@ -75,6 +75,9 @@ static const cli_opt_spec bundle_spec = {
     "                           [--name NAME] [--into DIR] [--force] [--json]\n"
     "       ortkit bundle fetch VERSION [--registry URL] [--ca-file FILE] [--name NAME]\n"
     "                           [--into DIR] [--force] [--json]\n"
+    "       ortkit bundle fetch VERSION --from github [--gpu cuda12|cuda13] [--sha256 HEX]\n"
+    "                           [--url URL] [--ca-file FILE] [--name NAME] [--into DIR]\n"
+    "                           [--force] [--json]\n"
     "       ortkit bundle verify BUNDLE [--json]\n"
     "       ortkit bundle list [--json]\n"
     "       ortkit bundle show BUNDLE [--json]\n"

@@ -3,6 +3,7 @@
 #include "bundle_arg.h"
 #include "bundle_cmds.h"
 #include "bundle_gpu_view.h"
+#include "bundle_view.h"
 #include "interrupt.h"
 
 typedef struct complete_args {
@@ -24,6 +25,14 @@ static const cli_opt_spec complete_spec = {
     NULL, bundle_complete_opts, NULL, NULL};
 
 /* complete BUNDLE with the libraries found in a's places. */
+static void bundle_cell(const cJSON *o, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s (%s)", cli_view_str(o, "name"), cli_view_str(o, "dir"));
+}
+
+static const cli_view_field completed_fields[] = {{"bundle", NULL, bundle_cell, NULL, NULL},
+                                                  {"", NULL, NULL, bundle_gpu_lines, NULL}};
+
 static int complete(const complete_args *a, const char *what)
 {
     ortkit_bundle *b = NULL;
@@ -50,19 +59,14 @@ static int complete(const complete_args *a, const char *what)
         return cli_fail_lib();
     const ortkit_manifest *m = ortkit_bundle_manifest(b);
     rc = m->gpu_complete ? CLI_OK : CLI_FAIL;
-    if (a->json) {
-        cJSON *o2 = cJSON_CreateObject();
-        if (o2) {
-            cJSON_AddStringToObject(o2, "name", m->name);
-            cJSON_AddStringToObject(o2, "dir", m->dir);
-            cJSON_AddItemToObject(o2, "gpu", bundle_gpu_json(m));
-        }
-        if (cli_json_print(o2) != CLI_OK)
-            rc = CLI_FAIL;
-    } else {
-        printf("bundle     %s (%s)\n", cli_esc(m->name), cli_esc(m->dir));
-        bundle_gpu_print(m);
+    /* The text is drawn from the JSON --json prints. */
+    cJSON *view = cJSON_CreateObject();
+    if (view) {
+        ortkit__json_add_strings(view, "name", m->name, "dir", m->dir, NULL);
+        cJSON_AddItemToObject(view, "gpu", bundle_gpu_view(m));
     }
+    if (cli_view_print(view, a->json, CLI_VIEW_FIELDS(completed_fields), BUNDLE_VIEW_LABEL))
+        rc = CLI_FAIL;
     if (!m->gpu_complete)
         fprintf(stderr, "ortkit: bundle '%s' is incomplete: %zu CUDA %s missing (listed above); "
                 "give the directory holding %s with --from\n", cli_esc(m->name), m->gpu_missing_count,

@@ -62,6 +62,18 @@ static void why_not_loadable(const ortkit_bundle *b, char *why, size_t size)
     ortkit_host_free(host);
 }
 
+static void why_cell(const cJSON *o, char *buf, size_t size)
+{
+    const char *why = cli_view_str(o, "not_loaded_because");
+    if (why[0])
+        snprintf(buf, size, "this host cannot load it: %s", why);
+}
+
+static const cli_view_field imported_fields[] = {{"imported", "name", NULL, NULL, NULL},
+                                                 {"into", "dir", NULL, NULL, NULL},
+                                                 {"", NULL, NULL, bundle_summary_lines, NULL},
+                                                 {"why", NULL, why_cell, NULL, NULL}};
+
 int cmd_bundle_import(const cli_opt_spec *spec, int argc, char **argv)
 {
     import_args a = {ORTKIT_BUNDLE_IMPORT_OPTIONS_INIT, 0};
@@ -88,18 +100,11 @@ int cmd_bundle_import(const cli_opt_spec *spec, int argc, char **argv)
     char why[512] = "";
     if (!m->verified_by_loading && !a.import.no_load)
         why_not_loadable(b, why, sizeof why);
-    if (a.json) {
-        cJSON *o = bundle_summary_json(m);
-        if (o && why[0])
-            cJSON_AddStringToObject(o, "not_loaded_because", why);
-        rc = cli_json_print(o);
-    } else {
-        printf("imported   %s\n", cli_esc(m->name));
-        printf("into       %s\n", cli_esc(m->dir));
-        bundle_summary_print(m);
-        if (why[0])
-            printf("why        this host cannot load it: %s\n", cli_esc(why));
-    }
+    /* The text is drawn from the JSON --json prints. */
+    cJSON *o = bundle_summary_view(m);
+    if (o && why[0])
+        cJSON_AddStringToObject(o, "not_loaded_because", why);
+    rc = cli_view_print(o, a.json, CLI_VIEW_FIELDS(imported_fields), BUNDLE_VIEW_LABEL);
     ortkit_bundle_free(b);
     return rc;
 }

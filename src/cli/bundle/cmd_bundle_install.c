@@ -96,77 +96,24 @@ static int on_progress(void *arg, uint64_t done, uint64_t total)
 
 /* ---- the list ---------------------------------------------------------------------- */
 
-static cJSON *entries_json(const ortkit_repo *repo, const ortkit_bundle_choice *choice)
-{
-    cJSON *arr = cJSON_CreateArray();
-    for (size_t i = 0; arr && i < ortkit_repo_count(repo); i++) {
-        const ortkit_repo_entry *e = ortkit_repo_get(repo, i);
-        const ortkit_bundle_verdict *v = ortkit_bundle_choice_verdict(choice, i);
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "name", e->name);
-        cJSON_AddStringToObject(o, "onnxruntime", e->ort_version);
-        cJSON_AddStringToObject(o, "variant", e->variant);
-        cJSON_AddStringToObject(o, "arch", ortkit_arch_name(ortkit_bundle_manifest(e->bundle)->arch));
-        cJSON_AddNumberToObject(o, "size", (double)e->size);
-        cJSON_AddStringToObject(o, "sha256", e->sha256);
-        cJSON_AddStringToObject(o, "archive", e->archive);
-        cJSON_AddBoolToObject(o, "fits", v && v->fits);
-        cJSON_AddStringToObject(o, "why", v ? v->why : "");
-        cJSON_AddBoolToObject(o, "chosen", choice->index == i);
-        cJSON_AddItemToArray(arr, o);
-    }
-    return arr;
-}
+static const cli_view_column listed_columns[] = {{"", NULL, bundle_repo_chosen_cell, 0, NULL},
+                                                 {"NAME", "name", NULL, 0, NULL},
+                                                 {"ORT", "onnxruntime", NULL, 0, NULL},
+                                                 {"VARIANT", "variant", NULL, 0, NULL},
+                                                 {"ARCH", "arch", NULL, 0, NULL},
+                                                 {"SIZE", NULL, bundle_repo_size_cell, 1, NULL},
+                                                 {"VERDICT", NULL, bundle_repo_verdict_cell, 0, NULL}};
 
-static cJSON *repo_json(const ortkit_repo *repo, const ortkit_bundle_choice *choice)
+/* --list: the repository's view as JSON, or drawn as text with the choice. */
+static int show_list(const ortkit_repo *repo, const ortkit_bundle_choice *choice, int json)
 {
-    const ortkit_repo_info *info = ortkit_repo_info_get(repo);
-    char expires[32];
-    bundle_format_time(expires, info->expires);
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "repository", info->source);
-    cJSON_AddNumberToObject(o, "serial", (double)info->serial);
-    cJSON_AddNumberToObject(o, "last_serial", (double)info->last_serial);
-    cJSON_AddStringToObject(o, "expires", expires);
-    cJSON_AddStringToObject(o, "key_id", info->key_id);
-    cJSON_AddStringToObject(o, "trusted_comment", info->trusted_comment);
-    cJSON_AddItemToObject(o, "bundles", entries_json(repo, choice));
-    const ortkit_repo_entry *chosen = ortkit_repo_get(repo, choice->index);
-    if (chosen)
-        cJSON_AddStringToObject(o, "chosen", chosen->name);
-    else
-        cJSON_AddNullToObject(o, "chosen");
-    cJSON_AddStringToObject(o, "reason", choice->reason);
-    return o;
-}
-
-static int print_list(const ortkit_repo *repo, const ortkit_bundle_choice *choice)
-{
-    const ortkit_repo_info *info = ortkit_repo_info_get(repo);
-    char expires[32], size[32];
-    bundle_format_time(expires, info->expires);
-    printf("repository  %s\n", cli_esc(info->source));
-    printf("serial      %" PRIu64 ", expires %s, signed by key %s\n", info->serial, expires,
-           info->key_id);
-    static const char *const headers[] = {"", "NAME", "ORT", "VARIANT", "ARCH", "SIZE", "VERDICT"};
-    cli_table *t = cli_table_new(7, headers);
-    cli_table_align_right(t, 5);
-    for (size_t i = 0; i < ortkit_repo_count(repo); i++) {
-        const ortkit_repo_entry *e = ortkit_repo_get(repo, i);
-        const ortkit_bundle_verdict *v = ortkit_bundle_choice_verdict(choice, i);
-        char verdict[1100];
-        snprintf(verdict, sizeof verdict, "%s%s%s", v && v->fits ? "fits" : "does not fit",
-                 v && v->why[0] ? ": " : "", v ? v->why : "");
-        ortkit__human_bytes(size, sizeof size, (double)e->size);
-        cli_table_add(t, (const char *[]){choice->index == i ? "*" : "", e->name, e->ort_version,
-                                          e->variant,
-                                          ortkit_arch_name(ortkit_bundle_manifest(e->bundle)->arch),
-                                          size, verdict});
-    }
-    int rc = cli_table_print(t, stdout, NULL) ? cli_fail("out of memory") : CLI_OK;
-    cli_table_free(t);
-    printf("%s %s\n", choice->index == ORTKIT_BUNDLE_NONE ? "none fits:" : "best:",
-           cli_esc(choice->reason));
+    cJSON *view = bundle_repo_view(repo, choice);
+    if (json || !view)
+        return cli_json_print(view);
+    int rc = bundle_repo_text(view, CLI_VIEW_COLUMNS(listed_columns));
+    printf("%s %s\n", cJSON_IsString(cli_view_at(view, "chosen")) ? "best:" : "none fits:",
+           cli_esc(cli_view_str(view, "reason")));
+    cJSON_Delete(view);
     return rc;
 }
 
@@ -210,24 +157,25 @@ static int install(ortkit_repo *repo, const ortkit_bundle_choice *choice, const 
     if (r->resumed_from)
         fprintf(stderr, "ortkit: resumed an interrupted download at byte %" PRIu64 "\n",
                 r->resumed_from);
+    /* The text is drawn from the JSON --json prints. */
     int rc = CLI_OK;
-    if (a->json) {
-        cJSON *root = repo_json(repo, choice);
-        cJSON *o2 = cJSON_AddObjectToObject(root, "installed");
-        if (o2) {
-            cJSON_AddStringToObject(o2, "name", r->name);
-            cJSON_AddStringToObject(o2, "dir", r->dir);
-            cJSON_AddStringToObject(o2, "outcome", outcome_name(r->outcome));
-            cJSON_AddNumberToObject(o2, "downloaded", (double)r->downloaded);
-            cJSON_AddNumberToObject(o2, "resumed_from", (double)r->resumed_from);
-        }
+    cJSON *root = bundle_repo_view(repo, choice);
+    cJSON *done = root ? cJSON_AddObjectToObject(root, "installed") : NULL;
+    if (done) {
+        ortkit__json_add_strings(done, "name", r->name, "dir", r->dir, "outcome",
+                                 outcome_name(r->outcome), NULL);
+        CLI_VIEW_ADD_NUMBERS(done, {"downloaded", (double)r->downloaded},
+                             {"resumed_from", (double)r->resumed_from});
+    }
+    if (a->json || !done) {
         rc = cli_json_print(root);
     } else {
-        printf("%-10s %s\n", outcome_name(r->outcome), cli_esc(r->name));
-        printf("into       %s\n", cli_esc(r->dir));
-        printf("checked    signature (key %s), expiry, serial %" PRIu64 ", archive size and "
-               "SHA-256,\n           every file of the bundle\n",
-               ortkit_repo_info_get(repo)->key_id, ortkit_repo_info_get(repo)->serial);
+        printf("%-10s %s\n", cli_view_str(done, "outcome"), cli_esc(cli_view_str(done, "name")));
+        printf("into       %s\n", cli_esc(cli_view_str(done, "dir")));
+        printf("checked    signature (key %s), expiry, serial %.0f, archive size and SHA-256,\n"
+               "           every file of the bundle\n", cli_esc(cli_view_str(root, "key_id")),
+               cli_view_num(root, "serial"));
+        cJSON_Delete(root);
     }
     ortkit_repo_report_free(r);
     return rc;
@@ -297,7 +245,7 @@ int cmd_bundle_install(const cli_opt_spec *spec, int argc, char **argv)
         goto cleanup;
     }
     if (a.list) {
-        rc = a.json ? cli_json_print(repo_json(repo, choice)) : print_list(repo, choice);
+        rc = show_list(repo, choice, a.json);
         goto cleanup;
     }
     if (crc || choice->index == ORTKIT_BUNDLE_NONE) {

@@ -38,6 +38,30 @@ static char *public_key_line(const char *path)
     return key;
 }
 
+static void secret_cell(const cJSON *o, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s (%s; keep it private)", cli_view_str(o, "secret_key"),
+             cli_view_bool(o, "encrypted") ? "encrypted" : "not encrypted");
+}
+
+static void public_cell(const cJSON *o, char *buf, size_t size)
+{
+    const char *text = cli_view_str(o, "public_key_text");
+    snprintf(buf, size, "%s: %s", cli_view_str(o, "public_key"), text[0] ? text : "?");
+}
+
+/* How the keys are used, naming them. */
+static void use_lines(FILE *out, const char *lead, const cJSON *o)
+{
+    fprintf(out, "publish with 'ortkit bundle publish BUNDLE --repo DIR --key %s'; clients install\n"
+            "with 'ortkit bundle install SOURCE --pubkey %s' (or the key text)\n",
+            cli_esc(cli_view_str(o, "secret_key")), cli_esc(cli_view_str(o, "public_key")));
+}
+
+static const cli_view_field key_fields[] = {{"secret key", NULL, secret_cell, NULL, NULL},
+                                            {"public key", NULL, public_cell, NULL, NULL},
+                                            {"", NULL, NULL, use_lines, NULL}};
+
 int cmd_bundle_keygen(const cli_opt_spec *spec, int argc, char **argv)
 {
     keygen_args a = {"ortkit.key", "ortkit.pub", NULL, 0, 0};
@@ -53,22 +77,13 @@ int cmd_bundle_keygen(const cli_opt_spec *spec, int argc, char **argv)
     free(password);
     if (rc)
         return rc;
+    /* The text is drawn from the JSON --json prints. */
     char *line = public_key_line(pubkey);
-    if (json) {
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "secret_key", key);
-        cJSON_AddStringToObject(o, "public_key", pubkey);
-        cJSON_AddStringToObject(o, "public_key_text", line ? line : "");
-        cJSON_AddBoolToObject(o, "encrypted", password_file != NULL);
-        rc = cli_json_print(o);
-    } else {
-        printf("secret key  %s (%s; keep it private)\n", cli_esc(key),
-               password_file ? "encrypted" : "not encrypted");
-        printf("public key  %s: %s\n", cli_esc(pubkey), cli_esc(line ? line : "?"));
-        printf("publish with 'ortkit bundle publish BUNDLE --repo DIR --key %s'; clients install\n"
-               "with 'ortkit bundle install SOURCE --pubkey %s' (or the key text)\n",
-               cli_esc(key), cli_esc(pubkey));
-    }
+    cJSON *o = cJSON_CreateObject();
+    ortkit__json_add_strings(o, "secret_key", key, "public_key", pubkey, "public_key_text",
+                             line ? line : "", NULL);
+    cJSON_AddBoolToObject(o, "encrypted", password_file != NULL);
+    rc = cli_view_print(o, json, CLI_VIEW_FIELDS(key_fields), "%-11s ");
     free(line);
     return rc;
 }

@@ -18,11 +18,11 @@ const cli_opt bundle_list_opts[] = {
 static cJSON *list_view(const ortkit_bundle_list *l)
 {
     cJSON *root = cJSON_CreateObject();
-    cJSON_AddItemToObject(root, "dirs", bundle_dirs_json(l));
+    cJSON_AddItemToObject(root, "dirs", bundle_dirs_view(l));
     cJSON *arr = cJSON_AddArrayToObject(root, "bundles");
     for (size_t i = 0; arr && i < ortkit_bundle_list_count(l); i++) {
         const ortkit_bundle_entry *e = ortkit_bundle_list_get(l, i);
-        cJSON *o = e->bundle ? bundle_summary_json(ortkit_bundle_manifest(e->bundle))
+        cJSON *o = e->bundle ? bundle_summary_view(ortkit_bundle_manifest(e->bundle))
                              : cJSON_CreateObject();
         if (!e->bundle) {
             cJSON_AddStringToObject(o, "name", e->name);

@@ -63,44 +63,20 @@ static int set_expiry(cli_opt_parser *p, void *expires, char *value)
     return parse_expiry(value, expires) ? cli_opt_bad_value(p, NULL) : 0;
 }
 
-static int print_result(const ortkit_repo *repo, int json)
+static const cli_view_column published_columns[] = {{"NAME", "name", NULL, 0, NULL},
+                                                    {"ORT", "onnxruntime", NULL, 0, NULL},
+                                                    {"VARIANT", "variant", NULL, 0, NULL},
+                                                    {"SIZE", NULL, bundle_repo_size_cell, 1, NULL},
+                                                    {"ARCHIVE", "archive", NULL, 0, NULL}};
+
+/* What was published: the repository's view as JSON, or drawn as text. */
+static int show_published(const ortkit_repo *repo, int json)
 {
-    const ortkit_repo_info *info = ortkit_repo_info_get(repo);
-    char expires[32], size[32];
-    bundle_format_time(expires, info->expires);
-    if (json) {
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "repository", info->source);
-        cJSON_AddNumberToObject(o, "serial", (double)info->serial);
-        cJSON_AddStringToObject(o, "expires", expires);
-        cJSON_AddStringToObject(o, "key_id", info->key_id);
-        cJSON *arr = cJSON_AddArrayToObject(o, "bundles");
-        for (size_t i = 0; arr && i < ortkit_repo_count(repo); i++) {
-            const ortkit_repo_entry *e = ortkit_repo_get(repo, i);
-            cJSON *b = cJSON_CreateObject();
-            cJSON_AddStringToObject(b, "name", e->name);
-            cJSON_AddStringToObject(b, "onnxruntime", e->ort_version);
-            cJSON_AddStringToObject(b, "variant", e->variant);
-            cJSON_AddStringToObject(b, "archive", e->archive);
-            cJSON_AddNumberToObject(b, "size", (double)e->size);
-            cJSON_AddStringToObject(b, "sha256", e->sha256);
-            cJSON_AddItemToArray(arr, b);
-        }
-        return cli_json_print(o);
-    }
-    static const char *const headers[] = {"NAME", "ORT", "VARIANT", "SIZE", "ARCHIVE"};
-    cli_table *t = cli_table_new(5, headers);
-    cli_table_align_right(t, 3);
-    for (size_t i = 0; i < ortkit_repo_count(repo); i++) {
-        const ortkit_repo_entry *e = ortkit_repo_get(repo, i);
-        ortkit__human_bytes(size, sizeof size, (double)e->size);
-        cli_table_add(t, (const char *[]){e->name, e->ort_version, e->variant, size, e->archive});
-    }
-    printf("repository  %s\n", cli_esc(info->source));
-    printf("serial      %" PRIu64 ", expires %s, signed by key %s\n", info->serial, expires,
-           info->key_id);
-    int rc = cli_table_print(t, stdout, NULL) ? cli_fail("out of memory") : CLI_OK;
-    cli_table_free(t);
+    cJSON *view = bundle_repo_view(repo, NULL);
+    if (json || !view)
+        return cli_json_print(view);
+    int rc = bundle_repo_text(view, CLI_VIEW_COLUMNS(published_columns));
+    cJSON_Delete(view);
     return rc;
 }
 
@@ -137,7 +113,7 @@ int cmd_bundle_publish(const cli_opt_spec *spec, int argc, char **argv)
             rc = cli_fail_lib();
     }
     if (!rc)
-        rc = print_result(repo, json);
+        rc = show_published(repo, json);
     ortkit_repo_free(repo);
     for (int i = 0; dirs && i < p.n_args; i++)
         free(dirs[i]);

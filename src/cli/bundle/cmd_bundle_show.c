@@ -13,6 +13,12 @@ const cli_opt bundle_show_opts[] = {
                        "list' shows"),
     CLI_OPT_END};
 
+static const cli_view_field show_fields[] = {{"bundle", "name", NULL, NULL, NULL},
+                                             {"dir", "dir", NULL, NULL, NULL},
+                                             {"", NULL, NULL, bundle_summary_lines, NULL},
+                                             {"", NULL, NULL, bundle_needs_lines, NULL},
+                                             {"damaged", "damage", NULL, NULL, NULL}};
+
 int cmd_bundle_show(const cli_opt_spec *spec, int argc, char **argv)
 {
     show_args a = {0};
@@ -26,21 +32,11 @@ int cmd_bundle_show(const cli_opt_spec *spec, int argc, char **argv)
     if (bundle_open_named(&b, p.args[0]))
         return cli_fail_lib();
     const ortkit_manifest *m = ortkit_bundle_manifest(b);
-    int rc = CLI_OK;
-    if (json) {
-        cJSON *o = bundle_summary_json(m);
-        if (o)
-            cJSON_AddStringToObject(o, "damage", ortkit_bundle_damage(b));
-        rc = cli_json_print(o);
-    } else {
-        printf("bundle     %s\n", cli_esc(m->name));
-        printf("dir        %s\n", cli_esc(m->dir));
-        bundle_summary_print(m);
-        bundle_needs_print(m);
-        bundle_build_print(m);
-        if (ortkit_bundle_damage(b)[0])
-            printf("damaged    %s\n", cli_esc(ortkit_bundle_damage(b)));
-    }
+    /* The text is drawn from the JSON --json prints. */
+    cJSON *o = bundle_summary_view(m);
+    if (o)
+        cJSON_AddStringToObject(o, "damage", ortkit_bundle_damage(b));
+    int rc = cli_view_print(o, json, CLI_VIEW_FIELDS(show_fields), BUNDLE_VIEW_LABEL);
     ortkit_bundle_free(b);
     return rc;
 }

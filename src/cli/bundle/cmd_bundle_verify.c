@@ -71,6 +71,43 @@ cleanup:
     return failed;
 }
 
+static void runtime_cell(const cJSON *o, char *buf, size_t size)
+{
+    snprintf(buf, size, "ONNX Runtime %s, variant %s, %s", cli_view_str(o, "ort_version"),
+             cli_view_str(o, "variant"), cli_view_str(o, "arch"));
+}
+
+static void checked_lines(FILE *out, const char *lead, const cJSON *o)
+{
+    char bytes[32];
+    ortkit__human_bytes(bytes, sizeof bytes, cli_view_num(o, "bytes"));
+    fprintf(out, "%s%s files (%s): sizes, SHA-256, links, missing and extra files,\n"
+             "           owners and modes, ELF machine and RUNPATH $ORIGIN in lib/, the\n"
+             "           version in the library's data; nothing was loaded\n", lead,
+             cli_view_str(o, "files"), bytes);
+}
+
+/* The verdict, then each problem. */
+static void result_lines(FILE *out, const char *lead, const cJSON *o)
+{
+    const cJSON *problems = cli_view_at(o, "problems"), *p;
+    int n = cJSON_GetArraySize(problems);
+    if (n)
+        fprintf(out, "%s%d problem%s\n", lead, n, n == 1 ? "" : "s");
+    else
+        fprintf(out, "%s%s\n", lead, cli_view_bool(o, "ok") ? "ok" : "the files are intact; loading failed");
+    cJSON_ArrayForEach(p, problems)
+        fprintf(out, "  %s\n", cli_esc(p->valuestring));
+}
+
+static const cli_view_field verified_fields[] = {{"bundle", "name", NULL, NULL, NULL},
+                                                 {"dir", "dir", NULL, NULL, NULL},
+                                                 {"runtime", NULL, runtime_cell, NULL, NULL},
+                                                 {"checked", NULL, NULL, checked_lines, NULL},
+                                                 {"loading", "load_check", NULL, NULL, NULL},
+                                                 {"", NULL, NULL, bundle_needs_lines, NULL},
+                                                 {"result", NULL, NULL, result_lines, NULL}};
+
 int cmd_bundle_verify(const cli_opt_spec *spec, int argc, char **argv)
 {
     verify_args a = {0, 0};
@@ -94,38 +131,16 @@ int cmd_bundle_verify(const cli_opt_spec *spec, int argc, char **argv)
     if (!bad)
         load_failed = load_check(b, a.no_load, load, sizeof load);
     m = ortkit_bundle_manifest(b);
-    if (a.json) {
-        cJSON *o = bundle_summary_json(m);
+    /* The text is drawn from the JSON --json prints. */
+    cJSON *o = bundle_summary_view(m);
+    if (o) {
         cJSON_AddBoolToObject(o, "ok", !bad && !load_failed);
         cJSON_AddStringToObject(o, "load_check", load);
         cJSON *problems = cJSON_AddArrayToObject(o, "problems");
         for (size_t i = 0; problems && i < n; i++)
             cJSON_AddItemToArray(problems, cJSON_CreateString(ortkit_bundle_problem(b, i)));
-        rc = cli_json_print(o);
-    } else {
-        char size[32];
-        bundle_total_size(m, size, sizeof size);
-        printf("bundle     %s\n", cli_esc(m->name));
-        printf("dir        %s\n", cli_esc(m->dir));
-        printf("runtime    ONNX Runtime %s, variant %s, %s\n", cli_esc(m->ort_version),
-               cli_esc(m->variant), ortkit_arch_name(m->arch));
-        printf("checked    %zu files (%s): sizes, SHA-256, links, missing and extra files,\n"
-               "           owners and modes, ELF machine and RUNPATH $ORIGIN in lib/, the\n"
-               "           version in the library's data; nothing was loaded\n",
-               m->file_count, size);
-        if (load[0])
-            printf("loading    %s\n", cli_esc(load));
-        bundle_needs_print(m);
-        bundle_build_print(m);
-        if (!bad && load_failed)
-            printf("result     the files are intact; loading failed\n");
-        else if (!bad)
-            printf("result     ok\n");
-        else
-            printf("result     %zu problem%s\n", n, n == 1 ? "" : "s");
-        for (size_t i = 0; i < n; i++)
-            printf("  %s\n", cli_esc(ortkit_bundle_problem(b, i)));
     }
+    rc = cli_view_print(o, a.json, CLI_VIEW_FIELDS(verified_fields), BUNDLE_VIEW_LABEL);
     if (bad && rc == CLI_OK)
         rc = cli_fail("bundle '%s' failed verification: %zu problem%s", m->name, n,
                       n == 1 ? "" : "s");

@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "inputs.h"
 #include "opt.h"
+#include "view.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -39,7 +40,7 @@ static const cli_opt_spec info_spec = {
     "A dimension without a name is shown as '?': run and bench cannot size it with\n"
     "--dim, and a note says which --shape gives generated inputs their shape.\n"};
 
-static cJSON *io_json(const ortkit_io_info *io, const input_spec *spec)
+static cJSON *io_view(const ortkit_io_info *io, const input_spec *spec)
 {
     static const char *const kinds[] = {"unknown", "tensor", "sequence", "map", "optional", "sparse_tensor"};
     cJSON *o = cJSON_CreateObject();
@@ -71,53 +72,175 @@ static cJSON *io_json(const ortkit_io_info *io, const input_spec *spec)
     return o;
 }
 
-/* "D0,12": the shape --shape wants, Dn for each dimension without a size. */
-static int unnamed_shape(const ortkit_io_info *io, char *buf, size_t size)
+/* The model's view: what --json prints and the text is drawn from. */
+static cJSON *info_view(const char *path, const ortkit_model_file *mf, const ortkit_session *s,
+                        const input_spec *spec)
 {
-    int unnamed = 0;
+    const ortkit_model_metadata *m = ortkit_session_metadata(s);
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "model", path);
+    cJSON_AddNumberToObject(root, "ir_version", (double)mf->ir_version);
+    cJSON *ops = cJSON_AddArrayToObject(root, "opsets");
+    for (size_t i = 0; i < mf->opset_count; i++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "domain", mf->opsets[i].domain);
+        cJSON_AddNumberToObject(o, "version", (double)mf->opsets[i].version);
+        cJSON_AddItemToArray(ops, o);
+    }
+    cJSON_AddNumberToObject(root, "nodes", (double)mf->node_count);
+    cJSON_AddNumberToObject(root, "initializers", (double)mf->initializer_count);
+    cJSON *in = cJSON_AddArrayToObject(root, "inputs");
+    for (size_t i = 0; i < ortkit_session_input_count(s); i++)
+        cJSON_AddItemToArray(in, io_view(ortkit_session_input(s, i), spec));
+    cJSON *out = cJSON_AddArrayToObject(root, "outputs");
+    for (size_t i = 0; i < ortkit_session_output_count(s); i++)
+        cJSON_AddItemToArray(out, io_view(ortkit_session_output(s, i), NULL));
+    cJSON *md = cJSON_AddObjectToObject(root, "metadata");
+    ortkit__json_add_strings(md, "producer", m->producer, "graph_name", m->graph_name,
+                             "graph_description", m->graph_description, "domain", m->domain,
+                             "description", m->description, NULL);
+    /* ORT reports INT64_MAX when the model sets none: null, not 9.22e+18. */
+    if (m->version == INT64_MAX)
+        cJSON_AddNullToObject(md, "version");
+    else
+        cJSON_AddNumberToObject(md, "version", (double)m->version);
+    cJSON *custom = cJSON_AddObjectToObject(md, "custom");
+    for (size_t i = 0; i < m->custom_count; i++)
+        cJSON_AddStringToObject(custom, m->custom_keys[i], m->custom_values[i]);
+    return root;
+}
+
+/* A number of the view as an integer ("%g" would write 1e+06). */
+static const char *integer(const cJSON *it, char *buf, size_t size)
+{
+    snprintf(buf, size, "%lld", (long long)(cJSON_IsNumber(it) ? it->valuedouble : 0));
+    return buf;
+}
+
+/* A shape's dimensions, comma-separated; with as_d each one without a
+ * size as "D<index>", the form --shape wants.  1 when one has no name
+ * either (a string "?"). */
+static int dims_text(const cJSON *shape, char *buf, size_t size, int as_d)
+{
     size_t used = 0;
+    int d = 0, unnamed = 0;
+    const cJSON *dim;
     buf[0] = '\0';
-    for (size_t d = 0; io->kind == ORTKIT_KIND_TENSOR && io->rank != SIZE_MAX && d < io->rank; d++) {
-        unnamed |= io->dims[d].value < 0 && !io->dims[d].symbol[0];
+    cJSON_ArrayForEach(dim, shape) {
+        char n[32];
+        const char *text = cJSON_IsString(dim) ? dim->valuestring : integer(dim, n, sizeof n);
+        unnamed |= cJSON_IsString(dim) && !strcmp(dim->valuestring, "?");
+        if (as_d && cJSON_IsString(dim)) {
+            snprintf(n, sizeof n, "D%d", d);
+            text = n;
+        }
         if (used < size)
-            used += (size_t)(io->dims[d].value >= 0
-                                 ? snprintf(buf + used, size - used, "%s%lld", d ? "," : "",
-                                            (long long)io->dims[d].value)
-                                 : snprintf(buf + used, size - used, "%sD%zu", d ? "," : "", d));
+            used += (size_t)snprintf(buf + used, size - used, "%s%s", d ? "," : "", text);
+        d++;
     }
     return unnamed;
 }
 
-/* 0, or CLI_FAIL when the table could not be made.  An input's --shape is
- * shown after its type; an input with a dimension without a name and no
- * --shape gets a note on what run and bench need. */
-static int print_io(const char *title, const ortkit_session *s, int outputs, const input_spec *spec)
+/* An input's or output's type as the library describes it ("float32[N,3]",
+ * "sequence<map<int64,float32>>"), and the shape --shape gives it. */
+static void type_cell(const cJSON *o, char *buf, size_t size)
 {
-    size_t n = outputs ? ortkit_session_output_count(s) : ortkit_session_input_count(s);
-    printf("%s (%zu)\n", title, n);
-    static const char *const headers[] = {"name", "type"};
-    cli_table *t = cli_table_new(2, headers);
-    for (size_t i = 0; i < n; i++) {
-        const ortkit_io_info *io = outputs ? ortkit_session_output(s, i) : ortkit_session_input(s, i);
-        const shape_value *sh = outputs ? NULL : input_spec_shape(spec, io->name);
-        char desc[512], given[400];
-        ortkit_io_describe(io, desc, sizeof desc);
-        if (sh) {
-            shape_text(sh, given, sizeof given);
-            size_t used = strlen(desc);
-            snprintf(desc + used, sizeof desc - used, " as %s (--shape)", given);
-        }
-        cli_table_add(t, (const char *const[]){io->name, desc});
+    const cJSON *shape = cli_view_at(o, "shape"), *given = cli_view_at(o, "shape_given");
+    char dims[400] = "?...";
+    if (cJSON_IsString(cli_view_at(o, "value_type"))) {
+        snprintf(buf, size, "%s", cli_view_str(o, "value_type"));
+    } else {
+        if (cJSON_IsArray(shape))
+            dims_text(shape, dims, sizeof dims, 0);
+        snprintf(buf, size, "%s[%s]", cli_view_str(o, "type"), dims);
     }
-    int rc = cli_table_print(t, stdout, "  ") ? cli_fail("out of memory") : 0;
-    cli_table_free(t);
-    for (size_t i = 0; !rc && !outputs && i < n; i++) {
-        const ortkit_io_info *io = ortkit_session_input(s, i);
+    if (given) {
+        size_t used = strlen(buf);
+        dims_text(given, dims, sizeof dims, 0);
+        snprintf(buf + used, size - used, " as [%s] (--shape)", dims);
+    }
+}
+
+static const cli_view_column io_columns[] = {{"name", "name", NULL, 0, NULL},
+                                             {"type", NULL, type_cell, 0, NULL}};
+
+/* The inputs or outputs under their title: 0, or CLI_FAIL when the table
+ * could not be made.  An input with a dimension without a name and no
+ * --shape gets a note on what run and bench need. */
+static int io_lines(const char *title, const cJSON *list)
+{
+    const cJSON *io, *inputs = strcmp(title, "inputs") ? NULL : list;
+    printf("%s (%d)\n", title, cJSON_GetArraySize(list));
+    if (cli_view_table(stdout, list, CLI_VIEW_COLUMNS(io_columns), "  "))
+        return cli_fail("out of memory");
+    cJSON_ArrayForEach(io, inputs) {
         char shape[400];
-        if (unnamed_shape(io, shape, sizeof shape) && !input_spec_shape(spec, io->name))
+        const char *name = cli_esc(cli_view_str(io, "name"));
+        if (!cli_view_at(io, "shape_given") &&
+            dims_text(cli_view_at(io, "shape"), shape, sizeof shape, 1))
             printf("  note: '%s' has a dimension without a name (no --dim sizes it): run and bench "
-                   "generate it with --shape %s=%s\n", cli_esc(io->name), cli_esc(io->name), shape);
+                   "generate it with --shape %s=%s\n", name, name, shape);
     }
+    return 0;
+}
+
+/* The metadata's rows: what ORT says of the model, then its own keys. */
+static cJSON *metadata_rows(const cJSON *md)
+{
+    static const char *const keys[][3] = {{"producer", "producer", ""},
+                                          {"graph", "graph_name", ""},
+                                          {"domain", "domain", ""},
+                                          {"version", "version", "-"},
+                                          {"description", "description", NULL},
+                                          {"graph description", "graph_description", NULL}};
+    cJSON *rows = cJSON_CreateArray();
+    char n[32];
+    for (size_t i = 0; rows && i < sizeof keys / sizeof keys[0]; i++) {
+        const cJSON *it = cli_view_at(md, keys[i][1]);
+        const char *value = cJSON_IsNumber(it) ? integer(it, n, sizeof n) : cli_view_str(md, keys[i][1]);
+        if (!keys[i][2] && !value[0])
+            continue; /* shown only when the model says something */
+        cJSON *o = cJSON_CreateObject();
+        ortkit__json_add_strings(o, "key", keys[i][0], "value", cJSON_IsNull(it) ? keys[i][2] : value, NULL);
+        cJSON_AddItemToArray(rows, o);
+    }
+    const cJSON *e;
+    cJSON_ArrayForEach(e, cli_view_at(md, "custom")) {
+        cJSON *o = cJSON_CreateObject();
+        ortkit__json_add_strings(o, "key", e->string, "value", e->valuestring, NULL);
+        cJSON_AddItemToArray(rows, o);
+    }
+    return rows;
+}
+
+static const cli_view_column metadata_columns[] = {{"key", "key", NULL, 0, NULL},
+                                                   {"value", "value", NULL, 0, NULL}};
+
+/* The view as text. */
+static int info_text(const cJSON *view)
+{
+    char n[32];
+    const cJSON *op;
+    printf("model     %s\n", cli_esc(cli_view_str(view, "model")));
+    printf("IR        %s\n", integer(cli_view_at(view, "ir_version"), n, sizeof n));
+    printf("opsets   ");
+    cJSON_ArrayForEach(op, cli_view_at(view, "opsets")) {
+        const char *domain = cli_view_str(op, "domain");
+        printf(" %s %s%s", domain[0] ? cli_esc(domain) : "ai.onnx",
+               integer(cli_view_at(op, "version"), n, sizeof n), op->next ? "," : "");
+    }
+    printf("\ngraph     %s nodes, ", integer(cli_view_at(view, "nodes"), n, sizeof n));
+    printf("%s initializers\n\n", integer(cli_view_at(view, "initializers"), n, sizeof n));
+    if (io_lines("inputs", cli_view_at(view, "inputs")))
+        return CLI_FAIL;
+    printf("\n");
+    if (io_lines("outputs", cli_view_at(view, "outputs")))
+        return CLI_FAIL;
+    printf("\nmetadata\n");
+    cJSON *rows = metadata_rows(cli_view_at(view, "metadata"));
+    int rc = !rows || cli_view_table(stdout, rows, CLI_VIEW_COLUMNS(metadata_columns), "  ")
+                 ? cli_fail("out of memory") : CLI_OK;
+    cJSON_Delete(rows);
     return rc;
 }
 
@@ -149,73 +272,13 @@ int cmd_info(int argc, char **argv)
     }
     if (input_shapes_check(spec, path, s))
         goto cleanup;
-    const ortkit_model_metadata *m = ortkit_session_metadata(s);
+    cJSON *view = info_view(path, mf, s, spec);
     if (json) {
-        cJSON *root = cJSON_CreateObject();
-        cJSON_AddStringToObject(root, "model", path);
-        cJSON_AddNumberToObject(root, "ir_version", (double)mf->ir_version);
-        cJSON *ops = cJSON_AddArrayToObject(root, "opsets");
-        for (size_t i = 0; i < mf->opset_count; i++) {
-            cJSON *o = cJSON_CreateObject();
-            cJSON_AddStringToObject(o, "domain", mf->opsets[i].domain);
-            cJSON_AddNumberToObject(o, "version", (double)mf->opsets[i].version);
-            cJSON_AddItemToArray(ops, o);
-        }
-        cJSON_AddNumberToObject(root, "nodes", (double)mf->node_count);
-        cJSON_AddNumberToObject(root, "initializers", (double)mf->initializer_count);
-        cJSON *in = cJSON_AddArrayToObject(root, "inputs");
-        for (size_t i = 0; i < ortkit_session_input_count(s); i++)
-            cJSON_AddItemToArray(in, io_json(ortkit_session_input(s, i), spec));
-        cJSON *out = cJSON_AddArrayToObject(root, "outputs");
-        for (size_t i = 0; i < ortkit_session_output_count(s); i++)
-            cJSON_AddItemToArray(out, io_json(ortkit_session_output(s, i), NULL));
-        cJSON *md = cJSON_AddObjectToObject(root, "metadata");
-        cJSON_AddStringToObject(md, "producer", m->producer);
-        cJSON_AddStringToObject(md, "graph_name", m->graph_name);
-        cJSON_AddStringToObject(md, "graph_description", m->graph_description);
-        cJSON_AddStringToObject(md, "domain", m->domain);
-        cJSON_AddStringToObject(md, "description", m->description);
-        /* ORT reports INT64_MAX when the model sets none: null, not 9.22e+18. */
-        if (m->version == INT64_MAX)
-            cJSON_AddNullToObject(md, "version");
-        else
-            cJSON_AddNumberToObject(md, "version", (double)m->version);
-        cJSON *custom = cJSON_AddObjectToObject(md, "custom");
-        for (size_t i = 0; i < m->custom_count; i++)
-            cJSON_AddStringToObject(custom, m->custom_keys[i], m->custom_values[i]);
-        rc = cli_json_print(root);
+        rc = cli_json_print(view);
         goto cleanup;
     }
-    printf("model     %s\n", cli_esc(path));
-    printf("IR        %lld\n", (long long)mf->ir_version);
-    printf("opsets   ");
-    for (size_t i = 0; i < mf->opset_count; i++)
-        printf(" %s %lld%s", mf->opsets[i].domain[0] ? cli_esc(mf->opsets[i].domain) : "ai.onnx",
-               (long long)mf->opsets[i].version, i + 1 < mf->opset_count ? "," : "");
-    printf("\ngraph     %zu nodes, %zu initializers\n\n", mf->node_count, mf->initializer_count);
-    if (print_io("inputs", s, 0, spec))
-        goto cleanup;
-    printf("\n");
-    if (print_io("outputs", s, 1, spec))
-        goto cleanup;
-    printf("\nmetadata\n");
-    static const char *const headers[] = {"key", "value"};
-    cli_table *t = cli_table_new(2, headers);
-    char version[32] = "-"; /* ORT reports INT64_MAX when the model sets none */
-    if (m->version != INT64_MAX)
-        snprintf(version, sizeof version, "%lld", (long long)m->version);
-    cli_table_add(t, (const char *const[]){"producer", m->producer});
-    cli_table_add(t, (const char *const[]){"graph", m->graph_name});
-    cli_table_add(t, (const char *const[]){"domain", m->domain});
-    cli_table_add(t, (const char *const[]){"version", version});
-    if (m->description[0])
-        cli_table_add(t, (const char *const[]){"description", m->description});
-    if (m->graph_description[0])
-        cli_table_add(t, (const char *const[]){"graph description", m->graph_description});
-    for (size_t i = 0; i < m->custom_count; i++)
-        cli_table_add(t, (const char *const[]){m->custom_keys[i], m->custom_values[i]});
-    rc = cli_table_print(t, stdout, "  ") ? cli_fail("out of memory") : CLI_OK;
-    cli_table_free(t);
+    rc = view ? info_text(view) : cli_fail("out of memory");
+    cJSON_Delete(view);
 cleanup:
     ortkit_session_free(s);
     ortkit_runtime_free(rt);

@@ -165,34 +165,56 @@ static cJSON *run_view(const run_args *a, const ortkit_runtime *rt, const ortkit
     return root;
 }
 
-/* The view as text; each output's row is drawn from its value, which the
- * view does not copy. */
-static int print_run(const cJSON *view, const ortkit_session *s, ortkit_value **outs)
+static void runtime_cell(const cJSON *o, char *buf, size_t size)
 {
-    const cJSON *rt = cJSON_GetObjectItemCaseSensitive(view, "runtime"), *p;
-    const cJSON *lat = cJSON_GetObjectItemCaseSensitive(view, "latency_s");
-    const cJSON *cache = cJSON_GetObjectItemCaseSensitive(view, "session_cache");
-    const char *measured = cli_view_str(rt, "measured");
-    printf("model     %s\n", cli_esc(cli_view_str(view, "model")));
-    printf("runtime   ONNX Runtime %s (%s)\n", cli_esc(cli_view_str(rt, "version")),
-           cli_esc(cli_view_str(rt, "path")));
-    /* Only when a measurement chose the bundle: otherwise the declared order did, as ever. */
+    const cJSON *rt = cli_view_at(o, "runtime");
+    snprintf(buf, size, "ONNX Runtime %s (%s)", cli_view_str(rt, "version"), cli_view_str(rt, "path"));
+}
+
+/* Only when a measurement chose the bundle: otherwise the declared order did, as ever. */
+static void chosen_cell(const cJSON *o, char *buf, size_t size)
+{
+    const char *measured = cli_view_str(cli_view_at(o, "runtime"), "measured");
     if (!strncmp(measured, "measured: ", 10))
-        printf("chosen    %s\n", cli_esc(measured));
-    printf("providers");
-    cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(view, "providers"))
-        printf(" %s%s", cli_esc(cli_view_str(p, "name")),
-               cli_view_bool(p, "active") ? "" : " (skipped)");
-    printf("\n");
-    if (cli_view_bool(view, "cpu_fallback"))
-        printf("runs on   the CPU only: the providers asked for were skipped (see above)\n");
+        snprintf(buf, size, "%s", measured);
+}
+
+static void providers_cell(const cJSON *o, char *buf, size_t size)
+{
+    const cJSON *p;
+    size_t used = 0;
+    cJSON_ArrayForEach(p, cli_view_at(o, "providers"))
+        if (used < size)
+            used += (size_t)snprintf(buf + used, size - used, "%s%s%s", used ? " " : "",
+                                     cli_view_str(p, "name"),
+                                     cli_view_bool(p, "active") ? "" : " (skipped)");
+}
+
+static void runs_on_cell(const cJSON *o, char *buf, size_t size)
+{
+    if (cli_view_bool(o, "cpu_fallback"))
+        snprintf(buf, size, "the CPU only: the providers asked for were skipped (see above)");
+}
+
+static const cli_view_field run_fields[] = {{"model", "model", NULL, NULL, ""},
+                                            {"runtime", NULL, runtime_cell, NULL, ""},
+                                            {"chosen", NULL, chosen_cell, NULL, NULL},
+                                            {"providers", NULL, providers_cell, NULL, ""},
+                                            {"runs on", NULL, runs_on_cell, NULL, NULL}};
+
+/* The view as text: what ran, each output's rows, the times. */
+static int run_text(const cJSON *view)
+{
+    const cJSON *lat = cJSON_GetObjectItemCaseSensitive(view, "latency_s"), *p;
+    const cJSON *cache = cJSON_GetObjectItemCaseSensitive(view, "session_cache");
+    cli_view_fields(stdout, view, CLI_VIEW_FIELDS(run_fields), "%-9s ");
     printf("\n");
     static const char *const headers[] = {"output", "type", "shape", "min", "max", "mean", "first values"};
     cli_table *t = cli_table_new(7, headers);
     for (size_t c = 3; c < 6; c++)
         cli_table_align_right(t, c);
-    for (size_t i = 0; i < ortkit_session_output_count(s); i++)
-        if (value_rows(t, ortkit_session_output(s, i)->name, outs[i]))
+    cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(view, "outputs"))
+        if (value_rows(t, cli_view_str(p, "name"), p))
             break;
     int printed = cli_table_print(t, stdout, "");
     cli_table_free(t);
@@ -223,17 +245,16 @@ static int report(const run_args *a, const ortkit_runtime *rt, const ortkit_sess
     cJSON *view = run_view(a, rt, s, create_s, lat, runs, first);
     if (!view)
         return cli_fail("out of memory");
-    if (a->json) {
-        cJSON *outputs = cJSON_AddArrayToObject(view, "outputs");
-        for (size_t i = 0; i < ortkit_session_output_count(s); i++) {
-            cJSON *o = cJSON_CreateObject();
-            cJSON_AddStringToObject(o, "name", ortkit_session_output(s, i)->name);
-            value_json(o, outs[i]);
-            cJSON_AddItemToArray(outputs, o);
-        }
-        return cli_json_print(view);
+    cJSON *outputs = cJSON_AddArrayToObject(view, "outputs");
+    for (size_t i = 0; outputs && i < ortkit_session_output_count(s); i++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", ortkit_session_output(s, i)->name);
+        value_view(o, outs[i]);
+        cJSON_AddItemToArray(outputs, o);
     }
-    int rc = print_run(view, s, outs);
+    if (a->json)
+        return cli_json_print(view);
+    int rc = run_text(view);
     cJSON_Delete(view);
     return rc;
 }

@@ -1,103 +1,156 @@
 /*
- * value_show.c - values of every kind for people (rows of the `run` table)
- * and for programs (JSON): a tensor's summary; a sequence's length, then
- * one row per element; a map's keys and values; an optional's presence.
+ * value_show.c - values of every kind for programs (JSON) and for people
+ * (rows of the `run` table, drawn from that JSON): a tensor's summary; a
+ * sequence's length, then one row per element; a map's keys and values;
+ * an optional's presence.
  */
 #include "value_show.h"
 #include "value_files.h"
+#include "view.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 /* Rows past this many elements of one sequence are summed up in one line. */
 #define SHOWN_ITEMS 16
 
-static int tensor_row(cli_table *t, const char *name, const char *type, const ortkit_tensor *x)
+/* ---- the rows, drawn from a value's JSON ------------------------------------------ */
+
+/* One element as the table shows it: a string quoted, a number "%.6g". */
+static void element_text(const cJSON *e, char *buf, size_t size)
 {
-    char shape[256], mn[32] = "-", mx[32] = "-", me[32] = "-", fv[256];
-    ortkit_tensor_describe(x, shape, sizeof shape);
-    const char *bracket = strchr(shape, '[');
-    value_summary sm;
-    summarize(x, &sm);
-    if (sm.numeric && ortkit_tensor_count(x) > sm.nan_count) {
-        snprintf(mn, sizeof mn, "%.6g", sm.min);
-        snprintf(mx, sizeof mx, "%.6g", sm.max);
-        snprintf(me, sizeof me, "%.6g", sm.mean);
-    }
-    first_values(x, 6, fv, sizeof fv);
-    return cli_table_add(t, (const char *const[]){name, type ? type : ortkit_type_name(ortkit_tensor_type(x)),
-                                                  bracket ? bracket : shape, mn, mx, me, fv});
+    if (cJSON_IsString(e))
+        snprintf(buf, size, "\"%s\"", e->valuestring);
+    else if (cJSON_IsNumber(e))
+        snprintf(buf, size, "%.6g", e->valuedouble);
+    else
+        snprintf(buf, size, "?");
 }
 
-/* "0: 0.028, 1: 0.968, 2: 0.004": the first entries of a map. */
-static void map_entries(const ortkit_value *m, char *buf, size_t size)
+/* min, max and mean as the table shows them ("-" when there are none). */
+static void summary_cells(double min, double max, double mean, int known, char mn[32], char mx[32],
+                          char me[32])
 {
-    const ortkit_tensor *k = ortkit_value_map_keys(m), *v = ortkit_value_map_values(m);
-    char kb[64], vb[64];
-    size_t n = 0;
-    buf[0] = '\0';
-    for (size_t i = 0; i < ortkit_tensor_count(k) && n < size; i++) {
-        first_values_at(k, i, kb, sizeof kb);
-        first_values_at(v, i, vb, sizeof vb);
-        if (i == 4 && ortkit_tensor_count(k) > 5) {
-            snprintf(buf + n, size - n, ", ... (%zu entries)", ortkit_tensor_count(k));
-            return;
-        }
-        n += (size_t)snprintf(buf + n, size - n, "%s%s: %s", i ? ", " : "", kb, vb);
-    }
+    snprintf(mn, 32, "-");
+    snprintf(mx, 32, "-");
+    snprintf(me, 32, "-");
+    if (!known)
+        return;
+    snprintf(mn, 32, "%.6g", min);
+    snprintf(mx, 32, "%.6g", max);
+    snprintf(me, 32, "%.6g", mean);
 }
 
-int value_rows(cli_table *t, const char *name, const ortkit_value *v)
+/* A tensor's row: its shape, summary and first values (six of them). */
+static int tensor_row(cli_table *t, const char *name, const char *type, const cJSON *o)
 {
-    char type[256], len[32], what[512];
-    ortkit_value_type_describe(ortkit_value_type_of(v), type, sizeof type);
-    switch (ortkit_value_kind_of(v)) {
-    case ORTKIT_KIND_TENSOR:
-        return tensor_row(t, name, NULL, ortkit_value_tensor(v));
-    case ORTKIT_KIND_MAP: {
-        const ortkit_tensor *vals = ortkit_value_map_values(v);
-        value_summary sm;
-        char mn[32] = "-", mx[32] = "-", me[32] = "-";
-        summarize(vals, &sm);
-        if (sm.numeric && ortkit_tensor_count(vals) > sm.nan_count) {
-            snprintf(mn, sizeof mn, "%.6g", sm.min);
-            snprintf(mx, sizeof mx, "%.6g", sm.max);
-            snprintf(me, sizeof me, "%.6g", sm.mean);
+    char shape[256] = "[", mn[32], mx[32], me[32], fv[256] = "";
+    const cJSON *d, *e;
+    size_t used = 1, shown = 0, fv_used = 0;
+    double count = 1;
+    cJSON_ArrayForEach(d, cli_view_at(o, "shape")) {
+        count *= d->valuedouble;
+        if (used < sizeof shape)
+            used += (size_t)snprintf(shape + used, sizeof shape - used, "%s%lld", used > 1 ? "," : "",
+                                     (long long)d->valuedouble);
+    }
+    if (used < sizeof shape)
+        snprintf(shape + used, sizeof shape - used, "]");
+    summary_cells(cli_view_num(o, "min"), cli_view_num(o, "max"), cli_view_num(o, "mean"),
+                  cli_view_at(o, "mean") != NULL, mn, mx, me);
+    cJSON_ArrayForEach(e, cli_view_at(o, "first")) {
+        char one[256];
+        if (shown++ == 6 || fv_used >= sizeof fv)
+            break;
+        element_text(e, one, sizeof one);
+        fv_used += (size_t)snprintf(fv + fv_used, sizeof fv - fv_used, "%s%s", shown > 1 ? ", " : "", one);
+    }
+    if (count > 6 && fv_used < sizeof fv)
+        snprintf(fv + fv_used, sizeof fv - fv_used, ", ...");
+    return cli_table_add(t, (const char *const[]){name, type ? type : cli_view_str(o, "type"), shape, mn,
+                                                  mx, me, fv});
+}
+
+/* A map's row: its size, its values' summary, its first entries. */
+static int map_row(cli_table *t, const char *name, const cJSON *o)
+{
+    const cJSON *keys = cli_view_at(o, "keys"), *values = cli_view_at(o, "values"), *k, *v;
+    char len[32], mn[32], mx[32], me[32], what[512] = "";
+    double min = 0, max = 0, sum = 0;
+    size_t n = 0, numbers = 0, i = 0;
+    int count = cJSON_GetArraySize(keys);
+    cJSON_ArrayForEach(v, values) {
+        if (!cJSON_IsNumber(v) || isnan(v->valuedouble))
+            continue;
+        min = numbers && min < v->valuedouble ? min : v->valuedouble;
+        max = numbers && max > v->valuedouble ? max : v->valuedouble;
+        sum += v->valuedouble;
+        numbers++;
+    }
+    summary_cells(min, max, numbers ? sum / (double)numbers : 0, numbers > 0, mn, mx, me);
+    snprintf(len, sizeof len, "{%d}", count);
+    for (k = keys ? keys->child : NULL, v = values ? values->child : NULL; k && v && n < sizeof what;
+         k = k->next, v = v->next, i++) {
+        char kb[64], vb[64];
+        if (i == 4 && count > 5) {
+            snprintf(what + n, sizeof what - n, ", ... (%d entries)", count);
+            break;
         }
-        snprintf(len, sizeof len, "{%zu}", ortkit_value_count(v));
-        map_entries(v, what, sizeof what);
-        return cli_table_add(t, (const char *const[]){name, type, len, mn, mx, me, what});
+        element_text(k, kb, sizeof kb);
+        element_text(v, vb, sizeof vb);
+        n += (size_t)snprintf(what + n, sizeof what - n, "%s%s: %s", i ? ", " : "", kb, vb);
     }
-    case ORTKIT_KIND_OPTIONAL:
-        if (!ortkit_value_count(v))
-            return cli_table_add(t, (const char *const[]){name, type, "none", "-", "-", "-", ""});
-        if (ortkit_value_kind_of(ortkit_value_item(v, 0)) == ORTKIT_KIND_TENSOR)
-            return tensor_row(t, name, type, ortkit_value_tensor(ortkit_value_item(v, 0)));
-        return value_rows(t, name, ortkit_value_item(v, 0));
-    case ORTKIT_KIND_SEQUENCE:
-        break;
-    default:
-        return cli_table_add(t, (const char *const[]){name, type, "?", "-", "-", "-", ""});
-    }
-    size_t n = ortkit_value_count(v);
-    snprintf(len, sizeof len, "(%zu)", n);
-    snprintf(what, sizeof what, "%zu element%s", n, n == 1 ? "" : "s");
-    if (cli_table_add(t, (const char *const[]){name, type, len, "-", "-", "-", what}))
+    return cli_table_add(t, (const char *const[]){name, cli_view_str(o, "value_type"), len, mn, mx, me,
+                                                  what});
+}
+
+/* A sequence's row, then one for each of its first elements. */
+static int sequence_rows(cli_table *t, const char *name, const cJSON *o)
+{
+    char len[32], what[512];
+    int n = cJSON_GetArraySize(cli_view_at(o, "items")), i = 0;
+    const cJSON *item;
+    snprintf(len, sizeof len, "(%d)", n);
+    snprintf(what, sizeof what, "%d element%s", n, n == 1 ? "" : "s");
+    if (cli_table_add(t, (const char *const[]){name, cli_view_str(o, "value_type"), len, "-", "-", "-",
+                                               what}))
         return -1;
-    for (size_t i = 0; i < n && i < SHOWN_ITEMS; i++) {
+    cJSON_ArrayForEach(item, cli_view_at(o, "items")) {
         char sub[600];
-        snprintf(sub, sizeof sub, "  %.500s(%zu)", name, i);
-        if (value_rows(t, sub, ortkit_value_item(v, i)))
+        if (i == SHOWN_ITEMS)
+            break;
+        snprintf(sub, sizeof sub, "  %.500s(%d)", name, i++);
+        if (value_rows(t, sub, item))
             return -1;
     }
-    if (n > SHOWN_ITEMS) {
-        snprintf(what, sizeof what, "... %zu more (--json or -o DIR has them all)", n - SHOWN_ITEMS);
-        return cli_table_add(t, (const char *const[]){"", "", "", "", "", "", what});
-    }
-    return 0;
+    if (n <= SHOWN_ITEMS)
+        return 0;
+    snprintf(what, sizeof what, "... %d more (--json or -o DIR has them all)", n - SHOWN_ITEMS);
+    return cli_table_add(t, (const char *const[]){"", "", "", "", "", "", what});
 }
 
-static cJSON *shape_json(const ortkit_tensor *t)
+int value_rows(cli_table *t, const char *name, const cJSON *o)
+{
+    const char *kind = cli_view_str(o, "kind"), *type = cli_view_str(o, "value_type");
+    const cJSON *inner = cli_view_at(o, "value");
+    if (!kind[0])
+        return tensor_row(t, name, NULL, o);
+    if (!strcmp(kind, "map"))
+        return map_row(t, name, o);
+    if (!strcmp(kind, "sequence"))
+        return sequence_rows(t, name, o);
+    if (strcmp(kind, "optional"))
+        return cli_table_add(t, (const char *const[]){name, type, "?", "-", "-", "-", ""});
+    if (!cli_view_bool(o, "has_value"))
+        return cli_table_add(t, (const char *const[]){name, type, "none", "-", "-", "-", ""});
+    /* An optional tensor is shown as its tensor, under the optional's type. */
+    return cli_view_at(inner, "kind") ? value_rows(t, name, inner) : tensor_row(t, name, type, inner);
+}
+
+/* ---- the JSON ----------------------------------------------------------------------- */
+
+static cJSON *shape_view(const ortkit_tensor *t)
 {
     cJSON *shape = cJSON_CreateArray();
     for (size_t d = 0; d < ortkit_tensor_rank(t); d++)
@@ -105,10 +158,10 @@ static cJSON *shape_json(const ortkit_tensor *t)
     return shape;
 }
 
-static void tensor_json(cJSON *o, const ortkit_tensor *t)
+static void tensor_view(cJSON *o, const ortkit_tensor *t)
 {
     cJSON_AddStringToObject(o, "type", ortkit_type_name(ortkit_tensor_type(t)));
-    cJSON_AddItemToObject(o, "shape", shape_json(t));
+    cJSON_AddItemToObject(o, "shape", shape_view(t));
     value_summary sum;
     summarize(t, &sum);
     if (sum.numeric && ortkit_tensor_count(t) > sum.nan_count) {
@@ -123,11 +176,11 @@ static void tensor_json(cJSON *o, const ortkit_tensor *t)
                                      : cJSON_CreateNumber(value_at(t, k)));
 }
 
-void value_json(cJSON *o, const ortkit_value *v)
+void value_view(cJSON *o, const ortkit_value *v)
 {
     ortkit_value_kind k = ortkit_value_kind_of(v);
     if (k == ORTKIT_KIND_TENSOR) {
-        tensor_json(o, ortkit_value_tensor(v));
+        tensor_view(o, ortkit_value_tensor(v));
         return;
     }
     char type[256];
@@ -139,7 +192,7 @@ void value_json(cJSON *o, const ortkit_value *v)
         int has = ortkit_value_count(v) > 0;
         cJSON_AddBoolToObject(o, "has_value", has);
         if (has)
-            value_json(cJSON_AddObjectToObject(o, "value"), ortkit_value_item(v, 0));
+            value_view(cJSON_AddObjectToObject(o, "value"), ortkit_value_item(v, 0));
     } else if (k == ORTKIT_KIND_MAP) {
         cJSON *m = value_map_json(v);
         for (cJSON *e = m ? m->child : NULL; e;) {
@@ -153,7 +206,7 @@ void value_json(cJSON *o, const ortkit_value *v)
         cJSON *items = cJSON_AddArrayToObject(o, "items");
         for (size_t i = 0; i < ortkit_value_count(v); i++) {
             cJSON *e = cJSON_CreateObject();
-            value_json(e, ortkit_value_item(v, i));
+            value_view(e, ortkit_value_item(v, i));
             cJSON_AddItemToArray(items, e);
         }
     }

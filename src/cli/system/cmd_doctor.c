@@ -9,6 +9,7 @@
 #include "bundle/choice_view.h"
 #include "doctor_python.h"
 #include "ep_devices_view.h"
+#include "runtime_view.h"
 #include "view.h"
 #include "ortkit/tools/selftest.h"
 #include "opt.h"
@@ -347,7 +348,85 @@ static cJSON *variables_view(void)
     return a;
 }
 
-/* ---- text: the tables drawn from the views, the rest from the report ------------ */
+/* ---- the report's view: what --json prints and the text is drawn from ----------- */
+
+/* What the report says of the chosen bundle: where it lies, the
+ * declared order's choice when a measurement took another, what to know of
+ * it, its parts, and (on this machine) its files against its manifest. */
+static void add_chosen(cJSON *ch, const report *r)
+{
+    const ortkit_manifest *m = ortkit_bundle_manifest(r->chosen);
+    cJSON_AddStringToObject(ch, "dir", m->dir);
+    if (r->taken != r->choice->index)
+        cJSON_AddStringToObject(cJSON_AddObjectToObject(ch, "declared"), "bundle",
+                                ortkit_bundle_manifest(
+                                    ortkit_bundle_list_get(r->list, r->choice->index)->bundle)->name);
+    cJSON_AddStringToObject(ch, "caveat", verdict(r, r->taken)->why);
+    CLI_VIEW_ADD_NUMBERS(ch, {"api_level", m->api_level}, {"headers_api_level", m->headers_api_level});
+    cJSON_AddItemToObject(ch, "parts", parts_view(r, m));
+    if (r->host_file)
+        return;
+    cJSON_AddBoolToObject(ch, "integrity_ok", r->verify_ok);
+    cJSON_AddNumberToObject(ch, "files", (double)m->file_count);
+    cJSON *p = cJSON_AddArrayToObject(ch, "problems");
+    for (size_t i = 0; r->verified && i < ortkit_bundle_problem_count(r->verified); i++)
+        cJSON_AddItemToArray(p, cJSON_CreateString(ortkit_bundle_problem(r->verified, i)));
+}
+
+/* The report's view: what --json prints and the text is drawn from. */
+static cJSON *json_report(const report *r)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "ortkit", ortkit_version());
+    cJSON_AddItemToObject(root, "host", host_view(r->host));
+    cJSON_AddItemToObject(root, "host_file", r->host_file ? cJSON_CreateString(r->host_file)
+                                                          : cJSON_CreateNull());
+    cJSON *env = cJSON_AddObjectToObject(root, "environment");
+    for (size_t i = 0; i < sizeof env_vars / sizeof env_vars[0]; i++) {
+        const char *v = ortkit__env(env_vars[i]);
+        cJSON_AddItemToObject(env, env_vars[i], v ? cJSON_CreateString(v) : cJSON_CreateNull());
+    }
+    cJSON_AddItemToObject(root, "variables", variables_view());
+    cJSON_AddItemToObject(root, "dirs", bundle_dirs_view(r->list));
+    size_t n_rows = 0;
+    choice_row *rows = choice_rows_of_list(r->list, &n_rows);
+    if (rows && r->choice)
+        cJSON_AddItemToObject(root, "bundles", choice_view_json_measured(rows, n_rows, r->choice,
+                                                                          r->measure));
+    else
+        cJSON_AddArrayToObject(root, "bundles");
+    free(rows);
+    cJSON_AddItemToObject(root, "overrides", choice_view_overrides_json());
+    cJSON_AddItemToObject(root, "search", search_view(r));
+    cJSON *ch = cJSON_AddObjectToObject(root, "choice");
+    cJSON_AddItemToObject(ch, "bundle", r->chosen ? cJSON_CreateString(ortkit_bundle_manifest(r->chosen)->name)
+                                                  : cJSON_CreateNull());
+    cJSON_AddItemToObject(ch, "pin", r->pin ? cJSON_CreateString(r->pin) : cJSON_CreateNull());
+    cJSON_AddStringToObject(ch, "reason", r->choice ? r->choice->reason : "no bundles were found");
+    cJSON_AddItemToObject(ch, "model", r->model ? cJSON_CreateString(r->model) : cJSON_CreateNull());
+    cJSON_AddStringToObject(ch, "measured", ortkit_resolution_measured(r->res));
+    if (r->chosen)
+        add_chosen(ch, r);
+    if (r->rt) {
+        cJSON *o = cJSON_AddObjectToObject(root, "runtime");
+        cJSON_AddStringToObject(o, "version", ortkit_runtime_version(r->rt));
+        cJSON_AddStringToObject(o, "path", ortkit_runtime_path(r->rt));
+        cJSON_AddStringToObject(o, "source", ortkit_runtime_source(r->rt));
+        cJSON_AddNumberToObject(o, "api_level", ortkit_runtime_api_level(r->rt));
+        cJSON_AddItemToObject(root, "checks", checks_view(r));
+        cJSON_AddItemToObject(root, "gpu_providers", gpu_providers_view(r));
+        cJSON *eps = runtime_ep_devices_view(r);
+        cJSON_AddItemToObject(root, "ep_devices", eps ? eps : cJSON_CreateArray());
+    } else {
+        cJSON_AddNullToObject(root, "runtime");
+        if (!r->host_file)
+            cJSON_AddStringToObject(root, "error", r->rt_error);
+    }
+    cJSON_AddBoolToObject(root, "ok", r->host_file ? r->chosen_ok : r->ok);
+    return root;
+}
+
+/* ---- text: drawn from the view (the bundles' account by choice_view) -------------- */
 
 /* A part's LACKS: what it misses, or why nothing was judged. */
 static void lacks_cell(const cJSON *o, char *buf, size_t size)
@@ -375,6 +454,18 @@ static void cause_cell(const cJSON *o, char *buf, size_t size)
                  detail, detail[0] ? ")" : "");
 }
 
+/* A directory's STATE, with why one cannot be read. */
+static void dir_state_cell(const cJSON *o, char *buf, size_t size)
+{
+    const char *state = cli_view_str(o, "state");
+    int unreadable = !strcmp(state, "unreadable");
+    snprintf(buf, size, "%s%s%s", state, unreadable ? ": " : "", unreadable ? cli_view_str(o, "note") : "");
+}
+
+static const cli_view_column bundle_dir_columns[] = {{"FROM", "source", NULL, 0, NULL},
+                                                     {"STATE", NULL, dir_state_cell, 0, NULL},
+                                                     {"BUNDLES", "bundles", NULL, 1, NULL},
+                                                     {"DIRECTORY", "path", NULL, 0, NULL}};
 static const cli_view_column part_columns[] = {{"PART", "name", NULL, 0, NULL},
                                                {"ON THIS HOST", "on_this_host", NULL, 0, NULL},
                                                {"LACKS", NULL, lacks_cell, 0, NULL}};
@@ -391,292 +482,200 @@ static const cli_view_column gpu_provider_columns[] = {{"PROVIDER", "provider", 
                                                        {"METHOD", "method", NULL, 0, NULL},
                                                        {"PROBE", "probe", NULL, 0, NULL},
                                                        {"CAUSE", NULL, cause_cell, 0, NULL}};
-#define COLUMNS(c) c, sizeof c / sizeof c[0]
-
-/* A view drawn as a table under its title, then freed: 0, or -1 when the
- * table could not be made. */
-static int print_table(const char *title, cJSON *view, const cli_view_column *columns, size_t n,
-                       const char *indent)
-{
-    printf("%s", title);
-    int rc = view ? cli_view_table(stdout, view, columns, n, indent) : -1;
-    cJSON_Delete(view);
-    return rc;
-}
 
 #define LABEL "  %-10s "
 
-static void print_host(const report *r)
+/* The chosen bundle: its name and directory, or none. */
+static void bundle_cell(const cJSON *o, char *buf, size_t size)
 {
-    const ortkit_host *h = r->host;
-    char a[32], b[32];
-    printf("Host%s%s\n", r->host_file ? " described in " : "", cli_esc(r->host_file));
-    if (h->x86_64_level)
-        printf(LABEL "%s (x86-64-v%d)\n", "arch", ortkit_arch_name(h->arch), h->x86_64_level);
+    if (!cJSON_IsString(cli_view_at(o, "bundle")))
+        snprintf(buf, size, "none");
     else
-        printf(LABEL "%s\n", "arch", ortkit_arch_name(h->arch));
-    printf(LABEL "%s%s%s%s, %d logical / %d physical cores\n", "cpu",
-           h->cpu_model[0] ? cli_esc(h->cpu_model) : "unknown model", h->cpu_vendor[0] ? " (" : "",
-           cli_esc(h->cpu_vendor), h->cpu_vendor[0] ? ")" : "", h->logical_cpus, h->physical_cores);
-    char lead[32];
-    snprintf(lead, sizeof lead, LABEL, "features");
-    host_view_features(stdout, lead, h, "none");
-    ortkit__human_bytes(a, sizeof a, (double)h->mem_total);
-    ortkit__human_bytes(b, sizeof b, (double)h->mem_available);
-    printf(LABEL "%s total, %s available\n", "memory", a, b);
-    printf(LABEL "%s %s%s%s%s%s\n", "os", h->os_name[0] ? cli_esc(h->os_name) : "unknown",
-           cli_esc(h->os_release), h->os_distro[0] ? ", " : "", cli_esc(h->os_distro),
-           h->glibc[0] ? ", glibc " : "", cli_esc(h->glibc));
-    if (h->driver_version[0])
-        printf(LABEL "driver %s, CUDA %d.%d%s%s\n", "nvidia", cli_esc(h->driver_version),
-               h->cuda_driver / 1000, (h->cuda_driver % 1000) / 10, h->tegra ? ", Jetson L4T R" : "",
-               h->tegra ? cli_esc(h->l4t_release) : "");
-    snprintf(lead, sizeof lead, LABEL, "platform");
-    host_view_platform(stdout, lead, h);
-    for (size_t i = 0; i < h->gpu_count; i++) {
-        ortkit__human_bytes(a, sizeof a, (double)h->gpus[i]->memory_bytes);
-        printf(LABEL "GPU %zu: %s, SM %d.%d, %s\n", i == 0 ? "gpus" : "", i, cli_esc(h->gpus[i]->name),
-               h->gpus[i]->cc_major, h->gpus[i]->cc_minor, a);
-    }
-    if (h->gpu_count == 0)
-        printf(LABEL "none%s%s%s\n", "gpus", h->gpu_note[0] ? " (" : "", cli_esc(h->gpu_note),
-               h->gpu_note[0] ? ")" : "");
+        snprintf(buf, size, "%s (%s)", cli_view_str(o, "bundle"), cli_view_str(o, "dir"));
 }
 
-/* 0, or -1 when a table could not be made. */
-static int print_bundles(const report *r)
+/* Why: the measurement's words when it took another bundle than the
+ * declared order, else the order's reason. */
+static void why_cell(const cJSON *o, char *buf, size_t size)
 {
-    static const char *const dh[] = {"FROM", "STATE", "BUNDLES", "DIRECTORY"};
-    cli_table *t = cli_table_new(4, dh);
-    cli_table_align_right(t, 2);
-    for (size_t i = 0; i < ortkit_bundle_list_dir_count(r->list); i++) {
-        const ortkit_bundle_dir *d = ortkit_bundle_list_dir(r->list, i);
-        char state[300], count[16];
-        snprintf(state, sizeof state, "%s%s%s", bundle_dir_state_name(d->state),
-                 d->state == ORTKIT_BUNDLE_DIR_UNREADABLE ? ": " : "",
-                 d->state == ORTKIT_BUNDLE_DIR_UNREADABLE ? d->note : "");
-        snprintf(count, sizeof count, "%zu", d->bundle_count);
-        cli_table_add(t, (const char *[]){d->source, state, count, d->path});
-    }
-    printf("\nBundle directories, searched in this order\n");
-    int rc = cli_table_print(t, stdout, "  ");
-    cli_table_free(t);
-    if (rc)
-        return rc;
-
-    printf("\nBundles\n");
-    if (r->count == 0) {
-        printf("  none found; make one with 'ortkit bundle import'\n");
-        return 0;
-    }
-    /* The same account as `ortkit bundle choose`. */
-    size_t n = 0;
-    choice_row *rows = choice_rows_of_list(r->list, &n);
-    if (!rows)
-        return -1;
-    choice_view_preamble(stdout, "  ");
-    rc = choice_view_print_measured(stdout, rows, n, r->choice, r->measure, "  ");
-    free(rows);
-    return rc;
+    snprintf(buf, size, "%s", cli_view_at(o, "declared") ? cli_view_str(o, "measured")
+                                                          : cli_view_str(o, "reason"));
 }
 
-static void print_choice(const report *r)
+static void declared_cell(const cJSON *o, char *buf, size_t size)
 {
-    printf("\nChoice%s%s%s\n", r->pin ? " (pinned: " : "", cli_esc(r->pin), r->pin ? ")" : "");
-    if (!r->chosen_ok) {
-        printf(LABEL "%s\n", "bundle", "none");
-        printf(LABEL "%s\n", "why", r->choice ? cli_esc(r->choice->reason) : "no bundles were found");
-        return;
-    }
-    const ortkit_manifest *m = ortkit_bundle_manifest(r->chosen);
-    const char *measured = ortkit_resolution_measured(r->res);
-    printf(LABEL "%s (%s)\n", "bundle", cli_esc(m->name), cli_esc(m->dir));
-    if (r->taken != r->choice->index) {
-        printf(LABEL "%s\n", "why", cli_esc(measured));
-        printf(LABEL "%s: %s\n", "declared", cli_esc(ortkit_bundle_manifest(
-                   ortkit_bundle_list_get(r->list, r->choice->index)->bundle)->name),
-               cli_esc(r->choice->reason));
-    } else {
-        printf(LABEL "%s\n", "why", cli_esc(r->choice->reason));
-        if (measured[0])
-            printf(LABEL "%s\n", "measured", cli_esc(measured));
-    }
-    if (verdict(r, r->taken)->why[0])
-        printf(LABEL "%s\n", "caveat", cli_esc(verdict(r, r->taken)->why));
-    if (m->part_count &&
-        print_table("  parts      what each part needs of this host (libraries the bundle does not "
-                    "carry)\n", parts_view(r, m), COLUMNS(part_columns), "    ") != 0)
-        printf("    (out of memory)\n");
-    if (r->host_file)
-        return;
-    if (r->verify_ok) {
-        printf(LABEL "ok: %zu files match the manifest (sizes, SHA-256), RUNPATH $ORIGIN\n",
-               "integrity", m->file_count);
-    } else if (r->verified) {
-        size_t n = ortkit_bundle_problem_count(r->verified);
-        printf(LABEL "%zu problem%s\n", "integrity", n, n == 1 ? "" : "s");
-        for (size_t i = 0; i < n; i++)
-            printf("             %s\n", cli_esc(ortkit_bundle_problem(r->verified, i)));
-    }
-    if (m->headers_api_level > m->api_level)
-        printf(LABEL "include/ has API %d headers; a program built with them must ask for "
-               "API %d or lower\n", "note", m->headers_api_level, m->api_level);
+    const cJSON *d = cli_view_at(o, "declared");
+    if (d)
+        snprintf(buf, size, "%s: %s", cli_view_str(d, "bundle"), cli_view_str(o, "reason"));
 }
+
+static void measured_cell(const cJSON *o, char *buf, size_t size)
+{
+    if (cJSON_IsString(cli_view_at(o, "bundle")) && !cli_view_at(o, "declared"))
+        snprintf(buf, size, "%s", cli_view_str(o, "measured"));
+}
+
+static void parts_lines(FILE *out, const char *lead, const cJSON *o)
+{
+    const cJSON *parts = cli_view_at(o, "parts");
+    if (cJSON_GetArraySize(parts) > 0 &&
+        cli_view_titled_table(out, "  parts      what each part needs of this host (libraries the "
+                              "bundle does not carry)\n", parts, CLI_VIEW_COLUMNS(part_columns),
+                              "    ") != 0)
+        fprintf(out, "    (out of memory)\n");
+}
+
+/* The chosen bundle's files against its manifest (a loaded host only). */
+static void integrity_lines(FILE *out, const char *lead, const cJSON *o)
+{
+    const cJSON *problems = cli_view_at(o, "problems"), *p;
+    int n = cJSON_GetArraySize(problems);
+    if (cli_view_bool(o, "integrity_ok"))
+        fprintf(out, "%sok: %g files match the manifest (sizes, SHA-256), RUNPATH $ORIGIN\n", lead,
+                cli_view_num(o, "files"));
+    else if (n > 0)
+        fprintf(out, "%s%d problem%s\n", lead, n, n == 1 ? "" : "s");
+    cJSON_ArrayForEach(p, problems)
+        fprintf(out, "             %s\n", cli_esc(p->valuestring));
+}
+
+static void note_cell(const cJSON *o, char *buf, size_t size)
+{
+    double headers = cli_view_num(o, "headers_api_level"), api = cli_view_num(o, "api_level");
+    if (headers > api)
+        snprintf(buf, size, "include/ has API %g headers; a program built with them must ask for "
+                 "API %g or lower", headers, api);
+}
+
+static const cli_view_field choice_fields[] = {
+    {"bundle", NULL, bundle_cell, NULL, NULL},       {"why", NULL, why_cell, NULL, NULL},
+    {"declared", NULL, declared_cell, NULL, NULL},   {"measured", NULL, measured_cell, NULL, NULL},
+    {"caveat", "caveat", NULL, NULL, NULL},          {"parts", NULL, NULL, parts_lines, NULL},
+    {"integrity", NULL, NULL, integrity_lines, NULL}, {"note", NULL, note_cell, NULL, NULL}};
 
 /* The place of the search that decided, or NULL. */
-static const ortkit_resolve_step *taken_step(const report *r)
+static const cJSON *taken_step(const cJSON *view)
 {
-    for (size_t i = 0; i < ortkit_resolution_step_count(r->res); i++) {
-        const ortkit_resolve_step *s = ortkit_resolution_step(r->res, i);
-        if (s->verdict == ORTKIT_RESOLVE_TAKEN || s->verdict == ORTKIT_RESOLVE_FAILED)
+    const cJSON *s;
+    cJSON_ArrayForEach(s, cli_view_at(view, "search"))
+        if (!strcmp(cli_view_str(s, "result"), "taken") || !strcmp(cli_view_str(s, "result"), "failed"))
             return s;
-    }
     return NULL;
 }
 
-static int print_runtime(const report *r)
+static void decided_cell(const cJSON *o, char *buf, size_t size)
 {
-    printf("\nRuntime\n");
-    if (r->host_file) {
-        printf("  not loaded: the host is a described one, not this machine\n");
-        return 0;
-    }
-    if (!r->rt) {
-        printf(LABEL "none: %s\n", "error", cli_esc(r->rt_error));
-        return 0;
-    }
-    printf(LABEL "ONNX Runtime %s\n", "version", cli_esc(ortkit_runtime_version(r->rt)));
-    printf(LABEL "%s\n", "path", cli_esc(ortkit_runtime_path(r->rt)));
-    printf(LABEL "%s\n", "found by", cli_esc(ortkit_runtime_source(r->rt)));
-    printf(LABEL "%d (ortkit supports %d and newer)\n", "API level",
-           ortkit_runtime_api_level(r->rt), ORTKIT_MIN_ORT_API);
-    const ortkit_resolve_step *taken = taken_step(r);
-    if (r->chosen && taken && strcmp(taken->source, "bundles"))
-        printf(LABEL "%s decided: it comes before any bundle\n", "note", cli_esc(taken->source));
+    const cJSON *taken = taken_step(o);
+    if (cJSON_IsString(cli_view_at(o, "choice.bundle")) && taken &&
+        strcmp(cli_view_str(taken, "source"), "bundles"))
+        snprintf(buf, size, "%s decided: it comes before any bundle", cli_view_str(taken, "source"));
+}
 
-    printf("\nLive check: Neg on float32[4], built in memory, run on each provider\n");
-    if (print_table("", checks_view(r), COLUMNS(check_columns), "  ") ||
-        print_table("\nGPU providers: decided in a probe process, cached per runtime and host\n",
-                    gpu_providers_view(r), COLUMNS(gpu_provider_columns), "  "))
-        return -1;
-    cJSON *eps = runtime_ep_devices_view(r);
-    if (eps) {
-        printf("  ");
-        ep_devices_print(eps);
-        cJSON_Delete(eps);
+static const cli_view_field decided_fields[] = {{"note", NULL, decided_cell, NULL, NULL}};
+
+/* The runtime as loaded, and each provider checked live: 0, or -1 when a
+ * table could not be made. */
+static int runtime_lines(FILE *out, const cJSON *view)
+{
+    const cJSON *eps = cli_view_at(view, "ep_devices");
+    fprintf(out, "\nRuntime\n");
+    if (cJSON_IsString(cli_view_at(view, "host_file"))) {
+        fprintf(out, "  not loaded: the host is a described one, not this machine\n");
+        return 0;
     }
+    if (!cJSON_IsObject(cli_view_at(view, "runtime"))) {
+        fprintf(out, LABEL "none: %s\n", "error", cli_esc(cli_view_str(view, "error")));
+        return 0;
+    }
+    runtime_view_lines(out, cli_view_at(view, "runtime"), "version", LABEL);
+    cli_view_fields(out, view, CLI_VIEW_FIELDS(decided_fields), LABEL);
+    fprintf(out, "\nLive check: Neg on float32[4], built in memory, run on each provider\n");
+    if (cli_view_titled_table(out, "", cli_view_at(view, "checks"), CLI_VIEW_COLUMNS(check_columns),
+                              "  ") ||
+        cli_view_titled_table(out, "\nGPU providers: decided in a probe process, cached per "
+                              "runtime and host\n", cli_view_at(view, "gpu_providers"),
+                              CLI_VIEW_COLUMNS(gpu_provider_columns), "  "))
+        return -1;
+    fprintf(out, "  ");
+    ep_devices_print(eps);
     return 0;
 }
 
-/* The variables ortkit reads that are set here. */
-static void print_variables(void)
+/* The environment: the variables that change what is found, and those of
+ * every variable ortkit reads that are set here. */
+static void environment_lines(FILE *out, const cJSON *view)
 {
-    printf("\nVariables ortkit reads, those set\n");
-    cJSON *view = variables_view();
+    const cJSON *v;
     int any = 0;
-    const cJSON *o;
-    cJSON_ArrayForEach(o, view) {
-        if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(o, "value")))
+    fprintf(out, "\nEnvironment\n");
+    cJSON_ArrayForEach(v, cli_view_at(view, "environment"))
+        fprintf(out, "  %-20s %s\n", v->string, cJSON_IsString(v) ? cli_esc(v->valuestring) : "(unset)");
+    fprintf(out, "\nVariables ortkit reads, those set\n");
+    cJSON_ArrayForEach(v, cli_view_at(view, "variables")) {
+        if (!cJSON_IsString(cli_view_at(v, "value")))
             continue;
-        printf("  %s = %s\n", cli_view_str(o, "name"), cli_esc(cli_view_str(o, "value")));
+        fprintf(out, "  %s = %s\n", cli_view_str(v, "name"), cli_esc(cli_view_str(v, "value")));
         any = 1;
     }
     if (!any)
-        printf("  none\n");
-    cJSON_Delete(view);
+        fprintf(out, "  none\n");
 }
 
-/* 0, or -1 when a table could not be made (the report stops there). */
-static int print_text(const report *r)
+/* The last line: whether a runtime works here (or a bundle fits the described host). */
+static void verdict_cell(const cJSON *view, char *buf, size_t size)
 {
-    printf("ortkit doctor: ortkit %s\n\n", ortkit_version());
-    print_host(r);
-    printf("\nEnvironment\n");
-    for (size_t i = 0; i < sizeof env_vars / sizeof env_vars[0]; i++) {
-        const char *v = ortkit__env(env_vars[i]);
-        printf("  %-20s %s\n", env_vars[i], v ? cli_esc(v) : "(unset)");
-    }
-    print_variables();
-    if (print_bundles(r))
-        return -1;
-    print_choice(r);
-    if (print_table("\nSearch, in order: the first place that decides is what gets loaded\n",
-                    search_view(r), COLUMNS(search_columns), "  ") ||
-        print_runtime(r))
-        return -1;
-    printf("\nVerdict: ");
-    if (r->host_file)
-        printf("%s\n", r->chosen_ok ? "a bundle fits the described host" : "no bundle fits the described host");
-    else if (r->ok)
-        printf("ok: ONNX Runtime %s (%s) works on this host\n", cli_esc(ortkit_runtime_version(r->rt)),
-               cli_esc(ortkit_runtime_source(r->rt)));
-    else if (!r->rt)
-        printf("no usable ONNX Runtime\n");
+    const cJSON *rt = cli_view_at(view, "runtime");
+    if (cJSON_IsString(cli_view_at(view, "host_file")))
+        snprintf(buf, size, "%s", cJSON_IsString(cli_view_at(view, "choice.bundle"))
+                                      ? "a bundle fits the described host"
+                                      : "no bundle fits the described host");
+    else if (cli_view_bool(view, "ok"))
+        snprintf(buf, size, "ok: ONNX Runtime %s (%s) works on this host",
+                 cli_view_str(rt, "version"), cli_view_str(rt, "source"));
     else
-        printf("problems: see above\n");
-    return 0;
+        snprintf(buf, size, "%s", cJSON_IsObject(rt) ? "problems: see above" : "no usable ONNX Runtime");
 }
 
-/* ---- JSON ---------------------------------------------------------------------- */
-
-static cJSON *json_report(const report *r)
+/* The report as text, drawn from its view; the bundles' account is drawn
+ * by choice_view from the report's rows.  0, or -1 when a table could not
+ * be made (the report stops there). */
+static int print_text(const cJSON *view, const report *r)
 {
-    cJSON *root = cJSON_CreateObject();
-    char *host_json = NULL;
-    cJSON_AddStringToObject(root, "ortkit", ortkit_version());
-    if (ortkit_host_to_json(r->host, &host_json) == 0) {
-        cJSON_AddItemToObject(root, "host", cJSON_Parse(host_json));
-        ortkit_free(host_json);
-    }
-    cJSON *env = cJSON_AddObjectToObject(root, "environment");
-    for (size_t i = 0; i < sizeof env_vars / sizeof env_vars[0]; i++) {
-        const char *v = ortkit__env(env_vars[i]);
-        cJSON_AddItemToObject(env, env_vars[i], v ? cJSON_CreateString(v) : cJSON_CreateNull());
-    }
-    cJSON_AddItemToObject(root, "variables", variables_view());
-    cJSON_AddItemToObject(root, "dirs", bundle_dirs_json(r->list));
-    size_t n_rows = 0;
-    choice_row *rows = choice_rows_of_list(r->list, &n_rows);
-    if (rows && r->choice)
-        cJSON_AddItemToObject(root, "bundles", choice_view_json_measured(rows, n_rows, r->choice,
-                                                                          r->measure));
-    else
-        cJSON_AddArrayToObject(root, "bundles");
-    free(rows);
-    cJSON_AddItemToObject(root, "overrides", choice_view_overrides_json());
-    cJSON_AddItemToObject(root, "search", search_view(r));
-    cJSON *ch = cJSON_AddObjectToObject(root, "choice");
-    cJSON_AddItemToObject(ch, "bundle", r->chosen ? cJSON_CreateString(ortkit_bundle_manifest(r->chosen)->name)
-                                                  : cJSON_CreateNull());
-    cJSON_AddItemToObject(ch, "pin", r->pin ? cJSON_CreateString(r->pin) : cJSON_CreateNull());
-    cJSON_AddStringToObject(ch, "reason", r->choice ? r->choice->reason : "no bundles were found");
-    cJSON_AddItemToObject(ch, "model", r->model ? cJSON_CreateString(r->model) : cJSON_CreateNull());
-    cJSON_AddStringToObject(ch, "measured", ortkit_resolution_measured(r->res));
-    if (r->chosen)
-        cJSON_AddItemToObject(ch, "parts", parts_view(r, ortkit_bundle_manifest(r->chosen)));
-    if (r->chosen && !r->host_file) {
-        cJSON_AddBoolToObject(ch, "integrity_ok", r->verify_ok);
-        cJSON *p = cJSON_AddArrayToObject(ch, "problems");
-        for (size_t i = 0; r->verified && i < ortkit_bundle_problem_count(r->verified); i++)
-            cJSON_AddItemToArray(p, cJSON_CreateString(ortkit_bundle_problem(r->verified, i)));
-    }
-    if (r->rt) {
-        cJSON *o = cJSON_AddObjectToObject(root, "runtime");
-        cJSON_AddStringToObject(o, "version", ortkit_runtime_version(r->rt));
-        cJSON_AddStringToObject(o, "path", ortkit_runtime_path(r->rt));
-        cJSON_AddStringToObject(o, "source", ortkit_runtime_source(r->rt));
-        cJSON_AddNumberToObject(o, "api_level", ortkit_runtime_api_level(r->rt));
-        cJSON_AddItemToObject(root, "checks", checks_view(r));
-        cJSON_AddItemToObject(root, "gpu_providers", gpu_providers_view(r));
-        cJSON *eps = runtime_ep_devices_view(r);
-        cJSON_AddItemToObject(root, "ep_devices", eps ? eps : cJSON_CreateArray());
+    const char *host_file = cli_view_str(view, "host_file"), *pin = cli_view_str(cli_view_at(view, "choice"), "pin");
+    char verdict_text[2048];
+    printf("ortkit doctor: ortkit %s\n\n", cli_view_str(view, "ortkit"));
+    printf("Host%s%s\n", host_file[0] ? " described in " : "", cli_esc(host_file));
+    cli_view_fields(stdout, cli_view_at(view, "host"), host_view_brief_fields,
+                    host_view_brief_field_count, LABEL);
+    environment_lines(stdout, view);
+    if (cli_view_titled_table(stdout, "\nBundle directories, searched in this order\n",
+                              cli_view_at(view, "dirs"), CLI_VIEW_COLUMNS(bundle_dir_columns), "  "))
+        return -1;
+    printf("\nBundles\n");
+    if (r->count == 0) {
+        printf("  none found; make one with 'ortkit bundle import'\n");
     } else {
-        cJSON_AddNullToObject(root, "runtime");
-        if (!r->host_file)
-            cJSON_AddStringToObject(root, "error", r->rt_error);
+        size_t n = 0;
+        choice_row *rows = choice_rows_of_list(r->list, &n);
+        if (!rows)
+            return -1;
+        choice_view_preamble(stdout, "  ");
+        int rc = choice_view_print_measured(stdout, rows, n, r->choice, r->measure, "  ");
+        free(rows);
+        if (rc)
+            return rc;
     }
-    cJSON_AddBoolToObject(root, "ok", r->host_file ? r->chosen_ok : r->ok);
-    return root;
+    printf("\nChoice%s%s%s\n", pin[0] ? " (pinned: " : "", cli_esc(pin), pin[0] ? ")" : "");
+    cli_view_fields(stdout, cli_view_at(view, "choice"), CLI_VIEW_FIELDS(choice_fields), LABEL);
+    if (cli_view_titled_table(stdout, "\nSearch, in order: the first place that decides is what "
+                              "gets loaded\n", cli_view_at(view, "search"),
+                              CLI_VIEW_COLUMNS(search_columns), "  "))
+        return -1;
+    if (runtime_lines(stdout, view))
+        return -1;
+    verdict_cell(view, verdict_text, sizeof verdict_text);
+    printf("\nVerdict: %s\n", cli_esc(verdict_text));
+    return 0;
 }
 
 int cmd_doctor(int argc, char **argv)
@@ -702,8 +701,12 @@ int cmd_doctor(int argc, char **argv)
 
     int rc = gather(&r);
     if (rc == CLI_OK) {
-        int printed = json ? cli_json_print(json_report(&r))
-                           : print_text(&r) ? cli_fail("out of memory") : CLI_OK;
+        cJSON *view = json_report(&r);
+        int printed = !view ? cli_fail("out of memory")
+                      : json ? cli_json_print(view)
+                      : print_text(view, &r) ? cli_fail("out of memory") : CLI_OK;
+        if (!json)
+            cJSON_Delete(view);
         int ok = r.host_file ? r.chosen_ok : r.ok;
         rc = ok ? CLI_OK : CLI_FAIL;
         if (printed != CLI_OK)

@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "variant_worth.h"
 #include "opt.h"
+#include "view.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -43,16 +44,6 @@ static void version_text(char *buf, size_t size, int v)
     snprintf(buf, size, "%d.%d", v / 1000, (v % 1000) / 10);
 }
 
-static void driver_text(char *buf, size_t size, const ortkit_variant *v)
-{
-    if (!v->cuda)
-        snprintf(buf, size, "-");
-    else if (v->tegra)
-        snprintf(buf, size, "L4T R%s", v->min_driver);
-    else
-        snprintf(buf, size, "%s", v->min_driver);
-}
-
 /* The Python of a Flox build, from its name: "onnxruntime-python313-..." -> "3.13". */
 static void flox_python(char *buf, size_t size, const char *flox_name)
 {
@@ -65,7 +56,7 @@ static void flox_python(char *buf, size_t size, const char *flox_name)
         snprintf(buf, size, "%c.%.*s", p[0], (int)digits - 1, p + 1);
 }
 
-static cJSON *variant_json(const ortkit_variant *v, const char *flox_name, int fits,
+static cJSON *variant_view(const ortkit_variant *v, const char *flox_name, int fits,
                            const char *why)
 {
     char text[32];
@@ -127,173 +118,193 @@ static const char *level_below(const ortkit_variant *v)
     return NULL;
 }
 
-/* What each listed CPU level was measured to buy over lower ones: every
- * measured pair, and the level just below when that pair was never
- * measured, so that no gain is read into the table. */
-static void print_measured(const ortkit_variant *const *list, size_t count)
+/* What v's CPU level was measured to buy: over the level just below it
+ * ("measured" null when that pair was never measured, so that no gain is
+ * read into the table), and every lower level measured against it. */
+static void add_worth(cJSON *o, const ortkit_variant *v)
+{
+    const char *below = level_below(v);
+    if (!below)
+        return;
+    const char *m = variant_worth(v->name, below);
+    cJSON *over = cJSON_AddObjectToObject(o, "over_level_below");
+    cJSON_AddStringToObject(over, "variant", below);
+    cJSON_AddItemToObject(over, "measured", m ? cJSON_CreateString(m) : cJSON_CreateNull());
+    cJSON *all = cJSON_AddArrayToObject(o, "measured_over");
+    for (size_t j = 0; all && j < sizeof cpu_below / sizeof cpu_below[0]; j++) {
+        const char *lower = cpu_below[j][1];
+        int seen = 0; /* "cpu" is below both generic builds: once */
+        for (size_t k = 0; k < j; k++)
+            seen |= !strcmp(cpu_below[k][1], lower);
+        if (seen || !(m = variant_worth(v->name, lower)))
+            continue;
+        cJSON *e = cJSON_CreateObject();
+        ortkit__json_add_strings(e, "variant", lower, "measured", m, NULL);
+        cJSON_AddItemToArray(all, e);
+    }
+}
+
+/* What each CPU level was measured to buy over lower ones, drawn from the view. */
+static void worth_lines(const cJSON *variants)
 {
     int any = 0;
-    for (size_t i = 0; i < count; i++) {
-        const char *below = level_below(list[i]);
+    const cJSON *v, *e;
+    cJSON_ArrayForEach(v, variants) {
+        const cJSON *below = cli_view_at(v, "over_level_below");
         if (!below)
             continue;
-        int below_said = 0;
-        for (size_t j = 0; j < sizeof cpu_below / sizeof cpu_below[0]; j++) {
-            const char *lower = cpu_below[j][1];
-            const char *m = variant_worth(list[i]->name, lower);
-            int seen = 0; /* "cpu" is below both generic builds: once */
-            for (size_t k = 0; k < j; k++)
-                seen |= !strcmp(cpu_below[k][1], lower);
-            if (!m || seen)
-                continue;
-            if (!any++)
-                printf("\nwhat a CPU level buys over lower ones (docs/PERFORMANCE.md):\n");
-            printf("  %s over %s: %s\n", list[i]->name, lower, m);
-            below_said |= !strcmp(lower, below);
-        }
-        if (!below_said) {
-            if (!any++)
-                printf("\nwhat a CPU level buys over lower ones (docs/PERFORMANCE.md):\n");
-            printf("  %s over %s: not measured\n", list[i]->name, below);
-        }
+        if (!any++)
+            printf("\nwhat a CPU level buys over lower ones (docs/PERFORMANCE.md):\n");
+        cJSON_ArrayForEach(e, cli_view_at(v, "measured_over"))
+            printf("  %s over %s: %s\n", cli_view_str(v, "name"), cli_view_str(e, "variant"),
+                   cli_view_str(e, "measured"));
+        if (!cJSON_IsString(cli_view_at(below, "measured")))
+            printf("  %s over %s: not measured\n", cli_view_str(v, "name"),
+                   cli_view_str(below, "variant"));
     }
 }
 
-/* The table's columns: with FITS and WHY for --fits, FLOX NAME for --flox,
- * and NOTE (why a variant cannot be built) only when one has a note. */
-static cli_table *new_table(int fits, int flox, const ortkit_variant *const *list, size_t count)
+static void cubin_cell(const cJSON *o, char *buf, size_t size)
 {
-    static const char *const plain[] = {"VARIANT", "ARCH", "CUBIN", "MIN DRIVER", "CPU FLAGS", "NOTE"};
-    static const char *const plain_flox[] = {"VARIANT", "FLOX NAME", "ARCH", "CUBIN", "MIN DRIVER",
-                                             "CPU FLAGS", "NOTE"};
-    static const char *const fit[] = {"VARIANT", "FITS", "WHY"};
-    static const char *const fit_flox[] = {"VARIANT", "FLOX NAME", "FITS", "WHY"};
-    const char *const *headers = fits ? (flox ? fit_flox : fit) : (flox ? plain_flox : plain);
-    int note = 0;
-    for (size_t i = 0; i < count; i++)
-        note |= list[i]->defect[0] != 0;
-    return cli_table_new((fits ? 3 : 5 + (size_t)note) + (size_t)flox, headers);
+    snprintf(buf, size, "%s", cJSON_IsString(cli_view_at(o, "cuda")) ? cli_view_str(o, "cubin") : "-");
 }
 
-/* One variant as JSON, with what its CPU level was measured to be worth. */
-static int add_json(cJSON *arr, const ortkit_variant *v, const char *flox_name, int ok, const char *why)
+static void driver_cell(const cJSON *o, char *buf, size_t size)
 {
-    cJSON *o = variant_json(v, flox_name, ok, why);
-    const char *below = level_below(v);
-    if (o && below) {
-        const char *m = variant_worth(v->name, below);
-        cJSON *over = cJSON_AddObjectToObject(o, "over_level_below");
-        cJSON_AddStringToObject(over, "variant", below);
-        cJSON_AddItemToObject(over, "measured", m ? cJSON_CreateString(m) : cJSON_CreateNull());
+    if (!cJSON_IsString(cli_view_at(o, "cuda")))
+        snprintf(buf, size, "-");
+    else if (cli_view_bool(o, "jetson"))
+        snprintf(buf, size, "L4T R%s", cli_view_str(o, "min_l4t"));
+    else
+        snprintf(buf, size, "%s", cli_view_str(o, "min_driver"));
+}
+
+enum { FITS = 1, FLOX = 2, PLAIN = 4, NOTE = 8 };
+
+/* Every column, with the tables it belongs to: FITS and WHY for --fits,
+ * FLOX NAME for --flox, NOTE (why a variant cannot be built) only when one
+ * has a note. */
+static const struct {
+    cli_view_column column;
+    int in;
+} all_columns[] = {{{"VARIANT", "name", NULL, 0, NULL}, FITS | PLAIN},
+                   {{"FLOX NAME", "flox_name", NULL, 0, NULL}, FLOX},
+                   {{"FITS", "fits", NULL, 0, NULL}, FITS},
+                   {{"WHY", "why", NULL, 0, NULL}, FITS},
+                   {{"ARCH", "arch", NULL, 0, NULL}, PLAIN},
+                   {{"CUBIN", NULL, cubin_cell, 0, NULL}, PLAIN},
+                   {{"MIN DRIVER", NULL, driver_cell, 0, NULL}, PLAIN},
+                   {{"CPU FLAGS", "cpu_flags", NULL, 0, NULL}, PLAIN},
+                   {{"NOTE", "defect", NULL, 0, NULL}, NOTE}};
+
+/* The view's variants as the table: 0, or -1 when it could not be made. */
+static int variants_table(const cJSON *variants, int fits, int flox)
+{
+    cli_view_column columns[sizeof all_columns / sizeof all_columns[0]];
+    size_t n = 0;
+    int want = (fits ? FITS : PLAIN) | (flox ? FLOX : 0);
+    const cJSON *v;
+    cJSON_ArrayForEach(v, variants)
+        want |= !fits && cJSON_IsString(cli_view_at(v, "defect")) ? NOTE : 0;
+    for (size_t i = 0; i < sizeof all_columns / sizeof all_columns[0]; i++)
+        if (all_columns[i].in & want)
+            columns[n++] = all_columns[i].column;
+    return cli_view_table(stdout, variants, columns, n, NULL);
+}
+
+/* The variants to show: those named (p.args), or all; NULL when one is not
+ * a variant (the library's error set) or memory runs out. */
+static const ortkit_variant **variants_listed(const cli_opt_parser *p, size_t *count)
+{
+    *count = p->n_args ? (size_t)p->n_args : ortkit_variant_count();
+    const ortkit_variant **list = calloc(*count ? *count : 1, sizeof *list);
+    for (size_t i = 0; list && i < *count; i++) {
+        if (!p->n_args) {
+            list[i] = ortkit_variant_get(i);
+        } else if (ortkit_variant_parse(&list[i], p->args[i]) != 0) {
+            free(list);
+            return NULL;
+        }
     }
-    if (!o || !cJSON_AddItemToArray(arr, o)) {
-        cJSON_Delete(o);
-        return -1;
+    if (!list)
+        ortkit__error_set(ORTKIT_E_NOMEM, "out of memory");
+    return list;
+}
+
+/* The view: every variant listed, with whether it fits host (when given)
+ * and why; what --json prints and the text is drawn from.  NULL with the
+ * library's error set. */
+static cJSON *variants_view(const ortkit_variant **list, size_t count, const ortkit_host *host)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON *arr = root ? cJSON_AddArrayToObject(root, "variants") : NULL;
+    for (size_t i = 0; arr && i < count; i++) {
+        char why[256] = "", flox_name[128];
+        int ok = host ? ortkit_variant_fits(list[i], host, why, sizeof why) : -1;
+        if (ortkit_variant_name(list[i], flox_name, sizeof flox_name, ORTKIT_VARIANT_FLOX) != 0) {
+            cJSON_Delete(root);
+            return NULL;
+        }
+        cJSON *o = variant_view(list[i], flox_name, ok, why);
+        add_worth(o, list[i]);
+        if (!o || !cJSON_AddItemToArray(arr, o)) {
+            cJSON_Delete(o);
+            arr = NULL;
+        }
     }
-    return 0;
+    if (!arr) {
+        cJSON_Delete(root);
+        ortkit__error_set(ORTKIT_E_NOMEM, "out of memory");
+        return NULL;
+    }
+    return root;
+}
+
+/* The view as text: the table (with --fits and no --all, only those that
+ * fit), then how many fit or what each CPU level buys. */
+static int variants_text(cJSON *view, int fits, int flox, int only_fits, const char *host_file)
+{
+    cJSON *variants = cJSON_GetObjectItemCaseSensitive(view, "variants");
+    int count = cJSON_GetArraySize(variants), fitting = 0;
+    for (cJSON *v = variants ? variants->child : NULL, *next; v; v = next) {
+        next = v->next;
+        fitting += cli_view_bool(v, "fits");
+        if (only_fits && !cli_view_bool(v, "fits"))
+            cJSON_Delete(cJSON_DetachItemViaPointer(variants, v));
+    }
+    if (variants_table(variants, fits, flox))
+        return cli_fail("out of memory");
+    if (fits)
+        printf("\n%d of %d variant%s fit%s %s%s\n", fitting, count, count == 1 ? "" : "s",
+               count == 1 ? "s" : "", host_file ? "the described host" : "this host",
+               only_fits && fitting < count ? "; --all lists the others and why not" : "");
+    else
+        worth_lines(variants);
+    return CLI_OK;
 }
 
 int cmd_variants(int argc, char **argv)
 {
     variants_args a = {0, 0, 0, 0, NULL};
-    int rc = CLI_FAIL;
     cli_opt_parser p;
     if (cli_opt_parse(&p, &variants_spec, NULL, &a, argc, argv))
         return p.status;
-    const char *host_file = a.host;
-    int fits = a.fits || a.host, flox = a.flox, json = a.json;
+    int fits = a.fits || a.host;
     /* --fits lists the fits; every row with --all, or when variants are named. */
     int only_fits = fits && !a.all && !p.n_args;
-
-    /* The variants to show: those named, or all. */
-    size_t count = p.n_args ? (size_t)p.n_args : ortkit_variant_count();
-    const ortkit_variant **list = calloc(count ? count : 1, sizeof *list);
-    cli_table *table = NULL;
-    cJSON *root = NULL, *arr = NULL;
+    size_t count = 0;
+    const ortkit_variant **list = variants_listed(&p, &count);
     ortkit_host *host = NULL;
-    if (!list)
-        return cli_fail("out of memory");
-    for (size_t i = 0; i < count; i++) {
-        if (p.n_args) {
-            if (ortkit_variant_parse(&list[i], p.args[i]) != 0) {
-                rc = cli_fail_lib();
-                goto cleanup;
-            }
-        } else {
-            list[i] = ortkit_variant_get(i);
-        }
-    }
-
-    if (fits && (host_file ? ortkit_host_load(&host, host_file) : ortkit_host_detect(&host))) {
+    cJSON *view = NULL;
+    int rc = CLI_FAIL;
+    if (!list || (fits && (a.host ? ortkit_host_load(&host, a.host) : ortkit_host_detect(&host))) ||
+        !(view = variants_view(list, count, host)))
         rc = cli_fail_lib();
-        goto cleanup;
-    }
-
-    if (json) {
-        root = cJSON_CreateObject();
-        arr = root ? cJSON_AddArrayToObject(root, "variants") : NULL;
-        if (!arr) {
-            rc = cli_fail("out of memory");
-            goto cleanup;
-        }
-    } else if (!(table = new_table(fits, flox, list, count))) {
-        rc = cli_fail("out of memory");
-        goto cleanup;
-    }
-
-    size_t fitting = 0;
-    for (size_t i = 0; i < count; i++) {
-        const ortkit_variant *v = list[i];
-        char why[256] = "", driver[32], flox_name[128];
-        int ok = fits ? ortkit_variant_fits(v, host, why, sizeof why) : -1;
-        fitting += ok == 1;
-        if (ortkit_variant_name(v, flox_name, sizeof flox_name, ORTKIT_VARIANT_FLOX) != 0) {
-            rc = cli_fail_lib();
-            goto cleanup;
-        }
-        if (json) {
-            if (add_json(arr, v, flox_name, ok, why)) {
-                rc = cli_fail("out of memory");
-                goto cleanup;
-            }
-            continue;
-        }
-        if (only_fits && ok != 1)
-            continue;
-        driver_text(driver, sizeof driver, v);
-        const char *cubin = v->cuda ? v->cubin : "-";
-        if (fits && flox)
-            cli_table_add(table, (const char *[]){v->name, flox_name, ok ? "yes" : "no", why});
-        else if (fits)
-            cli_table_add(table, (const char *[]){v->name, ok ? "yes" : "no", why});
-        else if (flox)
-            cli_table_add(table, (const char *[]){v->name, flox_name,
-                                                  ortkit_arch_name(v->arch), cubin, driver,
-                                                  v->cpu_flags, v->defect});
-        else
-            cli_table_add(table, (const char *[]){v->name, ortkit_arch_name(v->arch), cubin,
-                                                  driver, v->cpu_flags, v->defect});
-    }
-
-    if (json) {
-        rc = cli_json_print(root);
-        root = NULL;
-        goto cleanup;
-    }
-    if (cli_table_print(table, stdout, NULL)) {
-        rc = cli_fail("out of memory");
-        goto cleanup;
-    }
-    if (fits)
-        printf("\n%zu of %zu variant%s fit%s %s%s\n", fitting, count, count == 1 ? "" : "s",
-               count == 1 ? "s" : "", host_file ? "the described host" : "this host",
-               only_fits && fitting < count ? "; --all lists the others and why not" : "");
+    else if (a.json)
+        rc = cli_json_print(view), view = NULL; /* cli_json_print frees it */
     else
-        print_measured(list, count);
-    rc = CLI_OK;
-cleanup:
-    cJSON_Delete(root);
-    cli_table_free(table);
+        rc = variants_text(view, fits, a.flox, only_fits, a.host);
+    cJSON_Delete(view);
     ortkit_host_free(host);
     free(list);
     return rc;

@@ -1,17 +1,22 @@
 /*
- * host_view.h - what `host` and `doctor` both print of a host: its CPU
- * features as one wrapped list, and the CUDA platform it takes.
+ * host_view.h - a host as `host` and `doctor` show it: its view is the JSON
+ * ortkit_host_to_json writes (`host --json`), and the text is drawn from it
+ * by a table of fields.
  */
 #ifndef ORTKIT_CLI_HOST_VIEW_H
 #define ORTKIT_CLI_HOST_VIEW_H
 
 #include "cli.h"
+#include "view.h"
 
-/* "LEAD asimd fp16 ..." wrapped under LEAD's width; none_word ("none",
- * "none detected") when the host has none. */
-void host_view_features(FILE *out, const char *lead, const ortkit_host *h, const char *none_word);
-/* "LEADsbsa: NVIDIA's SBSA CUDA (arm64, not a Jetson)", on arm64 hosts only:
- * x86-64 takes one CUDA, on arm64 the platform decides which builds run. */
-void host_view_platform(FILE *out, const char *lead, const ortkit_host *h);
+/* The host's view; NULL with the library's error set. */
+cJSON *host_view(const ortkit_host *h);
+
+/* `ortkit host`'s lines, labelled "%-12s". */
+extern const cli_view_field host_view_fields[];
+extern const size_t host_view_field_count;
+/* `ortkit doctor`'s shorter lines, labelled "  %-10s ". */
+extern const cli_view_field host_view_brief_fields[];
+extern const size_t host_view_brief_field_count;
 
 #endif

@@ -78,7 +78,7 @@ static char *wheel_words(const char *reason)
 }
 
 /* The view's data, once: JSON prints it as it is, the text is drawn from it. */
-static cJSON *choice_json(const ortkit_wheel_index *x, const ortkit_bundle_choice *c, const char *python,
+static cJSON *choice_view(const ortkit_wheel_index *x, const ortkit_bundle_choice *c, const char *python,
                           const char *interpreter)
 {
     const ortkit_repo_info *info = ortkit_wheel_index_info(x);
@@ -130,27 +130,28 @@ static cJSON *choice_json(const ortkit_wheel_index *x, const ortkit_bundle_choic
     return j;
 }
 
-static int print_choice(const cJSON *j)
+static void serial_cell(const cJSON *o, char *buf, size_t size)
 {
-    printf("index   %s\n", cli_esc(cli_view_str(j, "index")));
-    printf("serial  %.0f, expires %s, signed by key %s\n",
-           cJSON_GetObjectItemCaseSensitive(j, "serial")->valuedouble, cli_esc(cli_view_str(j, "expires")),
-           cli_esc(cli_view_str(j, "key_id")));
-    printf("python  %s\n\n", cli_esc(cli_view_str(j, "python")));
-    static const char *const headers[] = {"", "VERSION", "PYTHON", "PLATFORM", "VERDICT"};
-    cli_table *t = cli_table_new(5, headers);
-    const cJSON *w;
-    cJSON_ArrayForEach(w, cJSON_GetObjectItemCaseSensitive(j, "wheels")) {
-        char verdict[1200];
-        int fits = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(w, "fits"));
-        snprintf(verdict, sizeof verdict, "%s%s%s", fits ? "fits" : "does not fit",
-                 cli_view_str(w, "why")[0] ? ": " : "", cli_view_str(w, "why"));
-        cli_table_add(t, (const char *[]){cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(w, "chosen")) ? "*" : "",
-                                          cli_view_str(w, "version"), cli_view_str(w, "python"), cli_view_str(w, "platform_tag"),
-                                          verdict});
-    }
-    int rc = cli_table_print(t, stdout, NULL) ? cli_fail("out of memory") : CLI_OK;
-    cli_table_free(t);
+    snprintf(buf, size, "%.0f, expires %s, signed by key %s", cli_view_num(o, "serial"),
+             cli_view_str(o, "expires"), cli_view_str(o, "key_id"));
+}
+
+static const cli_view_field index_fields[] = {{"index", "index", NULL, NULL, ""},
+                                              {"serial", NULL, serial_cell, NULL, ""},
+                                              {"python", "python", NULL, NULL, ""}};
+static const cli_view_column wheel_columns[] = {{"", NULL, bundle_repo_chosen_cell, 0, NULL},
+                                                {"VERSION", "version", NULL, 0, NULL},
+                                                {"PYTHON", "python", NULL, 0, NULL},
+                                                {"PLATFORM", "platform_tag", NULL, 0, NULL},
+                                                {"VERDICT", NULL, bundle_repo_verdict_cell, 0, NULL}};
+
+/* The view as text: the index, each wheel and its verdict, the choice. */
+static int choice_text(const cJSON *j)
+{
+    cli_view_fields(stdout, j, CLI_VIEW_FIELDS(index_fields), "%-7s ");
+    printf("\n");
+    int rc = cli_view_table(stdout, cli_view_at(j, "wheels"), CLI_VIEW_COLUMNS(wheel_columns), NULL)
+                 ? cli_fail("out of memory") : CLI_OK;
     const char *pip = cli_view_str(j, "pip");
     printf("\n%s %s\n", pip[0] ? "best:" : "none fits:", cli_esc(cli_view_str(j, "reason")));
     if (pip[0])
@@ -215,12 +216,12 @@ int cmd_wheel_choose(const cli_opt_spec *spec, int argc, char **argv)
         rc = cli_fail_lib();
         goto cleanup;
     }
-    cJSON *j = choice_json(x, c, version, py);
+    cJSON *j = choice_view(x, c, version, py);
     if (a.json) {
         cJSON_AddNumberToObject(j, "status", crc ? 1 : 0);
         rc = cli_json_print(j);
     } else {
-        rc = print_choice(j);
+        rc = choice_text(j);
         cJSON_Delete(j);
     }
     if (!rc && crc)

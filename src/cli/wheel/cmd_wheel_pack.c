@@ -1,5 +1,6 @@
 /* cmd_wheel_pack.c - `ortkit wheel pack`: a build's onnxruntime package tree into a wheel. */
 #include "wheel_cmds.h"
+#include "view.h"
 #include "ortkit/tools/wheel.h"
 
 #include <stdlib.h>
@@ -24,6 +25,16 @@ const cli_opt wheel_pack_opts[] = {
     CLI_OPT_ARGS(1, 1, "pack needs PACKAGE_DIR: the onnxruntime directory of a build with Python"),
     CLI_OPT_END};
 
+static void tag_cell(const cJSON *o, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s-%s-%s", cli_view_str(o, "python_tag"), cli_view_str(o, "abi_tag"),
+             cli_view_str(o, "platform_tag"));
+}
+
+static const cli_view_field packed_fields[] = {{"wheel", "wheel", NULL, NULL, ""},
+                                               {"tag", NULL, tag_cell, NULL, ""},
+                                               {"because", "platform_tag_from", NULL, NULL, ""}};
+
 int cmd_wheel_pack(const cli_opt_spec *spec, int argc, char **argv)
 {
     pack_args a = {NULL, NULL, ".", NULL, 0};
@@ -44,18 +55,12 @@ int cmd_wheel_pack(const cli_opt_spec *spec, int argc, char **argv)
     int rc = ortkit_wheel_open(&w, path) ? cli_fail_lib() : CLI_OK;
     if (!rc) {
         const ortkit_wheel_info *in = ortkit_wheel_info_get(w);
-        if (a.json) {
-            cJSON *j = cJSON_CreateObject();
-            cJSON_AddStringToObject(j, "wheel", path);
-            cJSON_AddStringToObject(j, "platform_tag", in->platform_tag);
-            cJSON_AddStringToObject(j, "platform_tag_from", in->tag_from);
-            rc = cli_json_print(j);
-        } else {
-            printf("wheel     %s\n", cli_esc(path));
-            printf("tag       %s-%s-%s\n", cli_esc(in->python_tag), cli_esc(in->abi_tag),
-                   cli_esc(in->platform_tag));
-            printf("because   %s\n", cli_esc(in->tag_from));
-        }
+        /* The text is drawn from the JSON --json prints. */
+        cJSON *j = cJSON_CreateObject();
+        ortkit__json_add_strings(j, "wheel", path, "python_tag", in->python_tag, "abi_tag",
+                                 in->abi_tag, "platform_tag", in->platform_tag, "platform_tag_from",
+                                 in->tag_from, NULL);
+        rc = cli_view_print(j, a.json, CLI_VIEW_FIELDS(packed_fields), "%-9s ");
     }
     ortkit_wheel_free(w);
     free(path);

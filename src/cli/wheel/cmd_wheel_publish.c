@@ -27,6 +27,22 @@ const cli_opt wheel_publish_opts[] = {
     CLI_OPT_ARGS(1, CLI_OPT_ANY, "publish needs WHEEL...: the wheels to add"),
     CLI_OPT_END};
 
+static void published_lines(FILE *out, const char *lead, const cJSON *o)
+{
+    const cJSON *w;
+    cJSON_ArrayForEach(w, cli_view_at(o, "wheels"))
+        fprintf(out, "%s%s\n", lead, cli_esc(w->valuestring));
+}
+
+static void index_cell(const cJSON *o, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s (serve it as static files; pip install --index-url URL/VARIANT/ "
+             "onnxruntime, or 'ortkit wheel choose URL --pubkey KEY')", cli_view_str(o, "index"));
+}
+
+static const cli_view_field published_fields[] = {{"published", NULL, NULL, published_lines, NULL},
+                                                  {"index", NULL, index_cell, NULL, NULL}};
+
 int cmd_wheel_publish(const cli_opt_spec *spec, int argc, char **argv)
 {
     publish_args a = {NULL, NULL, NULL, 0, 0};
@@ -48,15 +64,10 @@ int cmd_wheel_publish(const cli_opt_spec *spec, int argc, char **argv)
     free(password);
     if (rc)
         return rc;
-    if (a.json) {
-        cJSON *j = cJSON_CreateObject();
-        cJSON_AddStringToObject(j, "index", a.index);
-        cJSON_AddNumberToObject(j, "published", p.n_args);
-        return cli_json_print(j);
-    }
-    for (int i = 0; i < p.n_args; i++)
-        printf("published %s\n", cli_esc(p.args[i]));
-    printf("index     %s (serve it as static files; pip install --index-url URL/VARIANT/ "
-           "onnxruntime, or 'ortkit wheel choose URL --pubkey KEY')\n", cli_esc(a.index));
-    return CLI_OK;
+    /* The text is drawn from the JSON --json prints. */
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "index", a.index);
+    cJSON_AddNumberToObject(j, "published", p.n_args);
+    cJSON_AddItemToObject(j, "wheels", cJSON_CreateStringArray((const char *const *)p.args, p.n_args));
+    return cli_view_print(j, a.json, CLI_VIEW_FIELDS(published_fields), "%-9s ");
 }

@@ -37,31 +37,38 @@ static cJSON *wheel_view(const ortkit_wheel_info *in)
     return j;
 }
 
-static void print_view(const cJSON *j)
+static void needs_cell(const cJSON *o, char *buf, size_t size)
 {
-    static const char *const rows[][2] = {
-        {"wheel", "wheel"},     {"version", "version"},   {"variant", "variant"},
-        {"onnxruntime", "onnxruntime"}, {"python", "python"}, {"platform", "platform_tag"},
-        {"because", "platform_tag_from"}, {"arch", "arch"}};
-    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
-        printf("%-12s %s\n", rows[i][0], cli_esc(cli_view_str(j, rows[i][1])));
-    const cJSON *n = cJSON_GetObjectItemCaseSensitive(j, "needs");
-    printf("%-12s glibc %s, GLIBCXX %s, CXXABI %s (read from its libraries)\n", "needs",
-           cli_esc(cli_view_str(n, "glibc")), cli_esc(cli_view_str(n, "glibcxx")), cli_esc(cli_view_str(n, "cxxabi")));
-    char size[32];
-    ortkit__human_bytes(size, sizeof size,
-                        cJSON_GetObjectItemCaseSensitive(j, "unpacked_bytes")->valuedouble);
-    printf("%-12s %d, %s unpacked; RECORD's sizes and SHA-256s match\n", "files",
-           cJSON_GetObjectItemCaseSensitive(j, "files")->valueint, size);
-    printf("%-12s", "providers");
-    const cJSON *p;
-    int first = 1;
-    cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(j, "providers")) {
-        printf("%s%s", first ? " " : ", ", cli_esc(p->valuestring));
-        first = 0;
-    }
-    printf("\n");
+    const cJSON *n = cli_view_at(o, "needs");
+    snprintf(buf, size, "glibc %s, GLIBCXX %s, CXXABI %s (read from its libraries)",
+             cli_view_str(n, "glibc"), cli_view_str(n, "glibcxx"), cli_view_str(n, "cxxabi"));
 }
+
+static void files_cell(const cJSON *o, char *buf, size_t size)
+{
+    char unpacked[32];
+    ortkit__human_bytes(unpacked, sizeof unpacked, cli_view_num(o, "unpacked_bytes"));
+    snprintf(buf, size, "%s, %s unpacked; RECORD's sizes and SHA-256s match", cli_view_str(o, "files"),
+             unpacked);
+}
+
+static void providers_cell(const cJSON *o, char *buf, size_t size)
+{
+    cli_view_join(cli_view_at(o, "providers"), ", ", buf, size);
+}
+
+static const cli_view_field wheel_fields[] = {
+    {"wheel", "wheel", NULL, NULL, ""},
+    {"version", "version", NULL, NULL, ""},
+    {"variant", "variant", NULL, NULL, ""},
+    {"onnxruntime", "onnxruntime", NULL, NULL, ""},
+    {"python", "python", NULL, NULL, ""},
+    {"platform", "platform_tag", NULL, NULL, ""},
+    {"because", "platform_tag_from", NULL, NULL, ""},
+    {"arch", "arch", NULL, NULL, ""},
+    {"needs", NULL, needs_cell, NULL, ""},
+    {"files", NULL, files_cell, NULL, ""},
+    {"providers", NULL, providers_cell, NULL, ""}};
 
 int cmd_wheel_show(const cli_opt_spec *spec, int argc, char **argv)
 {
@@ -74,14 +81,9 @@ int cmd_wheel_show(const cli_opt_spec *spec, int argc, char **argv)
         return cli_fail_lib();
     const ortkit_wheel_info *in = ortkit_wheel_info_get(w);
     cJSON *j = wheel_view(in);
-    int rc = CLI_OK;
-    if (a.json) {
+    if (j && a.json)
         cJSON_AddItemToObject(j, "facts", cJSON_Parse(in->facts_json));
-        rc = cli_json_print(j);
-    } else {
-        print_view(j);
-        cJSON_Delete(j);
-    }
+    int rc = cli_view_print(j, a.json, CLI_VIEW_FIELDS(wheel_fields), "%-12s ");
     ortkit_wheel_free(w);
     return rc;
 }

@@ -10,6 +10,8 @@
  *   repo_install.c  install one entry
  *   repo_publish.c  publish bundles, make key pairs
  *   repo_npm.c      Microsoft's release from the npm registry, checked, as a bundle
+ *   repo_releases.c Microsoft's GitHub release tarballs: names, the SHA-256s ortkit carries
+ *   repo_github.c   Microsoft's release from GitHub, checked against them, as a bundle
  */
 #ifndef ORTKIT_REPO_H
 #define ORTKIT_REPO_H
@@ -103,6 +105,9 @@ int ortkit__pack(char sha256[65], uint64_t *size, uint64_t *unpacked, const ortk
 /* Unpack archive into the empty directory to: regular files, directories
  * and links to a name in the same directory only, at most max_bytes. */
 int ortkit__unpack(const char *archive, const char *to, uint64_t max_bytes);
+/* The same rules for a tar + gzip release tarball (a leading "./" is
+ * allowed); max_bytes bounds what it unpacks to. */
+int ortkit__unpack_gzip(const char *archive, const char *to, uint64_t max_bytes);
 
 /* ---- fetching (repo_fetch.c) ---------------------------------------------------- */
 
@@ -135,6 +140,11 @@ typedef struct ortkit__fetch_job {
     ortkit_repo_progress_fn progress;
     void *progress_arg;
     uint64_t resumed_from, downloaded; /* out */
+    /* 1: size is only the most there may be (the file's own is not known);
+     * the hash decides.  vouch: who gives size and sha256, in messages
+     * (NULL: "the signed index"). */
+    int size_is_max;
+    const char *vouch;
 } ortkit__fetch_job;
 int ortkit__fetch_file(const ortkit__source *src, ortkit__fetch_job *job);
 /* Fetch rel whole into path (made afresh, removed on failure), at most max
@@ -143,6 +153,36 @@ int ortkit__fetch_file(const ortkit__source *src, ortkit__fetch_job *job);
  * nonzero from it stops the transfer (ORTKIT_E_CANCELLED). */
 int ortkit__fetch_whole(const ortkit__source *src, const char *rel, const char *path, uint64_t max,
                         uint64_t *got, ortkit_repo_progress_fn progress, void *progress_arg);
+/* A progress function (arg: the ortkit_bundle_import_options, or NULL) that
+ * stops a download when the import's cancel says so. */
+int ortkit__import_cancel_progress(void *arg, uint64_t done, uint64_t total);
+/* A new directory $TMPDIR/ortkit-fetch-XXXXXX (else under /tmp) into out;
+ * out is "" on failure. */
+int ortkit__fetch_tmpdir(char *out, size_t size);
+
+/* ---- Microsoft's GitHub releases (repo_releases.c) ------------------------------ */
+
+/* The releases ortkit knows the SHA-256 of: 1.17 to 1.30. */
+#define ORTKIT__RELEASE_FIRST "1.17"
+#define ORTKIT__RELEASE_LAST "1.30"
+
+typedef struct ortkit__release {
+    const char *version; /* "1.30.0" */
+    const char *arch;    /* Microsoft's word: "x64", "aarch64" */
+    const char *flavour; /* "cpu", "cuda12", "cuda13" */
+    const char *file;    /* onnxruntime-linux-x64-1.30.0.tgz */
+    uint64_t size;       /* 0: not known */
+    const char *sha256;  /* 64 lower-case hex digits */
+} ortkit__release;
+
+size_t ortkit__release_count(void);
+const ortkit__release *ortkit__release_at(size_t i);
+/* The row of version, arch and flavour; NULL: ortkit knows no hash of it. */
+const ortkit__release *ortkit__release_find(const char *version, const char *arch,
+                                            const char *flavour);
+/* The tarball's file name as Microsoft names it. */
+int ortkit__release_file(char *out, size_t size, const char *version, const char *arch,
+                         const char *flavour);
 
 /* ---- state and locks (repo_state.c) --------------------------------------------- */
 

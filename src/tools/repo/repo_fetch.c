@@ -186,6 +186,9 @@ static int fetch_url(stream *s, const ortkit__source *src, const char *rel)
     s->curl = NULL;
     if (r == CURLE_OK)
         return ORTKIT_OK;
+    /* Asked for the rest of a part that already holds the whole file. */
+    if (r == CURLE_HTTP_RETURNED_ERROR && code == 416 && s->to_file && s->have)
+        return ORTKIT_OK;
     if (s->too_big)
         return ORTKIT_E_FORMAT; /* the caller says what */
     if (s->write_errno)
@@ -296,6 +299,7 @@ static int hash_part(stream *s, const char *part)
 int ortkit__fetch_file(const ortkit__source *src, ortkit__fetch_job *job)
 {
     stream s = {.fd = -1, .want = job->size, .job = job, .to_file = 1};
+    const char *vouch = job->vouch ? job->vouch : "the signed index";
     job->resumed_from = job->downloaded = 0;
     int rc = ORTKIT_OK, discard = 0;
     struct stat st;
@@ -324,18 +328,19 @@ int ortkit__fetch_file(const ortkit__source *src, ortkit__fetch_job *job)
         rc = src->remote ? fetch_url(&s, src, job->rel) : fetch_path(&s, src, job->rel);
         if (rc == ORTKIT_E_FORMAT && s.too_big) {
             discard = 1;
-            rc = ortkit__error_set(ORTKIT_E_FORMAT, "%s/%s is larger than the %llu bytes the "
-                                   "index says: refused", src->base, job->rel,
-                                   (unsigned long long)job->size);
+            rc = ortkit__error_set(ORTKIT_E_FORMAT, "%s/%s is larger than the %llu bytes %s "
+                                   "%s: refused", src->base, job->rel,
+                                   (unsigned long long)job->size, vouch,
+                                   job->size_is_max ? "allows" : "says");
         }
         if (rc)
             goto cleanup;
     }
-    if (s.have != job->size) {
+    if (s.have != job->size && !job->size_is_max) {
         /* The server's file ended early: what there is may be right so far. */
-        rc = ortkit__error_set(ORTKIT_E_IO, "%s/%s ended after %llu of the %llu bytes the index "
-                               "says", src->base, job->rel, (unsigned long long)s.have,
-                               (unsigned long long)job->size);
+        rc = ortkit__error_set(ORTKIT_E_IO, "%s/%s ended after %llu of the %llu bytes %s says",
+                               src->base, job->rel, (unsigned long long)s.have,
+                               (unsigned long long)job->size, vouch);
         goto cleanup;
     }
     unsigned char md[ORTKIT__SHA256_SIZE];
@@ -345,9 +350,9 @@ int ortkit__fetch_file(const ortkit__source *src, ortkit__fetch_job *job)
     ortkit__hex(hex, md, sizeof md);
     if (strcmp(hex, job->sha256)) {
         discard = 1;
-        rc = ortkit__error_set(ORTKIT_E_FORMAT, "%s/%s has SHA-256 %.16s..., the signed index "
-                               "says %.16s...: the archive was changed or damaged; refused",
-                               src->base, job->rel, hex, job->sha256);
+        rc = ortkit__error_set(ORTKIT_E_FORMAT, "%s/%s has SHA-256 %.16s..., %s says "
+                               "%.16s...: the archive was changed or damaged; refused",
+                               src->base, job->rel, hex, vouch, job->sha256);
     }
 cleanup:
     if (s.fd >= 0)
@@ -384,5 +389,27 @@ cleanup:
     ortkit__sha256_discard(&s.sha);
     if (rc)
         unlink(path);
+    return rc;
+}
+
+int ortkit__import_cancel_progress(void *arg, uint64_t done, uint64_t total)
+{
+    const ortkit_bundle_import_options *import = arg;
+    (void)done;
+    (void)total;
+    /* cancel came with version 2 of the options. */
+    return import && import->version >= 2 && import->cancel && import->cancel(import->cancel_arg);
+}
+
+int ortkit__fetch_tmpdir(char *out, size_t size)
+{
+    const char *tmpdir = ortkit__env("TMPDIR");
+    int rc = ortkit__pathf(out, size, "%s/ortkit-fetch-XXXXXX",
+                           tmpdir && tmpdir[0] ? tmpdir : "/tmp");
+    if (!rc && !mkdtemp(out))
+        rc = ortkit__error_set(ORTKIT_E_IO, "cannot create a directory like '%s': %s", out,
+                               strerror(errno));
+    if (rc)
+        out[0] = '\0';
     return rc;
 }

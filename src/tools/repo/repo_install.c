@@ -256,7 +256,8 @@ int ortkit_repo_install(ortkit_repo_report **out, ortkit_repo *repo, size_t i,
                                "replace it with --force)", dest, e->name);
         goto cleanup;
     }
-    ortkit__fetch_job job = {e->archive, part, e->size, e->sha256, o.progress, o.progress_arg, 0, 0};
+    ortkit__fetch_job job = {e->archive,     part, e->size, e->sha256, o.progress,
+                             o.progress_arg, 0,    0,       0,         NULL};
     rc = ortkit__fetch_file(&repo->src, &job);
     r->pub.downloaded = job.downloaded;
     r->pub.resumed_from = job.resumed_from;

@@ -247,15 +247,6 @@ static int link_names(const char *dir)
     return ORTKIT_OK;
 }
 
-/* The import options' cancel, asked while the tarball downloads. */
-static int download_cancelled(void *arg, uint64_t done, uint64_t total)
-{
-    const ortkit_bundle_import_options *import = arg;
-    (void)done;
-    (void)total;
-    return import && import->cancel && import->cancel(import->cancel_arg);
-}
-
 int ortkit_repo_fetch_release(ortkit_bundle **out, const char *version, const char *registry,
                               const char *ca_file, const ortkit_bundle_import_options *import)
 {
@@ -281,7 +272,6 @@ int ortkit_repo_fetch_release(ortkit_bundle **out, const char *version, const ch
     size_t size = 0;
     uint64_t got = 0;
     int napi = 0;
-    const char *tmpdir = ortkit__env("TMPDIR");
     int rc = ortkit__source_init(&meta, &meta_base, registry, ca_file);
     if (rc)
         goto cleanup;
@@ -295,15 +285,8 @@ int ortkit_repo_fetch_release(ortkit_bundle **out, const char *version, const ch
     if ((rc = read_metadata(url, sizeof url, integrity, sizeof integrity, text, what, version)))
         goto cleanup;
 
-    if ((rc = ortkit__pathf(tmp, sizeof tmp, "%s/ortkit-fetch-XXXXXX",
-                            tmpdir && tmpdir[0] ? tmpdir : "/tmp")))
+    if ((rc = ortkit__fetch_tmpdir(tmp, sizeof tmp)))
         goto cleanup;
-    if (!mkdtemp(tmp)) {
-        rc = ortkit__error_set(ORTKIT_E_IO, "cannot create a directory like '%s': %s", tmp,
-                               strerror(errno));
-        tmp[0] = '\0';
-        goto cleanup;
-    }
     if ((rc = ortkit__pathf(tarball, sizeof tarball, "%s/package.tgz", tmp)) ||
         (rc = ortkit__pathf(lib_dir, sizeof lib_dir, "%s/onnxruntime-%s", tmp, version)))
         goto cleanup;
@@ -321,7 +304,7 @@ int ortkit_repo_fetch_release(ortkit_bundle **out, const char *version, const ch
     rc = ortkit__source_init(&tar, &tar_base, url, ca_file);
     *slash = '/';
     if (rc || (rc = ortkit__fetch_whole(&tar, slash + 1, tarball, NPM_TARBALL_MAX, &got,
-                                        download_cancelled, (void *)import)) ||
+                                        ortkit__import_cancel_progress, (void *)import)) ||
         (rc = check_integrity(tarball, integrity, url)) ||
         (rc = unpack(tarball, lib_dir, url, &napi)) || (rc = link_names(lib_dir)))
         goto cleanup;

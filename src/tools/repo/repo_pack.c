@@ -241,16 +241,25 @@ static int path_ok(const char *p)
     return 1;
 }
 
-static int write_entry_data(struct archive *a, int fd, const char *path, uint64_t *budget)
+/* What unpacking allows: bytes left, and the archive's kind. */
+typedef struct unpack_rules {
+    uint64_t budget;
+    int gzip; /* a release tarball: tar + gzip, a leading "./" allowed */
+} unpack_rules;
+
+static int write_entry_data(struct archive *a, int fd, const char *path, unpack_rules *rules)
 {
+    uint64_t *budget = &rules->budget;
     const void *block;
     size_t n;
     la_int64_t offset;
     int r;
     while ((r = archive_read_data_block(a, &block, &n, &offset)) == ARCHIVE_OK) {
         if (n > *budget)
-            return ortkit__error_set(ORTKIT_E_FORMAT, "the archive holds more than the index "
-                                     "says the bundle has");
+            return rules->gzip ? ortkit__error_set(ORTKIT_E_FORMAT, "the archive unpacks to "
+                                                   "more than a release may hold")
+                               : ortkit__error_set(ORTKIT_E_FORMAT, "the archive holds more "
+                                                   "than the index says the bundle has");
         *budget -= n;
         if (lseek(fd, offset, SEEK_SET) < 0)
             return ortkit__error_set(ORTKIT_E_IO, "cannot write '%s': %s", path, strerror(errno));
@@ -272,10 +281,14 @@ static int write_entry_data(struct archive *a, int fd, const char *path, uint64_
 }
 
 static int unpack_entry(struct archive *a, struct archive_entry *e, const char *to,
-                        uint64_t *budget)
+                        unpack_rules *rules)
 {
     const char *name = archive_entry_pathname(e);
     char path[PATH_MAX];
+    while (rules->gzip && name && !strncmp(name, "./", 2))
+        name += 2;
+    if (rules->gzip && name && !name[0] && archive_entry_filetype(e) == AE_IFDIR)
+        return ORTKIT_OK; /* "./" itself */
     if (!path_ok(name))
         return ortkit__error_set(ORTKIT_E_FORMAT, "the archive holds a path that leaves the "
                                  "bundle: '%s'", name ? name : "");
@@ -306,7 +319,7 @@ static int unpack_entry(struct archive *a, struct archive_entry *e, const char *
         int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
         if (fd < 0)
             return ortkit__error_set(ORTKIT_E_IO, "cannot create '%s': %s", path, strerror(errno));
-        rc = write_entry_data(a, fd, path, budget);
+        rc = write_entry_data(a, fd, path, rules);
         if (!rc && (fchmod(fd, mode) != 0 || fdatasync(fd) != 0))
             rc = ortkit__error_set(ORTKIT_E_IO, "cannot write '%s': %s", path, strerror(errno));
         if (close(fd) != 0 && !rc)
@@ -320,17 +333,19 @@ static int unpack_entry(struct archive *a, struct archive_entry *e, const char *
                              "file, a directory or a link", name);
 }
 
-int ortkit__unpack(const char *archive, const char *to, uint64_t max_bytes)
+static int unpack_with(const char *archive, const char *to, unpack_rules *rules)
 {
     struct archive *a = archive_read_new();
     struct archive_entry *e;
     int rc = ORTKIT_OK, r;
     size_t entries = 0;
+    const char *kind = rules->gzip ? "tar + gzip" : "tar + zstd";
     if (!a)
         return ortkit__error_nomem();
-    if (archive_read_support_filter_zstd(a) != ARCHIVE_OK ||
+    if ((rules->gzip ? archive_read_support_filter_gzip(a)
+                     : archive_read_support_filter_zstd(a)) != ARCHIVE_OK ||
         archive_read_support_format_tar(a) != ARCHIVE_OK) {
-        rc = ortkit__error_set(ORTKIT_E_UNSUPPORTED, "libarchive reads no tar + zstd: %s",
+        rc = ortkit__error_set(ORTKIT_E_UNSUPPORTED, "libarchive reads no %s: %s", kind,
                                archive_error_string(a));
         goto cleanup;
     }
@@ -344,13 +359,25 @@ int ortkit__unpack(const char *archive, const char *to, uint64_t max_bytes)
             rc = ortkit__error_set(ORTKIT_E_FORMAT, "'%s' holds too many entries", archive);
             goto cleanup;
         }
-        if ((rc = unpack_entry(a, e, to, &max_bytes)))
+        if ((rc = unpack_entry(a, e, to, rules)))
             goto cleanup;
     }
     if (r != ARCHIVE_EOF)
-        rc = ortkit__error_set(ORTKIT_E_FORMAT, "'%s' is not a whole tar + zstd archive: %s",
-                               archive, archive_error_string(a));
+        rc = ortkit__error_set(ORTKIT_E_FORMAT, "'%s' is not a whole %s archive: %s", archive,
+                               kind, archive_error_string(a));
 cleanup:
     archive_read_free(a);
     return rc;
+}
+
+int ortkit__unpack(const char *archive, const char *to, uint64_t max_bytes)
+{
+    unpack_rules rules = {max_bytes, 0};
+    return unpack_with(archive, to, &rules);
+}
+
+int ortkit__unpack_gzip(const char *archive, const char *to, uint64_t max_bytes)
+{
+    unpack_rules rules = {max_bytes, 1};
+    return unpack_with(archive, to, &rules);
 }

@@ -328,11 +328,16 @@ static void test_state(void **state)
 
 /* ---- archives that try to leave -------------------------------------------------- */
 
-static void write_archive(const char *path, const char *name, unsigned type, const char *link)
+/* One entry in a tar + zstd archive, or (gzip) a release's tar + gzip. */
+static void write_archive_as(const char *path, const char *name, unsigned type, const char *link,
+                             int gzip)
 {
     struct archive *a = archive_write_new();
     struct archive_entry *e = archive_entry_new();
-    archive_write_add_filter_zstd(a);
+    if (gzip)
+        archive_write_add_filter_gzip(a);
+    else
+        archive_write_add_filter_zstd(a);
     archive_write_set_format_pax_restricted(a);
     assert_int_equal(archive_write_open_filename(a, path), ARCHIVE_OK);
     archive_entry_set_pathname(e, name);
@@ -347,6 +352,11 @@ static void write_archive(const char *path, const char *name, unsigned type, con
     archive_write_close(a);
     archive_write_free(a);
     archive_entry_free(e);
+}
+
+static void write_archive(const char *path, const char *name, unsigned type, const char *link)
+{
+    write_archive_as(path, name, type, link, 0);
 }
 
 static void test_unpack_refuses(void **state)
@@ -382,6 +392,70 @@ static void test_unpack_refuses(void **state)
     assert_int_equal(access(at("fits/file"), F_OK), 0);
 }
 
+/* A release tarball is unpacked by the same rules, a leading "./" allowed. */
+static void test_unpack_gzip(void **state)
+{
+    (void)state;
+    mkdir(at("tgz-ok"), 0755);
+    write_archive_as(at("ok.tgz"), "./onnxruntime-linux-x64-1.30.0", AE_IFDIR, NULL, 1);
+    assert_int_equal(ortkit__unpack_gzip(at("ok.tgz"), at("tgz-ok"), 1000), 0);
+    assert_int_equal(access(at("tgz-ok/onnxruntime-linux-x64-1.30.0"), F_OK), 0);
+    mkdir(at("tgz-up"), 0755);
+    write_archive_as(at("up.tgz"), "./../evil", AE_IFREG, NULL, 1);
+    assert_int_equal(ortkit__unpack_gzip(at("up.tgz"), at("tgz-up"), 1000), ORTKIT_E_FORMAT);
+    assert_error_has("leaves the bundle");
+    mkdir(at("tgz-link"), 0755);
+    write_archive_as(at("link.tgz"), "LICENSE", AE_IFLNK, "/etc/passwd", 1);
+    assert_int_equal(ortkit__unpack_gzip(at("link.tgz"), at("tgz-link"), 1000), ORTKIT_E_FORMAT);
+    assert_error_has("leaves its directory");
+    mkdir(at("tgz-big"), 0755);
+    write_archive_as(at("big.tgz"), "file", AE_IFREG, NULL, 1);
+    assert_int_equal(ortkit__unpack_gzip(at("big.tgz"), at("tgz-big"), 3), ORTKIT_E_FORMAT);
+    assert_error_has("more than a release may hold");
+    /* A zstd archive is not a release tarball. */
+    assert_int_not_equal(ortkit__unpack_gzip(at("big.tar.zst"), at("tgz-big"), 1000), 0);
+}
+
+/* The SHA-256s ortkit carries for Microsoft's GitHub releases: every row in
+ * the range, a hash of 64 lower-case hex digits, the file named as
+ * Microsoft names it, and no row twice. */
+static void test_release_table(void **state)
+{
+    (void)state;
+    size_t n = ortkit__release_count();
+    assert_true(n > 0);
+    assert_null(ortkit__release_at(n));
+    for (size_t i = 0; i < n; i++) {
+        const ortkit__release *r = ortkit__release_at(i);
+        ortkit__version v;
+        char file[256];
+        assert_int_equal(ortkit__version_parse(&v, r->version, NULL), 0);
+        assert_int_equal(v.n, 3);
+        assert_true(ortkit__version_compare(r->version, ORTKIT__RELEASE_FIRST) >= 0);
+        assert_true(ortkit__version_compare(r->version, ORTKIT__RELEASE_LAST ".999") <= 0);
+        assert_int_equal(strlen(r->sha256), 64);
+        assert_int_equal(strspn(r->sha256, "0123456789abcdef"), 64);
+        assert_true(!strcmp(r->arch, "x64") || !strcmp(r->arch, "aarch64"));
+        assert_int_equal(ortkit__release_file(file, sizeof file, r->version, r->arch, r->flavour),
+                         0);
+        assert_string_equal(r->file, file);
+        assert_ptr_equal(ortkit__release_find(r->version, r->arch, r->flavour), r);
+        for (size_t j = 0; j < i; j++)
+            assert_string_not_equal(ortkit__release_at(j)->sha256, r->sha256);
+    }
+    /* Microsoft's names: "-gpu-" for CUDA 12 up to 1.26, one per CUDA major after. */
+    char file[256];
+    assert_int_equal(ortkit__release_file(file, sizeof file, "1.23.2", "x64", "cuda12"), 0);
+    assert_string_equal(file, "onnxruntime-linux-x64-gpu-1.23.2.tgz");
+    assert_int_equal(ortkit__release_file(file, sizeof file, "1.30.0", "x64", "cuda12"), 0);
+    assert_string_equal(file, "onnxruntime-linux-x64-gpu_cuda12-1.30.0.tgz");
+    assert_int_equal(ortkit__release_file(file, sizeof file, "1.30.0", "aarch64", "cpu"), 0);
+    assert_string_equal(file, "onnxruntime-linux-aarch64-1.30.0.tgz");
+    assert_int_equal(ortkit__release_file(file, sizeof file, "1.30.0", "x64", "rocm"),
+                     ORTKIT_E_INVALID_ARG);
+    assert_null(ortkit__release_find("1.99.0", "x64", "cpu"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -390,6 +464,7 @@ int main(void)
         cmocka_unit_test(test_legacy_signature), cmocka_unit_test(test_index_read_write),
         cmocka_unit_test(test_index_refused),    cmocka_unit_test(test_times),
         cmocka_unit_test(test_state),            cmocka_unit_test(test_unpack_refuses),
+        cmocka_unit_test(test_unpack_gzip),      cmocka_unit_test(test_release_table),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
