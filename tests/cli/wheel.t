@@ -209,7 +209,7 @@ if "$PY" -m pip --version >/dev/null 2>&1; then
     # ortkit --install checks the download itself before pip sees it.
     expect_exit 1 "$ORTKIT" wheel choose "$URL" --pubkey ortkit.pub --cacert tls/ca.pem --python 3.11 \
         --host "$SRC/tests/hosts/sapphire-rapids.json" --install --into dl
-    expect_in err "bytes the index says: refused"
+    expect_in err "bytes the signed index says: refused"
     cp saved.whl "idx/cpu-avx2/onnxruntime/$(basename "$D11")"
     # Nor into a directory another could swap the wheel in before pip reads it.
     mkdir -m 777 shared-dl
