@@ -7,6 +7,7 @@
  * compared test by test instead (compare_reports.c).
  */
 #include "cli.h"
+#include "view.h"
 #include "compare_reports.h"
 #include "opt.h"
 #include "value_files.h"
@@ -238,58 +239,66 @@ static int compare_dirs(compare_row **rows, size_t *n, const char *a, const char
 
 /* ---- the answer ------------------------------------------------------------------ */
 
-static void figure_text(char *buf, size_t size, const compare_row *r, double v)
+/* A difference in the view: a number, or the words for one that is not
+ * finite ("inf", "nan"); null where there is no figure (no numbers compared). */
+static cJSON *figure(const compare_row *r, double v)
 {
-    snprintf(buf, size, r->numeric ? "%.3g" : "-", v);
+    if (!r->numeric)
+        return cJSON_CreateNull();
+    return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateString(isnan(v) ? "nan" : "inf");
 }
 
-static cJSON *rows_json(const compare_row *rows, size_t n, const char *a, const char *b,
+static cJSON *rows_view(const compare_row *rows, size_t n, const char *a, const char *b,
                         const compare_args *o, size_t differ)
 {
     cJSON *root = cJSON_CreateObject();
     ortkit__json_add_strings(root, "a", a, "b", b, NULL);
-    cJSON_AddNumberToObject(root, "rtol", o->rtol);
-    cJSON_AddNumberToObject(root, "atol", o->atol);
+    CLI_VIEW_ADD_NUMBERS(root, {"rtol", o->rtol}, {"atol", o->atol}, {"outputs_count", (double)n},
+                         {"differ", (double)differ});
     cJSON_AddBoolToObject(root, "agree", differ == 0);
     cJSON *arr = cJSON_AddArrayToObject(root, "outputs");
     for (size_t i = 0; i < n; i++) {
         cJSON *e = cJSON_CreateObject();
-        ortkit__json_add_strings(e, "name", rows[i].name, "value", rows[i].desc, "verdict",
-                                 rows[i].verdict, "message", rows[i].message, NULL);
-        /* JSON has no infinity: null says "not a finite number" there. */
-        cJSON_AddItemToObject(e, "max_abs_diff", rows[i].numeric && isfinite(rows[i].max_abs)
-                                                     ? cJSON_CreateNumber(rows[i].max_abs)
-                                                     : cJSON_CreateNull());
-        cJSON_AddItemToObject(e, "max_rel_diff", rows[i].numeric && isfinite(rows[i].max_rel)
-                                                     ? cJSON_CreateNumber(rows[i].max_rel)
-                                                     : cJSON_CreateNull());
+        ortkit__json_add_strings(e, "name", rows[i].name, "verdict", rows[i].verdict, "message",
+                                 rows[i].message, NULL);
+        /* B's type and shape; null where there is none (only in A or in B). */
+        cJSON_AddItemToObject(e, "value", rows[i].desc[0] ? cJSON_CreateString(rows[i].desc)
+                                                          : cJSON_CreateNull());
+        cJSON_AddItemToObject(e, "max_abs_diff", figure(&rows[i], rows[i].max_abs));
+        cJSON_AddItemToObject(e, "max_rel_diff", figure(&rows[i], rows[i].max_rel));
         cJSON_AddItemToArray(arr, e);
     }
     return root;
 }
 
-static int print_rows(const compare_row *rows, size_t n, const compare_args *o, size_t differ)
+static void figure_cell(const cJSON *o, const char *key, char *buf, size_t size)
 {
-    static const char *const headers[] = {"OUTPUT", "VALUE", "MAX |A-B|", "MAX REL", "VERDICT"};
-    cli_table *t = cli_table_new(5, headers);
-    cli_table_align_right(t, 2);
-    cli_table_align_right(t, 3);
-    for (size_t i = 0; i < n; i++) {
-        char abs_text[32], rel_text[32];
-        figure_text(abs_text, sizeof abs_text, &rows[i], rows[i].max_abs);
-        figure_text(rel_text, sizeof rel_text, &rows[i], rows[i].max_rel);
-        cli_table_add(t, (const char *const[]){rows[i].name, rows[i].desc[0] ? rows[i].desc : "-",
-                                               abs_text, rel_text, rows[i].verdict});
-    }
-    int rc = cli_table_print(t, stdout, "") ? cli_fail("out of memory") : 0;
-    cli_table_free(t);
-    for (size_t i = 0; !rc && i < n; i++)
-        if (rows[i].message[0] && strcmp(rows[i].verdict, "ok"))
-            printf("%s: %s\n", cli_esc(rows[i].name), cli_esc(rows[i].message));
-    if (!rc)
-        printf("%zu of %zu output%s agree (rtol %g, atol %g)\n", n - differ, n, n == 1 ? "" : "s",
-               o->rtol, o->atol);
-    return rc;
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (cJSON_IsNumber(v))
+        snprintf(buf, size, "%.3g", v->valuedouble);
+    else
+        snprintf(buf, size, "%s", cJSON_IsString(v) ? v->valuestring : "-");
+}
+static void abs_cell(const cJSON *o, char *buf, size_t size) { figure_cell(o, "max_abs_diff", buf, size); }
+static void rel_cell(const cJSON *o, char *buf, size_t size) { figure_cell(o, "max_rel_diff", buf, size); }
+
+/* The view as text: the table, a line for each output that is not ok, the sum. */
+static int rows_text(const cJSON *view)
+{
+    static const cli_view_column columns[] = {
+        {"OUTPUT", "name", NULL, 0, NULL},     {"VALUE", "value", NULL, 0, "-"},
+        {"MAX |A-B|", NULL, abs_cell, 1, NULL}, {"MAX REL", NULL, rel_cell, 1, NULL},
+        {"VERDICT", "verdict", NULL, 0, NULL}};
+    const cJSON *outputs = cJSON_GetObjectItemCaseSensitive(view, "outputs"), *e;
+    if (cli_view_table(stdout, outputs, CLI_VIEW_COLUMNS(columns), ""))
+        return cli_fail("out of memory");
+    cJSON_ArrayForEach(e, outputs)
+        if (cli_view_str(e, "message")[0] && strcmp(cli_view_str(e, "verdict"), "ok"))
+            printf("%s: %s\n", cli_esc(cli_view_str(e, "name")), cli_esc(cli_view_str(e, "message")));
+    double n = cli_view_num(view, "outputs_count");
+    printf("%.0f of %.0f output%s agree (rtol %g, atol %g)\n", n - cli_view_num(view, "differ"), n,
+           n == 1 ? "" : "s", cli_view_num(view, "rtol"), cli_view_num(view, "atol"));
+    return CLI_OK;
 }
 
 /* A directory, a file, or CLI_USAGE after naming what cannot be read. */
@@ -326,9 +335,12 @@ int cmd_compare(int argc, char **argv)
         rc = compare_pair(&rows[0], a, b, &o);
     for (size_t i = 0; i < n; i++)
         differ += rows[i].verdict && strcmp(rows[i].verdict, "ok");
-    if (!rc)
-        rc = o.json ? cli_json_print(rows_json(rows, n, a, b, &o, differ))
-                    : print_rows(rows, n, &o, differ);
+    if (!rc) { /* cli_json_print frees the view */
+        cJSON *view = rows_view(rows, n, a, b, &o, differ);
+        rc = !view ? cli_fail("out of memory") : o.json ? cli_json_print(view) : rows_text(view);
+        if (view && !o.json)
+            cJSON_Delete(view);
+    }
     for (size_t i = 0; i < n; i++)
         free(rows[i].name);
     free(rows);
