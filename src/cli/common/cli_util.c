@@ -363,48 +363,30 @@ int cli_bundle_path(char **out, const char *cmd, const char *runtime, const char
         return CLI_OK;
     if (runtime)
         return cli_usage(cmd, "--bundle and --runtime both name the runtime to load; give one");
+    /* The library decides, as for any program: a directory is a path it
+     * verifies as the bundle it must be, a name or a version a pinned bundle
+     * it chooses (and verifies) among those found. */
     struct stat st;
-    ortkit_bundle *b = NULL;
+    ortkit_runtime_options o = ORTKIT_RUNTIME_OPTIONS_INIT;
+    ortkit_bundle *dir = NULL;
     if (strchr(bundle, '/') || (stat(bundle, &st) == 0 && S_ISDIR(st.st_mode))) {
-        /* A directory must be a bundle; the library verifies it when it loads from it. */
-        if (ortkit_bundle_open(&b, bundle))
+        if (ortkit_bundle_open(&dir, bundle))
             return cli_fail("--bundle '%s' is not a bundle: %s", bundle, ortkit_error_last());
-        ortkit_bundle_free(b);
-        *out = ortkit__strdup(bundle);
-        return *out ? CLI_OK : cli_fail("out of memory");
+        ortkit_bundle_free(dir);
+        o.path = bundle;
+    } else {
+        o.bundle = bundle;
     }
-    /* A name or a version: chosen among the bundles found, as ORTKIT_BUNDLE pins one. */
-    ortkit_bundle_list *l = NULL;
-    ortkit_host *host = NULL;
-    ortkit_bundle_choice *choice = NULL;
-    const ortkit_bundle **list = NULL;
-    int rc = CLI_FAIL;
-    if (ortkit_bundle_list_open(&l) || ortkit_host_detect(&host)) {
-        cli_fail_lib();
-        goto cleanup;
-    }
-    size_t n = ortkit_bundle_list_count(l);
-    if (!(list = calloc(n + 1, sizeof *list))) {
-        cli_fail("out of memory");
-        goto cleanup;
-    }
-    for (size_t i = 0; i < n; i++)
-        list[i] = ortkit_bundle_list_get(l, i)->bundle;
-    if (ortkit_bundle_select(&choice, host, list, n, bundle)) {
-        cli_fail("cannot use bundle '%s': %s", bundle,
-                 choice ? choice->reason : ortkit_error_last());
-        goto cleanup;
-    }
-    if (!(*out = ortkit__strdup(ortkit_bundle_manifest(list[choice->index])->dir))) {
-        cli_fail("out of memory");
-        goto cleanup;
-    }
-    rc = CLI_OK;
-cleanup:
-    ortkit_bundle_choice_free(choice);
-    free(list);
-    ortkit_host_free(host);
-    ortkit_bundle_list_free(l);
+    ortkit_resolution *res = NULL;
+    if (ortkit_runtime_resolve(&res, &o, NULL, 0))
+        return cli_fail_lib();
+    const ortkit_bundle *b = ortkit_resolution_bundle(res);
+    int rc = CLI_OK;
+    if (ortkit_resolution_status(res))
+        rc = cli_fail("%s", ortkit_resolution_error(res));
+    else if (!(*out = ortkit__strdup(b ? ortkit_bundle_manifest(b)->dir : bundle)))
+        rc = cli_fail("out of memory");
+    ortkit_resolution_free(res);
     return rc;
 }
 
