@@ -191,112 +191,118 @@ static int print_groups(const cJSON *view, const cJSON *totals, const char *titl
 
 /* ---- the text report ------------------------------------------------------------- */
 
-static void print_section(const v_test *tests, size_t n, v_verdict v, const char *title)
+/* "suite/name" of a test in the view, escaped ("-" for no suite). */
+static const char *test_id(const cJSON *t, char *buf, size_t size)
 {
-    size_t k = count_verdict(tests, n, v);
+    const char *suite = cli_view_str(t, "suite");
+    snprintf(buf, size, "%s/", suite[0] ? suite : "-");
+    snprintf(buf + strlen(buf), size - strlen(buf), "%s", cli_view_str(t, "name"));
+    return cli_esc(buf);
+}
+
+/* The tests of one status, each with why. */
+static void text_section(const cJSON *view, const char *status, const char *title)
+{
+    const cJSON *tests = cJSON_GetObjectItemCaseSensitive(view, "tests"), *t;
+    size_t k = (size_t)cli_view_num(cJSON_GetObjectItemCaseSensitive(view, "totals"), status);
     if (!k)
         return;
     printf("\n%s (%zu):\n", title, k);
-    for (size_t i = 0; i < n; i++) {
-        const v_test *t = &tests[i];
-        if (t->verdict != v)
+    cJSON_ArrayForEach(t, tests) {
+        char id[600];
+        if (strcmp(cli_view_str(t, "status"), status))
             continue;
-        if (v == V_XFAIL)
-            printf("  %s/%s: %s\n", suite_of(t), name_of(t), cli_esc(t->known->text));
-        else if (v == V_XPASS)
-            printf("  %s/%s: passed; the list says: %s\n", suite_of(t), name_of(t),
-                   cli_esc(t->known->text));
+        if (!strcmp(status, "xfail"))
+            printf("  %s: %s\n", test_id(t, id, sizeof id), cli_esc(cli_view_str(t, "known_failure")));
+        else if (!strcmp(status, "xpass"))
+            printf("  %s: passed; the list says: %s\n", test_id(t, id, sizeof id),
+                   cli_esc(cli_view_str(t, "known_failure")));
         else
-            printf("  %s/%s: %s: %s\n", suite_of(t), name_of(t), cli_esc(t->res.stage),
-                   cli_esc(t->res.message));
+            printf("  %s: %s: %s\n", test_id(t, id, sizeof id), cli_esc(cli_view_str(t, "stage")),
+                   cli_esc(cli_view_str(t, "message")));
     }
 }
 
-static void print_findings(const v_test *tests, size_t n, const v_config *cfg)
+/* What --repeat, --soak and --ep found. */
+static void text_findings(const cJSON *view)
 {
-    if (cfg->conf.repeat > 1) {
+    const cJSON *opt = cJSON_GetObjectItemCaseSensitive(view, "options");
+    const cJSON *tests = cJSON_GetObjectItemCaseSensitive(view, "tests"), *t;
+    char id[600];
+    if (cli_view_num(opt, "repeat") > 1) {
         size_t k = 0;
-        for (size_t i = 0; i < n; i++)
-            k += tests[i].res.unstable;
-        printf("\ndeterminism: %zu of %zu tests gave outputs that differ between %d runs%s\n", k, n,
-               cfg->conf.repeat, k ? ":" : "");
-        for (size_t i = 0; i < n; i++)
-            if (tests[i].res.unstable)
-                printf("  %s/%s: largest difference %.3g\n", suite_of(&tests[i]),
-                       name_of(&tests[i]), tests[i].res.unstable_diff);
+        cJSON_ArrayForEach(t, tests)
+            k += cli_view_bool(t, "unstable");
+        printf("\ndeterminism: %zu of %d tests gave outputs that differ between %.0f runs%s\n", k,
+               cJSON_GetArraySize(tests), cli_view_num(opt, "repeat"), k ? ":" : "");
+        cJSON_ArrayForEach(t, tests)
+            if (cli_view_bool(t, "unstable"))
+                printf("  %s: largest difference %.3g\n", test_id(t, id, sizeof id),
+                       cli_view_num(t, "unstable_diff"));
     }
-    if (cfg->conf.soak_seconds > 0) {
+    if (cli_view_num(opt, "soak") > 0) {
         printf("\nresident memory over a %g s soak per test (first pass -> end):\n",
-               cfg->conf.soak_seconds);
-        for (size_t i = 0; i < n; i++) {
-            const ortkit_conformance_result *r = &tests[i].res;
-            if (!r->rss_start_kb)
-                continue;
+               cli_view_num(opt, "soak"));
+        cJSON_ArrayForEach(t, tests) {
+            double start = cli_view_num(t, "rss_start_kb"), end = cli_view_num(t, "rss_end_kb");
             char a[32], b[32];
-            ortkit__human_bytes(a, sizeof a, (double)r->rss_start_kb * 1024);
-            ortkit__human_bytes(b, sizeof b, (double)r->rss_end_kb * 1024);
-            printf("  %s/%s: %s -> %s (%+lld KiB over %lu runs)\n", suite_of(&tests[i]),
-                   name_of(&tests[i]), a, b, (long long)(r->rss_end_kb - r->rss_start_kb), r->runs);
+            if (!start)
+                continue;
+            ortkit__human_bytes(a, sizeof a, start * 1024);
+            ortkit__human_bytes(b, sizeof b, end * 1024);
+            printf("  %s: %s -> %s (%+lld KiB over %.0f runs)\n", test_id(t, id, sizeof id), a, b,
+                   (long long)(end - start), cli_view_num(t, "runs"));
         }
     }
-    if (cfg->session.provider_count) {
-        groups gs = {0};
-        for (size_t i = 0; i < n; i++) {
-            group *g = group_of(&gs, tests[i].res.provider[0] ? tests[i].res.provider : "(none)");
-            if (g)
-                g->total++;
-        }
+    const cJSON *got = cJSON_GetObjectItemCaseSensitive(view, "providers_got"), *g;
+    if (cJSON_GetArraySize(got)) {
         printf("\nproviders the sessions got:\n");
-        for (size_t i = 0; i < gs.count; i++)
-            printf("  %-28s %zu tests\n", cli_esc(gs.g[i].name), gs.g[i].total);
-        free(gs.g);
+        cJSON_ArrayForEach(g, got)
+            printf("  %-28s %.0f tests\n", cli_esc(cli_view_str(g, "provider")), cli_view_num(g, "tests"));
     }
 }
 
-/* CLI_OK, or CLI_FAIL when a table could not be made. */
-static int print_text(const v_test *tests, size_t n, const v_config *cfg, double seconds,
-                      int interrupted)
+/* The report as text, drawn from its view.  CLI_OK, or CLI_FAIL when a
+ * table could not be made. */
+static int report_text(const cJSON *view)
 {
-    printf("runtime   ONNX Runtime %s (%s)\n", cli_esc(cfg->runtime_version),
-           cli_esc(cfg->runtime_path));
-    printf("known     %s\n", cfg->known_path[0] ? cli_esc(cfg->known_path) : "(no known-failures list)");
-    if (cfg->known_note && cfg->known_note[0])
-        printf("          %s\n", cli_esc(cfg->known_note));
+    const cJSON *rt = cJSON_GetObjectItemCaseSensitive(view, "runtime");
+    const cJSON *opt = cJSON_GetObjectItemCaseSensitive(view, "options");
+    const cJSON *totals = cJSON_GetObjectItemCaseSensitive(view, "totals");
+    int interrupted = cli_view_bool(view, "interrupted");
+    printf("runtime   ONNX Runtime %s (%s)\n", cli_esc(cli_view_str(rt, "version")),
+           cli_esc(cli_view_str(rt, "path")));
+    const char *known = cli_view_str(view, "known_failures");
+    printf("known     %s\n", known[0] ? cli_esc(known) : "(no known-failures list)");
+    if (cli_view_str(view, "known_failures_fallback")[0])
+        printf("          %s\n", cli_esc(cli_view_str(view, "known_failures_fallback")));
     char threads[48] = "ORT's default intra-op threads";
-    if (cfg->session.intra_op_threads)
-        snprintf(threads, sizeof threads, "%d intra-op thread%s", cfg->session.intra_op_threads,
-                 cfg->session.intra_op_threads == 1 ? "" : "s");
-    printf("options   -j %ld, %s, rtol %g, atol %g, timeout %g s\n", cfg->jobs, threads,
-           cfg->conf.rtol > 0 ? cfg->conf.rtol : cfg->conf.rtol < 0 ? 0 : ORTKIT_COMPARE_RTOL,
-           cfg->conf.atol > 0 ? cfg->conf.atol : cfg->conf.atol < 0 ? 0 : ORTKIT_COMPARE_ATOL,
-           cfg->timeout);
-    print_section(tests, n, V_FAIL, "failures");
-    print_section(tests, n, V_XPASS, "unexpected passes (listed as known failures)");
-    print_section(tests, n, V_XFAIL, "expected failures");
-    print_section(tests, n, V_UNSUPPORTED, "unsupported by ortkit");
-    print_findings(tests, n, cfg);
-    cJSON *totals = totals_view(tests, n);
-    int lost = 0;
-    for (int by_op = 0; by_op < 2 && !lost; by_op++) {
-        cJSON *gs = groups_view(tests, n, by_op);
-        if (gs) {
-            printf("\n");
-            lost = print_groups(gs, totals, by_op ? "operator" : "suite", by_op, interrupted);
-        }
-        cJSON_Delete(gs);
+    double th = cli_view_num(opt, "threads");
+    if (th)
+        snprintf(threads, sizeof threads, "%.0f intra-op thread%s", th, th == 1 ? "" : "s");
+    printf("options   -j %.0f, %s, rtol %g, atol %g, timeout %g s\n", cli_view_num(opt, "jobs"),
+           threads, cli_view_num(opt, "rtol"), cli_view_num(opt, "atol"), cli_view_num(opt, "timeout"));
+    text_section(view, "fail", "failures");
+    text_section(view, "xpass", "unexpected passes (listed as known failures)");
+    text_section(view, "xfail", "expected failures");
+    text_section(view, "unsupported", "unsupported by ortkit");
+    text_findings(view);
+    static const char *const by[] = {"suites", "operators"}, *const title[] = {"suite", "operator"};
+    for (int by_op = 0; by_op < 2; by_op++) {
+        printf("\n");
+        if (print_groups(cJSON_GetObjectItemCaseSensitive(view, by[by_op]), totals, title[by_op],
+                         by_op, interrupted))
+            return cli_fail("out of memory");
     }
-    cJSON_Delete(totals);
-    if (lost)
-        return cli_fail("out of memory");
-    size_t fail = count_verdict(tests, n, V_FAIL), xpass = count_verdict(tests, n, V_XPASS);
-    int bad = fail || (xpass && !cfg->allow_xpass);
-    printf("\nresult: %s: %zu passed, %zu failed, %zu expected failures, %zu unexpected passes, "
-           "%zu unsupported",
-           interrupted ? "INTERRUPTED" : bad ? "FAIL" : "OK", count_verdict(tests, n, V_PASS), fail,
-           count_verdict(tests, n, V_XFAIL), xpass, count_verdict(tests, n, V_UNSUPPORTED));
+    double fail = cli_view_num(totals, "fail"), xpass = cli_view_num(totals, "xpass");
+    int bad = fail || (xpass && !cli_view_bool(opt, "allow_xpass"));
+    printf("\nresult: %s: %.0f passed, %.0f failed, %.0f expected failures, %.0f unexpected passes, "
+           "%.0f unsupported",
+           interrupted ? "INTERRUPTED" : bad ? "FAIL" : "OK", cli_view_num(totals, "pass"), fail,
+           cli_view_num(totals, "xfail"), xpass, cli_view_num(totals, "unsupported"));
     if (interrupted)
-        printf(", %zu not run", count_verdict(tests, n, V_NOT_RUN));
-    printf(" in %.1f s\n", seconds);
+        printf(", %.0f not run", cli_view_num(totals, "not-run"));
+    printf(" in %.1f s\n", cli_view_num(view, "seconds"));
     return CLI_OK;
 }
 
@@ -344,8 +350,29 @@ static void add_text_or_null(cJSON *o, const char *key, const char *text)
         cJSON_AddNullToObject(o, key);
 }
 
-static int print_json(const v_test *tests, size_t n, const v_config *cfg, double seconds,
-                      int interrupted)
+/* The providers the sessions got, a count each (with --ep only). */
+static cJSON *providers_got(const v_test *tests, size_t n, const v_config *cfg)
+{
+    cJSON *arr = cJSON_CreateArray();
+    groups gs = {0};
+    for (size_t i = 0; cfg->session.provider_count && i < n; i++) {
+        group *g = group_of(&gs, tests[i].res.provider[0] ? tests[i].res.provider : "(none)");
+        if (g)
+            g->total++;
+    }
+    for (size_t i = 0; i < gs.count; i++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "provider", gs.g[i].name);
+        cJSON_AddNumberToObject(o, "tests", (double)gs.g[i].total);
+        cJSON_AddItemToArray(arr, o);
+    }
+    free(gs.g);
+    return arr;
+}
+
+/* The report: what --json prints and the text is drawn from. */
+static cJSON *report_view(const v_test *tests, size_t n, const v_config *cfg, double seconds,
+                          int interrupted)
 {
     cJSON *root = cJSON_CreateObject();
     cJSON *rt = cJSON_AddObjectToObject(root, "runtime");
@@ -356,20 +383,23 @@ static int print_json(const v_test *tests, size_t n, const v_config *cfg, double
     add_text_or_null(root, "known_failures_release", cfg->known_release);
     add_text_or_null(root, "known_failures_fallback", cfg->known_note);
     cJSON *opt = cJSON_AddObjectToObject(root, "options");
-    cJSON_AddNumberToObject(opt, "jobs", (double)cfg->jobs);
-    cJSON_AddNumberToObject(opt, "threads", cfg->session.intra_op_threads);
-    cJSON_AddNumberToObject(opt, "timeout", cfg->timeout);
-    cJSON_AddNumberToObject(opt, "repeat", cfg->conf.repeat);
-    cJSON_AddNumberToObject(opt, "soak", cfg->conf.soak_seconds);
+    CLI_VIEW_ADD_NUMBERS(opt, {"jobs", (double)cfg->jobs}, {"threads", cfg->session.intra_op_threads},
+                         {"timeout", cfg->timeout}, {"repeat", cfg->conf.repeat},
+                         {"soak", cfg->conf.soak_seconds},
+                         /* the tolerances in force (0 given: exact; unset: the defaults) */
+                         {"rtol", cfg->conf.rtol > 0 ? cfg->conf.rtol : cfg->conf.rtol < 0 ? 0 : ORTKIT_COMPARE_RTOL},
+                         {"atol", cfg->conf.atol > 0 ? cfg->conf.atol : cfg->conf.atol < 0 ? 0 : ORTKIT_COMPARE_ATOL});
+    cJSON_AddBoolToObject(opt, "allow_xpass", cfg->allow_xpass);
     cJSON *arr = cJSON_AddArrayToObject(root, "tests");
     for (size_t i = 0; i < n; i++)
         cJSON_AddItemToArray(arr, test_json(&tests[i]));
     cJSON_AddItemToObject(root, "suites", groups_view(tests, n, 0));
     cJSON_AddItemToObject(root, "operators", groups_view(tests, n, 1));
     cJSON_AddItemToObject(root, "totals", totals_view(tests, n));
+    cJSON_AddItemToObject(root, "providers_got", providers_got(tests, n, cfg));
     cJSON_AddNumberToObject(root, "seconds", seconds);
     cJSON_AddBoolToObject(root, "interrupted", interrupted);
-    return cli_json_print(root);
+    return root;
 }
 
 /* ---- JUnit ------------------------------------------------------------------------ */
@@ -504,8 +534,10 @@ static int write_junit(const v_test *tests, size_t n, const v_config *cfg, doubl
 
 int v_report(const v_test *tests, size_t n, const v_config *cfg, double seconds, int interrupted)
 {
-    int rc = cfg->json ? print_json(tests, n, cfg, seconds, interrupted)
-                       : print_text(tests, n, cfg, seconds, interrupted);
+    cJSON *view = report_view(tests, n, cfg, seconds, interrupted);
+    int rc = !view ? cli_fail("out of memory") : cfg->json ? cli_json_print(view) : report_text(view);
+    if (view && !cfg->json)
+        cJSON_Delete(view);
     fflush(stdout);
     if (rc)
         return rc;
