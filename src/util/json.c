@@ -106,26 +106,30 @@ static const cJSON *member(const ortkit__json_reader *r, const cJSON *obj, const
     return it;
 }
 
-static int wrong_type(const ortkit__json_reader *r, const cJSON *it, const char *key,
-                      const char *where, const char *want)
+/* The member key of obj when it is of the type is_type checks (want says it
+ * in words); NULL with *rc 0 when absent and allowed to be, or with *rc the
+ * failure recorded. */
+static const cJSON *typed(const ortkit__json_reader *r, const cJSON *obj, const char *key,
+                          const char *where, int flags, cJSON_bool (*is_type)(const cJSON *),
+                          const char *want, int *rc)
 {
     char path[160];
-    return ortkit__json_fail(r, "'%s' must be %s, not %s", member_path(path, sizeof path, where, key),
-                             want, ortkit__json_type(it));
+    const cJSON *it = member(r, obj, key, where, flags, rc);
+    if (it && !is_type(it)) {
+        *rc = ortkit__json_fail(r, "'%s' must be %s, not %s",
+                                member_path(path, sizeof path, where, key), want,
+                                ortkit__json_type(it));
+        return NULL;
+    }
+    return it;
 }
 
 int ortkit__json_get_object(const ortkit__json_reader *r, const cJSON *obj, const char *key,
                             const char *where, int flags, const cJSON **out)
 {
     int rc;
-    const cJSON *it = member(r, obj, key, where, flags, &rc);
-    *out = NULL;
-    if (!it)
-        return rc;
-    if (!cJSON_IsObject(it))
-        return wrong_type(r, it, key, where, "an object");
-    *out = it;
-    return ORTKIT_OK;
+    *out = typed(r, obj, key, where, flags, cJSON_IsObject, "an object", &rc);
+    return rc;
 }
 
 int ortkit__json_get_string(const ortkit__json_reader *r, const cJSON *obj, const char *key,
@@ -133,12 +137,10 @@ int ortkit__json_get_string(const ortkit__json_reader *r, const cJSON *obj, cons
 {
     char path[160];
     int rc;
-    const cJSON *it = member(r, obj, key, where, flags, &rc);
+    const cJSON *it = typed(r, obj, key, where, flags, cJSON_IsString, "a string", &rc);
     *out = NULL;
     if (!it)
         return rc;
-    if (!cJSON_IsString(it) || !it->valuestring)
-        return wrong_type(r, it, key, where, "a string");
     size_t n = strlen(it->valuestring);
     if (n > max_len)
         return ortkit__json_fail(r, "'%s' is longer than %zu bytes",
@@ -159,11 +161,9 @@ int ortkit__json_get_whole(const ortkit__json_reader *r, const cJSON *obj, const
 {
     char path[160];
     int rc;
-    const cJSON *it = member(r, obj, key, where, flags, &rc);
+    const cJSON *it = typed(r, obj, key, where, flags, cJSON_IsNumber, "a number", &rc);
     if (!it)
         return rc;
-    if (!cJSON_IsNumber(it))
-        return wrong_type(r, it, key, where, "a number");
     double v = it->valuedouble;
     /* Written so that NaN and infinities fail too. */
     if (!(v >= min && v <= max) || v != floor(v))
@@ -177,11 +177,9 @@ int ortkit__json_get_bool(const ortkit__json_reader *r, const cJSON *obj, const 
                           const char *where, int flags, int *out)
 {
     int rc;
-    const cJSON *it = member(r, obj, key, where, flags, &rc);
+    const cJSON *it = typed(r, obj, key, where, flags, cJSON_IsBool, "true or false", &rc);
     if (!it)
         return rc;
-    if (!cJSON_IsBool(it))
-        return wrong_type(r, it, key, where, "true or false");
     *out = cJSON_IsTrue(it);
     return ORTKIT_OK;
 }
