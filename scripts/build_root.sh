@@ -28,18 +28,20 @@
 # Debian's aarch64 cross compilers (GCC 10.2, arm64 glibc 2.31) are in the
 # package list for aarch64 variants (docs/BUILD.md, "Another architecture").
 #
-# usage: scripts/build_root.sh [ROOT]     (default deps/bullseye-root)
+# usage: scripts/build_root.sh [ROOT]     (default deps/bullseye-root; installed with
+# ortkit as share/ortkit/root/build_root.sh, default $XDG_CACHE_HOME/ortkit/root/bullseye-root)
 # Environment: ROOT_EXTRA_PACKAGES, more of bullseye's packages to install
 # (build_ort.sh's ORT_COMPILER names its clang here); ROOT_PYTHONS, the
 # CPythons to build (step 5).
 # Prints the root's path on stdout when it is ready.  Idempotent.
 set -eu
 
-here=$(cd "$(dirname "$0")/.." && pwd)
-deps="${ORTKIT_DEPS:-$here/deps}"
+scripts=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=lib/layout.sh
+. "$scripts/lib/layout.sh"
 root="${1:-$deps/bullseye-root}"
 # shellcheck source=lib/fetch.sh
-. "$here/scripts/lib/fetch.sh"
+. "$scripts/lib/fetch.sh"
 CMAKE_VERSION=4.3.4
 PACKAGES="build-essential python3 python3-flatbuffers patch ninja-build ccache xz-utils ca-certificates file pkg-config
  patchelf libcjson-dev libprotobuf-c-dev protobuf-c-compiler libsodium-dev libcurl4-openssl-dev
@@ -68,7 +70,7 @@ mountpoint -q "$root/proc" || { mount -t proc proc "$root/proc" && mounted=1; }
 in_root() { chroot "$root" env -i PATH=/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root "$@"; }
 
 # shellcheck disable=SC2086 # a list of names
-missing=$(in_root sh -s -- $PACKAGES <"$here/scripts/lib/missing_packages.sh")
+missing=$(in_root sh -s -- $PACKAGES <"$scripts/lib/missing_packages.sh")
 if [ -n "$missing" ]; then
     say "installing in the root:$missing"
     in_root sh -c "export DEBIAN_FRONTEND=noninteractive; apt-get update -qq &&
@@ -143,16 +145,21 @@ fi
 # Its own sources only (no build outputs, no deps/): a copy, so the root never
 # writes into the checkout.
 rm -rf "$root/opt/ortkit-src" && mkdir -p "$root/opt/ortkit-src"
-# What git tracks, and new files it does not ignore, as they are now.
-(cd "$here" && git ls-files -z --cached --others --exclude-standard | tar --null --ignore-failed-read -T - -cf -) |
-    tar -xf - -C "$root/opt/ortkit-src"
-# ONNX Runtime's C headers, as set-up fetched them (ortkit compiles against them).
-[ -e "$deps/ort-headers/include/onnxruntime_c_api.h" ] || { say "no ONNX Runtime headers: run scripts/setup.sh"; exit 1; }
-rm -rf "$root/opt/ort-headers" && cp -a "$deps/ort-headers" "$root/opt/ort-headers"
-# ONNX's .proto files, from this host's python3-onnx (the decoders are generated from them).
+if [ -n "$here" ]; then
+    # What git tracks, and new files it does not ignore, as they are now.
+    (cd "$here" && git ls-files -z --cached --others --exclude-standard | tar --null --ignore-failed-read -T - -cf -) |
+        tar -xf - -C "$root/opt/ortkit-src"
+else
+    tar -xzf "$scripts/ortkit-src.tar.gz" -C "$root/opt/ortkit-src"
+fi
+# ONNX Runtime's C headers (ortkit compiles against them): set-up's, or those
+# installed with ortkit.
+[ -e "$ort_headers/onnxruntime_c_api.h" ] || { say "no ONNX Runtime headers in $ort_headers: run scripts/setup.sh"; exit 1; }
+rm -rf "$root/opt/ort-headers" && mkdir -p "$root/opt/ort-headers" && cp -a "$ort_headers" "$root/opt/ort-headers/include"
+# ONNX's .proto files (the decoders are generated from them): this host's
+# python3-onnx, or those installed with ortkit.
 mkdir -p "$root/opt/onnx-proto"
-cp /usr/lib/python3/dist-packages/onnx/onnx.proto /usr/lib/python3/dist-packages/onnx/onnx-data.proto \
-    "$root/opt/onnx-proto/"
+cp "$onnx_protos/onnx.proto" "$onnx_protos/onnx-data.proto" "$root/opt/onnx-proto/"
 in_root sh -c 'cmake -S /opt/ortkit-src -B /opt/ortkit-build -G Ninja -DCMAKE_BUILD_TYPE=Release \
         -DORTKIT_TESTS=OFF -DORTKIT_ORT_INCLUDE_DIR=/opt/ort-headers/include \
         -DORTKIT_ONNX_PROTO=/opt/onnx-proto/onnx.proto -DORTKIT_ONNX_DATA_PROTO=/opt/onnx-proto/onnx-data.proto \

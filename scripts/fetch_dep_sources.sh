@@ -19,11 +19,12 @@
 # usage: scripts/fetch_dep_sources.sh [DIR]   (default deps/ort-deps-1.21.0)
 set -eu
 
-here=$(cd "$(dirname "$0")/.." && pwd)
-deps="${ORTKIT_DEPS:-$here/deps}"
+scripts=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=lib/layout.sh
+. "$scripts/lib/layout.sh"
 out="${1:-$deps/ort-deps-1.21.0}"
 # shellcheck source=lib/fetch.sh
-. "$here/scripts/lib/fetch.sh"
+. "$scripts/lib/fetch.sh"
 say() { printf 'dep-sources: %s\n' "$*" >&2; }
 
 # deps.txt name | suite | Debian package (source, or a binary .deb where the
@@ -111,7 +112,7 @@ echo "$SOURCES" | while read -r name suite pkg dver up; do
         ;;
     pybind11 | dlpack)
         dest="$name-$up.tar.gz"
-        [ -s "$out/$dest" ] || repack "$orig" usr/include "$name-$up" "$here/scripts/ort/$name.cmake"
+        [ -s "$out/$dest" ] || repack "$orig" usr/include "$name-$up" "$scripts/ort/$name.cmake"
         origin="usr/include of $origin, with scripts/ort/$name.cmake as its CMakeLists.txt"
         ;;
     *)

@@ -60,3 +60,15 @@ expect_exit 0 hidden moved/bin/ortkit build --recipe debian13 --source ort --var
 expect_in out "-DCMAKE_PREFIX_PATH=$PWD/moved/share/ortkit/patches/onnxruntime-1.21.0/cmake-shims"
 [ -f moved/share/ortkit/patches/onnxruntime-1.21.0/0001-safeint-debian-include-dir.patch ]
 [ -f moved/share/ortkit/recipes/debian11.recipe ]
+# The Debian 11 root's kit: its scripts, ortkit's own source and the ONNX
+# protos, so a bundle that ships is built from the installed tool alone.
+for f in build_root.sh fetch_dep_sources.sh lib/fetch.sh lib/layout.sh lib/missing_packages.sh \
+    onnx-proto/onnx.proto onnx-proto/onnx-data.proto ort/pybind11.cmake ortkit-src.tar.gz; do
+    [ -s "moved/share/ortkit/root/$f" ] || { echo "FAIL: share/ortkit/root/$f is not installed" >&2; exit 1; }
+done
+sh -n moved/share/ortkit/root/build_root.sh
+tar -tzf moved/share/ortkit/root/ortkit-src.tar.gz >src.list
+for f in CMakeLists.txt src/util/util.h scripts/build_root.sh recipes/debian11.recipe; do
+    grep -qx "\(\./\)\?$f" src.list || { echo "FAIL: ortkit-src.tar.gz lacks $f" >&2; exit 1; }
+done
+if grep -q "^\(\./\)\?\(deps\|build\)/" src.list; then echo "FAIL: ortkit-src.tar.gz holds build outputs" >&2; exit 1; fi
