@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* A failure the library recorded, carried over into the builder's message:
@@ -376,6 +377,24 @@ static int save_report(ortkit__builder_result *r, const ortkit__builder_options 
     int rc = ortkit__pathf(path, sizeof path, "%s/ortkit-report.json", r->build_dir);
     if (!rc && (r->report.n > 0 || access(path, F_OK) != 0))
         rc = ortkit__file_write_atomic(path, r->report_json, strlen(r->report_json));
+    /* A run that did work keeps its own report too: a later rerun that only
+     * relinks replaces ortkit-report.json, not the figures of the big build. */
+    if (!rc && r->report.n > 0) {
+        if (!r->report_name[0]) {
+            time_t now = time(NULL);
+            struct tm tm;
+            gmtime_r(&now, &tm);
+            strftime(r->report_name, sizeof r->report_name, "%Y%m%dT%H%M%SZ", &tm);
+            snprintf(r->report_name + strlen(r->report_name),
+                     sizeof r->report_name - strlen(r->report_name), "-%ld.json", (long)getpid());
+        }
+        if ((rc = ortkit__pathf(path, sizeof path, "%s/reports", r->plan.state_dir)) ||
+            (rc = ortkit__mkdirs(path)) ||
+            (rc = ortkit__pathf(path, sizeof path, "%s/reports/%s", r->plan.state_dir,
+                                r->report_name)))
+            return rc;
+        rc = ortkit__file_write_atomic(path, r->report_json, strlen(r->report_json));
+    }
     return rc;
 }
 

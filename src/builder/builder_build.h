@@ -48,6 +48,7 @@ typedef struct ortkit__builder_result {
     ortkit__builder_cross cross;   /* the target architecture and how it is built for */
     char *deps_dir;                /* --deps DIR, absolute */
     char glibc_here[16];           /* this environment's glibc, "2.31" */
+    char report_name[40];          /* this run's report in BUILD/.ortkit/reports/, once it did work */
     /* What the built library needs, measured on it (the bundle's manifest). */
     char needs_glibc[16], needs_glibcxx[16], needs_cxxabi[16];
     char *needs_libraries;         /* space-separated, NULL when none */

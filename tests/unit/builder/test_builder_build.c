@@ -158,6 +158,11 @@ static void test_build_under_gate(void **state)
     /* The report: returned, and written beside the build. */
     char *saved = NULL;
     assert_int_equal(ortkit__file_read(&saved, NULL, at("b/ortkit-report.json"), 1 << 20), 0);
+    /* ... and kept under the run's own name, which a later rerun does not replace. */
+    char kept[600];
+    assert_true(r.report_name[0]);
+    snprintf(kept, sizeof kept, "%s/b/.ortkit/reports/%s", dir, r.report_name);
+    assert_int_equal(access(kept, R_OK), 0);
     assert_string_equal(saved, r.report_json);
     cJSON *json = cJSON_Parse(saved);
     assert_non_null(json);
