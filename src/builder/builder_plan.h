@@ -61,7 +61,11 @@ typedef struct ortkit__builder_plan {
 
 int ortkit__builder_plan_make(ortkit__builder_plan *out, const ortkit__builder_config *cfg);
 void ortkit__builder_plan_free(ortkit__builder_plan *plan);
-/* The plan as text: the summary, then the commands, one argument a line. */
+/* The plan as the view `--dry-run --json` prints (plan_view.c), and that
+ * view drawn as text: the summary, then the commands, one argument a line. */
+struct cJSON *ortkit__builder_plan_view(const ortkit__builder_plan *plan);
+int ortkit__builder_plan_text(const struct cJSON *view, FILE *out);
+/* The plan as text (its view, drawn). */
 int ortkit__builder_plan_write(const ortkit__builder_plan *plan, FILE *out);
 /* The configure command as one shell line (for logs and the stamp file). */
 char *ortkit__builder_plan_command_line(const ortkit__strv *argv);

@@ -15,6 +15,7 @@
 #include "builder_cross.h"
 #include "builder_python.h"
 
+#include <cjson/cJSON.h>
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -561,57 +562,10 @@ char *ortkit__builder_plan_command_line(const ortkit__strv *argv)
     return out;
 }
 
-static int write_command(FILE *out, const char *title, const ortkit__strv *argv)
-{
-    fprintf(out, "\n%s:\n", title);
-    for (size_t i = 0; i < argv->n; i++) {
-        char *q = ortkit__shell_quote(argv->v[i]);
-        if (!q)
-            return ortkit__error_nomem();
-        /* "-S dir" and "-B dir" stay on one line; every other argument has its own. */
-        int pair = argv->v[i][0] == '-' && strlen(argv->v[i]) == 2 && i + 1 < argv->n;
-        if (pair) {
-            char *q2 = ortkit__shell_quote(argv->v[i + 1]);
-            fprintf(out, "%s%s %s%s\n", i ? "    " : "  ", q, q2 ? q2 : "",
-                    i + 2 < argv->n ? " \\" : "");
-            free(q2);
-            i++;
-        } else {
-            fprintf(out, "%s%s%s\n", i ? "    " : "  ", q, i + 1 < argv->n ? " \\" : "");
-        }
-        free(q);
-    }
-    return 0;
-}
-
 int ortkit__builder_plan_write(const ortkit__builder_plan *plan, FILE *out)
 {
-    int rc;
-    fprintf(out, "ortkit build plan\n");
-    for (size_t i = 0; i < plan->summary.n; i++) {
-        const char *line = plan->summary.v[i], *tab = strchr(line, '\t');
-        if (tab)
-            fprintf(out, "  %-13.*s %s\n", (int)(tab - line), line, tab + 1);
-        else
-            fprintf(out, "  %s\n", line);
-    }
-    if (plan->sharing.n) {
-        fprintf(out, "\nwhat the variant's flags reach (compiles without them are shared between "
-                     "variants):\n");
-        for (size_t i = 0; i < plan->sharing.n; i++) {
-            const char *line = plan->sharing.v[i], *tab = strchr(line, '\t');
-            fprintf(out, "  %-13.*s %s\n", (int)(tab ? tab - line : 0), line, tab ? tab + 1 : line);
-        }
-    }
-    if (plan->reduce.n && (rc = write_command(out, "reduce operators", &plan->reduce)))
-        return rc;
-    if (plan->toolchain_text)
-        fprintf(out, "\n%s (CMAKE_TOOLCHAIN_FILE):\n%s", plan->toolchain_path, plan->toolchain_text);
-    if (plan->cpu_flags_cmake)
-        fprintf(out, "\n%s (CMAKE_PROJECT_INCLUDE):\n%s", plan->cpu_flags_path, plan->cpu_flags_cmake);
-    if ((rc = write_command(out, "configure", &plan->configure)))
-        return rc;
-    fprintf(out, "\ninstall:\n  cmake --install %s --prefix %s\n",
-             plan->configure.n > 4 ? plan->configure.v[4] : "?", plan->stage_dir);
-    return 0;
+    cJSON *view = ortkit__builder_plan_view(plan);
+    int rc = view ? ortkit__builder_plan_text(view, out) : ortkit__error_nomem();
+    cJSON_Delete(view);
+    return rc;
 }

@@ -64,7 +64,7 @@ for v in vs:
     assert "-DCMAKE_CXX_FLAGS=" in cfg, v["name"]
     if v["cpu_flags"]:
         assert "-DCMAKE_PROJECT_INCLUDE=/b/%s/.ortkit/cpu-flags.cmake" % v["name"] in cfg, v["name"]
-        assert 'string(APPEND CMAKE_CXX_FLAGS " %s")' % v["cpu_flags"] in plan["cpu_flags_cmake"], v["name"]
+        assert 'string(APPEND CMAKE_CXX_FLAGS " %s")' % v["cpu_flags"] in plan["cpu_flags_file"]["text"], v["name"]
     if v["cuda"] is None:
         assert "-Donnxruntime_USE_CUDA=OFF" in cfg
         assert not any("CUDA_ARCHITECTURES" in a for a in cfg)

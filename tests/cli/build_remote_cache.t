@@ -30,7 +30,7 @@ expect_exit 0 "$ORTKIT" build --cmake-project "$F" --build-dir a --cache ccache 
 import json, sys
 p = json.load(open(sys.argv[1]))
 assert p["cache"] == {"tool": "ccache", "remote": sys.argv[2], "remote_only": True, "basedir": sys.argv[3]}, p["cache"]
-assert "remote only (CCACHE_REMOTE_ONLY)" in p["summary"]["cache"], p["summary"]
+assert "remote only (CCACHE_REMOTE_ONLY)" in {l["label"]: l["value"] for l in p["summary"]}["cache"], p["summary"]
 PY
 expect_not_in out "$PW"
 

@@ -11,6 +11,7 @@
 #include "build_recipe.h"
 #include "cli.h"
 #include "opt.h"
+#include "view.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -290,21 +291,6 @@ static int parse_args(build_args *a, int argc, char **argv)
 
 static void free_args(build_args *a) { ortkit__builder_options_free(&a->o); }
 
-/* "label\tvalue" lines as a JSON object. */
-static cJSON *lines_json(const ortkit__strv *lines)
-{
-    cJSON *o = cJSON_CreateObject();
-    for (size_t i = 0; o && i < lines->n; i++) {
-        const char *tab = strchr(lines->v[i], '\t');
-        char label[64];
-        if (!tab || (size_t)(tab - lines->v[i]) >= sizeof label)
-            continue;
-        snprintf(label, sizeof label, "%.*s", (int)(tab - lines->v[i]), lines->v[i]);
-        cJSON_AddStringToObject(o, label, tab + 1);
-    }
-    return o;
-}
-
 /* The compiler cache's settings (--cache ccache), the URL without a password. */
 static cJSON *cache_json(const build_args *a)
 {
@@ -318,22 +304,13 @@ static cJSON *cache_json(const build_args *a)
     return c;
 }
 
-/* The plan as JSON: the summary, the commands, and the gate's settings. */
-static cJSON *plan_json(const ortkit__builder_plan *plan, const build_args *a, const char *ops_text)
+/* The plan's view: the builder's (summary, commands), the operators kept,
+ * and the gate's and the cache's settings. */
+static cJSON *plan_view(const ortkit__builder_plan *plan, const build_args *a, const char *ops_text)
 {
-    cJSON *root = cJSON_CreateObject();
-    cJSON_AddItemToObject(root, "summary", lines_json(&plan->summary));
-    cJSON_AddItemToObject(root, "configure",
-                          cJSON_CreateStringArray((const char *const *)plan->configure.v,
-                                                  (int)plan->configure.n));
-    if (plan->reduce.n)
-        cJSON_AddItemToObject(root, "reduce_operators",
-                              cJSON_CreateStringArray((const char *const *)plan->reduce.v,
-                                                      (int)plan->reduce.n));
+    cJSON *root = ortkit__builder_plan_view(plan);
     if (ops_text)
         cJSON_AddStringToObject(root, "required_operators", ops_text);
-    if (plan->cpu_flags_cmake)
-        cJSON_AddStringToObject(root, "cpu_flags_cmake", plan->cpu_flags_cmake);
     cJSON *gate = cJSON_AddObjectToObject(root, "gate");
     if (gate) {
         if (a->o.budget)
@@ -347,32 +324,36 @@ static cJSON *plan_json(const ortkit__builder_plan *plan, const build_args *a, c
     }
     if (a->o.ccache)
         cJSON_AddItemToObject(root, "cache", cache_json(a));
-    if (plan->sharing.n)
-        cJSON_AddItemToObject(root, "sharing", lines_json(&plan->sharing));
-    cJSON_AddStringToObject(root, "stage", plan->stage_dir);
     return root;
+}
+
+/* The dry run's text, drawn from the plan's view. */
+static int plan_text(const cJSON *view)
+{
+    if (ortkit__builder_plan_text(view, stdout))
+        return cli_fail("%s", ortkit__error_message());
+    const char *ops = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(view, "required_operators"));
+    if (ops) {
+        printf("\nrequired operators (written to the build directory):\n");
+        cli_print_lines(stdout, ops);
+    }
+    const cJSON *gate = cJSON_GetObjectItemCaseSensitive(view, "gate");
+    char budget[64];
+    if (cJSON_GetObjectItemCaseSensitive(gate, "budget_bytes"))
+        ortkit__human_memory(budget, sizeof budget, (uint64_t)cli_view_num(gate, "budget_bytes"));
+    else
+        snprintf(budget, sizeof budget, "%s", cli_view_str(gate, "budget"));
+    const char *chain = cli_view_str(gate, "chain");
+    printf("\nbuild:\n  ninja -C %s under the compile gate: budget %s, %.0f CPU slots%s%s\n",
+           cli_esc(cJSON_GetStringValue(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(view, "configure"), 4))),
+           budget, cli_view_num(gate, "slots"), chain[0] ? ", through " : "", cli_esc(chain));
+    return CLI_OK;
 }
 
 static char *self_exe(void)
 {
     char buf[PATH_MAX];
     return cli_self_exe(buf, sizeof buf) ? NULL : strdup(buf);
-}
-
-static void print_dry_run(const ortkit__builder_plan *plan, const build_args *a, const char *ops_text)
-{
-    ortkit__builder_plan_write(plan, stdout);
-    if (ops_text) {
-        printf("\nrequired operators (written to the build directory):\n");
-        cli_print_lines(stdout, ops_text);
-    }
-    char budget[64] = "available memory less max(1 GiB, 10%)";
-    if (a->o.budget)
-        ortkit__human_memory(budget, sizeof budget, a->o.budget);
-    long slots = a->o.slots ? a->o.slots : ortkit__proc_cpus();
-    const char *chain = ortkit__builder_chain(&a->o);
-    printf("\nbuild:\n  ninja -C %s under the compile gate: budget %s, %ld CPU slots%s%s\n",
-           cli_esc(plan->configure.v[4]), budget, slots, chain ? ", through " : "", cli_esc(chain));
 }
 
 /* ---- --matrix: the jobs of a CI matrix ------------------------------------------- */
@@ -753,10 +734,10 @@ int cmd_build(int argc, char **argv)
                    a.o.has_cache_remote ? cli_esc(a.o.cache_remote.shown) : "");
         rc = CLI_OK;
     } else if (a.dry) {
-        if (a.json)
-            rc = cli_json_print(plan_json(&res.plan, &a, res.ops_text));
-        else
-            print_dry_run(&res.plan, &a, res.ops_text), rc = CLI_OK;
+        cJSON *view = plan_view(&res.plan, &a, res.ops_text); /* cli_json_print frees it */
+        rc = !view ? cli_fail("out of memory") : a.json ? cli_json_print(view) : plan_text(view);
+        if (view && !a.json)
+            cJSON_Delete(view);
     } else if (a.json) {
         printf("%s\n", res.report_json);
         rc = CLI_OK;
