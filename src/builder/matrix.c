@@ -2,7 +2,7 @@
  * matrix.c - a set of variants ordered so that work they share is done
  * first: the dependencies once per platform, CUDA device code once per CUDA
  * version and SM, then each variant's own CPU-flag code (the rule is in
- * builder.h, ORTKIT__MATRIX_RULE).  `ortkit build --matrix` writes the jobs
+ * builder_matrix.h, ORTKIT__MATRIX_RULE).  `ortkit build --matrix` writes the jobs
  * for a CI system's matrix; a shared compiler cache carries the work from
  * one wave to the next.
  */
