@@ -39,7 +39,7 @@ expect_exit 0 "$ORTKIT" bench --help
 expect_lines err 0
 expect_in out "usage: ortkit bench MODEL"
 for opt in "-n, --runs N" "-t, --time SECONDS" "--warmup N" "-c, --callers N" "--dim SYMBOL=SIZE" \
-           "--threads N" "--ep LIST" --strict "--runtime PATH" "--compare KEY=VALUE" "--block N" \
+           "--threads N" "--ep LIST" --strict "--runtime PATH" "--compare KEY=VALUE" "--budget SECONDS" "--block N" \
            --json "--plot FILE.svg" --progress; do
     expect_in out "$opt"
 done
@@ -102,8 +102,10 @@ expect_in out "8 timed runs; 1 caller"
 expect_not_in out "blocks of"
 
 # --- side by side: two runtimes in one process, interleaved ---
-expect_exit 0 "$ORTKIT" bench "$MATMUL" --dim N=1 -n 40 --runtime "$RT_OLD" --runtime "$RT_NEW" --block 5
+expect_exit 0 "$ORTKIT" bench "$MATMUL" --dim N=1 -n 40 --runtime "$RT_OLD" --runtime "$RT_NEW" --block 5 --budget 1
 expect_lines err 0
+expect_in out "verdict    "
+expect_in out "; by CPU time)"
 expect_in out "A          ORT 1.17.3"
 expect_in out "B          ORT 1.30.0"
 expect_in out "A: ORT 1.17.3"
@@ -112,7 +114,7 @@ expect_in out "B/A"
 expect_in out "40 timed runs per side; 1 caller; blocks of 5, A and B alternating"
 expect_in out "B had the lower mean in"
 expect_in out "of 8 rounds"
-expect_exit 0 "$ORTKIT" bench "$MATMUL" --dim N=1 -n 40 --runtime "$RT_OLD" --compare runtime="$RT_NEW" --json
+expect_exit 0 "$ORTKIT" bench "$MATMUL" --dim N=1 -n 40 --runtime "$RT_OLD" --compare runtime="$RT_NEW" --json --budget 1
 json_check 'len(d["sides"]) == 2' \
     '[s["runtime"]["version"] for s in d["sides"]] == ["1.17.3", "1.30.0"]' \
     '[s["runs"] for s in d["sides"]] == [40, 40]' \
@@ -120,10 +122,12 @@ json_check 'len(d["sides"]) == 2' \
     'all(s["runtime_load_s"] > 0 and s["cold"]["session_create_s"] > 0 for s in d["sides"])' \
     'd["comparison"]["rounds"] >= 1 and 0 <= d["comparison"]["rounds_b_faster"] <= d["comparison"]["rounds"]' \
     'abs(d["comparison"]["b_over_a"]["latency_p50"] - d["sides"][1]["latency_s"]["p50"] / d["sides"][0]["latency_s"]["p50"]) < 1e-9' \
-    'd["comparison"]["b_over_a"]["runs"] == 1'
+    'd["comparison"]["b_over_a"]["runs"] == 1' \
+    'd["comparison"]["verdict"]["verdict"] in ("slower", "alike", "tied")' \
+    'd["comparison"]["verdict"]["rounds"] >= 1 and d["comparison"]["verdict"]["disturbed_runs"] >= 0'
 
 # --- side by side: two settings on one runtime, which B shares ---
-expect_exit 0 "$ORTKIT" bench "$MATMUL" --dim N=8 -n 20 --threads 1 --compare threads=2 --json
+expect_exit 0 "$ORTKIT" bench "$MATMUL" --dim N=8 -n 20 --threads 1 --compare threads=2 --json --budget 1
 json_check '[s["label"] for s in d["sides"]] == ["threads=1", "threads=2"]' \
     '[s["threads"] for s in d["sides"]] == [1, 2]' \
     'd["sides"][1]["shares_runtime_of_a"] is True' \
@@ -131,19 +135,21 @@ json_check '[s["label"] for s in d["sides"]] == ["threads=1", "threads=2"]' \
     'd["sides"][1]["memory"]["runtime_bytes"] is None' \
     'd["comparison"]["b_over_a"]["runtime_load_s"] is None' \
     'd["sides"][1]["session_create_s"] > 0'
-expect_exit 0 "$ORTKIT" bench "$MATMUL" --dim N=8 -n 20 --threads 1 --compare threads=2
+expect_exit 0 "$ORTKIT" bench "$MATMUL" --dim N=8 -n 20 --threads 1 --compare threads=2 --budget 1
 expect_in out "runtime load"
 expect_in out "shared"
 # The same settings twice: an A/A run, which shows the noise of the machine.
-expect_exit 0 "$ORTKIT" bench "$MATMUL" --dim N=1 -n 20 --compare threads=1 --threads 1 --json
-json_check '[s["label"] for s in d["sides"]] == ["A", "B"]'
+expect_exit 0 "$ORTKIT" bench "$MATMUL" --dim N=1 -n 20 --compare threads=1 --threads 1 --json --budget 2
+json_check '[s["label"] for s in d["sides"]] == ["A", "B"]' \
+    'd["comparison"]["verdict"]["verdict"] in ("alike", "tied")'
 # String inputs are copied for B too.
-expect_exit 0 "$ORTKIT" bench "$MODELS/strings.onnx" --dim N=3 -n 10 --compare threads=1 --json
+expect_exit 0 "$ORTKIT" bench "$MODELS/strings.onnx" --dim N=3 -n 10 --compare threads=1 --json --budget 1
 json_check '[s["runs"] for s in d["sides"]] == [10, 10]'
 # A provider this runtime lacks: skipped with a warning for each side.
 expect_exit 0 "$ORTKIT" bench "$MODELS/tiny.onnx" -n 5 --compare ep=nosuch
 expect_in err "warning: provider 'nosuch' skipped"
 expect_in out "B: ep=nosuch"
+expect_in out "verdict    not measured: the verdict's processes run ONNX Runtime's CPU provider only"
 fails "$ORTKIT" bench "$MODELS/tiny.onnx" -n 5 --compare ep=nosuch --strict
 expect_in err "B: "
 expect_in err "nosuch"
@@ -289,3 +295,25 @@ expect_in err "has no input named 'nosuch'"
 # a plot that cannot be written is refused before the runs
 fails "$ORTKIT" bench "$MODELS/tiny.onnx" --plot /nonexistent/lat.svg
 expect_in err "cannot write plot '/nonexistent/lat.svg'"
+
+# --- the verdict side by side: a controlled pair, and identical copies ---
+# The same MatMul chain, and a copy with as many multiply-adds again (four
+# more MatMuls on zero weights: the same outputs to the bit).  B does twice
+# the work: clearly slower, by about that, whatever the machine's load.
+/usr/bin/python3 "$SRC/bench/make_controlled_pair.py" "$PWD/pair" 32 256 4 4 >pair.txt
+expect_in pair.txt "plus4.onnx 33587200 FLOPs 2.0020 of base"
+expect_exit 0 "$ORTKIT" bench "$PWD/pair/base.onnx" --runtime "$RT_NEW" --threads 1 \
+    --compare model="$PWD/pair/plus4.onnx" -n 10 --warmup 1 --budget 6 --json
+json_check '[s["label"] for s in d["sides"]] == ["model=base.onnx", "model=plus4.onnx"]' \
+    'd["comparison"]["verdict"]["verdict"] == "slower" and d["comparison"]["verdict"]["faster"] == "A"' \
+    '1.4 < d["comparison"]["verdict"]["b_over_a"] < 2.8' \
+    'd["comparison"]["verdict"]["resolution"] is not None and d["comparison"]["verdict"]["resolution"] < 0.4'
+# The same runtime in two copies: never told apart as "slower".
+cp -r "$RT_NEW" rt-copy
+expect_exit 0 "$ORTKIT" bench "$PWD/pair/base.onnx" --runtime "$RT_NEW" --threads 1 \
+    --compare runtime="$PWD/rt-copy" -n 10 --warmup 1 --budget 3
+expect_in out "verdict    "
+expect_not_in out "clearly slower"
+# A model that does not take A's inputs is refused by name.
+expect_exit 1 "$ORTKIT" bench "$PWD/pair/base.onnx" --compare model="$MODELS/add.onnx" -n 2 --budget 1
+expect_in err "inputs"

@@ -41,8 +41,10 @@ expect_in out "choice     ort-1.17.3-cpu"
 expect_in out "why        measured: ort-1.17.3-cpu ran measure_cos.onnx in p50 "
 expect_in out " for ort-1.30.0-cpu"
 expect_in out "declared   ort-1.30.0-cpu: the newest ONNX Runtime: 1.30.0 (ort-1.17.3-cpu: 1.17.3)"
-expect_in out "slower than ort-1.17.3-cpu in "
-expect_in out " rounds of the last of "
+expect_in out "slower than ort-1.17.3-cpu by "
+expect_in out " generations of processes; differences of "
+# The account says how fine the measurement was, and by what.
+expect_in out "or more told apart, by CPU time)"
 cp out measured.txt
 ls cache/ortkit/measured/*.json >/dev/null
 [ "$(stat -c %a cache/ortkit/measured)" = 700 ] || { echo "FAIL: the memory is not 0700" >&2; exit 1; }
@@ -166,3 +168,17 @@ expect_in out "runtime   ONNX Runtime 1.30.0"
 # The set of bundles is part of the key: the Cos measurement of two no longer applies to three.
 expect_exit 0 "$ORTKIT" bundle choose --model "$COS" $M
 expect_in out "measured   not yet"
+
+# --- Two copies of one build: never clearly apart (a false verdict would be
+# remembered and used by every load on this host) ---
+expect_exit 0 "$ORTKIT" bundle choose --model "$COS" $M --measure --budget 3 --json \
+    "$PWD/b/ort-1.30.0-cpu" "$PWD/b/ort-1.30.0-copy"
+/usr/bin/python3 - <<'PY'
+import json
+d = json.load(open("out"))
+m = d["measurement"]
+c = {x["name"]: x["measured"] for x in d["candidates"] if x["measured"]}
+assert m["outcome"] == "tied" and set(c) == {"ort-1.30.0-cpu", "ort-1.30.0-copy"}, (m, c)
+assert all(v["state"] == "tied" for v in c.values()), c
+assert "told apart" in m["account"] and "by CPU time" in m["account"], m["account"]
+PY

@@ -21,29 +21,35 @@
  *     ortkit_measure_compare(m);
  *     while (budget left) {
  *         for each i with ortkit_measure_timing(m, i), in alternating order:
- *             ortkit_measure_add(m, i, seconds, runs);
- *         r = ortkit_measure_round(m);
- *         if (r == 1) break;                            (clear)
- *         if (r == 2) { restart every timed candidate's process;
- *                       ortkit_measure_generation(m); }
+ *             ortkit_measure_add(m, i, figures, runs);   (ortkit_measure_figure)
+ *             ortkit_measure_skipped(m, i, disturbed);   (ortkit_measure_disturbed)
+ *         if (ortkit_measure_round(m) == 1) break;       (one left)
+ *         every so often (the caller's choice: 0.6 s and two rounds):
+ *             if (ortkit_measure_generation(m) == 1) break;   (decided)
+ *             restart every timed candidate's process;
  *     }
  *     ortkit_measure_finish(m, seconds_taken);
  *     ortkit_measure_remember(m);
  *
  * The rule (docs/BUNDLES.md, "Choosing by measurement"): each round, every
- * candidate still timed runs one block (about 0.05 s of runs); a block's
- * median is its round's figure, and the ratio of another's figure to the
- * fastest's (the lowest median of the generation's rounds) compares them.
- * Another is clearly slower when the fastest's block was quicker so often
- * that a fair coin would do as well at most once in a hundred (a one-sided
- * sign test: 7 of 7, 10 of 11, 13 of 15, 16 of 20 ...) and the median ratio
- * is at least 1.03; the two are alike when the ratio lies below 1.03 and
- * above 1/1.03 with the same confidence (two one-sided sign tests).  Either
- * verdict must come from two generations of processes in a row before it
- * holds; the candidate is then no longer timed.  The measurement is clear
- * when one candidate is left and none is alike.  When the budget ends
- * first, or some are alike, those left are tied, and the declared order
- * chooses among them.
+ * candidate still timed runs one block (about 0.05 s of runs); the median
+ * of a block's undisturbed runs' figure (ortkit_measure_figure: the work,
+ * not the wall clock) is its round's figure, and the ratio of another's
+ * figure to the fastest's (the lowest median of all its runs) compares
+ * them.  The processes are started afresh in generations: each generation
+ * gives one ratio, the median of its rounds', and the geometric mean of the
+ * generations' ratios has 99% bounds from Student's t over the generations
+ * (three at least; the variance never below what their rounds imply).
+ * Another is clearly slower when the lower bound is above 1.01 (surely more
+ * than 1%: below it, two copies of one build can differ); the two are alike
+ * when both bounds lie within 2% of 1.  The resolution says how fine this
+ * is: 1% plus the bounds' half-width: on this host now, differences of that
+ * much or more are told apart.  A verdict stops the measurement before the
+ * budget ends only after six generations, and for a difference only once
+ * sized to 1% (or a quarter of itself); the candidate is then no longer
+ * timed.  The measurement is clear when one candidate is left and none is
+ * alike.  When the budget ends first, or some are alike, those left are
+ * tied, and the declared order chooses among them.
  */
 #ifndef ORTKIT_INCLUDE_TOOLS_MEASURE_H
 #define ORTKIT_INCLUDE_TOOLS_MEASURE_H
@@ -89,7 +95,60 @@ typedef struct ortkit_measure_verdict {
      * rounds.  The choice: its own, ratio 1.  0 when it shared none. */
     double pair_p50, pair_chosen_p50, pair_ratio;
     size_t pair_rounds;
+    /* Against the choice: the smallest difference those rounds tell apart
+     * (0.012: 1.2%; INFINITY when too few); the choice: the measurement's. */
+    double pair_resolution;
+    size_t disturbed;          /* runs not counted: the process was descheduled */
+    int alike;                 /* 1: judged as fast as the fastest, within 2% both ways */
 } ortkit_measure_verdict;
+
+/* One timed run as the candidate's process saw it.  Library-independent:
+ * the caller fills it from its own clocks. */
+typedef struct ortkit_measure_sample {
+    double wall_s;               /* wall-clock seconds */
+    double cpu_s;                /* the process's CPU seconds, all its threads */
+    double involuntary;          /* involuntary context switches, all its threads */
+    double steal_s;              /* the host's steal time meanwhile (a VM's lost time), seconds */
+    double cycles, instructions; /* user-space hardware counts; -1 when not counted */
+} ortkit_measure_sample;
+
+/* The figure a run is judged by: its CPU time, all threads together (with
+ * intra-op threads told not to spin-wait, the work done; a descheduled
+ * thread's waiting is not in it, as it is in the wall clock).  The wall
+ * time is what the caller waits for, but on a busy host it measures the
+ * scheduler too: a thread that loses its core stops the run's wall clock
+ * from meaning the work. */
+ORTKIT_API double ortkit_measure_figure(const ortkit_measure_sample *s);
+/* Was the run disturbed (1, why says how) or not (0)?  Disturbed: it was
+ * descheduled more often than once per thread and once per
+ * ORTKIT_MEASURE_SWITCH_EVERY seconds of CPU time (a busy scheduler's
+ * usual slice: each return to a core refills caches, CPU time that is not
+ * the work, and a run switched more than the host's routine is an outlier
+ * of it), the host stole time from the virtual machine meanwhile, or, at
+ * one thread, its wall time was above ORTKIT_MEASURE_WAIT_LIMIT times its
+ * CPU time (and 0.2 ms): it had less than a third of a core.  A disturbed
+ * run is repeated, not counted. */
+#define ORTKIT_MEASURE_SWITCH_EVERY 0.004
+#define ORTKIT_MEASURE_WAIT_LIMIT 3.0
+ORTKIT_API int ortkit_measure_disturbed(const ortkit_measure_sample *s, int threads, char *why,
+                                        size_t size);
+
+/* Say how runs were timed ("CPU time, all threads; counters: none: ...");
+ * recorded with the result, and shown in its account. */
+ORTKIT_API int ortkit_measure_method(ortkit_measure *m, const char *method);
+/* Candidate i's runs in the current round that were disturbed and not counted. */
+ORTKIT_API int ortkit_measure_skipped(ortkit_measure *m, size_t i, size_t runs);
+/* The smallest difference the measurement tells apart (0.012: 1.2%);
+ * INFINITY when too few rounds, 0 when nothing is known. */
+ORTKIT_API double ortkit_measure_resolution(const ortkit_measure *m);
+
+/*
+ * A measurement of runtimes rather than bundles (`ortkit bench --compare`):
+ * count candidates named by labels, on model (a file) at threads; nothing
+ * remembered (ortkit_measure_remember refuses).  The rest as above.
+ */
+ORTKIT_API int ortkit_measure_open_runtimes(ortkit_measure **out, const char *const *labels,
+                                            size_t count, const char *model, int threads);
 
 /*
  * The measurement of model (a file) at shapes ("SYMBOL=SIZE" and
@@ -145,15 +204,18 @@ ORTKIT_API int ortkit_measure_outputs(ortkit_measure *m, size_t i, const char *c
 ORTKIT_API int ortkit_measure_compare(ortkit_measure *m);
 /* 1 while candidate i is still timed. */
 ORTKIT_API int ortkit_measure_timing(const ortkit_measure *m, size_t i);
-/* One block of candidate i's timed runs in the current round (seconds each). */
+/* One block of candidate i's timed runs in the current round: each one's
+ * figure (ortkit_measure_figure, seconds). */
 ORTKIT_API int ortkit_measure_add(ortkit_measure *m, size_t i, const double *seconds, size_t runs);
-/* End a round and apply the rule: 1 when the difference is clear (one
- * candidate left), 0 to go on, 2 to go on with every candidate still timed
- * started afresh in a process of its own, then ortkit_measure_generation():
- * a verdict this generation's processes reached must be reached again by
- * the next before it holds.  Negative on bad arguments. */
+/* End a round: 1 when one candidate is left timed, 0 to go on.  Negative
+ * on bad arguments. */
 ORTKIT_API int ortkit_measure_round(ortkit_measure *m);
-/* The candidates still timed run in new processes from the next round on. */
+/* Close the generation of processes that ran the rounds since the last
+ * one, and apply the rule over every closed generation: 1 when decided
+ * (one candidate left timed), 0 to go on with every candidate still timed
+ * started afresh in a process of its own.  Before the budget ends, a
+ * difference decides only once sized to 1%; ortkit_measure_finish judges
+ * whatever is left, however coarse.  Negative on bad arguments. */
 ORTKIT_API int ortkit_measure_generation(ortkit_measure *m);
 /* How many generations of processes there were (1 before any restart). */
 ORTKIT_API size_t ortkit_measure_generations(const ortkit_measure *m);
@@ -174,8 +236,9 @@ ORTKIT_API size_t ortkit_measure_chosen(const ortkit_measure *m);
 /* ... "clear", "tied", "single", "none"; "" when nothing is known ... */
 ORTKIT_API const char *ortkit_measure_outcome(const ortkit_measure *m);
 /* ... the seconds it took, and the account the runtime's search gives:
- * "measured: X ran MODEL in p50 A against B for Y", "not measured for this
- * model" when nothing is known. */
+ * "measured: X ran MODEL in p50 A against B for Y (N rounds, CPU time;
+ * differences of R% or more told apart)", "not measured for this model"
+ * when nothing is known. */
 ORTKIT_API double ortkit_measure_seconds(const ortkit_measure *m);
 ORTKIT_API const char *ortkit_measure_account(const ortkit_measure *m);
 

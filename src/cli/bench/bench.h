@@ -17,12 +17,15 @@
 /* Every latency is kept (8 bytes a run) for exact percentiles; this bounds
  * the memory that takes, for -n and for -t alike. */
 #define BENCH_MAX_RUNS 10000000
+/* Seconds the verdict's timed rounds take at most when --budget is not given. */
+#define BENCH_VERDICT_BUDGET 12.0
 
 /* One configuration under test: a runtime plus session settings.  Side by
  * side there are two (A and B); otherwise one. */
 typedef struct bench_side {
     char label[96];
     const char *runtime_path; /* NULL: the default search */
+    const char *model;        /* B's own model (--compare model=); NULL: the config's */
     long threads;             /* 0: ORT's default */
     const char *providers[BENCH_MAX_EP];
     size_t n_providers;
@@ -75,6 +78,12 @@ typedef struct bench_config {
     double peak_rss;       /* bytes: the process's high-water mark */
     int interrupted;
     int capped;            /* -t stopped at BENCH_MAX_RUNS */
+
+    /* The verdict side by side (bench_verdict.c): A and B measured as
+     * `bundle choose --measure` measures candidates. */
+    double budget;         /* seconds for its timed rounds; 0: BENCH_VERDICT_BUDGET; -1: none */
+    struct ortkit_measure *verdict;
+    char verdict_why[256]; /* why there is none */
 } bench_config;
 
 /* One run of session on inputs, outputs freed; *seconds inside the run call.
@@ -84,6 +93,13 @@ int bench_run_once(const bench_config *cfg, ortkit_session *session, ortkit_valu
 
 /* First run, warm-up and the timed blocks; CLI_OK or CLI_FAIL (message printed). */
 int bench_measure(bench_config *cfg);
+
+/* Side by side: measure A and B as `bundle choose --measure` would, before
+ * anything is loaded here; CLI_OK or CLI_FAIL (message printed). */
+int bench_verdict(bench_config *cfg);
+/* The verdict in words, and in one word ("slower", "alike", "tied",
+ * "untimed", "none"). */
+void bench_verdict_text(const bench_config *cfg, char *out, size_t size, const char **word);
 
 /* The table or JSON on stdout. */
 int bench_report(const bench_config *cfg);

@@ -1,6 +1,7 @@
 /* bench_report.c - the figures of `ortkit bench` as a table or JSON. */
 #include "bench.h"
 #include "cli.h"
+#include "ortkit/tools/measure.h"
 
 #include <math.h>
 #include <string.h>
@@ -181,6 +182,12 @@ static int print_table(const bench_config *cfg)
         printf("B/A p50 latency %.3f: B %s; B had the lower mean in %zu of %zu rounds\n", ratio,
                ratio < 1 ? "faster" : ratio > 1 ? "slower" : "the same", cfg->rounds_b_faster, cfg->rounds);
     }
+    if (cfg->n_sides == 2) {
+        char text[768];
+        const char *word;
+        bench_verdict_text(cfg, text, sizeof text, &word);
+        printf("verdict    %s\n", cli_esc(text));
+    }
     return CLI_OK;
 }
 
@@ -235,6 +242,33 @@ static cJSON *side_json(const bench_side *sd)
     cJSON_AddNumberToObject(m, "session_bytes", v[F_SETUP_MEM]);
     cJSON_AddNumberToObject(m, "rss_growth_bytes", v[F_RSS_GROWTH]);
     return o;
+}
+
+/* The verdict of the side-by-side measurement (bench_verdict.c). */
+static cJSON *verdict_json(const bench_config *cfg)
+{
+    cJSON *v = cJSON_CreateObject();
+    char text[768];
+    const char *word;
+    bench_verdict_text(cfg, text, sizeof text, &word);
+    cJSON_AddStringToObject(v, "verdict", word);
+    cJSON_AddStringToObject(v, "text", text);
+    const ortkit_measure *m = cfg->verdict;
+    if (!m || !ortkit_measure_outcome(m)[0])
+        return v;
+    const ortkit_measure_verdict *a = ortkit_measure_candidate(m, 0), *b = ortkit_measure_candidate(m, 1);
+    double ratio = b->chosen ? (a->pair_ratio > 0 ? 1 / a->pair_ratio : 0) : b->pair_ratio;
+    double res = ortkit_measure_resolution(m);
+    cJSON_AddStringToObject(v, "faster", a->chosen ? "A" : "B");
+    cJSON_AddItemToObject(v, "b_over_a", ratio > 0 ? cJSON_CreateNumber(ratio) : cJSON_CreateNull());
+    cJSON_AddItemToObject(v, "resolution", isfinite(res) && res > 0 ? cJSON_CreateNumber(res)
+                                                                    : cJSON_CreateNull());
+    cJSON_AddNumberToObject(v, "rounds", (double)ortkit_measure_rounds(m));
+    cJSON_AddNumberToObject(v, "generations", (double)ortkit_measure_generations(m));
+    cJSON_AddNumberToObject(v, "disturbed_runs", (double)(a->disturbed + b->disturbed));
+    cJSON_AddNumberToObject(v, "seconds", ortkit_measure_seconds(m));
+    cJSON_AddStringToObject(v, "account", ortkit_measure_account(m));
+    return v;
 }
 
 static int print_json(const bench_config *cfg)
@@ -293,6 +327,7 @@ static int print_json(const bench_config *cfg)
                                                           : cJSON_CreateNull());
         cJSON_AddNumberToObject(cmp, "rounds", (double)cfg->rounds);
         cJSON_AddNumberToObject(cmp, "rounds_b_faster", (double)cfg->rounds_b_faster);
+        cJSON_AddItemToObject(cmp, "verdict", verdict_json(cfg));
     }
     return cli_json_print(root);
 }

@@ -4,6 +4,7 @@
  */
 #include "bench.h"
 #include "bench_modes.h"
+#include "ortkit/tools/measure.h"
 #include "cli.h"
 #include "interrupt.h"
 #include "opt.h"
@@ -85,7 +86,8 @@ static int parse_compare(bench_args *a, char *arg)
 {
     char *eq = strchr(arg, '=');
     if (!eq || eq == arg)
-        return cli_usage("bench", "--compare wants KEY=VALUE (runtime=PATH, threads=N or ep=LIST), got '%s'", arg);
+        return cli_usage("bench", "--compare wants KEY=VALUE (runtime=PATH, threads=N, ep=LIST or "
+                         "model=FILE), got '%s'", arg);
     *eq = '\0';
     const char *value = eq + 1;
     a->compare = 1;
@@ -102,8 +104,12 @@ static int parse_compare(bench_args *a, char *arg)
     } else if (!strcmp(arg, "ep")) {
         a->ep_b_set = 1;
         a->ep_list[1] = eq + 1;
+    } else if (!strcmp(arg, "model")) {
+        if (!*value)
+            return cli_usage("bench", "--compare model= wants a model file");
+        a->cfg.side[1].model = value;
     } else {
-        return cli_usage("bench", "--compare: unknown setting '%s' (runtime, threads or ep)", arg);
+        return cli_usage("bench", "--compare: unknown setting '%s' (runtime, threads, ep or model)", arg);
     }
     return 0;
 }
@@ -205,8 +211,11 @@ static const cli_opt bench_opts[] = {
      CLI_OPT_CALL_ARGS(add_runtime)},
     CLI_BUNDLE_ROW(bench_args, bundle),
     {0, "compare", 0, "KEY=VALUE", CLI_OPT_REPEATS,
-     "side by side: B is A with one setting changed; KEY is runtime, threads or ep (repeat for "
-     "several)", CLI_OPT_CALL_ARGS(add_compare)},
+     "side by side: B is A with one setting changed; KEY is runtime, threads, ep or model "
+     "(repeat for several)", CLI_OPT_CALL_ARGS(add_compare)},
+    {0, "budget", 0, "SECONDS", 0,
+     "side by side, the most the verdict's rounds take, in processes of their own (default 12)",
+     CLI_OPT_DOUBLE(bench_args, cfg.budget, DBL_TRUE_MIN, 86400)},
     {0, "block", 0, "N", 0, "runs per block when alternating (default: ~0.1 s)",
      CLI_OPT_LONG(bench_args, cfg.block, 1, BENCH_MAX_RUNS)},
     {0, "json", 0, NULL, 0, "print JSON", CLI_OPT_FLAG(bench_args, cfg.json)},
@@ -245,9 +254,9 @@ static const cli_opt_spec bench_spec = {
     "                    [-i NAME=FILE.npy]... [--random|--zeros] [--dim SYMBOL=SIZE]...\n"
     "                    [--shape NAME=D0,D1,...]... [--seed N] [--threads N] [--ep LIST]\n"
     "                    [--strict] [--runtime PATH | --bundle NAME|DIR]\n"
-    "                    [--compare KEY=VALUE]... [--block N] [--json] [--plot FILE.svg]\n"
-    "                    [--progress] [--cache[=DIR]] [--arena on|off] [--mem-pattern on|off]\n"
-    "                    [--spin on|off] [--arena-extend power2|requested]\n"
+    "                    [--compare KEY=VALUE]... [--budget SECONDS] [--block N] [--json]\n"
+    "                    [--plot FILE.svg] [--progress] [--cache[=DIR]] [--arena on|off]\n"
+    "                    [--mem-pattern on|off] [--spin on|off] [--arena-extend power2|requested]\n"
     "       ortkit bench MODEL --cold N [--cache[=DIR]]\n"
     "       ortkit bench MODEL... --sessions N,... [--pools session|global,...]\n"
     "                    [--spin on|off,...] [-c CALLERS] [-n RUNS | -t SECONDS]\n"
@@ -393,6 +402,11 @@ static void make_labels(bench_config *cfg)
             size_t used = strlen(l);
             snprintf(l + used, size - used, "%sep=%s", used ? " " : "", i ? eb : ea);
         }
+        if (B->model) {
+            const char *path = i ? B->model : cfg->model, *base = strrchr(path, '/');
+            size_t used = strlen(l);
+            snprintf(l + used, size - used, "%smodel=%s", used ? " " : "", base ? base + 1 : path);
+        }
         if (!l[0])
             snprintf(l, size, "%s", i ? "B" : "A");
     }
@@ -456,8 +470,15 @@ static int open_session(bench_config *cfg, size_t idx, ortkit_session **out, dou
     so.provider_count = sd->n_providers;
     so.ep_policy = cfg->strict ? ORTKIT_EP_STRICT : ORTKIT_EP_FALLBACK;
     double t0 = ortkit__clock_now();
-    if (ortkit_session_open(out, sd->rt, cfg->model, &so))
+    if (ortkit_session_open(out, sd->rt, sd->model ? sd->model : cfg->model, &so))
         return cli_fail("%s%s", side_prefix(cfg, idx), ortkit_error_last());
+    /* B's own model takes A's inputs and gives as many outputs. */
+    if (idx == 1 && sd->model && (ortkit_session_input_count(*out) != cfg->n_in ||
+                                  ortkit_session_output_count(*out) != cfg->n_out))
+        return cli_fail("B: '%s' has %zu inputs and %zu outputs, but '%s' %zu and %zu: "
+                        "--compare model= wants a model that takes the same inputs",
+                        sd->model, ortkit_session_input_count(*out), ortkit_session_output_count(*out),
+                        cfg->model, cfg->n_in, cfg->n_out);
     *seconds = ortkit__clock_now() - t0;
     return 0;
 }
@@ -589,6 +610,7 @@ static void free_config(bench_config *cfg)
             ortkit_runtime_free(sd->rt);
     }
     free(cfg->names);
+    ortkit_measure_free(cfg->verdict);
 }
 
 /* Runtimes, then cold sessions (A's also tells the inputs), then the
@@ -681,7 +703,11 @@ static int bench_main(bench_args *ap, int argc, char **argv)
      * the command at once.  From the first measured run on it stops the
      * runs, and the figures so far are still reported (exit 130). */
     cli_interrupt_init();
-    if ((cfg->plot && check_plot_dir(cfg->plot)) || set_up(cfg))
+    if (cfg->plot && check_plot_dir(cfg->plot))
+        goto cleanup;
+    if (cfg->n_sides == 2 && bench_verdict(cfg))
+        goto cleanup;
+    if (set_up(cfg))
         goto cleanup;
     cli_interrupt_hold();
     if (bench_measure(cfg))

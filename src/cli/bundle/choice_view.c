@@ -4,6 +4,7 @@
 #include "view.h"
 
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 /* Every variable that changes what selection sees of the host. */
@@ -243,7 +244,13 @@ cJSON *choice_view_json_measured(const choice_row *rows, size_t n, const ortkit_
                                  {"rounds", (double)mv->rounds}, {"pair_p50_s", mv->pair_p50},
                                  {"pair_chosen_p50_s", mv->pair_chosen_p50},
                                  {"pair_ratio", mv->pair_ratio},
-                                 {"pair_rounds", (double)mv->pair_rounds});
+                                 {"pair_rounds", (double)mv->pair_rounds},
+                                 {"disturbed", (double)mv->disturbed});
+            /* The smallest difference its rounds with the choice tell apart; null: too few. */
+            cJSON_AddItemToObject(x, "pair_resolution", isfinite(mv->pair_resolution) && mv->pair_rounds
+                                                            ? cJSON_CreateNumber(mv->pair_resolution)
+                                                            : cJSON_CreateNull());
+            cJSON_AddBoolToObject(x, "alike", mv->alike);
             cJSON_AddStringToObject(x, "note", mv->note);
         } else if (mm) {
             cJSON_AddNullToObject(e, "measured");

@@ -11,11 +11,19 @@
  * Each child is a function run in a forked copy by src/util's child object,
  * which also carries the messages.  Child to parent: framed messages
  * (ortkit__msg_send: {uint32 type, uint32 size} and size bytes):
- * READY (figures, the inputs' digest and shapes, then the first outputs),
- * ERROR (text), BLOCK (the runs' seconds as doubles).  Parent to child: one
- * byte, 'b' for a block, 'q' to quit.
+ * READY (figures, the inputs' digest and shapes, the first outputs, the
+ * block's size and how runs are timed), ERROR (text), BLOCK (how many runs
+ * were counted and how many were disturbed and repeated, then each counted
+ * run's figure and wall time as doubles).  Parent to child: one byte, 'b'
+ * for a block, 'q' to quit.
+ *
+ * What is timed is the work: each run's CPU time, all threads, with the
+ * intra-op threads told not to spin-wait (a spinning thread burns CPU time
+ * that is no work); a run during which the process was descheduled, or the
+ * host stole time, is repeated rather than counted (ortkit_measure_disturbed).
  */
 #include "choose_measure.h"
+#include "work_clock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -32,9 +40,12 @@
 enum { MSG_READY = 1, MSG_ERROR = 2, MSG_BLOCK = 3 };
 
 #define BLOCK_SECONDS 0.05    /* a block's length, aimed at */
-#define WARMUP_SECONDS 0.2
+#define WARMUP_SECONDS 0.1
 #define WARMUP_MAX_RUNS 50
 #define BLOCK_MAX_RUNS 100000
+#define BLOCK_TRIES 4         /* runs tried per run counted, at most, when runs are disturbed */
+#define GEN_ROUNDS 2          /* a generation of processes runs at least these rounds ... */
+#define GEN_SECONDS 0.6       /* ... and this long */
 #define READY_TIMEOUT_S 600.0 /* load, session, first run and warm-up */
 #define MESSAGE_MAX ((size_t)1 << 30)
 
@@ -121,6 +132,8 @@ static int send_msg(int fd, uint32_t type, const buf *b)
 typedef struct child_ctx {
     const measure_plan *plan;
     const char *bundle_dir;
+    const char *model;
+    long threads;
     int to_parent, from_parent;
     FILE *log;                 /* its stderr, to say why it failed */
 } child_ctx;
@@ -191,6 +204,25 @@ static int run_once(ortkit_session *s, const char **names, ortkit_value **inputs
     int rc = ortkit_session_run_values(s, NULL, names, (const ortkit_value *const *)inputs, n_in,
                                        NULL, 0, outs);
     *seconds = ortkit__clock_now() - t0;
+    return rc;
+}
+
+/* One run with what it cost: wall and CPU time, context switches, steal. */
+static int run_sampled(ortkit_session *s, const char **names, ortkit_value **inputs, size_t n_in,
+                       ortkit_value **outs, const ortkit__work_counters *wc,
+                       ortkit_measure_sample *out)
+{
+    ortkit__work_reading a, b;
+    ortkit__work_read(wc, &a, 0);
+    int rc = ortkit_session_run_values(s, NULL, names, (const ortkit_value *const *)inputs, n_in,
+                                       NULL, 0, outs);
+    ortkit__work_read(wc, &b, 1);
+    out->wall_s = b.wall_s - a.wall_s;
+    out->cpu_s = b.cpu_s - a.cpu_s;
+    out->involuntary = b.involuntary - a.involuntary;
+    out->steal_s = b.steal_s - a.steal_s;
+    out->cycles = a.cycles >= 0 && b.cycles >= 0 ? b.cycles - a.cycles : -1;
+    out->instructions = a.instructions >= 0 && b.instructions >= 0 ? b.instructions - a.instructions : -1;
     return rc;
 }
 
@@ -269,6 +301,60 @@ static void put_output(buf *b, const char *name, const ortkit_value *v)
     }
 }
 
+/* Run one timed block each time the parent asks, until it says to quit:
+ * each run counted undisturbed, a disturbed one repeated (up to
+ * BLOCK_TRIES runs per run counted). */
+static _Noreturn void serve(child_ctx *c, ortkit_session *s, const char **names, ortkit_value **inputs,
+                            size_t n_in, ortkit_value **outs, size_t n_out,
+                            const ortkit__work_counters *wc, uint32_t block)
+{
+    /* ORTKIT_MEASURE_TRACE=FILE: every timed run, appended (for studying the host). */
+    const char *trace_path = getenv("ORTKIT_MEASURE_TRACE");
+    FILE *trace = trace_path && *trace_path ? fopen(trace_path, "a") : NULL;
+    if (trace)
+        setvbuf(trace, NULL, _IOLBF, 0);
+    double *fig = malloc(block * sizeof *fig), *wall = malloc(block * sizeof *wall);
+    if (!fig || !wall)
+        child_fail(c, "out of memory");
+    for (;;) {
+        char cmd;
+        ssize_t n = read(c->from_parent, &cmd, 1);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n != 1 || cmd != 'b')
+            _exit(0);
+        /* A disturbed run is repeated, up to BLOCK_TRIES runs per run counted. */
+        uint32_t counted = 0, disturbed = 0;
+        while (counted < block && counted + disturbed < BLOCK_TRIES * block) {
+            ortkit_measure_sample smp;
+            if (run_sampled(s, names, inputs, n_in, outs, wc, &smp))
+                child_fail(c, "cannot run the model");
+            free_values(outs, n_out);
+            char why[160];
+            int bad = ortkit_measure_disturbed(&smp, (int)c->threads, why, sizeof why);
+            if (trace)
+                fprintf(trace, "%d %s:%s %.6f %.6f %.0f %.3f %s\n", (int)getpid(), c->bundle_dir ? c->bundle_dir : "-", c->model,
+                        smp.wall_s, smp.cpu_s, smp.involuntary, smp.steal_s, bad ? why : "ok");
+            if (bad) {
+                disturbed++;
+                continue;
+            }
+            fig[counted] = ortkit_measure_figure(&smp);
+            wall[counted++] = smp.wall_s;
+        }
+        settle();
+        buf b = {0};
+        put_u32(&b, counted);
+        put_u32(&b, disturbed);
+        put(&b, fig, counted * sizeof *fig);
+        put(&b, wall, counted * sizeof *wall);
+        if (b.bad || send_msg(c->to_parent, MSG_BLOCK, &b))
+            _exit(0);
+        free(b.p);
+    }
+}
+
+
 static _Noreturn void child_main(child_ctx *c)
 {
     const measure_plan *plan = c->plan;
@@ -281,6 +367,9 @@ static _Noreturn void child_main(child_ctx *c)
         dup2(null, STDOUT_FILENO);
     if ((c->log = tmpfile()))
         dup2(fileno(c->log), STDERR_FILENO);
+    /* Opened before ONNX Runtime starts any thread: its threads inherit them. */
+    ortkit__work_counters wc;
+    ortkit__work_counters_open(&wc);
     ortkit_runtime *rt = NULL;
     ortkit_session *s = NULL;
     ortkit_runtime_options ro = ORTKIT_RUNTIME_OPTIONS_INIT;
@@ -288,9 +377,11 @@ static _Noreturn void child_main(child_ctx *c)
     if (cli_open_runtime_with(&rt, &ro))
         child_fail(c, "cannot load it");
     ortkit_session_options so = ORTKIT_SESSION_OPTIONS_INIT;
-    so.intra_op_threads = (int)plan->threads;
+    so.intra_op_threads = (int)c->threads;
+    so.intra_op_spinning = ORTKIT_SWITCH_OFF; /* spinning is CPU time, not work */
+    so.inter_op_spinning = ORTKIT_SWITCH_OFF;
     double t0 = ortkit__clock_now();
-    if (ortkit_session_open(&s, rt, plan->model, &so))
+    if (ortkit_session_open(&s, rt, c->model, &so))
         child_fail(c, "cannot open the model");
     double create_s = ortkit__clock_now() - t0;
     size_t n_in = ortkit_session_input_count(s), n_out = ortkit_session_output_count(s);
@@ -299,7 +390,7 @@ static _Noreturn void child_main(child_ctx *c)
     const char **names = calloc(n_in + 1, sizeof *names);
     if (!inputs || !outs || !names)
         child_fail(c, "out of memory");
-    if (inputs_build(plan->in, plan->model, s, inputs, names))
+    if (inputs_build(plan->in, c->model, s, inputs, names))
         child_fail(c, "cannot make its inputs");
     double first_s = 0;
     if (run_once(s, names, inputs, n_in, outs, n_out, &first_s))
@@ -331,32 +422,14 @@ static _Noreturn void child_main(child_ctx *c)
     double want = typical > 0 ? BLOCK_SECONDS / typical : BLOCK_MAX_RUNS;
     uint32_t block = want < 1 ? 1 : want > BLOCK_MAX_RUNS ? BLOCK_MAX_RUNS : (uint32_t)want;
     put_u32(&ready, block);
+    char method[256];
+    snprintf(method, sizeof method, "CPU time, all threads, spinning off; counters: %s", wc.source);
+    put_text(&ready, method);
     settle();
     if (ready.bad || send_msg(c->to_parent, MSG_READY, &ready))
         _exit(0);
     free(ready.p);
-    double *lat = malloc(block * sizeof *lat);
-    if (!lat)
-        child_fail(c, "out of memory");
-    for (;;) {
-        char cmd;
-        ssize_t n = read(c->from_parent, &cmd, 1);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n != 1 || cmd != 'b')
-            _exit(0);
-        for (uint32_t k = 0; k < block; k++) {
-            if (run_once(s, names, inputs, n_in, outs, n_out, &lat[k]))
-                child_fail(c, "cannot run the model");
-            free_values(outs, n_out);
-        }
-        settle();
-        buf b = {0};
-        put(&b, lat, block * sizeof *lat);
-        if (b.bad || send_msg(c->to_parent, MSG_BLOCK, &b))
-            _exit(0);
-        free(b.p);
-    }
+    serve(c, s, names, inputs, n_in, outs, n_out, &wc, block);
 }
 
 /* ---- the parent ----------------------------------------------------------------------- */
@@ -403,16 +476,18 @@ static void kill_child(child *ch)
 static int child_entry(void *arg, int to_parent, int from_parent)
 {
     const child_ctx *start = arg;
-    child_ctx c = {start->plan, start->bundle_dir, to_parent, from_parent, NULL};
+    child_ctx c = {start->plan, start->bundle_dir, start->model, start->threads, to_parent,
+                   from_parent, NULL};
     child_main(&c);
 }
 
 /* A candidate's process: a forked copy that loads its bundle (the parent
  * has no threads: it never loads ONNX Runtime), and dies with the parent. */
-static int launch(child *ch, const measure_plan *plan, const char *dir)
+static int launch(child *ch, const measure_plan *plan, const measure_who *who, size_t i)
 {
     memset(ch, 0, sizeof *ch);
-    child_ctx start = {plan, dir, -1, -1, NULL};
+    const char *model = who->models && who->models[i] ? who->models[i] : plan->model;
+    child_ctx start = {plan, who->dirs[i], model, who->threads[i], -1, -1, NULL};
     ortkit__child_options o = {.fn = child_entry, .arg = &start, .channel = 1,
                                .death_signal = SIGKILL, .what = "a candidate's process"};
     if (ortkit__child_start(&ch->ch, &o))
@@ -504,6 +579,10 @@ static void await_ready(ortkit_measure *m, size_t i, child *ch, int first)
         get(&r, ortkit_tensor_data(outs[k]), (size_t)nbytes);
     }
     ch->block = get_u32(&r);
+    char method[256];
+    get_text(&r, method, sizeof method);
+    if (!r.bad && first)
+        ortkit_measure_method(m, method);
     if (!names || !outs || r.bad || ch->block == 0)
         ortkit_measure_failed(m, i, "its answer could not be read");
     else if (first && ortkit_measure_outputs(m, i, (const char *const *)names, outs, n_out))
@@ -519,27 +598,34 @@ static void await_ready(ortkit_measure *m, size_t i, child *ch, int first)
         stop(ch);
 }
 
-/* Every candidate still timed in a new process: the next generation. */
-static int next_generation(ortkit_measure *m, child *kids, size_t n,
-                           const ortkit_bundle *const *bundles, const measure_plan *plan)
+/* Every candidate still timed in a new process: the next generation (the
+ * measurement closed the last one). */
+static int next_generation(ortkit_measure *m, child *kids, size_t n, const measure_who *who,
+                           const measure_plan *plan)
 {
-    for (size_t i = 0; i < n; i++) {
+    /* All start at once and load side by side (nothing is timed meanwhile):
+     * a restart's cost is what limits how many generations a budget holds. */
+    static char digest[ORTKIT_MEASURE_MAX_CANDIDATES][65], shapes[ORTKIT_MEASURE_MAX_CANDIDATES][4096];
+    int again[ORTKIT_MEASURE_MAX_CANDIDATES] = {0};
+    for (size_t i = 0; i < n && i < ORTKIT_MEASURE_MAX_CANDIDATES; i++) {
         if (!ortkit_measure_timing(m, i))
             continue;
-        char digest[65], shapes[sizeof kids[i].shapes];
-        snprintf(digest, sizeof digest, "%s", kids[i].digest);
-        snprintf(shapes, sizeof shapes, "%s", kids[i].shapes);
+        snprintf(digest[i], sizeof digest[i], "%s", kids[i].digest);
+        snprintf(shapes[i], sizeof shapes[i], "%s", kids[i].shapes);
         stop(&kids[i]);
-        if (launch(&kids[i], plan, ortkit_bundle_manifest(bundles[ortkit_measure_bundle(m, i)])->dir))
+        if (launch(&kids[i], plan, who, i))
             return cli_fail("cannot start a process: %s", ortkit_error_last());
+        again[i] = 1;
+    }
+    for (size_t i = 0; i < n && i < ORTKIT_MEASURE_MAX_CANDIDATES; i++) {
+        if (!again[i])
+            continue;
         await_ready(m, i, &kids[i], 0);
-        if (kids[i].alive && (strcmp(digest, kids[i].digest) || strcmp(shapes, kids[i].shapes))) {
+        if (kids[i].alive && (strcmp(digest[i], kids[i].digest) || strcmp(shapes[i], kids[i].shapes))) {
             stop(&kids[i]);
             ortkit_measure_failed(m, i, "started again, it made other inputs");
         }
     }
-    if (ortkit_measure_generation(m))
-        return cli_fail_lib();
     return CLI_OK;
 }
 
@@ -567,14 +653,37 @@ static int block(ortkit_measure *m, size_t i, child *ch)
         stop(ch);
         return ortkit_measure_failed(m, i, why);
     }
-    int rc = size && size % sizeof(double) == 0
-                 ? ortkit_measure_add(m, i, (const double *)(const void *)p, size / sizeof(double))
-                 : ortkit_measure_failed(m, i, "its timed block could not be read");
+    rdr r = {p, p + size, 0};
+    uint32_t counted = get_u32(&r), disturbed = get_u32(&r);
+    int rc;
+    if (r.bad || (size_t)(r.end - r.p) != 2 * (size_t)counted * sizeof(double) || counted > ch->block)
+        rc = ortkit_measure_failed(m, i, "its timed block could not be read");
+    else if ((rc = ortkit_measure_skipped(m, i, disturbed)) == 0 && counted) {
+        /* Every run disturbed: no figure this round, and the round pairs nothing. */
+        double *fig = malloc(counted * sizeof *fig);
+        get(&r, fig ? (void *)fig : NULL, fig ? counted * sizeof *fig : 0);
+        rc = fig ? ortkit_measure_add(m, i, fig, counted) : ortkit__error_nomem();
+        free(fig);
+    }
     free(p);
     return rc;
 }
 
 int choose_measure(ortkit_measure *m, const ortkit_bundle *const *bundles, const measure_plan *plan)
+{
+    size_t n = ortkit_measure_count(m);
+    const char *dirs[ORTKIT_MEASURE_MAX_CANDIDATES];
+    long threads[ORTKIT_MEASURE_MAX_CANDIDATES];
+    for (size_t i = 0; i < n && i < ORTKIT_MEASURE_MAX_CANDIDATES; i++) {
+        const ortkit_manifest *mf = ortkit_bundle_manifest(bundles[ortkit_measure_bundle(m, i)]);
+        dirs[i] = mf->dir;
+        threads[i] = plan->threads;
+    }
+    measure_who who = {dirs, threads, NULL};
+    return measure_run(m, &who, plan);
+}
+
+int measure_run(ortkit_measure *m, const measure_who *who, const measure_plan *plan)
 {
     size_t n = ortkit_measure_count(m);
     child *kids = calloc(n ? n : 1, sizeof *kids);
@@ -590,11 +699,10 @@ int choose_measure(ortkit_measure *m, const ortkit_bundle *const *bundles, const
     }
     /* One at a time: each loads, runs and warms up while the others wait. */
     for (size_t i = 0; i < n; i++) {
-        const ortkit_bundle *b = bundles[ortkit_measure_bundle(m, i)];
         if (plan->progress)
-            fprintf(stderr, "\rmeasuring: starting %s (%zu of %zu)\033[K", cli_esc(ortkit_bundle_manifest(b)->name),
-                    i + 1, n);
-        if (launch(&kids[i], plan, ortkit_bundle_manifest(b)->dir)) {
+            fprintf(stderr, "\rmeasuring: starting %s (%zu of %zu)\033[K",
+                    cli_esc(ortkit_measure_candidate(m, i)->name), i + 1, n);
+        if (launch(&kids[i], plan, who, i)) {
             cli_fail("cannot start a process: %s", ortkit_error_last());
             goto cleanup;
         }
@@ -605,7 +713,7 @@ int choose_measure(ortkit_measure *m, const ortkit_bundle *const *bundles, const
     for (size_t i = 0; i < n; i++) {
         if (!kids[i].alive)
             continue;
-        if (strcmp(kids[i].shapes, ortkit_measure_shapes(m))) {
+        if (ortkit_measure_shapes(m)[0] && strcmp(kids[i].shapes, ortkit_measure_shapes(m))) {
             cli_fail("the inputs made for '%s' are %s, but before loading their sizes read as %s: "
                      "name each input given in a file (-i NAME=FILE), and give --dim or --shape "
                      "for every size the model leaves open", plan->model, kids[i].shapes,
@@ -625,11 +733,14 @@ int choose_measure(ortkit_measure *m, const ortkit_bundle *const *bundles, const
     /* Rounds until clear or the budget is spent.  The order turns by one
      * every second round and is reversed in between (0 1 2, 2 1 0, 1 2 0,
      * 0 2 1, ...), so each candidate runs in every place of a round as
-     * often as the others, after each of them and before. */
-    double timed_s = 0; /* the budget counts the timed rounds, not restarts */
+     * often as the others, after each of them and before.  Every
+     * GEN_SECONDS (and GEN_ROUNDS rounds at least) the generation of
+     * processes is closed and judged, and new ones are started: a process
+     * carries a bias of its own, and only new ones show how large. */
+    double rounds_t0 = ortkit__clock_now(), gen_t0 = rounds_t0;
+    size_t gen_rounds = 0;
     int clear = 0;
     for (size_t round = 0; !clear; round++) {
-        double b0 = ortkit__clock_now();
         size_t timed = 0;
         for (size_t i = 0; i < n; i++)
             timed += ortkit_measure_timing(m, i);
@@ -642,21 +753,32 @@ int choose_measure(ortkit_measure *m, const ortkit_bundle *const *bundles, const
                 goto cleanup;
             }
         }
-        timed_s += ortkit__clock_now() - b0;
         int r = ortkit_measure_round(m);
         if (r < 0) {
             cli_fail_lib();
             goto cleanup;
         }
         clear = r == 1;
+        gen_rounds++;
+        double now = ortkit__clock_now();
         if (plan->progress)
             fprintf(stderr, "\rmeasuring: round %zu, generation %zu, %.1f s of %.1f s\033[K",
-                    round + 1, ortkit_measure_generations(m), timed_s, plan->budget);
-        if (timed_s >= plan->budget)
+                    round + 1, ortkit_measure_generations(m), now - rounds_t0, plan->budget);
+        /* The budget counts restarts too: it bounds what the user waits. */
+        if (clear || now - rounds_t0 >= plan->budget)
             break;
-        /* A verdict of this generation's processes alone: the next ones must agree. */
-        if (r == 2 && next_generation(m, kids, n, bundles, plan))
+        if (gen_rounds < GEN_ROUNDS || now - gen_t0 < GEN_SECONDS)
+            continue;
+        if ((r = ortkit_measure_generation(m)) < 0) {
+            cli_fail_lib();
             goto cleanup;
+        }
+        if ((clear = r == 1))
+            break;
+        if (next_generation(m, kids, n, who, plan))
+            goto cleanup;
+        gen_rounds = 0;
+        gen_t0 = ortkit__clock_now();
     }
     for (size_t i = 0; i < n; i++)
         stop(&kids[i]);
@@ -666,7 +788,7 @@ int choose_measure(ortkit_measure *m, const ortkit_bundle *const *bundles, const
         cli_fail_lib();
         goto cleanup;
     }
-    if (ortkit_measure_remember(m))
+    if (ortkit_measure_key(m)[0] && ortkit_measure_remember(m))
         cli_warn("the measurement was not remembered: %s", ortkit_error_last());
     rc = CLI_OK;
 cleanup:

@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 /* The timed rounds' budget when none is given: this much per candidate. */
-#define BUDGET_PER_CANDIDATE 3.0
+#define BUDGET_PER_CANDIDATE 6.0
 
 typedef struct choose_args {
     const char *host;
@@ -49,7 +49,7 @@ const cli_opt bundle_choose_opts[] = {
      "run the model on each fitting candidate, each in its own process, alternating, until the "
      "fastest whose outputs agree is clear or the budget is spent; remember it for this host",
      CLI_OPT_FLAG(choose_args, measure)},
-    {0, "budget", 0, "SECONDS", 0, "the most the timed rounds take (default: 3 s per candidate)",
+    {0, "budget", 0, "SECONDS", 0, "the most the timed rounds take (default: 6 s per candidate)",
      CLI_OPT_DOUBLE(choose_args, budget, DBL_TRUE_MIN, 86400),
      .want = "seconds, more than 0 and at most 86400"},
     {0, "threads", 0, "N", 0, "intra-op threads the model runs with (default: ORT's)",

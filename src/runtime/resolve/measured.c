@@ -430,6 +430,7 @@ static const field record_fields[] = {
     REC(when, "when", F_I64),        REC(seconds, "seconds", F_SECONDS),
     REC(rounds, "rounds", F_U64),    REC(outcome, "outcome", F_TEXT),
     REC(chosen, "chosen", F_TEXT),   REC(declared, "declared", F_TEXT),
+    REC(resolution, "resolution", F_SECONDS), REC(method, "method", F_TEXT),
 };
 static const field cand_fields[] = {
     CAND(name, "name", F_TEXT),          CAND(manifest_sha256, "manifest_sha256", F_TEXT),
@@ -438,6 +439,7 @@ static const field cand_fields[] = {
     CAND(runs, "runs", F_U64),           CAND(rounds, "rounds", F_U64),
     CAND(pair_p50, "pair_p50_s", F_SECONDS), CAND(pair_chosen_p50, "pair_chosen_p50_s", F_SECONDS),
     CAND(pair_ratio, "pair_ratio", F_SECONDS), CAND(pair_rounds, "pair_rounds", F_U64),
+    CAND(pair_resolution, "pair_resolution", F_SECONDS), CAND(disturbed, "disturbed", F_U64),
     CAND(note, "note", F_TEXT),
 };
 #undef REC
@@ -524,7 +526,8 @@ static int read_cand(const rd *r, const cJSON *e, const char *where, ortkit__mea
 {
     static const char *const keys[] = {"name", "manifest_sha256", "state", "p50_s", "p50_low_s",
                                        "p50_high_s", "runs", "rounds", "pair_p50_s",
-                                       "pair_chosen_p50_s", "pair_ratio", "pair_rounds", "note", NULL};
+                                       "pair_chosen_p50_s", "pair_ratio", "pair_rounds", "note",
+                                       "pair_resolution", "disturbed", NULL};
     char state[16];
     int64_t counts[3] = {0, 0, 0};
     const struct {
@@ -548,8 +551,15 @@ static int read_cand(const rd *r, const cJSON *e, const char *where, ortkit__mea
                                     ORTKIT__JSON_REQUIRED, &counts[i]);
     if (!rc)
         rc = get_text(r, e, "note", where, c->note, sizeof c->note, 0);
+    /* Written since the resolution was measured; older entries lack them. */
+    int64_t disturbed = 0;
+    if (!rc && cJSON_GetObjectItemCaseSensitive(e, "pair_resolution"))
+        rc = get_seconds(r, e, "pair_resolution", where, &c->pair_resolution);
+    if (!rc)
+        rc = ortkit__json_get_whole(&r->r, e, "disturbed", where, 0, 9007199254740992.0, 0, &disturbed);
     if (rc)
         return rc;
+    c->disturbed = (uint64_t)disturbed;
     c->runs = (uint64_t)counts[0];
     c->rounds = (uint64_t)counts[1];
     c->pair_rounds = (uint64_t)counts[2];
@@ -568,7 +578,7 @@ int ortkit__measured_from_json(ortkit__measured *rec, const char *json, size_t s
 {
     static const char *const keys[] = {"format", "key", "model", "model_sha256", "shapes", "threads",
                                        "host", "when", "seconds", "rounds", "outcome", "chosen",
-                                       "declared", "candidates", NULL};
+                                       "declared", "candidates", "resolution", "method", NULL};
     memset(rec, 0, sizeof *rec);
     rd r = {{what}};
     size_t escaped;
@@ -622,6 +632,10 @@ int ortkit__measured_from_json(ortkit__measured *rec, const char *json, size_t s
         rc = get_text(&r, root, "chosen", "", rec->chosen, sizeof rec->chosen, 1);
     if (!rc)
         rc = get_text(&r, root, "declared", "", rec->declared, sizeof rec->declared, 1);
+    if (!rc && cJSON_GetObjectItemCaseSensitive(root, "resolution"))
+        rc = get_seconds(&r, root, "resolution", "", &rec->resolution);
+    if (!rc && cJSON_GetObjectItemCaseSensitive(root, "method"))
+        rc = get_text(&r, root, "method", "", rec->method, sizeof rec->method, 0);
     const cJSON *cands = rc ? NULL : cJSON_GetObjectItemCaseSensitive(root, "candidates");
     if (!rc && !cJSON_IsArray(cands))
         rc = ortkit__json_fail(&r.r, "'candidates' must be an array, not %s", ortkit__json_type(cands));
@@ -772,6 +786,27 @@ int ortkit__measured_store(const ortkit__measured *rec, const ortkit__measured_c
 
 /* ---- what the search says ------------------------------------------------------------- */
 
+/* "; 4.1% slower; differences of 1.0% or more told apart, by CPU time" for
+ * the pair's figures, as far as the record knows them (older entries:
+ * ""). */
+static void resolution_text(char *out, size_t size, const ortkit__measured *rec,
+                            const ortkit__measured_cand *y)
+{
+    out[0] = '\0';
+    double r = y && y->pair_resolution > 0 ? y->pair_resolution : rec->resolution;
+    if (y && y->pair_ratio > 0 && y->pair_rounds)
+        put(out, size, "; %s %.1f%% %s", y->name, 100 * fabs(y->pair_ratio - 1),
+            y->pair_ratio >= 1 ? "slower" : "faster");
+    if (r > 0)
+        put(out, size, "; differences of %.1f%% or more told apart", 100 * r);
+    if (rec->method[0]) {
+        char what[64];
+        snprintf(what, sizeof what, "%.63s", rec->method);
+        what[strcspn(what, ";,")] = '\0';
+        put(out, size, ", by %s", what);
+    }
+}
+
 void ortkit__measured_account(char *out, size_t size, const ortkit__measured *rec)
 {
     char a[32], b[32];
@@ -807,15 +842,17 @@ void ortkit__measured_account(char *out, size_t size, const ortkit__measured *re
         int paired = y && y->pair_rounds && y->pair_p50 > 0 && y->pair_chosen_p50 > 0;
         ortkit__human_duration3(a, sizeof a, paired ? y->pair_chosen_p50 : x->p50);
         ortkit__human_duration3(b, sizeof b, !y ? 0 : paired ? y->pair_p50 : y->p50);
+        char fine[160];
+        resolution_text(fine, sizeof fine, rec, y);
         if (tied && y)
             snprintf(out, size, "measured: %s and %s were not told apart in %llu rounds (p50 %s "
-                     "against %s on %s); the declared order chooses between them: %s", x->name,
+                     "against %s on %s%s); the declared order chooses between them: %s", x->name,
                      y->name, (unsigned long long)(paired ? y->pair_rounds : rec->rounds), a, b,
-                     rec->model, x->name);
+                     rec->model, fine, x->name);
         else if (y)
-            snprintf(out, size, "measured: %s ran %s in p50 %s against %s for %s (%llu rounds)",
+            snprintf(out, size, "measured: %s ran %s in p50 %s against %s for %s (%llu rounds%s)",
                      x->name, rec->model, a, b, y->name,
-                     (unsigned long long)(paired ? y->pair_rounds : rec->rounds));
+                     (unsigned long long)(paired ? y->pair_rounds : rec->rounds), fine);
         else
             snprintf(out, size, "measured: %s ran %s in p50 %s", x->name, rec->model, a);
     }

@@ -65,6 +65,8 @@ typedef struct ortkit__measured_cand {
      * rounds.  The choice itself: its own, ratio 1.  0 when none. */
     double pair_p50, pair_chosen_p50, pair_ratio;
     uint64_t pair_rounds;
+    double pair_resolution;   /* the smallest difference the pair's rounds tell apart; 0: none */
+    uint64_t disturbed;       /* runs not counted: descheduled */
     char note[ORTKIT__MEASURED_NOTE_MAX]; /* why: the outputs that differ, the failure */
 } ortkit__measured_cand;
 
@@ -78,6 +80,8 @@ typedef struct ortkit__measured {
     int64_t when;             /* when it was measured, seconds since the epoch */
     double seconds;           /* what the measurement took, set-up included */
     uint64_t rounds;
+    double resolution;        /* the smallest difference told apart (0.012: 1.2%); 0: none */
+    char method[256];         /* how runs were timed: "CPU time, all threads; counters: ..." */
     /* "clear": one was clearly the fastest; "tied": the budget ran out
      * before the fastest were told apart (the declared order decides among
      * them); "single": only one candidate agreed or ran, chosen untimed;

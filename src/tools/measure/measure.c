@@ -30,10 +30,8 @@ typedef struct cand {
     double *round_p50;      /* per round: its block's median, NAN when it ran none */
     size_t cap_rounds;
     int timing;
-    /* What the rounds of the last generation of processes said of it
-     * against the fastest (ortkit__measure_verdict), and this one's: a
-     * verdict holds once two generations in a row reach it. */
-    int said_before, said_now;
+    size_t disturbed;       /* runs not counted: descheduled */
+    int alike;              /* judged alike the fastest (within the margin) */
 } cand;
 
 struct ortkit_measure {
@@ -46,6 +44,10 @@ struct ortkit_measure {
     char account[ORTKIT__MEASURED_ACCOUNT_MAX];
     size_t rounds;
     size_t generation, gen_start; /* processes started afresh; the round their generation began */
+    int runtimes;           /* candidates are runtimes, not bundles: nothing remembered */
+    size_t *gen_first;      /* generation g's first round; gen_first[generation] while open */
+    size_t cap_gen;
+    char method[256];       /* how runs were timed */
     cand c[ORTKIT__MEASURED_MAX];
 };
 
@@ -86,6 +88,9 @@ static void publish(ortkit_measure *m)
         v->pair_chosen_p50 = r->pair_chosen_p50;
         v->pair_ratio = r->pair_ratio;
         v->pair_rounds = (size_t)r->pair_rounds;
+        v->pair_resolution = r->pair_resolution > 0 ? r->pair_resolution : r->pair_rounds ? INFINITY : 0;
+        v->disturbed = (size_t)r->disturbed;
+        v->alike = m->c[i].alike || !strncmp(r->note, "as fast as ", 11);
         v->note = r->note;
     }
     if (m->known)
@@ -111,6 +116,7 @@ static void fresh_record(ortkit_measure *m)
     snprintf(r->host, sizeof r->host, "%s", m->ctx.host);
     snprintf(r->declared, sizeof r->declared, "%s", m->ctx.names[0]);
     r->threads = m->ctx.threads;
+    snprintf(r->method, sizeof r->method, "%s", m->method);
     r->count = m->ctx.count;
     for (size_t i = 0; i < r->count; i++) {
         snprintf(r->cand[i].name, sizeof r->cand[i].name, "%s", m->ctx.names[i]);
@@ -165,6 +171,7 @@ void ortkit_measure_free(ortkit_measure *m)
         free(m->c[i].lat);
         free(m->c[i].round_p50);
     }
+    free(m->gen_first);
     free(m);
 }
 
@@ -228,7 +235,8 @@ int ortkit_measure_begin(ortkit_measure *m)
         clear_outputs(c);
         c->n_lat = 0;
         c->timing = 0;
-        c->said_before = c->said_now = ORTKIT__MEASURE_OPEN;
+        c->disturbed = 0;
+        c->alike = 0;
         for (size_t r = 0; r < c->cap_rounds; r++)
             c->round_p50[r] = NAN;
     }
@@ -237,7 +245,12 @@ int ortkit_measure_begin(ortkit_measure *m)
     m->begun = 1;
     m->compared = m->finished = 0;
     m->rounds = 0;
+    if (!m->gen_first && !(m->gen_first = calloc(16, sizeof *m->gen_first)))
+        return ortkit__error_nomem();
+    if (!m->cap_gen)
+        m->cap_gen = 16;
     m->generation = 1;
+    m->gen_first[0] = 0;
     m->gen_start = 0;
     m->refused[0] = '\0';
     publish(m);
@@ -462,27 +475,33 @@ static size_t fastest(const ortkit_measure *m)
     return best;
 }
 
-/* The candidate still timed whose rounds of this generation have the
- * lowest median. */
-static size_t fastest_now(const ortkit_measure *m, double *scratch)
+/* Each closed generation's median ratio of b's figure over a's, over the
+ * rounds of it both ran (one at least), into out (room for every
+ * generation); the count.  The generation still open is not counted.
+ * *least_var gets the variance a generation's log ratio has at least from
+ * the spread of its rounds alone (pooled over the generations, over the
+ * rounds a generation has on average; a median's: pi/2 a mean's): a few
+ * generations that agree by chance must not look surer than their rounds. */
+static size_t gen_ratios(const ortkit_measure *m, const cand *a, const cand *b, double *out,
+                         double *scratch, double *least_var)
 {
-    size_t best = ORTKIT_BUNDLE_NONE;
-    double best_p50 = 0;
-    for (size_t i = 0; i < m->ctx.count; i++) {
-        const cand *c = &m->c[i];
-        size_t n = 0;
-        for (size_t r = m->gen_start; c->timing && r < m->rounds && r < c->cap_rounds; r++)
-            if (!isnan(c->round_p50[r]))
-                scratch[n++] = c->round_p50[r];
-        if (!n)
+    size_t k = 0, rounds = 0;
+    double ss = 0, dof = 0;
+    for (size_t g = 0; g + 1 < m->generation; g++) {
+        size_t n = ratios(a, b, m->gen_first[g], m->gen_first[g + 1], scratch);
+        if (n < 1)
             continue;
-        double p = ortkit__measure_median(scratch, n);
-        if (best == ORTKIT_BUNDLE_NONE || p < best_p50) {
-            best = i;
-            best_p50 = p;
-        }
+        out[k++] = ortkit__measure_median(scratch, n);
+        rounds += n;
+        double mean = 0;
+        for (size_t i = 0; i < n; i++)
+            mean += log(scratch[i]) / (double)n;
+        for (size_t i = 0; i < n; i++)
+            ss += (log(scratch[i]) - mean) * (log(scratch[i]) - mean);
+        dof += (double)n - 1;
     }
-    return best;
+    *least_var = dof > 0 && k ? M_PI / 2 * (ss / dof) / ((double)rounds / (double)k) : 0;
+    return k;
 }
 
 static size_t still_timed(const ortkit_measure *m)
@@ -499,51 +518,73 @@ int ortkit_measure_round(ortkit_measure *m)
         return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_measure_round: the measurement is "
                                  "not under way");
     m->rounds++;
-    double *ratio = malloc((m->rounds + 1) * sizeof *ratio);
-    if (!ratio)
-        return ortkit__error_nomem();
-    size_t best = fastest_now(m, ratio);
-    int again = 0;
-    for (size_t j = 0; best != ORTKIT_BUNDLE_NONE && j < m->ctx.count; j++) {
-        cand *c = &m->c[j];
-        if (j == best || !c->timing || c->said_now != ORTKIT__MEASURE_OPEN)
-            continue;
-        double median;
-        size_t n = ratios(&m->c[best], c, m->gen_start, m->rounds, ratio);
-        ortkit__measure_verdict v = ortkit__measure_judge(ratio, n, &median);
-        if (v == ORTKIT__MEASURE_OPEN)
-            continue;
-        if (c->said_before != (int)v) {
-            /* Said by this generation's processes alone: the next must say it too. */
-            c->said_now = v;
-            again = 1;
-            continue;
-        }
-        /* Said twice in a row, by processes started apart: no longer timed. */
-        ortkit__measured_cand *r = &m->rec.cand[j];
-        c->timing = 0;
-        size_t slower = 0;
-        for (size_t k = 0; k < n; k++)
-            slower += ratio[k] > 1;
-        if (v == ORTKIT__MEASURE_SLOWER) {
-            r->state = ORTKIT__MEASURED_SLOWER;
-            /* The rounds counted are the last generation's: the table's round
-             * counts are of every generation. */
-            snprintf(r->note, sizeof r->note, "slower than %s in %zu of %zu rounds of the last of "
-                     "%zu generations of processes, by %.1f%% at the median",
-                     m->rec.cand[best].name, slower, n, m->generation, 100 * (median - 1));
-        } else {
-            r->state = ORTKIT__MEASURED_TIED;
-            snprintf(r->note, sizeof r->note, "as fast as %s within %.0f%% (%+.1f%% at the median of "
-                     "%zu rounds of the last of %zu generations of processes)",
-                     m->rec.cand[best].name, 100 * ORTKIT__MEASURE_MARGIN, 100 * (median - 1), n,
-                     m->generation);
-        }
+    return still_timed(m) <= 1 ? 1 : 0;
+}
+
+/* What the closed generations say of candidate j against best.  Before
+ * the end (final 0) a difference stops the measurement only once it is
+ * sized within ORTKIT__MEASURE_STOP, or a quarter of itself when larger:
+ * stopping at the first lucky bound would report the luck as the size. */
+static void judge(ortkit_measure *m, size_t best, size_t j, double *gen, double *scratch, int final)
+{
+    cand *c = &m->c[j];
+    double estimate, fine, least;
+    size_t g = gen_ratios(m, &m->c[best], c, gen, scratch, &least);
+    ortkit__measure_verdict v = ortkit__measure_judge_generations(gen, g, least, &estimate, &fine);
+    if (v == ORTKIT__MEASURE_OPEN)
+        return;
+    /* Sized to 1%, or to a quarter of a difference larger than 4%. */
+    double sized = (estimate - 1) / 4 > ORTKIT__MEASURE_STOP ? (estimate - 1) / 4 : ORTKIT__MEASURE_STOP;
+    if (!final && (g < ORTKIT__MEASURE_STOP_GENERATIONS || (v == ORTKIT__MEASURE_SLOWER && fine > sized + 1e-9)))
+        return;
+    ortkit__measured_cand *r = &m->rec.cand[j];
+    c->timing = 0;
+    size_t slower = 0;
+    for (size_t k = 0; k < g; k++)
+        slower += gen[k] > 1;
+    if (v == ORTKIT__MEASURE_SLOWER) {
+        r->state = ORTKIT__MEASURED_SLOWER;
+        snprintf(r->note, sizeof r->note, "slower than %s by %.1f%% (slower in %zu of %zu "
+                 "generations of processes; differences of %.1f%% or more told apart)",
+                 m->rec.cand[best].name, 100 * (estimate - 1), slower, g, 100 * fine);
+    } else {
+        r->state = ORTKIT__MEASURED_TIED;
+        c->alike = 1;
+        snprintf(r->note, sizeof r->note, "as fast as %s within %.0f%% (%+.1f%% over %zu "
+                 "generations of processes; differences of %.1f%% or more told apart)",
+                 m->rec.cand[best].name, 100 * ORTKIT__MEASURE_MARGIN, 100 * (estimate - 1), g,
+                 100 * fine);
     }
-    free(ratio);
-    if (still_timed(m) <= 1)
-        return 1;
-    return again ? 2 : 0;
+}
+
+/* Close the generation of processes open now: its rounds are judged with the others'. */
+static int close_generation(ortkit_measure *m)
+{
+    if (m->generation >= m->cap_gen) {
+        size_t cap = m->cap_gen ? 2 * m->cap_gen : 16;
+        size_t *grown = realloc(m->gen_first, cap * sizeof *grown);
+        if (!grown)
+            return ortkit__error_nomem();
+        m->gen_first = grown;
+        m->cap_gen = cap;
+    }
+    m->gen_first[m->generation++] = m->rounds;
+    m->gen_start = m->rounds;
+    return ORTKIT_OK;
+}
+
+/* Judge every candidate still timed against the fastest, over every closed generation. */
+static int judge_all(ortkit_measure *m, int final)
+{
+    double *gen = malloc((m->generation + 1) * sizeof *gen), *scratch = malloc((m->rounds + 1) * sizeof *scratch);
+    size_t best = fastest(m);
+    for (size_t j = 0; gen && scratch && best != ORTKIT_BUNDLE_NONE && j < m->ctx.count; j++)
+        if (j != best && m->c[j].timing)
+            judge(m, best, j, gen, scratch, final);
+    int ok = gen && scratch;
+    free(gen);
+    free(scratch);
+    return ok ? ORTKIT_OK : ortkit__error_nomem();
 }
 
 int ortkit_measure_generation(ortkit_measure *m)
@@ -551,18 +592,18 @@ int ortkit_measure_generation(ortkit_measure *m)
     if (!m || !m->begun || !m->compared || m->finished)
         return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_measure_generation: the measurement "
                                  "is not under way");
-    for (size_t i = 0; i < m->ctx.count; i++) {
-        m->c[i].said_before = m->c[i].said_now;
-        m->c[i].said_now = ORTKIT__MEASURE_OPEN;
-    }
-    m->generation++;
-    m->gen_start = m->rounds;
-    return ORTKIT_OK;
+    int rc = close_generation(m);
+    if (!rc)
+        rc = judge_all(m, 0);
+    if (rc)
+        return rc;
+    return still_timed(m) <= 1 ? 1 : 0;
 }
 
 size_t ortkit_measure_generations(const ortkit_measure *m) { return m ? m->generation : 0; }
 
-/* Each candidate against the choice, in the rounds both ran. */
+/* Each candidate against the choice, in the rounds both ran; the
+ * measurement's resolution, the coarsest of those pairs'. */
 static void pair_with_choice(ortkit_measure *m)
 {
     ortkit__measured *rec = &m->rec;
@@ -570,9 +611,11 @@ static void pair_with_choice(ortkit_measure *m)
     for (size_t i = 0; rec->chosen[0] && i < m->ctx.count; i++)
         if (!strcmp(rec->cand[i].name, rec->chosen))
             x = i;
+    double coarsest = 0;
+    int unknown = 0;
     double *mine = malloc((m->rounds + 1) * sizeof *mine), *theirs = malloc((m->rounds + 1) * sizeof *theirs),
-           *ratio = malloc((m->rounds + 1) * sizeof *ratio);
-    for (size_t i = 0; x != ORTKIT_BUNDLE_NONE && mine && theirs && ratio && i < m->ctx.count; i++) {
+           *ratio = malloc((m->rounds + 1) * sizeof *ratio), *gen = malloc((m->generation + 1) * sizeof *gen);
+    for (size_t i = 0; x != ORTKIT_BUNDLE_NONE && mine && theirs && ratio && gen && i < m->ctx.count; i++) {
         const cand *a = &m->c[x], *b = &m->c[i];
         size_t n = 0;
         for (size_t r = 0; r < m->rounds && r < a->cap_rounds && r < b->cap_rounds; r++) {
@@ -587,10 +630,43 @@ static void pair_with_choice(ortkit_measure *m)
         r->pair_p50 = n ? ortkit__measure_median(mine, n) : 0;
         r->pair_chosen_p50 = n ? ortkit__measure_median(theirs, n) : 0;
         r->pair_ratio = n ? ortkit__measure_median(ratio, n) : 0;
+        double estimate, fine = 0, least;
+        if (i != x) {
+            size_t g = gen_ratios(m, a, b, gen, mine, &least); /* mine is scratch from here */
+            ortkit__measure_judge_generations(gen, g, least, &estimate, &fine);
+        }
+        r->pair_resolution = isfinite(fine) ? fine : 0;
+        if (i != x && n) {
+            unknown |= !isfinite(fine);
+            coarsest = fine > coarsest ? fine : coarsest;
+        }
     }
+    rec->resolution = unknown ? 0 : coarsest; /* 0: too few rounds for any bound */
     free(mine);
     free(theirs);
     free(ratio);
+    free(gen);
+}
+
+/* Why candidate i, left in the running, was not told apart from best. */
+static void tied_note(ortkit_measure *m, size_t best, size_t i)
+{
+    ortkit__measured_cand *r = &m->rec.cand[i];
+    double *gen = malloc((m->generation + 1) * sizeof *gen), *scratch = malloc((m->rounds + 1) * sizeof *scratch);
+    double estimate = 0, fine = INFINITY, least = 0;
+    size_t g = gen && scratch ? gen_ratios(m, &m->c[best], &m->c[i], gen, scratch, &least) : 0;
+    ortkit__measure_judge_generations(gen, g, least, &estimate, &fine);
+    free(gen);
+    free(scratch);
+    char res[96];
+    if (isfinite(fine))
+        snprintf(res, sizeof res, "differences of %.1f%% or more told apart", 100 * fine);
+    else
+        snprintf(res, sizeof res, "%zu generation%s of processes, too few to tell any difference "
+                 "apart", g, g == 1 ? "" : "s");
+    snprintf(r->note, sizeof r->note, "not told apart from %s within the budget: %+.1f%% over %zu "
+             "generation%s of processes; %s", m->rec.cand[best].name, 100 * (estimate - 1), g,
+             g == 1 ? "" : "s", res);
 }
 
 int ortkit_measure_finish(ortkit_measure *m, double seconds)
@@ -599,10 +675,18 @@ int ortkit_measure_finish(ortkit_measure *m, double seconds)
         return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_measure_finish: the measurement is "
                                  "not under way");
     ortkit__measured *rec = &m->rec;
+    /* The generation the budget ended in counts when it ran its rounds;
+     * then every closed generation is judged, however fine or coarse. */
+    if (m->rounds - m->gen_start >= ORTKIT__MEASURE_GEN_ROUNDS && still_timed(m) >= 2 &&
+        close_generation(m))
+        return ORTKIT_E_NOMEM;
+    if (still_timed(m) >= 2 && judge_all(m, 1))
+        return ORTKIT_E_NOMEM;
     for (size_t i = 0; i < m->ctx.count; i++) {
         cand *c = &m->c[i];
         ortkit__measured_cand *r = &rec->cand[i];
         r->runs = c->n_lat;
+        r->disturbed = c->disturbed;
         r->p50 = c->n_lat ? ortkit__measure_median(c->lat, c->n_lat) : 0;
         r->rounds = 0;
         r->p50_low = r->p50_high = 0;
@@ -654,16 +738,7 @@ int ortkit_measure_finish(ortkit_measure *m, double seconds)
             if (i == best) {
                 snprintf(r->note, sizeof r->note, "the lowest p50 of those not told apart");
             } else if (!alike && best != ORTKIT_BUNDLE_NONE) {
-                double *ratio = malloc((m->rounds + 1) * sizeof *ratio), median = 0;
-                size_t n = ratio ? ratios(&m->c[best], &m->c[i], 0, m->rounds, ratio) : 0, slower = 0;
-                for (size_t k = 0; k < n; k++)
-                    slower += ratio[k] > 1;
-                if (n)
-                    median = ortkit__measure_median(ratio, n);
-                free(ratio);
-                snprintf(r->note, sizeof r->note, "not told apart from %s within the budget: "
-                         "slower in %zu of %zu rounds, %+.1f%% at the median",
-                         rec->cand[best].name, slower, n, 100 * (median - 1));
+                tied_note(m, best, i);
             }
         }
         snprintf(rec->chosen, sizeof rec->chosen, "%s", rec->cand[first].name);
@@ -682,5 +757,98 @@ int ortkit_measure_remember(const ortkit_measure *m)
 {
     if (!m || !m->finished || m->recalled)
         return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_measure_remember: nothing was measured");
+    if (m->runtimes)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_measure_remember: runtimes measured "
+                                 "side by side are not remembered (only bundles are chosen)");
     return ortkit__measured_store(&m->rec, &m->ctx);
+}
+
+/* ---- runs, and runtimes as candidates ------------------------------------------------- */
+
+double ortkit_measure_figure(const ortkit_measure_sample *s)
+{
+    return s ? s->cpu_s : NAN;
+}
+
+int ortkit_measure_disturbed(const ortkit_measure_sample *s, int threads, char *why, size_t size)
+{
+    char none[8];
+    if (!why || !size) {
+        why = none;
+        size = sizeof none;
+    }
+    why[0] = '\0';
+    if (!s)
+        return 0;
+    /* Each time a thread loses its core, the caches it refills on return
+     * add CPU time that is not its work: a few are noise, many are not. */
+    int n = threads > 0 ? threads : 1;
+    double allowed = n + s->cpu_s / ORTKIT_MEASURE_SWITCH_EVERY;
+    if (s->involuntary > allowed) {
+        snprintf(why, size, "descheduled %.0f times in %.2f ms of CPU time (at most %.0f counted)",
+                 s->involuntary, 1e3 * s->cpu_s, floor(allowed));
+        return 1;
+    }
+    if (s->steal_s > 0) {
+        snprintf(why, size, "the host stole %.0f ms from the virtual machine", 1e3 * s->steal_s);
+        return 1;
+    }
+    /* At one thread the run is the caller's thread alone: wall time far
+     * above CPU time is time it waited for a core (or for the disk). */
+    if (threads == 1 && s->wall_s > ORTKIT_MEASURE_WAIT_LIMIT * s->cpu_s + 0.2e-3) {
+        snprintf(why, size, "wall time %.2f ms against %.2f ms of CPU time", 1e3 * s->wall_s,
+                 1e3 * s->cpu_s);
+        return 1;
+    }
+    return 0;
+}
+
+int ortkit_measure_method(ortkit_measure *m, const char *method)
+{
+    if (!m || !method)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_measure_method: bad argument");
+    snprintf(m->method, sizeof m->method, "%s", method);
+    snprintf(m->rec.method, sizeof m->rec.method, "%s", method);
+    return ORTKIT_OK;
+}
+
+int ortkit_measure_skipped(ortkit_measure *m, size_t i, size_t runs)
+{
+    int rc = check_index(m, i, "ortkit_measure_skipped");
+    if (!rc)
+        m->c[i].disturbed += runs;
+    return rc;
+}
+
+double ortkit_measure_resolution(const ortkit_measure *m)
+{
+    if (!m || !m->known)
+        return 0;
+    return m->rec.resolution > 0 ? m->rec.resolution : m->rec.rounds ? INFINITY : 0;
+}
+
+int ortkit_measure_open_runtimes(ortkit_measure **out, const char *const *labels, size_t count,
+                                 const char *model, int threads)
+{
+    if (!out)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_measure_open_runtimes: out is NULL");
+    *out = NULL;
+    if (!labels || !model || count < 2 || count > ORTKIT__MEASURED_MAX || threads < 0)
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_measure_open_runtimes: bad argument");
+    ortkit_measure *m = calloc(1, sizeof *m);
+    if (!m)
+        return ortkit__error_nomem();
+    const char *base = strrchr(model, '/');
+    snprintf(m->ctx.model, sizeof m->ctx.model, "%s", base ? base + 1 : model);
+    m->ctx.threads = threads;
+    m->ctx.count = count;
+    for (size_t i = 0; i < count; i++) {
+        m->ctx.index[i] = i;
+        snprintf(m->ctx.names[i], sizeof m->ctx.names[i], "%s", labels[i] ? labels[i] : "");
+    }
+    m->runtimes = 1;
+    fresh_record(m);
+    publish(m);
+    *out = m;
+    return ORTKIT_OK;
 }

@@ -1,4 +1,4 @@
-/* measure_rule.c - medians and the sign test (measure_rule.h). */
+/* measure_rule.c - medians and the bounds over generations (measure_rule.h). */
 #include "measure_rule.h"
 
 #include <math.h>
@@ -25,39 +25,46 @@ double ortkit__measure_median(const double *x, size_t n)
     return m;
 }
 
-double ortkit__measure_sign_p(size_t wins, size_t n)
+double ortkit__measure_t99(size_t df)
 {
-    if (wins == 0 || n == 0)
-        return 1;
-    if (wins > n)
-        return 0;
-    /* Summed in logarithms: C(n, k) / 2^n underflows nothing for any n. */
-    double p = 0, log_half_n = (double)n * log(0.5);
-    for (size_t k = wins; k <= n; k++)
-        p += exp(lgamma((double)n + 1) - lgamma((double)k + 1) - lgamma((double)(n - k) + 1) +
-                 log_half_n);
-    return p > 1 ? 1 : p;
+    static const double t[31] = {0,     31.821, 6.965, 4.541, 3.747, 3.365, 3.143, 2.998,
+                                 2.896, 2.821,  2.764, 2.718, 2.681, 2.650, 2.624, 2.602,
+                                 2.583, 2.567,  2.552, 2.539, 2.528, 2.518, 2.508, 2.500,
+                                 2.492, 2.485,  2.479, 2.473, 2.467, 2.462, 2.457};
+    if (df == 0)
+        return INFINITY;
+    return t[df < 30 ? df : 30];
 }
 
-int ortkit__measure_clear(size_t wins, size_t n)
+ortkit__measure_verdict ortkit__measure_judge_generations(const double *gen, size_t g, double least_var,
+                                                          double *estimate, double *resolution)
 {
-    return ortkit__measure_sign_p(wins, n) <= ORTKIT__MEASURE_ALPHA;
-}
-
-ortkit__measure_verdict ortkit__measure_judge(const double *ratio, size_t n, double *median)
-{
-    *median = ortkit__measure_median(ratio, n);
-    size_t slower = 0, below = 0, above = 0;
-    for (size_t k = 0; k < n; k++) {
-        slower += ratio[k] > 1;
-        below += ratio[k] < 1 + ORTKIT__MEASURE_MARGIN;
-        above += ratio[k] > 1 / (1 + ORTKIT__MEASURE_MARGIN);
+    double sum = 0;
+    size_t n = 0;
+    for (size_t i = 0; i < g; i++) {
+        if (gen[i] > 0 && isfinite(gen[i])) {
+            sum += log(gen[i]);
+            n++;
+        }
     }
-    if (ortkit__measure_clear(slower, n) && *median >= 1 + ORTKIT__MEASURE_MARGIN)
+    *estimate = n ? exp(sum / (double)n) : 0;
+    *resolution = INFINITY;
+    if (n < ORTKIT__MEASURE_MIN_GENERATIONS)
+        return ORTKIT__MEASURE_OPEN;
+    /* Two passes: the spread, not a difference of large sums. */
+    double mean = sum / (double)n, ss = 0;
+    for (size_t i = 0; i < g; i++)
+        if (gen[i] > 0 && isfinite(gen[i]))
+            ss += (log(gen[i]) - mean) * (log(gen[i]) - mean);
+    double var = ss / (double)(n - 1);
+    var = var > least_var ? var : least_var;
+    double half = ortkit__measure_t99(n - 1) * sqrt(var > 0 ? var : 0) / sqrt((double)n);
+    double lo = exp(mean - half), hi = exp(mean + half);
+    /* What would be told apart: a difference beyond the floor by the bounds' half-width. */
+    *resolution = (1 + ORTKIT__MEASURE_FLOOR) * exp(half) - 1;
+    if (lo > 1 + ORTKIT__MEASURE_FLOOR)
         return ORTKIT__MEASURE_SLOWER;
-    /* Two one-sided tests: the ratio lies below 1 + margin, and above its
-     * inverse, each with the rule's confidence. */
-    if (ortkit__measure_clear(below, n) && ortkit__measure_clear(above, n))
+    if (hi < 1 + ORTKIT__MEASURE_MARGIN && lo > 1 / (1 + ORTKIT__MEASURE_MARGIN))
         return ORTKIT__MEASURE_ALIKE;
     return ORTKIT__MEASURE_OPEN;
 }

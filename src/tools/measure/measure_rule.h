@@ -1,41 +1,63 @@
 /*
  * measure_rule.h - the statistics of choosing by measurement (measure.c):
- * medians, and the one-sided sign test that says when the fastest candidate
- * is clearly faster than another over the rounds both ran.  Not installed.
+ * medians, and the bounds over generations of processes that say when the
+ * fastest candidate is clearly faster than another.  Not installed.
  */
 #ifndef ORTKIT_MEASURE_RULE_H
 #define ORTKIT_MEASURE_RULE_H
 
 #include <stddef.h>
 
-/* The significance of the rule: a fair coin would do as well at most this often. */
+/* The significance of the rule: each bound holds 99 times in 100 (ortkit__measure_t99). */
 #define ORTKIT__MEASURE_ALPHA 0.01
-/* The smallest difference worth overturning the declared order for: a
- * candidate is clearly slower only when its rounds' p50s are, at the
- * median, at least this much above the fastest's (0.03: 3%); within it
- * both ways, the two are alike and the declared order chooses. */
-#define ORTKIT__MEASURE_MARGIN 0.03
+/* The difference a candidate must be surely beyond to be called slower
+ * (0.01: 1%): below it, what sets two processes or two copies of one build
+ * apart (where their memory, and the library's pages in the page cache,
+ * landed) can outweigh what sets two builds apart. */
+#define ORTKIT__MEASURE_FLOOR 0.01
+/* Alike: the confidence bounds of the ratio lie within this both ways
+ * (0.02: 2%); the declared order then chooses. */
+#define ORTKIT__MEASURE_MARGIN 0.02
+/* A difference found before the budget ends stops the measurement only once
+ * its resolution is this fine (0.01: 1%); otherwise the budget is spent and
+ * the verdict comes from all of it. */
+#define ORTKIT__MEASURE_STOP 0.01
+/* ... and only after this many generations: three that agree by chance
+ * are not rare when a measurement looks after every one. */
+#define ORTKIT__MEASURE_STOP_GENERATIONS 6
 
-/* What the rounds both ran say of a candidate against the fastest. */
+/* What the generations say of a candidate against the fastest. */
 typedef enum ortkit__measure_verdict {
     ORTKIT__MEASURE_OPEN = 0,  /* not yet told */
-    ORTKIT__MEASURE_SLOWER,    /* slower in enough rounds (sign test), by at least the margin */
-    ORTKIT__MEASURE_ALIKE      /* within the margin both ways, in enough rounds */
+    ORTKIT__MEASURE_SLOWER,    /* the lower confidence bound is above 1 + the floor */
+    ORTKIT__MEASURE_ALIKE      /* both confidence bounds within the margin */
 } ortkit__measure_verdict;
 
-/* ratio[0..n): for each round both ran, the other's block median over the
- * fastest's.  *median gets their median. */
-ortkit__measure_verdict ortkit__measure_judge(const double *ratio, size_t n, double *median);
+/* Generations of processes needed before any verdict, and the rounds one
+ * generation runs at least. */
+#define ORTKIT__MEASURE_MIN_GENERATIONS 3
+#define ORTKIT__MEASURE_GEN_ROUNDS 2
+
+/* The one-sided 99% quantile of Student's t with df degrees of freedom
+ * (df >= 1; beyond 30, 30's: a little wide, never narrow). */
+double ortkit__measure_t99(size_t df);
+
+/* The verdict over generations of processes: gen[0..g), each generation's
+ * median ratio of the other's figure over the fastest's.  A process pair
+ * carries a bias of its own (where its memory landed), which its rounds
+ * share: the generation, not the round, is the unit that replicates.  The
+ * bounds are the geometric mean's, t-distributed over the generations (each
+ * holds 99 times in 100; their variance never below least_var, what the
+ * generations' own rounds imply); *estimate the geometric mean, *resolution
+ * the smallest difference they would tell apart, the floor plus the bounds'
+ * half-width (INFINITY with fewer than ORTKIT__MEASURE_MIN_GENERATIONS).
+ * Slower when the lower bound is above 1 + the floor; alike when both
+ * bounds lie within the margin. */
+ortkit__measure_verdict ortkit__measure_judge_generations(const double *gen, size_t g, double least_var,
+                                                          double *estimate, double *resolution);
 
 /* The median of x[0..n) (the mean of the two middle values for an even n);
  * x is left as it was.  0 for n 0; NAN when memory runs out. */
 double ortkit__measure_median(const double *x, size_t n);
-
-/* P(X >= wins) for X ~ Binomial(n, 1/2): how often a fair coin wins at
- * least wins of n rounds.  1 for n 0. */
-double ortkit__measure_sign_p(size_t wins, size_t n);
-
-/* Is wins of n rounds clear by the rule (sign_p <= ORTKIT__MEASURE_ALPHA)? */
-int ortkit__measure_clear(size_t wins, size_t n);
 
 #endif
