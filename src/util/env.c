@@ -55,6 +55,11 @@ static const ortkit__env_var table[] = {
     /* GPU providers, tried in ortkit-probe first. */
     {"ORTKIT_GPU_PROBE", "'off': add GPU providers without a probe", "runtime: run, open"},
     {"ORTKIT_GPU_PROBE_TIMEOUT", "seconds a probe may take (120)", "runtime: open"},
+    /* Choosing by measurement (bundle choose --measure, bench --compare). */
+    {"ORTKIT_MEASURE_COUNTERS", "'off': time runs by CPU time alone, without hardware counters",
+     "util: work_clock (bundle choose --measure, bench)"},
+    {"ORTKIT_MEASURE_TRACE", "a file every timed run of a measurement is appended to",
+     "bundle choose --measure, bench"},
     {"ORTKIT_PROBE_EXE", "the probe program to run instead of ortkit-probe", "runtime: open"},
     /* Making bundles and building ONNX Runtime. */
     {"CUDA_HOME", "the CUDA toolkit (/usr/local/cuda): its libraries for bundle complete, its "

@@ -44,7 +44,7 @@ static int open_counter(uint64_t config, int *err)
 void ortkit__work_counters_open(ortkit__work_counters *c)
 {
     c->fd_cycles = c->fd_instructions = -1;
-    const char *env = getenv("ORTKIT_MEASURE_COUNTERS");
+    const char *env = ortkit__env("ORTKIT_MEASURE_COUNTERS");
     int paranoid = ortkit__perf_paranoid();
     if (env && !strcmp(env, "off")) {
         snprintf(c->source, sizeof c->source, "none: ORTKIT_MEASURE_COUNTERS=off");

@@ -309,7 +309,7 @@ static _Noreturn void serve(child_ctx *c, ortkit_session *s, const char **names,
                             const ortkit__work_counters *wc, uint32_t block)
 {
     /* ORTKIT_MEASURE_TRACE=FILE: every timed run, appended (for studying the host). */
-    const char *trace_path = getenv("ORTKIT_MEASURE_TRACE");
+    const char *trace_path = ortkit__env("ORTKIT_MEASURE_TRACE");
     FILE *trace = trace_path && *trace_path ? fopen(trace_path, "a") : NULL;
     if (trace)
         setvbuf(trace, NULL, _IOLBF, 0);
