@@ -41,6 +41,7 @@ case $target in
     tensor_proto)    sources="status.c tensor.c tensor_proto.c onnx.pb-c.c onnx-data.pb-c.c"
                      max_len=16384 ;;
     model_file)      sources="status.c model_file.c onnx.pb-c.c"; max_len=16384 ;;
+    fatbin)          sources="status.c fatbin.c gpu_target.c" ;;
     elf)             sources="status.c $host"; max_len=16384 ;;
     bundle_manifest) sources="status.c $bundle"; max_len=16384 ;;
     host_json)       sources="status.c abi.c host_json.c $host"; max_len=16384 ;;
