@@ -1,6 +1,7 @@
 /* bench_report.c - the figures of `ortkit bench` as a table or JSON. */
 #include "bench.h"
 #include "cli.h"
+#include "view.h"
 #include "ortkit/tools/measure.h"
 
 #include <math.h>
@@ -16,27 +17,28 @@ enum {
 static const struct {
     const char *label;
     figure_kind kind;
-    int ratio; /* whether B/A means something */
+    const char *path;  /* where a side's view holds it */
+    const char *ratio; /* its B/A in the comparison's b_over_a; NULL: B/A means nothing */
 } figures[F_COUNT] = {
-    [F_LOAD] = {"runtime load", K_DURATION, 1},
-    [F_COLD_CREATE] = {"cold session create", K_DURATION, 1},
-    [F_COLD_FIRST] = {"cold first run", K_DURATION, 1},
-    [F_CREATE] = {"session create", K_DURATION, 1},
-    [F_FIRST] = {"first run", K_DURATION, 1},
-    [F_RUNS] = {"timed runs", K_COUNT, 1},
-    [F_MIN] = {"latency min", K_DURATION, 1},
-    [F_MEAN] = {"latency mean", K_DURATION, 1},
-    [F_STDDEV] = {"latency stddev", K_DURATION, 1},
-    [F_P50] = {"latency p50", K_DURATION, 1},
-    [F_P90] = {"latency p90", K_DURATION, 1},
-    [F_P95] = {"latency p95", K_DURATION, 1},
-    [F_P99] = {"latency p99", K_DURATION, 1},
-    [F_MAX] = {"latency max", K_DURATION, 1},
-    [F_THROUGHPUT] = {"throughput", K_RATE, 1},
-    [F_CPU] = {"CPU use", K_PERCENT, 1},
-    [F_RUNTIME_MEM] = {"memory: runtime", K_BYTES, 1},
-    [F_SETUP_MEM] = {"memory: session", K_BYTES, 1},
-    [F_RSS_GROWTH] = {"RSS growth in runs", K_BYTES_SIGNED, 0},
+    [F_LOAD] = {"runtime load", K_DURATION, "runtime_load_s", "runtime_load_s"},
+    [F_COLD_CREATE] = {"cold session create", K_DURATION, "cold.session_create_s", "cold_session_create_s"},
+    [F_COLD_FIRST] = {"cold first run", K_DURATION, "cold.first_run_s", "cold_first_run_s"},
+    [F_CREATE] = {"session create", K_DURATION, "session_create_s", "session_create_s"},
+    [F_FIRST] = {"first run", K_DURATION, "first_run_s", "first_run_s"},
+    [F_RUNS] = {"timed runs", K_COUNT, "runs", "runs"},
+    [F_MIN] = {"latency min", K_DURATION, "latency_s.min", "latency_min"},
+    [F_MEAN] = {"latency mean", K_DURATION, "latency_s.mean", "latency_mean"},
+    [F_STDDEV] = {"latency stddev", K_DURATION, "latency_s.stddev", "latency_stddev"},
+    [F_P50] = {"latency p50", K_DURATION, "latency_s.p50", "latency_p50"},
+    [F_P90] = {"latency p90", K_DURATION, "latency_s.p90", "latency_p90"},
+    [F_P95] = {"latency p95", K_DURATION, "latency_s.p95", "latency_p95"},
+    [F_P99] = {"latency p99", K_DURATION, "latency_s.p99", "latency_p99"},
+    [F_MAX] = {"latency max", K_DURATION, "latency_s.max", "latency_max"},
+    [F_THROUGHPUT] = {"throughput", K_RATE, "throughput_runs_per_s", "throughput"},
+    [F_CPU] = {"CPU use", K_PERCENT, "cpu.percent_of_one_core", "cpu_percent"},
+    [F_RUNTIME_MEM] = {"memory: runtime", K_BYTES, "memory.runtime_bytes", "runtime_memory"},
+    [F_SETUP_MEM] = {"memory: session", K_BYTES, "memory.session_bytes", "session_memory"},
+    [F_RSS_GROWTH] = {"RSS growth in runs", K_BYTES_SIGNED, "memory.rss_growth_bytes", NULL},
 };
 
 /* A side's figures; NAN for those it shares with A (one runtime, loaded once). */
@@ -92,103 +94,6 @@ static const char *input_source(const bench_config *cfg, size_t i)
         if (cfg->in.names[k] ? !strcmp(cfg->in.names[k], cfg->names[i]) : cfg->n_in == 1)
             return cfg->in.files[k];
     return cfg->in.fill == FILL_ZEROS ? "zeros" : "random";
-}
-
-static void print_side_header(const bench_config *cfg, size_t idx)
-{
-    const bench_side *sd = &cfg->side[idx];
-    char threads[32];
-    if (sd->threads)
-        snprintf(threads, sizeof threads, "%ld thread%s", sd->threads, sd->threads == 1 ? "" : "s");
-    else
-        snprintf(threads, sizeof threads, "default threads");
-    if (cfg->n_sides == 2)
-        printf("%c          %s\n           ", idx ? 'B' : 'A', cli_esc(sd->label));
-    else
-        printf("runtime    ");
-    printf("ONNX Runtime %s (%s)\n", cli_esc(ortkit_runtime_version(sd->rt)),
-           cli_esc(ortkit_runtime_path(sd->rt)));
-    /* Only when a measurement chose the bundle: otherwise the declared order did, as ever. */
-    if (!strncmp(sd->measured, "measured: ", 10))
-        printf("           %s\n", cli_esc(sd->measured));
-    printf("%s%s, providers", cfg->n_sides == 2 ? "           " : "session    ", threads);
-    for (size_t i = 0; i < ortkit_session_provider_count(sd->session); i++) {
-        const ortkit_provider_status *p = ortkit_session_provider(sd->session, i);
-        printf(" %s%s", cli_esc(p->name), p->active ? "" : " (skipped)");
-    }
-    printf("\n");
-}
-
-/* CLI_OK, or CLI_FAIL when the table could not be made. */
-static int print_table(const bench_config *cfg)
-{
-    printf("model      %s\n", cli_esc(cfg->model));
-    printf("inputs    ");
-    for (size_t i = 0; i < cfg->n_in; i++) {
-        char shape[256];
-        ortkit_value_describe(cfg->side[0].inputs[i], shape, sizeof shape);
-        printf("%s %s %s (%s)", i ? ";" : "", cli_esc(cfg->names[i]), cli_esc(shape),
-               cli_esc(input_source(cfg, i)));
-    }
-    printf("\n");
-    for (size_t i = 0; i < cfg->n_sides; i++)
-        print_side_header(cfg, i);
-    printf("method     %ld warm-up runs, then ", cfg->warmup);
-    if (cfg->runs)
-        printf("%ld timed runs", cfg->runs);
-    else
-        printf("%g s", cfg->duration);
-    printf("%s; %ld caller%s", cfg->n_sides == 2 ? " per side" : "", cfg->callers,
-           cfg->callers == 1 ? "" : "s");
-    /* Blocks are what sides alternate in, and where callers meet: one side
-     * run by one caller has none to speak of. */
-    if (cfg->n_sides == 2 || cfg->callers > 1)
-        printf("; blocks of %ld%s", cfg->block, cfg->n_sides == 2 ? ", A and B alternating" : "");
-    printf("\n\n");
-
-    char ha[128], hb[128];
-    snprintf(ha, sizeof ha, "A: %s", cfg->side[0].label);
-    snprintf(hb, sizeof hb, "B: %s", cfg->side[1].label);
-    const char *const headers[] = {"figure", cfg->n_sides == 2 ? ha : "value", hb, "B/A"};
-    size_t cols = cfg->n_sides == 2 ? 4 : 2;
-    cli_table *t = cli_table_new(cols, headers);
-    for (size_t c = 1; c < cols; c++)
-        cli_table_align_right(t, c);
-    double va[F_COUNT], vb[F_COUNT];
-    side_values(&cfg->side[0], va);
-    if (cfg->n_sides == 2)
-        side_values(&cfg->side[1], vb);
-    for (size_t f = 0; f < F_COUNT; f++) {
-        char a[64], b[64] = "", r[32] = "-";
-        format_value(a, sizeof a, figures[f].kind, va[f]);
-        if (cfg->n_sides == 2) {
-            format_value(b, sizeof b, figures[f].kind, vb[f]);
-            if (figures[f].ratio && va[f] > 0 && vb[f] >= 0) /* false for NAN */
-                snprintf(r, sizeof r, "%.3f", vb[f] / va[f]);
-        }
-        cli_table_add(t, (const char *const[]){figures[f].label, a, b, r});
-    }
-    int printed = cli_table_print(t, stdout, "");
-    cli_table_free(t);
-    if (printed)
-        return cli_fail("out of memory");
-
-    char peak[32];
-    ortkit__human_bytes(peak, sizeof peak, cfg->peak_rss);
-    printf("\npeak RSS %s (whole process); CPU use is process CPU time over wall time, 100%% = one core\n",
-           peak);
-    if (cfg->n_sides == 2 && va[F_P50] > 0) {
-        double ratio = vb[F_P50] / va[F_P50];
-        printf("B/A p50 latency %.3f: B %s; B had the lower mean in %zu of %zu rounds\n", ratio,
-               ratio < 1 ? "faster" : ratio > 1 ? "slower" : "the same", cfg->rounds_b_faster, cfg->rounds);
-    }
-    if (cfg->n_sides == 2) {
-        char text[768];
-        const char *word;
-        bench_verdict_text(cfg, text, sizeof text, &word);
-        printf("verdict    %s\n", cli_esc(text));
-    }
-    return CLI_OK;
 }
 
 /* A number, or null for a figure the side shares with A. */
@@ -271,7 +176,8 @@ static cJSON *verdict_json(const bench_config *cfg)
     return v;
 }
 
-static int print_json(const bench_config *cfg)
+/* The report: what --json prints and the text is drawn from. */
+static cJSON *report_view(const bench_config *cfg)
 {
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "model", cfg->model);
@@ -312,29 +218,140 @@ static int print_json(const bench_config *cfg)
         side_values(&cfg->side[1], vb);
         cJSON *cmp = cJSON_AddObjectToObject(root, "comparison");
         cJSON *ratio = cJSON_AddObjectToObject(cmp, "b_over_a");
-        static const char *const keys[F_COUNT] = {
-            [F_LOAD] = "runtime_load_s", [F_COLD_CREATE] = "cold_session_create_s",
-            [F_COLD_FIRST] = "cold_first_run_s", [F_RUNTIME_MEM] = "runtime_memory",
-            [F_CREATE] = "session_create_s", [F_FIRST] = "first_run_s", [F_RUNS] = "runs",
-            [F_MIN] = "latency_min", [F_MEAN] = "latency_mean", [F_STDDEV] = "latency_stddev",
-            [F_P50] = "latency_p50", [F_P90] = "latency_p90", [F_P95] = "latency_p95",
-            [F_P99] = "latency_p99", [F_MAX] = "latency_max", [F_THROUGHPUT] = "throughput",
-            [F_CPU] = "cpu_percent", [F_SETUP_MEM] = "session_memory"};
         for (size_t f = 0; f < F_COUNT; f++)
             if (figures[f].ratio)
-                cJSON_AddItemToObject(ratio, keys[f], va[f] > 0 && vb[f] >= 0
-                                                          ? cJSON_CreateNumber(vb[f] / va[f])
-                                                          : cJSON_CreateNull());
+                cJSON_AddItemToObject(ratio, figures[f].ratio, va[f] > 0 && vb[f] >= 0
+                                                                   ? cJSON_CreateNumber(vb[f] / va[f])
+                                                                   : cJSON_CreateNull());
         cJSON_AddNumberToObject(cmp, "rounds", (double)cfg->rounds);
         cJSON_AddNumberToObject(cmp, "rounds_b_faster", (double)cfg->rounds_b_faster);
         cJSON_AddItemToObject(cmp, "verdict", verdict_json(cfg));
     }
-    return cli_json_print(root);
+    return root;
+}
+
+/* A figure of a side's view as text: "shared" where it is A's (null). */
+static void figure_text(char *buf, size_t size, const cJSON *side, size_t f)
+{
+    const cJSON *v = cli_view_at(side, figures[f].path);
+    format_value(buf, size, figures[f].kind, cJSON_IsNumber(v) ? v->valuedouble : NAN);
+}
+
+static void side_header_text(const cJSON *side, int two, int idx)
+{
+    const cJSON *rt = cJSON_GetObjectItemCaseSensitive(side, "runtime"), *p;
+    double threads = cli_view_num(side, "threads");
+    char th[32] = "default threads";
+    if (threads)
+        snprintf(th, sizeof th, "%.0f thread%s", threads, threads == 1 ? "" : "s");
+    if (two)
+        printf("%c          %s\n           ", idx ? 'B' : 'A', cli_esc(cli_view_str(side, "label")));
+    else
+        printf("runtime    ");
+    printf("ONNX Runtime %s (%s)\n", cli_esc(cli_view_str(rt, "version")), cli_esc(cli_view_str(rt, "path")));
+    /* Only when a measurement chose the bundle: otherwise the declared order did, as ever. */
+    if (!strncmp(cli_view_str(rt, "measured"), "measured: ", 10))
+        printf("           %s\n", cli_esc(cli_view_str(rt, "measured")));
+    printf("%s%s, providers", two ? "           " : "session    ", th);
+    cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(side, "providers"))
+        printf(" %s%s", cli_esc(cli_view_str(p, "name")), cli_view_bool(p, "active") ? "" : " (skipped)");
+    printf("\n");
+}
+
+/* What was run: the model, its inputs, each side, the method. */
+static void header_text(const cJSON *view, const cJSON *sides, int two)
+{
+    const cJSON *in;
+    int k = 0;
+    printf("model      %s\ninputs    ", cli_esc(cli_view_str(view, "model")));
+    cJSON_ArrayForEach(in, cJSON_GetObjectItemCaseSensitive(view, "inputs")) {
+        char shape[256] = "";
+        const cJSON *dims = cJSON_GetObjectItemCaseSensitive(in, "shape"), *d;
+        if (dims) {
+            size_t len = (size_t)snprintf(shape, sizeof shape, "%s[", cli_view_str(in, "type"));
+            cJSON_ArrayForEach(d, dims)
+                if (len < sizeof shape)
+                    len += (size_t)snprintf(shape + len, sizeof shape - len, "%s%.0f",
+                                            d == dims->child ? "" : ",", d->valuedouble);
+            if (len < sizeof shape)
+                snprintf(shape + len, sizeof shape - len, "]");
+        } else {
+            snprintf(shape, sizeof shape, "%s", cli_view_str(in, "type"));
+        }
+        printf("%s %s %s (%s)", k++ ? ";" : "", cli_esc(cli_view_str(in, "name")), cli_esc(shape),
+               cli_esc(cli_view_str(in, "source")));
+    }
+    printf("\n");
+    for (int i = 0; i < cJSON_GetArraySize(sides); i++)
+        side_header_text(cJSON_GetArrayItem(sides, i), two, i);
+    double callers = cli_view_num(view, "callers");
+    printf("method     %.0f warm-up runs, then ", cli_view_num(view, "warmup"));
+    if (cJSON_GetObjectItemCaseSensitive(view, "runs_per_side"))
+        printf("%.0f timed runs", cli_view_num(view, "runs_per_side"));
+    else
+        printf("%g s", cli_view_num(view, "seconds_per_side"));
+    printf("%s; %.0f caller%s", two ? " per side" : "", callers, callers == 1 ? "" : "s");
+    /* Blocks are what sides alternate in, and where callers meet: one side
+     * run by one caller has none to speak of. */
+    if (two || callers > 1)
+        printf("; blocks of %.0f%s", cli_view_num(view, "block"), two ? ", A and B alternating" : "");
+    printf("\n\n");
+}
+
+/* The report as text, drawn from its view.  CLI_OK, or CLI_FAIL when the
+ * table could not be made. */
+static int report_text(const cJSON *view)
+{
+    const cJSON *sides = cJSON_GetObjectItemCaseSensitive(view, "sides");
+    const cJSON *a = cJSON_GetArrayItem(sides, 0), *b = cJSON_GetArrayItem(sides, 1);
+    const cJSON *cmp = cJSON_GetObjectItemCaseSensitive(view, "comparison");
+    int two = b != NULL;
+    header_text(view, sides, two);
+    char ha[128], hb[128];
+    snprintf(ha, sizeof ha, "A: %s", cli_view_str(a, "label"));
+    snprintf(hb, sizeof hb, "B: %s", two ? cli_view_str(b, "label") : "");
+    const char *const headers[] = {"figure", two ? ha : "value", hb, "B/A"};
+    size_t cols = two ? 4 : 2;
+    cli_table *t = cli_table_new(cols, headers);
+    for (size_t c = 1; c < cols; c++)
+        cli_table_align_right(t, c);
+    for (size_t f = 0; f < F_COUNT; f++) {
+        char va[64], vb[64] = "", r[32] = "-";
+        figure_text(va, sizeof va, a, f);
+        if (two) {
+            figure_text(vb, sizeof vb, b, f);
+            const cJSON *q = figures[f].ratio ? cli_view_at(cmp, "b_over_a") : NULL;
+            q = q ? cJSON_GetObjectItemCaseSensitive(q, figures[f].ratio) : NULL;
+            if (cJSON_IsNumber(q))
+                snprintf(r, sizeof r, "%.3f", q->valuedouble);
+        }
+        cli_table_add(t, (const char *const[]){figures[f].label, va, vb, r});
+    }
+    int printed = cli_table_print(t, stdout, "");
+    cli_table_free(t);
+    if (printed)
+        return cli_fail("out of memory");
+    char peak[32];
+    ortkit__human_bytes(peak, sizeof peak, cli_view_num(view, "peak_rss_bytes"));
+    printf("\npeak RSS %s (whole process); CPU use is process CPU time over wall time, 100%% = one core\n",
+           peak);
+    const cJSON *p50 = cli_view_at(cmp, "b_over_a.latency_p50");
+    if (cJSON_IsNumber(p50)) {
+        double ratio = p50->valuedouble;
+        printf("B/A p50 latency %.3f: B %s; B had the lower mean in %.0f of %.0f rounds\n", ratio,
+               ratio < 1 ? "faster" : ratio > 1 ? "slower" : "the same",
+               cli_view_num(cmp, "rounds_b_faster"), cli_view_num(cmp, "rounds"));
+    }
+    if (two)
+        printf("verdict    %s\n", cli_esc(cli_view_str(cli_view_at(cmp, "verdict"), "text")));
+    return CLI_OK;
 }
 
 int bench_report(const bench_config *cfg)
 {
-    if (cfg->json)
-        return print_json(cfg);
-    return print_table(cfg);
+    cJSON *view = report_view(cfg); /* cli_json_print frees it */
+    int rc = !view ? cli_fail("out of memory") : cfg->json ? cli_json_print(view) : report_text(view);
+    if (view && !cfg->json)
+        cJSON_Delete(view);
+    return rc;
 }
