@@ -4,7 +4,7 @@
  * SHA-256 ortkit carries for those whose digest it could source.
  *
  * A row is taken only where a public file states that digest for exactly
- * that file name and version; each says where.  A release that is not here
+ * that file name and version; each says what kind of file stated it.  A release that is not here
  * is refused unless the user passes its SHA-256 (--sha256).  Sizes are given
  * where a source states them (0: not known; the hash decides).
  */
