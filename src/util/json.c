@@ -141,6 +141,8 @@ int ortkit__json_get_string(const ortkit__json_reader *r, const cJSON *obj, cons
     *out = NULL;
     if (!it)
         return rc;
+    if (!it->valuestring) /* a string item built without one, not parsed */
+        return ortkit__json_fail(r, "'%s' must be a string", member_path(path, sizeof path, where, key));
     size_t n = strlen(it->valuestring);
     if (n > max_len)
         return ortkit__json_fail(r, "'%s' is longer than %zu bytes",

@@ -193,24 +193,6 @@ static int step_settle(ortkit_resolution *r, step_slot *s, int rc, char *path, c
     return ORTKIT_OK;
 }
 
-/* The system: the file the dynamic loader would load for the SONAME, else
- * for the development name, found here as ld.so finds it, so that the
- * loader takes a path like every other step's (it never searches). */
-static int step_system(ortkit_resolution *r)
-{
-    static const char *const names[] = ORTKIT__ORT_LIB_NAMES; /* the SONAME last */
-    step_slot *s = step_add(r, "system", "libonnxruntime.so.1, libonnxruntime.so");
-    char *path = NULL;
-    for (size_t i = sizeof names / sizeof *names; !path && i-- > 0;)
-        if (ortkit__host_library_path(&path, names[i]) == ORTKIT_E_NOMEM)
-            return ORTKIT_E_NOMEM;
-    int rc = path ? ORTKIT_OK
-                  : ortkit__error_set(ORTKIT_E_RUNTIME_NOT_FOUND,
-                                      "no %s or %s where the dynamic loader looks (LD_LIBRARY_PATH, "
-                                      "/etc/ld.so.cache, /usr/lib)", names[1], names[0]);
-    return step_settle(r, s, rc, path, "system");
-}
-
 /* The bundle whose files include those of directory dir (resolved): dir
  * itself or its parent (a bundle's lib/) holding a manifest.  0: none. */
 static int bundle_root(char root[PATH_MAX], const char *dir)
@@ -342,6 +324,29 @@ static int step_explicit(ortkit_resolution *r, const char *source, const char *v
     if (!rc && note[0] && s->pub.verdict == ORTKIT_RESOLVE_TAKEN)
         snprintf(s->detail + strlen(s->detail), sizeof s->detail - strlen(s->detail), "%s", note);
     return rc;
+}
+
+/* The system: the file the dynamic loader would load for the SONAME, else
+ * for the development name, found here as ld.so finds it, so that the
+ * loader takes a path like every other step's (it never searches). */
+static int step_system(ortkit_resolution *r)
+{
+    static const char *const names[] = ORTKIT__ORT_LIB_NAMES; /* the SONAME last */
+    char *path = NULL;
+    for (size_t i = sizeof names / sizeof *names; !path && i-- > 0;)
+        if (ortkit__host_library_path(&path, names[i]) == ORTKIT_E_NOMEM)
+            return ORTKIT_E_NOMEM;
+    if (path) { /* then checked as a path named explicitly is: ELF, a bundle's files verified */
+        int rc = step_explicit(r, "system", path, "the system's library search");
+        free(path);
+        return rc;
+    }
+    step_slot *s = step_add(r, "system", "libonnxruntime.so.1, libonnxruntime.so");
+    return step_settle(r, s,
+                       ortkit__error_set(ORTKIT_E_RUNTIME_NOT_FOUND, "no %s or %s where the dynamic "
+                                         "loader looks (LD_LIBRARY_PATH, /etc/ld.so.cache, /usr/lib)",
+                                         names[1], names[0]),
+                       NULL, "system");
 }
 
 /* Read the bundle directories and judge every bundle for the host. */
