@@ -108,8 +108,7 @@ int ortkit__builder_dep_version_from_url(char *buf, size_t size, int *commit, co
 {
     *commit = 0;
     buf[0] = '\0';
-    const char *last = strrchr(url, '/');
-    last = last ? last + 1 : url;
+    const char *last = ortkit__path_last(url);
     size_t n = without_ext(last);
     /* GitLab names a commit's archive NAME-<commit>.zip, GitHub <commit>.zip. */
     if (n >= 40 && is_hex(last + n - 40, 40)) {
@@ -415,42 +414,23 @@ static int inside(const char *p, int up)
  * extracted so far: a target checked by its own text alone can still leave
  * the tree through other links (y -> ., l1 -> y/..). */
 typedef struct deferred_links {
-    char **name, **target; /* name: under dest */
-    size_t n, cap;
+    ortkit__strv name, target; /* name: under dest; the two in step */
 } deferred_links;
 
 static void links_free(deferred_links *l)
 {
-    for (size_t i = 0; i < l->n; i++) {
-        free(l->name[i]);
-        free(l->target[i]);
-    }
-    free(l->name);
-    free(l->target);
+    ortkit__strv_free(&l->name);
+    ortkit__strv_free(&l->target);
 }
 
 static int links_push(deferred_links *l, const char *name, const char *target)
 {
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 64;
-        char **n = realloc(l->name, cap * sizeof *n);
-        if (!n)
-            return ortkit__error_nomem();
-        l->name = n;
-        char **t = realloc(l->target, cap * sizeof *t);
-        if (!t)
-            return ortkit__error_nomem();
-        l->target = t;
-        l->cap = cap;
+    int rc = ortkit__strv_push(&l->name, name);
+    if (!rc && (rc = ortkit__strv_push(&l->target, target))) {
+        free(l->name.v[--l->name.n]); /* keep the two in step */
+        l->name.v[l->name.n] = NULL;
     }
-    if (!(l->name[l->n] = ortkit__strdup(name)))
-        return ortkit__error_nomem();
-    if (!(l->target[l->n] = ortkit__strdup(target))) {
-        free(l->name[l->n]);
-        return ortkit__error_nomem();
-    }
-    l->n++;
-    return 0;
+    return rc;
 }
 
 /*
@@ -663,8 +643,8 @@ static int extract(const char *archive_path, const char *dest)
                                archive_error_string(a));
         goto cleanup;
     }
-    for (size_t i = 0; i < links.n && !rc; i++)
-        rc = make_link(archive_path, dest, links.name[i], links.target[i]);
+    for (size_t i = 0; i < links.name.n && !rc; i++)
+        rc = make_link(archive_path, dest, links.name.v[i], links.target.v[i]);
 cleanup:
     links_free(&links);
     archive_read_free(a);

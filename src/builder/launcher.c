@@ -190,12 +190,6 @@ pid_t ortkit__builder_lock_holder(int dirfd)
     return (pid_t)pid;
 }
 
-static const char *base_name(const char *p)
-{
-    const char *s = strrchr(p, '/');
-    return s ? s + 1 : p;
-}
-
 static int has_ext(const char *p, const char *const *exts)
 {
     const char *dot = strrchr(p, '.');
@@ -228,7 +222,7 @@ int ortkit__builder_classify(char *const *argv, int argc, ortkit__builder_lang *
                 src = i;
                 break;
             }
-    const char *cc = base_name(argv[0]);
+    const char *cc = ortkit__path_last(argv[0]);
     if (!compile) {
         *lang = ORTKIT__LANG_LINK;
         return out;
@@ -492,7 +486,7 @@ int ortkit__builder_launch(int argc, char **argv)
                      ortkit__builder_lang_name(lang), idx >= 0 ? cmd[idx] : cmd[0]);
     if (n < 0 || (size_t)n >= sizeof line)
         n = snprintf(line, sizeof line, "REQ %ld %s %s\n", (long)getpid(),
-                     ortkit__builder_lang_name(lang), base_name(cmd[0]));
+                     ortkit__builder_lang_name(lang), ortkit__path_last(cmd[0]));
     char reply[256];
     if (write_all(fd, line, (size_t)n) || read_line(fd, reply, sizeof reply) ||
         strncmp(reply, "GO ", 3)) {

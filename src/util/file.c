@@ -316,8 +316,12 @@ int ortkit__file_write_all(int fd, const void *data, size_t size, const char *pa
         ssize_t n = write(fd, p, size);
         if (n < 0 && errno == EINTR)
             continue;
-        if (n < 0)
-            return ortkit__error_set(ORTKIT_E_IO, "cannot write '%s': %s", path, strerror(errno));
+        if (n < 0) {
+            int saved = errno;
+            ortkit__error_set(ORTKIT_E_IO, "cannot write '%s': %s", path, strerror(saved));
+            errno = saved; /* the caller may keep it */
+            return ORTKIT_E_IO;
+        }
         p += n;
         size -= (size_t)n;
     }

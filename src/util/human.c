@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 void ortkit__human_duration(char *buf, size_t size, double s)
 {
@@ -44,4 +45,12 @@ void ortkit__human_memory(char *buf, size_t size, uint64_t bytes)
         snprintf(buf, size, "%.0f KiB", b / (double)ORTKIT__KiB);
     else
         snprintf(buf, size, "%llu B", (unsigned long long)bytes);
+}
+
+void ortkit__time_format(char out[32], int64_t t)
+{
+    time_t tt = (time_t)t;
+    struct tm tm;
+    if (!gmtime_r(&tt, &tm) || !strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm))
+        snprintf(out, 32, "?");
 }

@@ -1,10 +1,12 @@
-/* human_parse.c - sizes as people type them ("512M", "2 GiB", "1.5g"). */
+/* human_parse.c - sizes as people type them ("512M", "2 GiB", "1.5g"), and UTC times. */
 #include "util.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
 int ortkit__human_parse_size(const char *s, uint64_t *out)
 {
@@ -38,5 +40,17 @@ int ortkit__human_parse_size(const char *s, uint64_t *out)
     if (bytes >= 18446744073709551616.0) /* 2^64: what a uint64_t holds */
         return ortkit__error_set(ORTKIT_E_INVALID_ARG, "'%s' is too large: at most 16 EiB", s);
     *out = (uint64_t)bytes;
+    return ORTKIT_OK;
+}
+
+int ortkit__time_parse(int64_t *out, const char *text)
+{
+    struct tm tm;
+    memset(&tm, 0, sizeof tm);
+    const char *end = text ? strptime(text, "%Y-%m-%dT%H:%M:%SZ", &tm) : NULL;
+    if (!end || *end || strlen(text) != 20)
+        return ortkit__error_set(ORTKIT_E_FORMAT, "'%s' is not a UTC time such as "
+                                 "2025-11-23T10:00:00Z", text ? text : "");
+    *out = (int64_t)timegm(&tm);
     return ORTKIT_OK;
 }

@@ -24,6 +24,12 @@ int ortkit__pathf(char *buf, size_t size, const char *fmt, ...)
     return ORTKIT_OK;
 }
 
+const char *ortkit__path_last(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
 int ortkit__path_absolute(char **result, const char *path)
 {
     char *joined = NULL;

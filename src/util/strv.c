@@ -31,6 +31,14 @@ int ortkit__strv_pushf(ortkit__strv *sv, const char *fmt, ...)
     return rc;
 }
 
+int ortkit__strv_has(const ortkit__strv *sv, const char *s)
+{
+    for (size_t i = 0; sv && s && i < sv->n; i++)
+        if (!strcmp(sv->v[i], s))
+            return 1;
+    return 0;
+}
+
 void ortkit__strv_free(ortkit__strv *sv)
 {
     for (size_t i = 0; i < sv->n; i++)

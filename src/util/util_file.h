@@ -43,7 +43,7 @@ int ortkit__file_read_block(int fd, void *buf, size_t cap, size_t *got, const ch
 int ortkit__file_each_block(int fd, void *buf, size_t cap, const char *path,
                             int (*fn)(void *arg, const void *block, size_t n), void *arg);
 /* Write all of data to fd, retried when a signal cuts it short; a failure
- * is set naming path. */
+ * is set naming path, and errno is left as the failed write set it. */
 int ortkit__file_write_all(int fd, const void *data, size_t size, const char *path);
 /* mkdir -p (mode 0777 less the umask). */
 int ortkit__mkdirs(const char *path);

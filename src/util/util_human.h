@@ -17,5 +17,9 @@ void ortkit__human_memory(char *buf, size_t size, uint64_t bytes);
 /* "1.5G", "600M", "2GiB", "512k", "1000000": bytes, in binary units (memory
  * is counted in pages); ORTKIT_E_INVALID_ARG when s is no size. */
 int ortkit__human_parse_size(const char *s, uint64_t *out);
+/* "2025-11-23T10:00:00Z" <-> seconds since the epoch ("?" for a time
+ * that cannot be written). */
+int ortkit__time_parse(int64_t *out, const char *text);
+void ortkit__time_format(char out[32], int64_t t);
 
 #endif

@@ -11,6 +11,9 @@ int ortkit__pathf(char *buf, size_t size, const char *fmt, ...) ORTKIT_PRINTF(3,
 /* *out: an absolute, normalised path for path, which need not exist ("."
  * and ".." are resolved by name, links are not followed); malloc'd. */
 int ortkit__path_absolute(char **out, const char *path);
+/* The last component of path: what follows its last '/' (path itself when
+ * it has none). */
+const char *ortkit__path_last(const char *path);
 /* A colon-separated list (PATH, LD_LIBRARY_PATH, a RUNPATH, ORTKIT_PATH),
  * entry by entry, empty entries passed over.  Start it at the list (NULL:
  * empty); each entry is it.len bytes at it.entry, not NUL-terminated:

@@ -37,9 +37,11 @@
  * not the wall clock) is its round's figure, and the ratio of another's
  * figure to the fastest's (the lowest median of all its runs) compares
  * them.  The processes are started afresh in generations: each generation
- * gives one ratio, the median of its rounds', and the geometric mean of the
- * generations' ratios has 99% bounds from Student's t over the generations
- * (three at least; the variance never below what their rounds imply).
+ * gives one ratio, the median of its rounds', and the mean of the
+ * generations' log ratios, a tenth trimmed at each end (from ten on: one
+ * generation a noisy neighbour slowed cannot sway it), has 99% bounds from
+ * Student's t (Yuen's, over the winsorized spread; three generations at
+ * least; the variance never below what their rounds imply).
  * Another is clearly slower when the lower bound is above 1.01 (surely more
  * than 1%: below it, two copies of one build can differ); the two are alike
  * when both bounds lie within 2% of 1.  The resolution says how fine this
@@ -119,17 +121,20 @@ typedef struct ortkit_measure_sample {
  * scheduler too: a thread that loses its core stops the run's wall clock
  * from meaning the work. */
 ORTKIT_API double ortkit_measure_figure(const ortkit_measure_sample *s);
-/* Was the run disturbed (1, why says how) or not (0)?  Disturbed: it was
- * descheduled more often than once per thread and once per
- * ORTKIT_MEASURE_SWITCH_EVERY seconds of CPU time (a busy scheduler's
- * usual slice: each return to a core refills caches, CPU time that is not
- * the work, and a run switched more than the host's routine is an outlier
- * of it), the host stole time from the virtual machine meanwhile, or, at
- * one thread, its wall time was above ORTKIT_MEASURE_WAIT_LIMIT times its
- * CPU time (and 0.2 ms): it had less than a third of a core.  A disturbed
- * run is repeated, not counted. */
+/* Was the run disturbed (why says how), and how?  0: no.
+ * ORTKIT_MEASURE_SWITCHED: it was descheduled more often than once per
+ * thread and once per ORTKIT_MEASURE_SWITCH_EVERY seconds of CPU time (a
+ * busy scheduler's usual slice: each return to a core refills caches, CPU
+ * time that is not the work).  ORTKIT_MEASURE_STOLEN: the host stole time
+ * from the virtual machine meanwhile.  ORTKIT_MEASURE_WAITED: at one
+ * thread, its wall time was above ORTKIT_MEASURE_WAIT_LIMIT times its CPU
+ * time (and 0.2 ms): it had less than a third of a core.  A disturbed run
+ * is repeated, not counted. */
 #define ORTKIT_MEASURE_SWITCH_EVERY 0.004
 #define ORTKIT_MEASURE_WAIT_LIMIT 3.0
+#define ORTKIT_MEASURE_SWITCHED 1
+#define ORTKIT_MEASURE_STOLEN 2
+#define ORTKIT_MEASURE_WAITED 3
 ORTKIT_API int ortkit_measure_disturbed(const ortkit_measure_sample *s, int threads, char *why,
                                         size_t size);
 
@@ -138,6 +143,9 @@ ORTKIT_API int ortkit_measure_disturbed(const ortkit_measure_sample *s, int thre
 ORTKIT_API int ortkit_measure_method(ortkit_measure *m, const char *method);
 /* Candidate i's runs in the current round that were disturbed and not counted. */
 ORTKIT_API int ortkit_measure_skipped(ortkit_measure *m, size_t i, size_t runs);
+/* The timed rounds' budget when none is given, per candidate (seconds):
+ * `ortkit bundle choose --measure` and `ortkit bench --compare` alike. */
+#define ORTKIT_MEASURE_BUDGET_PER_CANDIDATE 7.5
 /* The smallest difference the measurement tells apart (0.012: 1.2%);
  * INFINITY when too few rounds, 0 when nothing is known. */
 ORTKIT_API double ortkit_measure_resolution(const ortkit_measure *m);

@@ -18,7 +18,7 @@
  * the memory that takes, for -n and for -t alike. */
 #define BENCH_MAX_RUNS 10000000
 /* Seconds the verdict's timed rounds take at most when --budget is not given. */
-#define BENCH_VERDICT_BUDGET 12.0
+#define BENCH_VERDICT_BUDGET (2 * ORTKIT_MEASURE_BUDGET_PER_CANDIDATE)
 
 /* One configuration under test: a runtime plus session settings.  Side by
  * side there are two (A and B); otherwise one. */

@@ -43,17 +43,11 @@ static void put(svg *s, const char *fmt, ...)
     int n = vsnprintf(s->buf ? s->buf + s->len : NULL, s->buf ? s->cap - s->len : 0, fmt, ap);
     va_end(ap);
     if (n >= 0 && s->len + (size_t)n >= s->cap) {
-        size_t cap = s->cap ? s->cap : 16384;
-        while (cap <= s->len + (size_t)n)
-            cap *= 2;
-        char *grown = realloc(s->buf, cap);
-        if (!grown) {
+        if (ortkit__array_reserve(&s->buf, &s->cap, s->len + (size_t)n + 1, 1, 16384)) {
             s->failed = 1;
             va_end(ap2);
             return;
         }
-        s->buf = grown;
-        s->cap = cap;
         n = vsnprintf(s->buf + s->len, s->cap - s->len, fmt, ap2);
     }
     va_end(ap2);
@@ -261,8 +255,7 @@ int bench_plot_svg(const bench_config *cfg, const char *path)
             "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
         W, H, W, H);
     put(&s, "<text x=\"%.1f\" y=\"28\" font-size=\"16\" font-weight=\"bold\">Latency of ", LEFT);
-    const char *base = strrchr(cfg->model, '/');
-    put_text(&s, base ? base + 1 : cfg->model);
+    put_text(&s, ortkit__path_last(cfg->model));
     put(&s, "</text>\n<text x=\"%.1f\" y=\"44\" fill=\"#555\">%ld caller%s, %ld warm-up runs%s%s</text>\n", LEFT,
         cfg->callers, cfg->callers == 1 ? "" : "s", cfg->warmup,
         cfg->n_sides == 2 ? ", A and B in alternating blocks" : "",

@@ -99,7 +99,30 @@ static const char *input_source(const bench_config *cfg, size_t i)
 /* A number, or null for a figure the side shares with A. */
 static void add_number(cJSON *o, const char *key, double v)
 {
-    cJSON_AddItemToObject(o, key, isnan(v) ? cJSON_CreateNull() : cJSON_CreateNumber(v));
+    cJSON *n = isnan(v) ? cJSON_CreateNull() : cJSON_CreateNumber(v);
+    if (!cJSON_AddItemToObject(o, key, n))
+        cJSON_Delete(n); /* out of memory: the view is incomplete, and nothing leaks */
+}
+
+/* v at path ("cold.first_run_s") in o, the objects on the way made as needed. */
+static void put_at(cJSON *o, const char *path, double v)
+{
+    const char *dot = strchr(path, '.');
+    if (!dot) {
+        add_number(o, path, v);
+        return;
+    }
+    char key[64];
+    snprintf(key, sizeof key, "%.*s", (int)(dot - path), path);
+    cJSON *sub = cJSON_GetObjectItemCaseSensitive(o, key);
+    put_at(sub ? sub : cJSON_AddObjectToObject(o, key), dot + 1, v);
+}
+
+/* Figures first to last (in the table's order) at their places in a side's view. */
+static void put_figures(cJSON *o, const double v[F_COUNT], int first, int last)
+{
+    for (int f = first; f <= last; f++)
+        put_at(o, figures[f].path, v[f]);
 }
 
 static cJSON *side_json(const bench_side *sd)
@@ -125,27 +148,15 @@ static cJSON *side_json(const bench_side *sd)
         cJSON_AddItemToArray(eps, e);
     }
     cJSON_AddBoolToObject(o, "shares_runtime_of_a", sd->shared_rt);
-    add_number(o, "runtime_load_s", v[F_LOAD]);
-    cJSON *cold = cJSON_AddObjectToObject(o, "cold");
-    add_number(cold, "session_create_s", v[F_COLD_CREATE]);
-    add_number(cold, "first_run_s", v[F_COLD_FIRST]);
-    cJSON_AddNumberToObject(o, "session_create_s", v[F_CREATE]);
-    cJSON_AddNumberToObject(o, "first_run_s", v[F_FIRST]);
-    cJSON_AddNumberToObject(o, "runs", v[F_RUNS]);
+    /* The figures where the table says (the text reads them back from there),
+     * with the seconds they are reckoned from in between. */
+    put_figures(o, v, F_LOAD, F_RUNS);
     cJSON_AddNumberToObject(o, "wall_s", sd->wall_s);
-    cJSON *l = cJSON_AddObjectToObject(o, "latency_s");
-    static const char *const keys[] = {"min", "mean", "stddev", "p50", "p90", "p95", "p99", "max"};
-    for (size_t k = 0; k < 8; k++)
-        cJSON_AddNumberToObject(l, keys[k], v[F_MIN + k]);
-    cJSON_AddNumberToObject(o, "throughput_runs_per_s", v[F_THROUGHPUT]);
+    put_figures(o, v, F_MIN, F_THROUGHPUT);
     cJSON *c = cJSON_AddObjectToObject(o, "cpu");
     cJSON_AddNumberToObject(c, "user_s", sd->user_s);
     cJSON_AddNumberToObject(c, "sys_s", sd->sys_s);
-    cJSON_AddNumberToObject(c, "percent_of_one_core", v[F_CPU]);
-    cJSON *m = cJSON_AddObjectToObject(o, "memory");
-    add_number(m, "runtime_bytes", v[F_RUNTIME_MEM]);
-    cJSON_AddNumberToObject(m, "session_bytes", v[F_SETUP_MEM]);
-    cJSON_AddNumberToObject(m, "rss_growth_bytes", v[F_RSS_GROWTH]);
+    put_figures(o, v, F_CPU, F_RSS_GROWTH);
     return o;
 }
 

@@ -137,16 +137,8 @@ static void settle(void)
 static int run_block(bench_config *cfg, size_t idx, size_t count, double *mean)
 {
     bench_side *sd = &cfg->side[idx];
-    if (sd->n_lat + count > sd->cap_lat) {
-        size_t cap = sd->cap_lat ? sd->cap_lat : 1024;
-        while (cap < sd->n_lat + count)
-            cap *= 2;
-        double *grown = realloc(sd->lat, cap * sizeof *grown);
-        if (!grown)
-            return cli_fail("out of memory for %zu latencies", cap);
-        sd->lat = grown;
-        sd->cap_lat = cap;
-    }
+    if (ortkit__array_reserve(&sd->lat, &sd->cap_lat, sd->n_lat + count, sizeof *sd->lat, 1024))
+        return cli_fail("out of memory for %zu latencies", sd->n_lat + count);
     block_job job = {.cfg = cfg, .side = sd, .end = sd->n_lat + count};
     atomic_init(&job.next, sd->n_lat);
     atomic_init(&job.failed, 0);

@@ -214,7 +214,7 @@ static const cli_opt bench_opts[] = {
      "side by side: B is A with one setting changed; KEY is runtime, threads, ep or model "
      "(repeat for several)", CLI_OPT_CALL_ARGS(add_compare)},
     {0, "budget", 0, "SECONDS", 0,
-     "side by side, the most the verdict's rounds take, in processes of their own (default 12)",
+     "side by side, the most the verdict's rounds take, in processes of their own (default 15)",
      CLI_OPT_DOUBLE(bench_args, cfg.budget, DBL_TRUE_MIN, 86400)},
     {0, "block", 0, "N", 0, "runs per block when alternating (default: ~0.1 s)",
      CLI_OPT_LONG(bench_args, cfg.block, 1, BENCH_MAX_RUNS)},
@@ -403,9 +403,9 @@ static void make_labels(bench_config *cfg)
             snprintf(l + used, size - used, "%sep=%s", used ? " " : "", i ? eb : ea);
         }
         if (B->model) {
-            const char *path = i ? B->model : cfg->model, *base = strrchr(path, '/');
             size_t used = strlen(l);
-            snprintf(l + used, size - used, "%smodel=%s", used ? " " : "", base ? base + 1 : path);
+            snprintf(l + used, size - used, "%smodel=%s", used ? " " : "",
+                     ortkit__path_last(i ? B->model : cfg->model));
         }
         if (!l[0])
             snprintf(l, size, "%s", i ? "B" : "A");

@@ -10,37 +10,26 @@
 #include "opt.h"
 
 /* `bundle import`: a bundle from a library, a directory or a release. */
-extern const cli_opt bundle_import_opts[];
-int cmd_bundle_import(const cli_opt_spec *spec, int argc, char **argv);
+CLI_SUBCOMMAND(bundle, import);
 /* `bundle fetch`: Microsoft's release from npm, checked, imported. */
-extern const cli_opt bundle_fetch_opts[];
-int cmd_bundle_fetch(const cli_opt_spec *spec, int argc, char **argv);
+CLI_SUBCOMMAND(bundle, fetch);
 /* `bundle verify`: checked from the files, then loaded once in a child. */
-extern const cli_opt bundle_verify_opts[];
-int cmd_bundle_verify(const cli_opt_spec *spec, int argc, char **argv);
+CLI_SUBCOMMAND(bundle, verify);
 /* `bundle list`: the bundles the search finds. */
-extern const cli_opt bundle_list_opts[];
-int cmd_bundle_list(const cli_opt_spec *spec, int argc, char **argv);
+CLI_SUBCOMMAND(bundle, list);
 /* `bundle show`: what a bundle is, from its manifest. */
-extern const cli_opt bundle_show_opts[];
-int cmd_bundle_show(const cli_opt_spec *spec, int argc, char **argv);
+CLI_SUBCOMMAND(bundle, show);
 /* `bundle complete`: a GPU bundle's CUDA libraries copied in. */
-extern const cli_opt bundle_complete_opts[];
-int cmd_bundle_complete(const cli_opt_spec *spec, int argc, char **argv);
+CLI_SUBCOMMAND(bundle, complete);
 /* `bundle keygen`: a key pair for signing a repository. */
-extern const cli_opt bundle_keygen_opts[];
-int cmd_bundle_keygen(const cli_opt_spec *spec, int argc, char **argv);
+CLI_SUBCOMMAND(bundle, keygen);
 /* `bundle publish`: bundles into a signed repository. */
-extern const cli_opt bundle_publish_opts[];
-int cmd_bundle_publish(const cli_opt_spec *spec, int argc, char **argv);
+CLI_SUBCOMMAND(bundle, publish);
 /* `bundle install`: the repository's bundle that fits this host. */
-extern const cli_opt bundle_install_opts[];
-int cmd_bundle_install(const cli_opt_spec *spec, int argc, char **argv);
+CLI_SUBCOMMAND(bundle, install);
 /* `bundle choose`: the selection order's account. */
-extern const cli_opt bundle_choose_opts[];
-int cmd_bundle_choose(const cli_opt_spec *spec, int argc, char **argv);
+CLI_SUBCOMMAND(bundle, choose);
 /* `bundle probe`: load a library here and say what it is (verify's load, in this process). */
-extern const cli_opt bundle_probe_opts[];
-int cmd_bundle_probe(const cli_opt_spec *spec, int argc, char **argv);
+CLI_SUBCOMMAND(bundle, probe);
 
 #endif

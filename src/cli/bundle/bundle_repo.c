@@ -3,7 +3,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 char *bundle_read_password(const char *path)
 {
@@ -20,14 +19,6 @@ char *bundle_read_password(const char *path)
         return NULL;
     }
     return text;
-}
-
-void bundle_format_time(char out[32], int64_t t)
-{
-    time_t tt = (time_t)t;
-    struct tm tm;
-    if (!gmtime_r(&tt, &tm) || !strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm))
-        snprintf(out, 32, "?");
 }
 
 /* Each bundle of the repository: what the index says, and with a choice
@@ -59,7 +50,7 @@ cJSON *bundle_repo_view(const ortkit_repo *repo, const ortkit_bundle_choice *cho
 {
     const ortkit_repo_info *info = ortkit_repo_info_get(repo);
     char expires[32];
-    bundle_format_time(expires, info->expires);
+    ortkit__time_format(expires, info->expires);
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "repository", info->source);
     cJSON_AddNumberToObject(o, "serial", (double)info->serial);

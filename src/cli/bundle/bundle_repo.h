@@ -14,9 +14,6 @@
  * (after a message) when it cannot be read.  free() it. */
 char *bundle_read_password(const char *path);
 
-/* A time as "2025-11-23T10:00:00Z" (UTC), as index.json writes it. */
-void bundle_format_time(char out[32], int64_t t);
-
 /* A repository's view (what --json prints and the text is drawn from):
  * where it is, its serial, expiry and key, and each bundle in it; with a
  * choice (install's listing), also the serial last seen, the trusted

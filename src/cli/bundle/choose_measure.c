@@ -29,6 +29,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -61,17 +62,9 @@ static void put(buf *b, const void *data, size_t size)
 {
     if (b->bad)
         return;
-    if (b->n + size > b->cap) {
-        size_t cap = b->cap ? b->cap : 4096;
-        while (cap < b->n + size)
-            cap *= 2;
-        unsigned char *grown = realloc(b->p, cap);
-        if (!grown) {
-            b->bad = 1;
-            return;
-        }
-        b->p = grown;
-        b->cap = cap;
+    if (ortkit__array_reserve(&b->p, &b->cap, b->n + size, 1, 4096)) {
+        b->bad = 1;
+        return;
     }
     memcpy(b->p + b->n, data, size);
     b->n += size;
@@ -333,8 +326,9 @@ static _Noreturn void serve(child_ctx *c, ortkit_session *s, const char **names,
             char why[160];
             int bad = ortkit_measure_disturbed(&smp, (int)c->threads, why, sizeof why);
             if (trace)
-                fprintf(trace, "%d %s:%s %.6f %.6f %.0f %.3f %s\n", (int)getpid(), c->bundle_dir ? c->bundle_dir : "-", c->model,
-                        smp.wall_s, smp.cpu_s, smp.involuntary, smp.steal_s, bad ? why : "ok");
+                fprintf(trace, "%d %s:%s %.6f %.6f %.0f %.3f cpu%d %s\n", (int)getpid(),
+                        c->bundle_dir ? c->bundle_dir : "-", c->model, smp.wall_s, smp.cpu_s,
+                        smp.involuntary, smp.steal_s, sched_getcpu(), bad ? why : "ok");
             if (bad) {
                 disturbed++;
                 continue;

@@ -23,9 +23,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The timed rounds' budget when none is given: this much per candidate. */
-#define BUDGET_PER_CANDIDATE 6.0
-
 typedef struct choose_args {
     const char *host;
     int json;
@@ -49,7 +46,7 @@ const cli_opt bundle_choose_opts[] = {
      "run the model on each fitting candidate, each in its own process, alternating, until the "
      "fastest whose outputs agree is clear or the budget is spent; remember it for this host",
      CLI_OPT_FLAG(choose_args, measure)},
-    {0, "budget", 0, "SECONDS", 0, "the most the timed rounds take (default: 6 s per candidate)",
+    {0, "budget", 0, "SECONDS", 0, "the most the timed rounds take (default: 7.5 s per candidate)",
      CLI_OPT_DOUBLE(choose_args, budget, DBL_TRUE_MIN, 86400),
      .want = "seconds, more than 0 and at most 86400"},
     {0, "threads", 0, "N", 0, "intra-op threads the model runs with (default: ORT's)",
@@ -78,21 +75,13 @@ typedef struct candidates {
 
 static int add(candidates *c, const char *dir, const char *name)
 {
-    if (c->n == c->cap) {
-        size_t cap = c->cap ? 2 * c->cap : 16;
-        choice_row *r = realloc(c->rows, cap * sizeof *r);
-        if (r)
-            c->rows = r;
-        ortkit_bundle **o = realloc(c->owned, cap * sizeof *o);
-        if (o)
-            c->owned = o;
-        char **t = realloc(c->texts, 3 * cap * sizeof *t);
-        if (t)
-            c->texts = t;
-        if (!r || !o || !t)
-            return -1;
-        c->cap = cap;
-    }
+    /* The three grow together (three texts a row); c->cap counts rows. */
+    size_t rows = c->cap, owned = c->cap, texts = 3 * c->cap;
+    if (ortkit__array_reserve(&c->rows, &rows, c->n + 1, sizeof *c->rows, 16) ||
+        ortkit__array_reserve(&c->owned, &owned, c->n + 1, sizeof *c->owned, 16) ||
+        ortkit__array_reserve(&c->texts, &texts, 3 * (c->n + 1), sizeof *c->texts, 48))
+        return -1;
+    c->cap = rows;
     size_t i = c->n++;
     ortkit_bundle *b = NULL;
     int rc = ortkit_bundle_open(&b, dir);
@@ -169,33 +158,35 @@ static void host_line(const ortkit_host *h, const char *file)
            file ? "; described in " : "", file ? cli_esc(file) : "");
 }
 
-/* The measurement's lines of the header: what it is keyed by, what it found. */
-static void measure_lines(const ortkit_measure *mm, const choose_args *a)
+/* The measurement's lines of the header, drawn from its view (measure_json):
+ * what it is keyed by, what it found. */
+static void measure_lines(const cJSON *m)
 {
     char threads[32];
-    if (a->threads)
-        snprintf(threads, sizeof threads, "%ld thread%s", a->threads, a->threads == 1 ? "" : "s");
+    long n_threads = (long)cli_view_num(m, "threads");
+    if (n_threads)
+        snprintf(threads, sizeof threads, "%ld thread%s", n_threads, n_threads == 1 ? "" : "s");
     else
         snprintf(threads, sizeof threads, "default threads");
-    printf("model      %s: %s, %s\n", cli_esc(a->model), cli_esc(ortkit_measure_shapes(mm)), threads);
-    if (!ortkit_measure_count(mm)) {
-        printf("measured   nothing to measure: %s\n", cli_esc(ortkit_measure_why(mm)));
+    printf("model      %s: %s, %s\n", cli_esc(cli_view_str(m, "model")), cli_esc(cli_view_str(m, "shapes")),
+           threads);
+    if (!cli_view_num(m, "candidates")) {
+        printf("measured   nothing to measure: %s\n", cli_esc(cli_view_str(m, "why_none")));
         return;
     }
-    if (!ortkit_measure_outcome(mm)[0]) {
+    const char *outcome = cli_view_str(m, "outcome"), *refused = cli_view_str(m, "refused");
+    if (!outcome[0]) {
         printf("measured   not yet for this host, model, sizes, threads and bundles%s%s%s "
-               "(--measure measures it)\n", ortkit_measure_refused(mm)[0] ? " (the remembered result "
-               "was refused: " : "", cli_esc(ortkit_measure_refused(mm)),
-               ortkit_measure_refused(mm)[0] ? ")" : "");
+               "(--measure measures it)\n", refused[0] ? " (the remembered result was refused: " : "",
+               cli_esc(refused), refused[0] ? ")" : "");
         return;
     }
+    size_t rounds = (size_t)cli_view_num(m, "rounds");
     printf("measured   %s: %zu round%s in %.2f s, set-up included; %s%s\n",
-           ortkit_measure_recalled(mm) ? "remembered" : "now", (size_t)ortkit_measure_rounds(mm) ?
-           (size_t)ortkit_measure_rounds(mm) : 0, ortkit_measure_rounds(mm) == 1 ? "" : "s",
-           ortkit_measure_seconds(mm), ortkit_measure_outcome(mm),
-           !strcmp(ortkit_measure_outcome(mm), "tied") ? " within the budget (the declared order "
-           "chooses among those tied)" : "");
-    printf("memory     %s\n", cli_esc(ortkit_measure_path(mm)));
+           cli_view_bool(m, "recalled") ? "remembered" : "now", rounds, rounds == 1 ? "" : "s",
+           cli_view_num(m, "seconds"), outcome,
+           !strcmp(outcome, "tied") ? " within the budget (the declared order chooses among those tied)" : "");
+    printf("memory     %s\n", cli_esc(cli_view_str(m, "memory")));
 }
 
 static cJSON *measure_json(const ortkit_measure *mm, const choose_args *a, const char *declared)
@@ -235,7 +226,7 @@ static int measured_for_model(ortkit_measure **mm, choose_args *a, const ortkit_
     } else if (a->measure) {
         measure_plan plan = {a->model, &a->in, a->threads,
                              a->budget > 0 ? a->budget
-                                           : BUDGET_PER_CANDIDATE * (double)ortkit_measure_count(*mm),
+                                           : ORTKIT_MEASURE_BUDGET_PER_CANDIDATE * (double)ortkit_measure_count(*mm),
                              isatty(STDERR_FILENO)};
         return choose_measure(*mm, (const ortkit_bundle *const *)arr, &plan);
     }
@@ -269,8 +260,9 @@ static int print_report(const choose_args *a, const ortkit_host *h, const candid
         return cli_json_print(o);
     host_line(h, host_file);
     choice_view_preamble(stdout, "");
-    if (mm)
-        measure_lines(mm, a);
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, "measurement");
+    if (m)
+        measure_lines(m);
     if (cand->n) {
         printf("\n");
         if (choice_view_print_measured(stdout, cand->rows, cand->n, choice, mm, "  ")) {
@@ -279,7 +271,6 @@ static int print_report(const choose_args *a, const ortkit_host *h, const candid
         }
         printf("\n");
     }
-    const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, "measurement");
     const char *chosen_name = cli_view_str(o, "chosen");
     printf("choice     %s\n", chosen_name[0] ? cli_esc(chosen_name) : "none");
     printf("why        %s\n", cli_esc(cli_view_str(o, "reason")));

@@ -53,10 +53,8 @@ static int complete(const complete_args *a, const char *what)
     fprintf(stderr, "ortkit: completing '%s' (copying CUDA libraries, then hashing)\n", cli_esc(dir));
     int lrc = ortkit_bundle_complete(&b, dir, &o);
     cli_interrupt_release();
-    if (lrc == ORTKIT_E_CANCELLED && cli_interrupted())
-        return cli_interrupt_fail("the bundle is as it was");
-    if (lrc)
-        return cli_fail_lib();
+    if ((lrc = cli_interrupt_outcome(lrc, "the bundle is as it was")))
+        return lrc;
     const ortkit_manifest *m = ortkit_bundle_manifest(b);
     rc = m->gpu_complete ? CLI_OK : CLI_FAIL;
     /* The text is drawn from the JSON --json prints. */

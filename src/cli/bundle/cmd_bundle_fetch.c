@@ -97,10 +97,8 @@ int cmd_bundle_fetch(const cli_opt_spec *spec, int argc, char **argv)
     a.import.cancel = cli_interrupt_poll;
     int frc = fetch(&b, &a, p.args[0], what, sizeof what);
     cli_interrupt_release();
-    if (frc == ORTKIT_E_CANCELLED && cli_interrupted())
-        return cli_interrupt_fail("nothing was fetched");
-    if (frc != 0)
-        return cli_fail_lib();
+    if ((frc = cli_interrupt_outcome(frc, "nothing was fetched")))
+        return frc;
     const ortkit_manifest *m = ortkit_bundle_manifest(b);
     /* The text is drawn from the JSON --json prints. */
     cJSON *o = bundle_summary_view(m);

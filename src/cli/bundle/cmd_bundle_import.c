@@ -90,10 +90,8 @@ int cmd_bundle_import(const cli_opt_spec *spec, int argc, char **argv)
     a.import.cancel = cli_interrupt_poll;
     int irc = ortkit_bundle_import(&b, p.args[0], &a.import);
     cli_interrupt_release();
-    if (irc == ORTKIT_E_CANCELLED && cli_interrupted())
-        return cli_interrupt_fail("nothing was imported");
-    if (irc != 0)
-        return cli_fail_lib();
+    if ((irc = cli_interrupt_outcome(irc, "nothing was imported")))
+        return irc;
     const ortkit_manifest *m = ortkit_bundle_manifest(b);
     /* Not loaded: why this host cannot (as show and choose say), unless
      * --no-load is the reason. */

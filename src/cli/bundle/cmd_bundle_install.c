@@ -148,10 +148,8 @@ static int install(ortkit_repo *repo, const ortkit_bundle_choice *choice, const 
     cli_interrupt_release();
     if (b.shown)
         fputc('\n', stderr);
-    if (irc == ORTKIT_E_CANCELLED && cli_interrupted())
-        return cli_interrupt_fail("nothing was installed; the download resumes next time");
-    if (irc)
-        return cli_fail_lib();
+    if ((irc = cli_interrupt_outcome(irc, "nothing was installed; the download resumes next time")))
+        return irc;
     if (r->outcome != ORTKIT_REPO_UNCHANGED)
         say_installing(&b); /* an archive already downloaded: no progress was reported */
     if (r->resumed_from)

@@ -25,19 +25,21 @@ typedef struct cli_command {
     const char *summary;
 } cli_command;
 
-/* The commands, one file each (<family>/cmd_<name>.c). */
-int cmd_run(int argc, char **argv);
-int cmd_bench(int argc, char **argv);
-int cmd_validate(int argc, char **argv);
-int cmd_info(int argc, char **argv);
-int cmd_compare(int argc, char **argv);
-int cmd_version(int argc, char **argv);
-int cmd_host(int argc, char **argv);
-int cmd_variants(int argc, char **argv);
-int cmd_bundle(int argc, char **argv);
-int cmd_wheel(int argc, char **argv);
-int cmd_doctor(int argc, char **argv);
-int cmd_build(int argc, char **argv);
+/* The commands, one file each (<family>/cmd_<name>.c): argv[0] is the
+ * command's name. */
+#define CLI_COMMAND(name) int cmd_##name(int argc, char **argv)
+CLI_COMMAND(run);
+CLI_COMMAND(bench);
+CLI_COMMAND(validate);
+CLI_COMMAND(info);
+CLI_COMMAND(compare);
+CLI_COMMAND(version);
+CLI_COMMAND(host);
+CLI_COMMAND(variants);
+CLI_COMMAND(bundle);
+CLI_COMMAND(wheel);
+CLI_COMMAND(doctor);
+CLI_COMMAND(build);
 
 /*
  * Text from files, models, manifests, the environment or the runtime is

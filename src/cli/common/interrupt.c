@@ -157,6 +157,13 @@ int cli_interrupt_fail(const char *fmt, ...)
     return CLI_INTERRUPTED;
 }
 
+int cli_interrupt_outcome(int rc, const char *undone)
+{
+    if (rc == ORTKIT_E_CANCELLED && cli_interrupted())
+        return cli_interrupt_fail("%s", undone);
+    return rc ? cli_fail_lib() : CLI_OK;
+}
+
 void cli_remove_stale(const char *dir, const char *prefix)
 {
     DIR *d = opendir(dir);

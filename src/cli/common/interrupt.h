@@ -47,6 +47,10 @@ void cli_interrupt_untrack(int handle);
 
 /* "ortkit: interrupted; <message>" on stderr; returns CLI_INTERRUPTED. */
 int cli_interrupt_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* What a library call made while interrupts were held comes to: CLI_OK for
+ * rc 0; for a cancel Ctrl-C asked for, the interruption with what was left
+ * undone ("nothing was imported"); otherwise the library's error, said. */
+int cli_interrupt_outcome(int rc, const char *undone);
 
 /* Remove a directory that holds only files (entries that are directories
  * are left, and so is it then).  0, or -1 with errno set.  Safe in a signal

@@ -146,6 +146,13 @@ typedef struct cli_opt_spec {
     const char *outro;          /* the text after the options, or NULL */
 } cli_opt_spec;
 
+/* A subcommand's option table and run, declared (cmd_<family>_<name>.c
+ * defines them): CLI_SUBCOMMAND(bundle, import) declares bundle_import_opts
+ * and cmd_bundle_import. */
+#define CLI_SUBCOMMAND(family, name)                   \
+    extern const cli_opt family##_##name##_opts[];     \
+    int cmd_##family##_##name(const cli_opt_spec *spec, int argc, char **argv)
+
 /* What cli_opt_next() returns besides an option's id. */
 enum {
     CLI_OPT_DONE = 0,  /* every option is read; the positional arguments are in args */

@@ -83,7 +83,7 @@ static cJSON *choice_view(const ortkit_wheel_index *x, const ortkit_bundle_choic
 {
     const ortkit_repo_info *info = ortkit_wheel_index_info(x);
     char when[32];
-    bundle_format_time(when, info->expires);
+    ortkit__time_format(when, info->expires);
     cJSON *j = cJSON_CreateObject();
     ortkit__json_add_strings(j, "index", info->source, "expires", when, "key_id", info->key_id,
                              "python", python, NULL);

@@ -10,16 +10,12 @@
 #include "opt.h"
 
 /* `wheel pack`: a build's package tree into a wheel. */
-extern const cli_opt wheel_pack_opts[];
-int cmd_wheel_pack(const cli_opt_spec *spec, int argc, char **argv);
+CLI_SUBCOMMAND(wheel, pack);
 /* `wheel show`: a wheel checked, and what it says of itself. */
-extern const cli_opt wheel_show_opts[];
-int cmd_wheel_show(const cli_opt_spec *spec, int argc, char **argv);
+CLI_SUBCOMMAND(wheel, show);
 /* `wheel publish`: wheels into a signed index, one pip index per variant. */
-extern const cli_opt wheel_publish_opts[];
-int cmd_wheel_publish(const cli_opt_spec *spec, int argc, char **argv);
+CLI_SUBCOMMAND(wheel, publish);
 /* `wheel choose`: the index's wheel for this host and a Python, and how to install it. */
-extern const cli_opt wheel_choose_opts[];
-int cmd_wheel_choose(const cli_opt_spec *spec, int argc, char **argv);
+CLI_SUBCOMMAND(wheel, choose);
 
 #endif

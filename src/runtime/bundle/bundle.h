@@ -51,6 +51,9 @@ int ortkit__bundle_library_name_ok(const char *s);
 int ortkit__bundle_parse(ortkit_bundle **out, const char *json, size_t size, const char *what);
 /* The listed file at path (the files are sorted), or NULL. */
 const ortkit_bundle_file *ortkit__bundle_file(const ortkit_manifest *m, const char *path);
+/* Does the bundle carry a file named name (its last component, in any
+ * directory)?  Its index + 1, or 0. */
+size_t ortkit__bundle_carries(const ortkit_manifest *m, const char *name);
 /* Manifest JSON for a bundle (pretty-printed, newline-terminated); free() it. */
 int ortkit__bundle_to_json(char **out, const ortkit_manifest *m);
 /* A copy of s kept with the bundle (freed with it); NULL when out of memory. */

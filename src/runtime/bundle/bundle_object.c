@@ -83,6 +83,14 @@ static int cmp_files(const void *a, const void *b)
     return strcmp(((const ortkit_bundle_file *)a)->path, ((const ortkit_bundle_file *)b)->path);
 }
 
+size_t ortkit__bundle_carries(const ortkit_manifest *m, const char *name)
+{
+    for (size_t i = 0; i < m->file_count; i++)
+        if (!strcmp(ortkit__path_last(m->files[i].path), name))
+            return i + 1;
+    return 0;
+}
+
 const ortkit_bundle_file *ortkit__bundle_file(const ortkit_manifest *m, const char *path)
 {
     ortkit_bundle_file key = {path, 0, "", ""};

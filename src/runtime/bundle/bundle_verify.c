@@ -287,16 +287,6 @@ typedef struct elf_facts {
     size_t n;
 } elf_facts;
 
-static int carried(const ortkit_manifest *m, const char *soname)
-{
-    for (size_t i = 0; i < m->file_count; i++) {
-        const char *base = strrchr(m->files[i].path, '/');
-        if (!strcmp(base ? base + 1 : m->files[i].path, soname))
-            return (int)i + 1;
-    }
-    return 0;
-}
-
 static int named(const char *const *list, size_t n, const char *name)
 {
     for (size_t i = 0; i < n; i++)
@@ -326,16 +316,16 @@ static void part_held(ortkit_bundle *b, const ortkit_bundle_part *p, const elf_f
     if (!seen || !queue)
         goto cleanup;
     for (size_t i = 0; i < p->file_count; i++) {
-        int k = carried(m, strrchr(p->files[i], '/') ? strrchr(p->files[i], '/') + 1 : p->files[i]);
+        size_t k = ortkit__bundle_carries(m, ortkit__path_last(p->files[i]));
         if (k && !seen[k - 1]) {
             seen[k - 1] = 1;
-            queue[tail++] = (size_t)k - 1;
+            queue[tail++] = k - 1;
         }
     }
     while (head < tail) {
         const ortkit__elf *e = &ef->e[queue[head++]];
         for (size_t j = 0; j < e->needed_count; j++) {
-            int k = carried(m, e->needed[j]);
+            size_t k = ortkit__bundle_carries(m, e->needed[j]);
             if (!k && !named(p->libraries, p->library_count, e->needed[j])) {
                 problem(b, "%s: part %s needs %s, which its libraries in the manifest do not "
                         "list" NEEDS_REIMPORT, m->files[queue[head - 1]].path, p->name, e->needed[j]);
@@ -343,7 +333,7 @@ static void part_held(ortkit_bundle *b, const ortkit_bundle_part *p, const elf_f
             }
             if (k && !seen[k - 1]) {
                 seen[k - 1] = 1;
-                queue[tail++] = (size_t)k - 1;
+                queue[tail++] = k - 1;
             }
         }
     }
@@ -379,7 +369,7 @@ static void check_needs(ortkit_bundle *b, const unsigned char *intact)
                     "(no needs.exec_stack: a manifest from before ortkit recorded it, or a wrong "
                     "one); glibc 2.41 and newer refuse such a library" NEEDS_REIMPORT, f->path);
         for (size_t j = 0; j < e->needed_count; j++)
-            if (!carried(m, e->needed[j]) &&
+            if (!ortkit__bundle_carries(m, e->needed[j]) &&
                 !named(m->needs_libraries, m->needs_library_count, e->needed[j])) {
                 problem(b, "%s: needs %s, which the manifest's needs.libraries do not list"
                         NEEDS_REIMPORT, f->path, e->needed[j]);

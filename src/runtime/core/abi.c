@@ -25,30 +25,31 @@ int ortkit__abi_check(const ortkit__abi_struct *s, unsigned version)
                              "%u; use %s", s->what, version, s->current, s->init);
 }
 
-static unsigned version_of(const void *caller)
+/* The caller's struct's version, *v, checked: where its bytes end, or 0
+ * (the error set) for a version this library does not know. */
+static size_t caller_end(const ortkit__abi_struct *s, const void *caller, unsigned *v)
 {
-    unsigned v;
-    memcpy(&v, caller, sizeof v);
-    return v;
+    memcpy(v, caller, sizeof *v);
+    return ortkit__abi_check(s, *v) ? 0 : s->ends[*v - 1];
 }
 
 int ortkit__abi_read(const ortkit__abi_struct *s, void *full, const void *caller)
 {
-    unsigned v = version_of(caller);
-    int rc = ortkit__abi_check(s, v);
-    if (rc)
-        return rc;
-    memcpy(full, caller, s->ends[v - 1]);
+    unsigned v;
+    size_t end = caller_end(s, caller, &v);
+    if (!end)
+        return ORTKIT_E_INVALID_ARG;
+    memcpy(full, caller, end);
     memcpy(full, &s->current, sizeof s->current);
     return ORTKIT_OK;
 }
 
 int ortkit__abi_write(const ortkit__abi_struct *s, void *caller, const void *full)
 {
-    unsigned v = version_of(caller);
-    int rc = ortkit__abi_check(s, v);
-    if (rc)
-        return rc;
-    memcpy((char *)caller + sizeof v, (const char *)full + sizeof v, s->ends[v - 1] - sizeof v);
+    unsigned v;
+    size_t end = caller_end(s, caller, &v);
+    if (!end)
+        return ORTKIT_E_INVALID_ARG;
+    memcpy((char *)caller + sizeof v, (const char *)full + sizeof v, end - sizeof v);
     return ORTKIT_OK;
 }

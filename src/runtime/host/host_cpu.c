@@ -26,6 +26,28 @@ static uint64_t read_xcr0(void)
     return ((uint64_t)hi << 32) | lo;
 }
 
+/* Where cpuid reports each feature: leaf, subleaf, register, bit. */
+enum { EAX, EBX, ECX, EDX };
+static const struct cpuid_bit {
+    unsigned leaf, subleaf;
+    unsigned char reg, bit;
+    int feature;
+} cpuid_bits[] = {
+    {1, 0, ECX, 0, ORTKIT_CPU_SSE3},         {1, 0, ECX, 9, ORTKIT_CPU_SSSE3},
+    {1, 0, ECX, 12, ORTKIT_CPU_FMA},         {1, 0, ECX, 13, ORTKIT_CPU_CX16},
+    {1, 0, ECX, 19, ORTKIT_CPU_SSE4_1},      {1, 0, ECX, 20, ORTKIT_CPU_SSE4_2},
+    {1, 0, ECX, 22, ORTKIT_CPU_MOVBE},       {1, 0, ECX, 23, ORTKIT_CPU_POPCNT},
+    {1, 0, ECX, 28, ORTKIT_CPU_AVX},         {1, 0, ECX, 29, ORTKIT_CPU_F16C},
+    {7, 0, EBX, 3, ORTKIT_CPU_BMI1},         {7, 0, EBX, 5, ORTKIT_CPU_AVX2},
+    {7, 0, EBX, 8, ORTKIT_CPU_BMI2},         {7, 0, EBX, 16, ORTKIT_CPU_AVX512F},
+    {7, 0, EBX, 17, ORTKIT_CPU_AVX512DQ},    {7, 0, EBX, 28, ORTKIT_CPU_AVX512CD},
+    {7, 0, EBX, 30, ORTKIT_CPU_AVX512BW},    {7, 0, EBX, 31, ORTKIT_CPU_AVX512VL},
+    {7, 0, ECX, 11, ORTKIT_CPU_AVX512VNNI},  {7, 0, EDX, 22, ORTKIT_CPU_AMX_BF16},
+    {7, 0, EDX, 24, ORTKIT_CPU_AMX_TILE},    {7, 0, EDX, 25, ORTKIT_CPU_AMX_INT8},
+    {7, 1, EAX, 4, ORTKIT_CPU_AVXVNNI},      {7, 1, EAX, 5, ORTKIT_CPU_AVX512BF16},
+    {0x80000001u, 0, ECX, 0, ORTKIT_CPU_LAHF}, {0x80000001u, 0, ECX, 5, ORTKIT_CPU_LZCNT},
+};
+
 static void detect_x86(ortkit__host_data *h)
 {
     unsigned a, b, c, d;
@@ -40,50 +62,30 @@ static void detect_x86(ortkit__host_data *h)
     memcpy(h->cpu_vendor + 8, &c, 4);
     h->cpu_vendor[12] = '\0';
 
-#define SET(reg, bit, feat) do { if ((reg) & (1u << (bit))) f |= ORTKIT_CPU_BIT(feat); } while (0)
-    unsigned ecx1 = 0;
+    unsigned ecx1 = 0, subleaves7 = 0, ext = __get_cpuid_max(0x80000000u, NULL);
     if (max >= 1) {
         __cpuid(1, a, b, c, d);
         ecx1 = c;
-        SET(c, 0, ORTKIT_CPU_SSE3);
-        SET(c, 9, ORTKIT_CPU_SSSE3);
-        SET(c, 12, ORTKIT_CPU_FMA);
-        SET(c, 13, ORTKIT_CPU_CX16);
-        SET(c, 19, ORTKIT_CPU_SSE4_1);
-        SET(c, 20, ORTKIT_CPU_SSE4_2);
-        SET(c, 22, ORTKIT_CPU_MOVBE);
-        SET(c, 23, ORTKIT_CPU_POPCNT);
-        SET(c, 28, ORTKIT_CPU_AVX);
-        SET(c, 29, ORTKIT_CPU_F16C);
     }
     if (max >= 7) {
         __cpuid_count(7, 0, a, b, c, d);
-        unsigned subleaves = a;
-        SET(b, 3, ORTKIT_CPU_BMI1);
-        SET(b, 5, ORTKIT_CPU_AVX2);
-        SET(b, 8, ORTKIT_CPU_BMI2);
-        SET(b, 16, ORTKIT_CPU_AVX512F);
-        SET(b, 17, ORTKIT_CPU_AVX512DQ);
-        SET(b, 28, ORTKIT_CPU_AVX512CD);
-        SET(b, 30, ORTKIT_CPU_AVX512BW);
-        SET(b, 31, ORTKIT_CPU_AVX512VL);
-        SET(c, 11, ORTKIT_CPU_AVX512VNNI);
-        SET(d, 22, ORTKIT_CPU_AMX_BF16);
-        SET(d, 24, ORTKIT_CPU_AMX_TILE);
-        SET(d, 25, ORTKIT_CPU_AMX_INT8);
-        if (subleaves >= 1) {
-            __cpuid_count(7, 1, a, b, c, d);
-            SET(a, 4, ORTKIT_CPU_AVXVNNI);
-            SET(a, 5, ORTKIT_CPU_AVX512BF16);
+        subleaves7 = a;
+    }
+    /* The table is in (leaf, subleaf) order: each is asked once (in a
+     * virtual machine every cpuid is a trip to the hypervisor). */
+    unsigned r[4] = {0, 0, 0, 0};
+    for (size_t i = 0; i < sizeof cpuid_bits / sizeof cpuid_bits[0]; i++) {
+        const struct cpuid_bit *e = &cpuid_bits[i];
+        if (i == 0 || e->leaf != e[-1].leaf || e->subleaf != e[-1].subleaf) {
+            int known = e->leaf >= 0x80000000u ? e->leaf <= ext
+                                                : e->leaf <= max && (e->leaf != 7 || e->subleaf <= subleaves7);
+            memset(r, 0, sizeof r);
+            if (known)
+                __cpuid_count(e->leaf, e->subleaf, r[EAX], r[EBX], r[ECX], r[EDX]);
         }
+        if (r[e->reg] & (1u << e->bit))
+            f |= ORTKIT_CPU_BIT(e->feature);
     }
-    unsigned ext = __get_cpuid_max(0x80000000u, NULL);
-    if (ext >= 0x80000001u) {
-        __cpuid(0x80000001u, a, b, c, d);
-        SET(c, 0, ORTKIT_CPU_LAHF);
-        SET(c, 5, ORTKIT_CPU_LZCNT);
-    }
-#undef SET
     if (ext >= 0x80000004u) {
         unsigned brand[12];
         for (unsigned i = 0; i < 3; i++)

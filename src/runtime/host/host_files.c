@@ -50,32 +50,19 @@ char **ortkit__host_list_dir(const char *path)
     DIR *d = ortkit__host_file_path(full, sizeof full, path) ? NULL : opendir(full);
     if (!d)
         return NULL;
-    size_t n = 0, cap = 8;
-    char **list = malloc(cap * sizeof *list);
-    for (struct dirent *e; list && (e = readdir(d));) {
-        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-            continue;
-        if (n + 1 == cap) {
-            char **more = realloc(list, 2 * cap * sizeof *list);
-            if (!more)
-                break;
-            list = more;
-            cap *= 2;
-        }
-        if (!(list[n] = strdup(e->d_name)))
-            break;
-        n++;
-    }
+    ortkit__strv list = {0};
+    int failed = 0;
+    for (struct dirent *e; !failed && (e = readdir(d));)
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+            failed = ortkit__strv_push(&list, e->d_name) != ORTKIT_OK;
     closedir(d);
-    if (!list)
-        return NULL;
-    list[n] = NULL;
-    if (n == 0) {
-        free(list);
+    /* What could be read, as before a failure; an empty directory is none. */
+    if (list.n == 0) {
+        ortkit__strv_free(&list);
         return NULL;
     }
-    qsort(list, n, sizeof *list, cmp_names);
-    return list;
+    qsort(list.v, list.n, sizeof *list.v, cmp_names);
+    return list.v;
 }
 
 void ortkit__host_list_free(char **list)

@@ -22,9 +22,7 @@ static void runtime_destroy(ortkit_runtime *rt)
         rt->api->ReleaseMemoryInfo(rt->cpu_memory);
     if (rt->env)
         rt->api->ReleaseEnv(rt->env);
-    for (size_t i = 0; i < rt->provider_count; i++)
-        free(rt->providers[i]);
-    free(rt->providers);
+    ortkit__strv_free(&rt->providers);
     free(rt->path);
     free(rt->source);
     /* A loaded ONNX Runtime is never dlclose()d: it starts thread pools and
@@ -83,15 +81,8 @@ static int load_providers(ortkit_runtime *rt)
     if (st)
         return ortkit__ort_error(rt, st, ORTKIT_E_ORT, "cannot list the runtime's providers");
     int rc = ORTKIT_OK;
-    rt->providers = calloc(n > 0 ? (size_t)n : 1, sizeof *rt->providers);
-    if (!rt->providers)
-        rc = ortkit__error_nomem();
-    for (int i = 0; !rc && i < n; i++) {
-        if (!(rt->providers[i] = ortkit__strdup(list[i])))
-            rc = ORTKIT_E_NOMEM;
-        else
-            rt->provider_count++;
-    }
+    for (int i = 0; !rc && i < n; i++)
+        rc = ortkit__strv_push(&rt->providers, list[i]);
     ortkit__ort_discard(rt->api, rt->api->ReleaseAvailableProviders(list, n));
     return rc;
 }
@@ -254,9 +245,9 @@ const char *ortkit_runtime_path(const ortkit_runtime *rt) { return rt ? rt->path
 const char *ortkit_runtime_source(const ortkit_runtime *rt) { return rt ? rt->source : ""; }
 const char *ortkit_runtime_version(const ortkit_runtime *rt) { return rt ? rt->version : ""; }
 int ortkit_runtime_api_level(const ortkit_runtime *rt) { return rt ? rt->api_level : 0; }
-size_t ortkit_runtime_provider_count(const ortkit_runtime *rt) { return rt ? rt->provider_count : 0; }
+size_t ortkit_runtime_provider_count(const ortkit_runtime *rt) { return rt ? rt->providers.n : 0; }
 
 const char *ortkit_runtime_provider(const ortkit_runtime *rt, size_t i)
 {
-    return rt && i < rt->provider_count ? rt->providers[i] : NULL;
+    return rt && i < rt->providers.n ? rt->providers.v[i] : NULL;
 }

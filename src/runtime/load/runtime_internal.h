@@ -19,8 +19,7 @@ struct ortkit_runtime {
     char *path;
     char *source;
     char version[64];
-    char **providers;
-    size_t provider_count;
+    ortkit__strv providers;    /* the providers the library was built with */
     int global_pools;          /* sessions share the environment's thread pools */
     int shared_arena;          /* the environment holds a CPU arena for sessions to share */
     char library_sha256[65];   /* "" until the session cache needs it */

@@ -111,6 +111,7 @@ typedef struct run_io {
     size_t n_outputs;
     ortkit_tensor **tensors_out;
     ortkit_value **values_out;
+    const char *fn; /* the API function, for messages */
 } run_io;
 
 static int check_input(const ortkit_session *s, size_t idx, const run_io *io, size_t i)
@@ -202,6 +203,9 @@ static int name_outputs(const ortkit_session *s, const run_io *io, size_t n_out,
 
 static int run(ortkit_session *s, ortkit_run_control *control, const run_io *io)
 {
+    if (!s || !(io->tensors_out || io->values_out) || (io->n_inputs && (!(io->tensors || io->values) ||
+        !io->input_names)) || (io->n_outputs && !io->output_names))
+        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "%s: NULL argument", io->fn);
     size_t n_inputs = io->n_inputs, n_outputs = io->n_outputs;
     const void *const *inputs = io->tensors ? (const void *const *)io->tensors
                                             : (const void *const *)io->values;
@@ -312,9 +316,8 @@ int ortkit_session_run(ortkit_session *s, ortkit_run_control *control,
                        size_t n_inputs, const char *const *output_names, size_t n_outputs,
                        ortkit_tensor **outputs)
 {
-    if (!s || !outputs || (n_inputs && (!inputs || !input_names)) || (n_outputs && !output_names))
-        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_session_run: NULL argument");
-    run_io io = {input_names, inputs, NULL, n_inputs, output_names, n_outputs, outputs, NULL};
+    run_io io = {input_names, inputs, NULL, n_inputs, output_names, n_outputs, outputs, NULL,
+                 "ortkit_session_run"};
     return run(s, control, &io);
 }
 
@@ -323,9 +326,8 @@ int ortkit_session_run_values(ortkit_session *s, ortkit_run_control *control,
                               size_t n_inputs, const char *const *output_names, size_t n_outputs,
                               ortkit_value **outputs)
 {
-    if (!s || !outputs || (n_inputs && (!inputs || !input_names)) || (n_outputs && !output_names))
-        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_session_run_values: NULL argument");
-    run_io io = {input_names, NULL, inputs, n_inputs, output_names, n_outputs, NULL, outputs};
+    run_io io = {input_names, NULL, inputs, n_inputs, output_names, n_outputs, NULL, outputs,
+                 "ortkit_session_run_values"};
     return run(s, control, &io);
 }
 

@@ -123,20 +123,9 @@ static int accelerator_fits(const ortkit_manifest *m, const ortkit_variant *var,
     return ortkit_variant_fits(var, &gpu_only, why, why_size) == 1;
 }
 
-/* Does the bundle itself carry the library named soname (in lib/)?  A
- * library added after import (`bundle complete`) is listed among the needs
- * the import read, and must not be asked of the host. */
-static int carries(const ortkit_manifest *m, const char *soname)
-{
-    for (size_t i = 0; i < m->file_count; i++) {
-        const char *base = strrchr(m->files[i].path, '/');
-        if (!strcmp(base ? base + 1 : m->files[i].path, soname))
-            return 1;
-    }
-    return 0;
-}
-
-/* The libraries a part needs that the bundle does not carry, into a
+/* The libraries a part needs that the bundle does not carry (in lib/: a
+ * library added after import, by `bundle complete`, is listed among the
+ * needs the import read, and must not be asked of the host), into a
  * NULL-terminated list (malloc'd); NULL when out of memory. */
 static const char **uncarried(const ortkit_manifest *m, const char *const *libs, size_t n,
                               size_t *count)
@@ -144,7 +133,7 @@ static const char **uncarried(const ortkit_manifest *m, const char *const *libs,
     const char **needed = calloc(n + 1, sizeof *needed);
     *count = 0;
     for (size_t i = 0; needed && i < n; i++)
-        if (!carries(m, libs[i]))
+        if (!ortkit__bundle_carries(m, libs[i]))
             needed[(*count)++] = libs[i];
     return needed;
 }

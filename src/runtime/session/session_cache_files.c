@@ -122,12 +122,8 @@ size_t ortkit__session_cache_evict(const char *dir, uint64_t max_bytes, const ch
         }
         if (!ends_with(e->d_name, ORTKIT__CACHE_SUFFIX) || strlen(e->d_name) > NAME_MAX)
             continue;
-        if (n == cap) {
-            entry_file *grown = realloc(files, (cap = cap ? 2 * cap : 64) * sizeof *files);
-            if (!grown)
-                goto cleanup;
-            files = grown;
-        }
+        if (ortkit__array_reserve(&files, &cap, n + 1, sizeof *files, 64))
+            goto cleanup;
         snprintf(files[n].name, sizeof files[n].name, "%s", e->d_name);
         files[n].size = (uint64_t)st.st_size;
         files[n].used = st.st_mtim;

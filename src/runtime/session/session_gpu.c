@@ -200,14 +200,6 @@ void ortkit_provider_status_free(ortkit_provider_status *ps)
     free(ps);
 }
 
-static int runtime_lists(const ortkit_runtime *rt, const char *ort_name)
-{
-    for (size_t i = 0; i < rt->provider_count; i++)
-        if (!strcmp(rt->providers[i], ort_name))
-            return 1;
-    return 0;
-}
-
 int ortkit_runtime_provider_check(ortkit_provider_status **out, ortkit_runtime *rt,
                                   const char *provider)
 {
@@ -227,12 +219,12 @@ int ortkit_runtime_provider_check(ortkit_provider_status **out, ortkit_runtime *
     if (!v || !ps)
         goto cleanup;
     if (ort_name && ortkit__gpu_provider(ort_name)) {
-        ortkit__gpu_decide(rt, ort_name, runtime_lists(rt, ort_name),
+        ortkit__gpu_decide(rt, ort_name, ortkit__strv_has(&rt->providers, ort_name),
                            provider[len] ? provider + len + 1 : "", v);
     } else {
         if (!ort_name)
             ort_name = name;
-        v->usable = runtime_lists(rt, ort_name);
+        v->usable = ortkit__strv_has(&rt->providers, ort_name);
         if (!v->usable)
             snprintf(v->reason, sizeof v->reason, "ONNX Runtime %s at '%s' was built without %s",
                      rt->version, rt->path, ort_name);

@@ -12,14 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int runtime_has(const ortkit_runtime *rt, const char *ort_name)
-{
-    for (size_t i = 0; i < rt->provider_count; i++)
-        if (!strcmp(rt->providers[i], ort_name))
-            return 1;
-    return 0;
-}
-
 /* "k=v,k2=v2" -> parallel arrays of copies.  Returns count, or -1. */
 static long split_options(const char *spec, char ***keys, char ***values)
 {
@@ -158,11 +150,11 @@ int ortkit__session_add_providers(ortkit_session *s, OrtSessionOptions *so,
         } else if (exclude && exclude[i]) {
             snprintf(reason, sizeof reason, "%s", exclude_reason);
         } else if (ortkit__gpu_provider(p->ort_name) &&
-                   (ortkit__gpu_decide(rt, p->ort_name, runtime_has(rt, p->ort_name),
+                   (ortkit__gpu_decide(rt, p->ort_name, ortkit__strv_has(&rt->providers, p->ort_name),
                                        req[len] ? req + len + 1 : "", gpu = &gpu_verdict),
                     !gpu->usable)) {
             memcpy(reason, gpu->reason, sizeof reason); /* the same size */
-        } else if (!gpu && !runtime_has(rt, p->ort_name)) {
+        } else if (!gpu && !ortkit__strv_has(&rt->providers, p->ort_name)) {
             snprintf(reason, sizeof reason, "ONNX Runtime %s at '%s' was built without %s",
                      rt->version, rt->path, p->ort_name);
         } else {

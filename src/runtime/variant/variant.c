@@ -228,24 +228,27 @@ static const row *row_of(const ortkit_variant *v)
     return NULL;
 }
 
-static int check_form(const char *fn, ortkit_variant_form form)
+/* v's row of the table, for fn with form: NULL, the error set, when the
+ * form is unknown or v is not of the table. */
+static const row *row_for(const char *fn, const ortkit_variant *v, ortkit_variant_form form)
 {
-    if (form != ORTKIT_VARIANT_CANONICAL && form != ORTKIT_VARIANT_FLOX)
-        return ortkit__error_set(ORTKIT_E_INVALID_ARG, "%s: unknown form %d", fn, (int)form);
-    return ORTKIT_OK;
+    if (form != ORTKIT_VARIANT_CANONICAL && form != ORTKIT_VARIANT_FLOX) {
+        ortkit__error_set(ORTKIT_E_INVALID_ARG, "%s: unknown form %d", fn, (int)form);
+        return NULL;
+    }
+    const row *r = row_of(v);
+    if (!r)
+        ortkit__error_set(ORTKIT_E_INVALID_ARG, "%s: not a variant of ortkit's table", fn);
+    return r;
 }
 
 int ortkit_variant_name(const ortkit_variant *v, char *buf, size_t size, ortkit_variant_form form)
 {
     if (!v || !buf || size == 0)
         return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_variant_name: NULL argument");
-    int rc = check_form("ortkit_variant_name", form);
-    if (rc)
-        return rc;
-    const row *r = row_of(v);
+    const row *r = row_for("ortkit_variant_name", v, form);
     if (!r)
-        return ortkit__error_set(ORTKIT_E_INVALID_ARG,
-                                 "ortkit_variant_name: not a variant of ortkit's table");
+        return ORTKIT_E_INVALID_ARG;
     const char *name = form == ORTKIT_VARIANT_FLOX ? r->flox_name : v->name;
     if (strlen(name) >= size) {
         buf[0] = '\0';
@@ -261,13 +264,9 @@ int ortkit_variant_in_matrix(const ortkit_variant *v, ortkit_variant_form form)
 {
     if (!v)
         return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_variant_in_matrix: NULL argument");
-    int rc = check_form("ortkit_variant_in_matrix", form);
-    if (rc)
-        return rc;
-    const row *r = row_of(v);
+    const row *r = row_for("ortkit_variant_in_matrix", v, form);
     if (!r)
-        return ortkit__error_set(ORTKIT_E_INVALID_ARG,
-                                 "ortkit_variant_in_matrix: not a variant of ortkit's table");
+        return ORTKIT_E_INVALID_ARG;
     return form == ORTKIT_VARIANT_FLOX ? r->flox : 1;
 }
 

@@ -57,8 +57,7 @@ typedef struct import {
     char version_from[200];
     int loaded;              /* the library was loaded to check it */
     int api_level;
-    char **providers;
-    size_t provider_count;
+    ortkit__strv providers;  /* what the library reports, when loaded */
     char *prov_names[MAX_PROVIDER_LIBS]; /* provider libraries beside it */
     size_t prov_count;
     int has_cuda_provider;
@@ -307,7 +306,6 @@ static int inspect_library(import *im)
         if ((rc = im->probe(&p, im->lib)))
             return ortkit__error_wrap(rc, "cannot import '%s'", im->src);
         im->providers = p.providers;
-        im->provider_count = p.provider_count;
         if (strcmp(p.version, im->version))
             return ortkit__error_set(ORTKIT_E_FORMAT,
                                      "cannot import '%s': loaded, it reports ONNX Runtime %s, but %s "
@@ -611,8 +609,8 @@ static int build_stage(import *im, const char *variant)
         m.min_driver = im->variant->min_driver;
     }
     m.library = lib;
-    m.provider_count = im->provider_count;
-    m.providers = (const char *const *)im->providers;
+    m.provider_count = im->providers.n;
+    m.providers = (const char *const *)im->providers.v;
     /* A static bundle's core is the archive: "loaded" speaks of the shared
      * library of the same build, which the version line names. */
     m.verified_by_loading = im->loaded;
@@ -647,9 +645,7 @@ static void import_free(import *im)
         ortkit__gpu_release_free(im->gpu);
     free(im->gpu);
     ortkit__elf_free(&im->elf);
-    for (size_t i = 0; i < im->provider_count; i++)
-        free(im->providers[i]);
-    free(im->providers);
+    ortkit__strv_free(&im->providers);
     for (size_t i = 0; i < im->prov_count; i++)
         free(im->prov_names[i]);
     for (size_t i = 0; i < im->licence_count; i++)
@@ -814,11 +810,3 @@ cleanup:
     return rc;
 }
 
-void ortkit__probe_free(ortkit__probe *p)
-{
-    for (size_t i = 0; i < p->provider_count; i++)
-        free(p->providers[i]);
-    free(p->providers);
-    p->providers = NULL;
-    p->provider_count = 0;
-}

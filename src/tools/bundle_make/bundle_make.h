@@ -26,11 +26,9 @@
  * this in.  providers is malloc'd, each entry too. */
 typedef struct ortkit__probe {
     char version[64];
-    char **providers;
-    size_t provider_count;
+    ortkit__strv providers;
 } ortkit__probe;
 typedef int (*ortkit__probe_fn)(ortkit__probe *out, const char *library);
-void ortkit__probe_free(ortkit__probe *probe);
 
 /* ortkit_bundle_import, with the library's own account read through probe. */
 int ortkit__bundle_import_with(ortkit_bundle **out, const char *src,

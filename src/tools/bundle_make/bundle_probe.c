@@ -17,18 +17,11 @@ static int probe_by_loading(ortkit__probe *out, const char *library)
     if (rc)
         return rc;
     snprintf(out->version, sizeof out->version, "%s", ortkit_runtime_version(rt));
-    size_t n = ortkit_runtime_provider_count(rt);
-    if (!(out->providers = calloc(n + 1, sizeof *out->providers)))
-        rc = ortkit__error_nomem();
-    for (size_t i = 0; !rc && i < n; i++) {
-        if (!(out->providers[i] = ortkit__strdup(ortkit_runtime_provider(rt, i))))
-            rc = ORTKIT_E_NOMEM;
-        else
-            out->provider_count++;
-    }
+    for (size_t i = 0; !rc && i < ortkit_runtime_provider_count(rt); i++)
+        rc = ortkit__strv_push(&out->providers, ortkit_runtime_provider(rt, i));
     ortkit_runtime_free(rt);
     if (rc)
-        ortkit__probe_free(out);
+        ortkit__strv_free(&out->providers);
     return rc;
 }
 

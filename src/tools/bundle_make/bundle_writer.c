@@ -464,11 +464,9 @@ static int cmp_str(const void *a, const void *b)
 /* Is a file of that name (its last component) in the bundle? */
 static int carried(const file_list *fl, const char *name)
 {
-    for (size_t i = 0; i < fl->count; i++) {
-        const char *base = strrchr(fl->files[i].path, '/');
-        if (!strcmp(base ? base + 1 : fl->files[i].path, name))
+    for (size_t i = 0; i < fl->count; i++)
+        if (!strcmp(ortkit__path_last(fl->files[i].path), name))
             return 1;
-    }
     return 0;
 }
 

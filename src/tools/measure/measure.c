@@ -411,26 +411,13 @@ int ortkit_measure_add(ortkit_measure *m, size_t i, const double *seconds, size_
     if (m->rounds >= ROUNDS_MAX)
         return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_measure_add: more than %d rounds",
                                  ROUNDS_MAX);
-    if (c->n_lat + runs > c->cap_lat) {
-        size_t cap = c->cap_lat ? c->cap_lat : 1024;
-        while (cap < c->n_lat + runs)
-            cap *= 2;
-        double *grown = realloc(c->lat, cap * sizeof *grown);
-        if (!grown)
-            return ortkit__error_nomem();
-        c->lat = grown;
-        c->cap_lat = cap;
-    }
-    if (m->rounds >= c->cap_rounds) {
-        size_t cap = c->cap_rounds ? 2 * c->cap_rounds : 64;
-        double *grown = realloc(c->round_p50, cap * sizeof *grown);
-        if (!grown)
-            return ortkit__error_nomem();
-        for (size_t r = c->cap_rounds; r < cap; r++)
-            grown[r] = NAN;
-        c->round_p50 = grown;
-        c->cap_rounds = cap;
-    }
+    if (ortkit__array_reserve(&c->lat, &c->cap_lat, c->n_lat + runs, sizeof *c->lat, 1024))
+        return ORTKIT_E_NOMEM;
+    size_t had = c->cap_rounds;
+    if (ortkit__array_reserve(&c->round_p50, &c->cap_rounds, m->rounds + 1, sizeof *c->round_p50, 64))
+        return ORTKIT_E_NOMEM;
+    for (size_t r = had; r < c->cap_rounds; r++)
+        c->round_p50[r] = NAN; /* rounds it did not run */
     for (size_t k = 0; k < runs; k++)
         if (!(seconds[k] >= 0) || !isfinite(seconds[k]))
             return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_measure_add: a run of %g s", seconds[k]);
@@ -560,14 +547,8 @@ static void judge(ortkit_measure *m, size_t best, size_t j, double *gen, double 
 /* Close the generation of processes open now: its rounds are judged with the others'. */
 static int close_generation(ortkit_measure *m)
 {
-    if (m->generation >= m->cap_gen) {
-        size_t cap = m->cap_gen ? 2 * m->cap_gen : 16;
-        size_t *grown = realloc(m->gen_first, cap * sizeof *grown);
-        if (!grown)
-            return ortkit__error_nomem();
-        m->gen_first = grown;
-        m->cap_gen = cap;
-    }
+    if (ortkit__array_reserve(&m->gen_first, &m->cap_gen, m->generation + 1, sizeof *m->gen_first, 16))
+        return ORTKIT_E_NOMEM;
     m->gen_first[m->generation++] = m->rounds;
     m->gen_start = m->rounds;
     return ORTKIT_OK;
@@ -780,6 +761,18 @@ int ortkit_measure_disturbed(const ortkit_measure_sample *s, int threads, char *
     why[0] = '\0';
     if (!s)
         return 0;
+    /* The kinds that are always repeated come first (ortkit_measure_admit). */
+    if (s->steal_s > 0) {
+        snprintf(why, size, "the host stole %.0f ms from the virtual machine", 1e3 * s->steal_s);
+        return ORTKIT_MEASURE_STOLEN;
+    }
+    /* At one thread the run is the caller's thread alone: wall time far
+     * above CPU time is time it waited for a core (or for the disk). */
+    if (threads == 1 && s->wall_s > ORTKIT_MEASURE_WAIT_LIMIT * s->cpu_s + 0.2e-3) {
+        snprintf(why, size, "wall time %.2f ms against %.2f ms of CPU time", 1e3 * s->wall_s,
+                 1e3 * s->cpu_s);
+        return ORTKIT_MEASURE_WAITED;
+    }
     /* Each time a thread loses its core, the caches it refills on return
      * add CPU time that is not its work: a few are noise, many are not. */
     int n = threads > 0 ? threads : 1;
@@ -787,18 +780,7 @@ int ortkit_measure_disturbed(const ortkit_measure_sample *s, int threads, char *
     if (s->involuntary > allowed) {
         snprintf(why, size, "descheduled %.0f times in %.2f ms of CPU time (at most %.0f counted)",
                  s->involuntary, 1e3 * s->cpu_s, floor(allowed));
-        return 1;
-    }
-    if (s->steal_s > 0) {
-        snprintf(why, size, "the host stole %.0f ms from the virtual machine", 1e3 * s->steal_s);
-        return 1;
-    }
-    /* At one thread the run is the caller's thread alone: wall time far
-     * above CPU time is time it waited for a core (or for the disk). */
-    if (threads == 1 && s->wall_s > ORTKIT_MEASURE_WAIT_LIMIT * s->cpu_s + 0.2e-3) {
-        snprintf(why, size, "wall time %.2f ms against %.2f ms of CPU time", 1e3 * s->wall_s,
-                 1e3 * s->cpu_s);
-        return 1;
+        return ORTKIT_MEASURE_SWITCHED;
     }
     return 0;
 }
@@ -838,8 +820,7 @@ int ortkit_measure_open_runtimes(ortkit_measure **out, const char *const *labels
     ortkit_measure *m = calloc(1, sizeof *m);
     if (!m)
         return ortkit__error_nomem();
-    const char *base = strrchr(model, '/');
-    snprintf(m->ctx.model, sizeof m->ctx.model, "%s", base ? base + 1 : model);
+    snprintf(m->ctx.model, sizeof m->ctx.model, "%s", ortkit__path_last(model));
     m->ctx.threads = threads;
     m->ctx.count = count;
     for (size_t i = 0; i < count; i++) {

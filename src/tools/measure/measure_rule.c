@@ -36,29 +36,46 @@ double ortkit__measure_t99(size_t df)
     return t[df < 30 ? df : 30];
 }
 
+/* The generations trimmed at each end: a tenth, from ten generations on. */
+static size_t trimmed(size_t n) { return n / ORTKIT__MEASURE_TRIM_PER; }
+
 ortkit__measure_verdict ortkit__measure_judge_generations(const double *gen, size_t g, double least_var,
                                                           double *estimate, double *resolution)
 {
-    double sum = 0;
+    double *y = malloc((g ? g : 1) * sizeof *y);
     size_t n = 0;
-    for (size_t i = 0; i < g; i++) {
-        if (gen[i] > 0 && isfinite(gen[i])) {
-            sum += log(gen[i]);
-            n++;
-        }
-    }
-    *estimate = n ? exp(sum / (double)n) : 0;
-    *resolution = INFINITY;
-    if (n < ORTKIT__MEASURE_MIN_GENERATIONS)
-        return ORTKIT__MEASURE_OPEN;
-    /* Two passes: the spread, not a difference of large sums. */
-    double mean = sum / (double)n, ss = 0;
-    for (size_t i = 0; i < g; i++)
+    for (size_t i = 0; y && i < g; i++)
         if (gen[i] > 0 && isfinite(gen[i]))
-            ss += (log(gen[i]) - mean) * (log(gen[i]) - mean);
-    double var = ss / (double)(n - 1);
-    var = var > least_var ? var : least_var;
-    double half = ortkit__measure_t99(n - 1) * sqrt(var > 0 ? var : 0) / sqrt((double)n);
+            y[n++] = log(gen[i]);
+    *estimate = 0;
+    *resolution = INFINITY;
+    if (!y || n == 0) {
+        free(y);
+        return ORTKIT__MEASURE_OPEN;
+    }
+    qsort(y, n, sizeof *y, ascending);
+    /* Yuen's bound: the trimmed mean, and the spread of the winsorized
+     * values (those trimmed set to the nearest kept) over the h kept. */
+    size_t t = trimmed(n), h = n - 2 * t;
+    double mean = 0;
+    for (size_t i = t; i < n - t; i++)
+        mean += y[i] / (double)h;
+    *estimate = exp(mean);
+    if (n < ORTKIT__MEASURE_MIN_GENERATIONS) {
+        free(y);
+        return ORTKIT__MEASURE_OPEN;
+    }
+    /* Two passes: the spread, not a difference of large sums. */
+    double wmean = 0, ss = 0;
+    for (size_t i = 0; i < n; i++)
+        wmean += y[i < t ? t : i >= n - t ? n - t - 1 : i] / (double)n;
+    for (size_t i = 0; i < n; i++) {
+        double d = y[i < t ? t : i >= n - t ? n - t - 1 : i] - wmean;
+        ss += d * d;
+    }
+    free(y);
+    double se2 = ss / ((double)h * (double)(h - 1)), least = least_var / (double)h;
+    double half = ortkit__measure_t99(h - 1) * sqrt(se2 > least ? se2 : least);
     double lo = exp(mean - half), hi = exp(mean + half);
     /* What would be told apart: a difference beyond the floor by the bounds' half-width. */
     *resolution = (1 + ORTKIT__MEASURE_FLOOR) * exp(half) - 1;

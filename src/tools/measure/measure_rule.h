@@ -42,17 +42,25 @@ typedef enum ortkit__measure_verdict {
  * (df >= 1; beyond 30, 30's: a little wide, never narrow). */
 double ortkit__measure_t99(size_t df);
 
+/* One generation in this many is trimmed at each end (10: a tenth, so from
+ * ten generations on): a generation that a neighbour's burst of work
+ * slowed for one candidate only (the processes of a generation share a
+ * few tenths of a second) is an outlier the plain mean would follow. */
+#define ORTKIT__MEASURE_TRIM_PER 10
+
 /* The verdict over generations of processes: gen[0..g), each generation's
  * median ratio of the other's figure over the fastest's.  A process pair
  * carries a bias of its own (where its memory landed), which its rounds
  * share: the generation, not the round, is the unit that replicates.  The
- * bounds are the geometric mean's, t-distributed over the generations (each
- * holds 99 times in 100; their variance never below least_var, what the
- * generations' own rounds imply); *estimate the geometric mean, *resolution
- * the smallest difference they would tell apart, the floor plus the bounds'
- * half-width (INFINITY with fewer than ORTKIT__MEASURE_MIN_GENERATIONS).
- * Slower when the lower bound is above 1 + the floor; alike when both
- * bounds lie within the margin. */
+ * bounds are Yuen's for the trimmed mean of the log ratios: t-distributed
+ * with h - 1 degrees of freedom (h generations kept), over the winsorized
+ * spread, its variance never below least_var / h (least_var: what one
+ * generation's own rounds imply).  Each holds 99 times in 100.  *estimate
+ * is the trimmed mean's ratio, *resolution the smallest difference they
+ * would tell apart, the floor plus the bounds' half-width (INFINITY with
+ * fewer than ORTKIT__MEASURE_MIN_GENERATIONS).  Slower when the lower
+ * bound is above 1 + the floor; alike when both bounds lie within the
+ * margin. */
 ortkit__measure_verdict ortkit__measure_judge_generations(const double *gen, size_t g, double least_var,
                                                           double *estimate, double *resolution);
 

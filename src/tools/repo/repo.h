@@ -92,9 +92,6 @@ void ortkit__index_free(ortkit__repo_index *index);
 void ortkit__entry_free(ortkit_repo_entry *entry);
 /* index.json's text for an index (pretty-printed, newline-terminated); free() it. */
 int ortkit__index_to_json(char **out, const ortkit__repo_index *index);
-/* "2025-11-23T10:00:00Z" <-> seconds since the epoch. */
-int ortkit__time_parse(int64_t *out, const char *text);
-void ortkit__time_format(char out[32], int64_t t);
 
 /* ---- archives (repo_pack.c) ----------------------------------------------------- */
 
@@ -227,7 +224,9 @@ int ortkit__index_current(uint64_t *last, const char *what, int64_t expires, int
 
 /* A repository at source with no index yet. */
 int ortkit__repo_new(ortkit_repo **out, const char *source, const char *ca_file);
-/* Make index the repository's (index is left empty). */
-void ortkit__repo_take_index(ortkit_repo *repo, ortkit__repo_index *index);
+/* Make index the repository's (index is left empty), signed by key_id with
+ * the signature's trusted comment; on failure (memory) index is untouched. */
+int ortkit__repo_take_index(ortkit_repo *repo, ortkit__repo_index *index, const unsigned char key_id[8],
+                            const char *comment);
 
 #endif

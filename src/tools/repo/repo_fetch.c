@@ -93,16 +93,9 @@ static int stream_put(stream *s, const char *p, size_t n)
         return -1;
     }
     ortkit__sha256_update(&s->sha, p, n);
-    for (size_t left = n; left;) {
-        ssize_t w = write(s->fd, p, left);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w < 0) {
-            s->write_errno = errno;
-            return -1;
-        }
-        p += w;
-        left -= (size_t)w;
+    if (ortkit__file_write_all(s->fd, p, n, "the download")) {
+        s->write_errno = errno;
+        return -1;
     }
     s->have += n;
     s->job->downloaded += n;

@@ -21,26 +21,6 @@
 #include <string.h>
 #include <time.h>
 
-int ortkit__time_parse(int64_t *out, const char *text)
-{
-    struct tm tm;
-    memset(&tm, 0, sizeof tm);
-    const char *end = text ? strptime(text, "%Y-%m-%dT%H:%M:%SZ", &tm) : NULL;
-    if (!end || *end || strlen(text) != 20)
-        return ortkit__error_set(ORTKIT_E_FORMAT, "'%s' is not a UTC time such as "
-                                 "2025-11-23T10:00:00Z", text ? text : "");
-    *out = (int64_t)timegm(&tm);
-    return ORTKIT_OK;
-}
-
-void ortkit__time_format(char out[32], int64_t t)
-{
-    time_t tt = (time_t)t;
-    struct tm tm;
-    if (!gmtime_r(&tt, &tm) || !strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm))
-        snprintf(out, 32, "?");
-}
-
 static int hex64(const char *s)
 {
     return strlen(s) == 64 && strspn(s, "0123456789abcdef") == 64;

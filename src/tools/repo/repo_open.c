@@ -52,14 +52,21 @@ int ortkit__repo_new(ortkit_repo **out, const char *source, const char *ca_file)
     return ORTKIT_OK;
 }
 
-void ortkit__repo_take_index(ortkit_repo *r, ortkit__repo_index *index)
+int ortkit__repo_take_index(ortkit_repo *r, ortkit__repo_index *index, const unsigned char key_id[8],
+                            const char *comment)
 {
+    ortkit__key_id_hex(r->key_id, key_id);
+    free(r->comment);
+    if (!(r->comment = ortkit__strdup(comment)))
+        return ortkit__error_nomem();
+    r->info.trusted_comment = r->comment;
     ortkit__index_free(&r->index);
     r->index = *index;
     memset(index, 0, sizeof *index);
     r->info.serial = r->index.serial;
     r->info.created = r->index.created;
     r->info.expires = r->index.expires;
+    return ORTKIT_OK;
 }
 
 int ortkit__source_limits(ortkit__source *src, const ortkit_repo_options *o)
@@ -142,13 +149,7 @@ int ortkit_repo_open(ortkit_repo **out, const char *source, const ortkit_repo_op
                                     "ortkit bundle publish", &pk, index.serial, text, size,
                                     o.state_dir)))
         goto cleanup;
-    ortkit__key_id_hex(r->key_id, pk.id);
-    if (!(r->comment = ortkit__strdup(comment))) {
-        rc = ortkit__error_nomem();
-        goto cleanup;
-    }
-    r->info.trusted_comment = r->comment;
-    ortkit__repo_take_index(r, &index);
+    rc = ortkit__repo_take_index(r, &index, pk.id, comment);
 cleanup:
     ortkit__index_free(&index);
     free(text);

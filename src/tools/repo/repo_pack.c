@@ -38,18 +38,10 @@ static la_ssize_t sink_write(struct archive *a, void *arg, const void *buf, size
 {
     (void)a;
     sink *s = arg;
-    const char *p = buf;
-    for (size_t left = n; left;) {
-        ssize_t w = write(s->fd, p, left);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w < 0) {
-            s->error = errno;
-            archive_set_error(a, errno, "write failed");
-            return -1;
-        }
-        p += w;
-        left -= (size_t)w;
+    if (ortkit__file_write_all(s->fd, buf, n, "the archive")) {
+        s->error = errno;
+        archive_set_error(a, errno, "write failed");
+        return -1;
     }
     ortkit__sha256_update(&s->sha, buf, n);
     s->size += n;
@@ -263,16 +255,8 @@ static int write_entry_data(struct archive *a, int fd, const char *path, unpack_
         *budget -= n;
         if (lseek(fd, offset, SEEK_SET) < 0)
             return ortkit__error_set(ORTKIT_E_IO, "cannot write '%s': %s", path, strerror(errno));
-        for (const char *p = block; n;) {
-            ssize_t w = write(fd, p, n);
-            if (w < 0 && errno == EINTR)
-                continue;
-            if (w < 0)
-                return ortkit__error_set(ORTKIT_E_IO, "cannot write '%s': %s", path,
-                                         strerror(errno));
-            p += w;
-            n -= (size_t)w;
-        }
+        if (ortkit__file_write_all(fd, block, n, path))
+            return ORTKIT_E_IO;
     }
     if (r != ARCHIVE_EOF)
         return ortkit__error_set(ORTKIT_E_FORMAT, "the archive is damaged at '%s': %s", path,

@@ -36,23 +36,7 @@ static int write_private(const char *path, const char *text, int force)
     if (!force && lstat(path, &st) == 0)
         return ortkit__error_set(ORTKIT_E_IO, "'%s' exists; remove it or replace it with force",
                                  path);
-    char tmp[PATH_MAX];
-    int rc = ortkit__pathf(tmp, sizeof tmp, "%s.XXXXXX", path);
-    if (rc)
-        return rc;
-    int fd = mkstemp(tmp); /* mode 0600 */
-    if (fd < 0)
-        return ortkit__error_set(ORTKIT_E_IO, "cannot create '%s': %s", tmp, strerror(errno));
-    size_t n = strlen(text);
-    if (write(fd, text, n) != (ssize_t)n || fsync(fd) != 0)
-        rc = ortkit__error_set(ORTKIT_E_IO, "cannot write '%s': %s", tmp, strerror(errno));
-    close(fd);
-    if (!rc && rename(tmp, path) != 0)
-        rc = ortkit__error_set(ORTKIT_E_IO, "cannot rename '%s' to '%s': %s", tmp, path,
-                               strerror(errno));
-    if (rc)
-        unlink(tmp);
-    return rc;
+    return ortkit__file_write_atomic_mode(path, text, strlen(text), 0600);
 }
 
 int ortkit_repo_keygen(const char *secret_key, const char *public_key, const char *password,
@@ -292,13 +276,8 @@ int ortkit_repo_publish(ortkit_repo **out, const char *dir, const char *const *b
     if ((rc = sign_and_write(dir, &index, &sk, comment)) || !out ||
         (rc = ortkit__repo_new(&r, dir, NULL)))
         goto cleanup;
-    ortkit__key_id_hex(r->key_id, sk.id);
-    if (!(r->comment = ortkit__strdup(comment))) {
-        rc = ortkit__error_nomem();
+    if ((rc = ortkit__repo_take_index(r, &index, sk.id, comment)))
         goto cleanup;
-    }
-    r->info.trusted_comment = r->comment;
-    ortkit__repo_take_index(r, &index);
     *out = r;
     r = NULL;
 cleanup:

@@ -72,73 +72,59 @@ static int type_is_float(ortkit_type t)
     }
 }
 
+/* Element i of an array of C type T, unaligned, as a double. */
+#define LOAD(name, T)                                                   \
+    static double name(const unsigned char *d, size_t i)                \
+    {                                                                   \
+        T v;                                                            \
+        memcpy(&v, d + sizeof v * i, sizeof v);                         \
+        return (double)v;                                               \
+    }
+LOAD(load_f32, float)
+LOAD(load_f64, double)
+LOAD(load_i16, int16_t)
+LOAD(load_u16, uint16_t)
+LOAD(load_i32, int32_t)
+LOAD(load_u32, uint32_t)
+LOAD(load_i64, int64_t)
+LOAD(load_u64, uint64_t)
+#undef LOAD
+
+/* The types whose scalars are C types (a complex one's halves are floats). */
+static double (*const loaders[])(const unsigned char *d, size_t i) = {
+    [ORTKIT_TYPE_FLOAT32] = load_f32, [ORTKIT_TYPE_COMPLEX64] = load_f32, [ORTKIT_TYPE_FLOAT64] = load_f64,
+    [ORTKIT_TYPE_COMPLEX128] = load_f64, [ORTKIT_TYPE_INT16] = load_i16, [ORTKIT_TYPE_UINT16] = load_u16,
+    [ORTKIT_TYPE_INT32] = load_i32, [ORTKIT_TYPE_UINT32] = load_u32, [ORTKIT_TYPE_INT64] = load_i64,
+    [ORTKIT_TYPE_UINT64] = load_u64};
+
+/* The 8-bit floats: exponent bits, bias, fn, uz (f8_to_double). */
+static const struct f8_format {
+    ortkit_type type;
+    int exp_bits, bias, fn, uz;
+} f8_formats[] = {{ORTKIT_TYPE_FLOAT8E4M3FN, 4, 7, 1, 0}, {ORTKIT_TYPE_FLOAT8E4M3FNUZ, 4, 8, 1, 1},
+                  {ORTKIT_TYPE_FLOAT8E5M2, 5, 15, 0, 0}, {ORTKIT_TYPE_FLOAT8E5M2FNUZ, 5, 16, 0, 1}};
+
 /* Scalar i of a tensor as a double; complex tensors hold two scalars per element. */
 static double scalar_at(const ortkit_tensor *t, size_t i)
 {
     const unsigned char *d = t->data;
+    if ((size_t)t->type < sizeof loaders / sizeof loaders[0] && loaders[t->type])
+        return loaders[t->type](d, i);
+    for (size_t k = 0; k < sizeof f8_formats / sizeof f8_formats[0]; k++)
+        if (f8_formats[k].type == t->type)
+            return f8_to_double(d[i], f8_formats[k].exp_bits, f8_formats[k].bias, f8_formats[k].fn,
+                                f8_formats[k].uz);
     switch (t->type) {
-    case ORTKIT_TYPE_FLOAT32:
-    case ORTKIT_TYPE_COMPLEX64: {
-        float v;
-        memcpy(&v, d + 4 * i, 4);
-        return v;
-    }
-    case ORTKIT_TYPE_FLOAT64:
-    case ORTKIT_TYPE_COMPLEX128: {
-        double v;
-        memcpy(&v, d + 8 * i, 8);
-        return v;
-    }
     case ORTKIT_TYPE_FLOAT16:
-    case ORTKIT_TYPE_BFLOAT16: {
-        uint16_t h;
-        memcpy(&h, d + 2 * i, 2);
-        return t->type == ORTKIT_TYPE_FLOAT16 ? half_to_double(h) : f32_from_bits((uint32_t)h << 16);
-    }
-    case ORTKIT_TYPE_FLOAT8E4M3FN:
-        return f8_to_double(d[i], 4, 7, 1, 0);
-    case ORTKIT_TYPE_FLOAT8E4M3FNUZ:
-        return f8_to_double(d[i], 4, 8, 1, 1);
-    case ORTKIT_TYPE_FLOAT8E5M2:
-        return f8_to_double(d[i], 5, 15, 0, 0);
-    case ORTKIT_TYPE_FLOAT8E5M2FNUZ:
-        return f8_to_double(d[i], 5, 16, 0, 1);
+        return half_to_double((uint16_t)load_u16(d, i));
+    case ORTKIT_TYPE_BFLOAT16:
+        return f32_from_bits((uint32_t)load_u16(d, i) << 16);
     case ORTKIT_TYPE_INT8:
         return (int8_t)d[i];
     case ORTKIT_TYPE_UINT8:
         return d[i];
     case ORTKIT_TYPE_BOOL:
         return d[i] != 0;
-    case ORTKIT_TYPE_INT16: {
-        int16_t v;
-        memcpy(&v, d + 2 * i, 2);
-        return v;
-    }
-    case ORTKIT_TYPE_UINT16: {
-        uint16_t v;
-        memcpy(&v, d + 2 * i, 2);
-        return v;
-    }
-    case ORTKIT_TYPE_INT32: {
-        int32_t v;
-        memcpy(&v, d + 4 * i, 4);
-        return v;
-    }
-    case ORTKIT_TYPE_UINT32: {
-        uint32_t v;
-        memcpy(&v, d + 4 * i, 4);
-        return v;
-    }
-    case ORTKIT_TYPE_INT64: {
-        int64_t v;
-        memcpy(&v, d + 8 * i, 8);
-        return (double)v;
-    }
-    case ORTKIT_TYPE_UINT64: {
-        uint64_t v;
-        memcpy(&v, d + 8 * i, 8);
-        return (double)v;
-    }
     case ORTKIT_TYPE_UINT4:
     case ORTKIT_TYPE_INT4: {
         unsigned nib = (i % 2 ? d[i / 2] >> 4 : d[i / 2]) & 0xf;

@@ -280,21 +280,49 @@ static int check_wire(const void *data, size_t size, const ProtobufCMessageDescr
     }
 }
 
+/* The message of desc in data, its nesting checked before protobuf-c
+ * decodes it; *msg NULL and an error recorded when it is not one. */
+static int decode(ProtobufCMessage **msg, const ProtobufCMessageDescriptor *desc, const char *what,
+                  const void *data, size_t size)
+{
+    *msg = NULL;
+    int rc = check_wire(data, size, desc, what);
+    if (rc)
+        return rc;
+    if (!(*msg = protobuf_c_message_unpack(desc, NULL, size, data)))
+        return ortkit__error_set(ORTKIT_E_FORMAT, "not %s (protobuf decoding failed: truncated or "
+                                 "not protobuf)", what);
+    return ORTKIT_OK;
+}
+
 int ortkit_tensor_proto_parse(ortkit_tensor **out, const void *data, size_t size)
 {
     if (!out || (!data && size))
         return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_tensor_proto_parse: NULL argument");
     *out = NULL;
-    int rc = check_wire(data, size, &onnx__tensor_proto__descriptor, "a TensorProto");
+    ProtobufCMessage *msg;
+    int rc = decode(&msg, &onnx__tensor_proto__descriptor, "a TensorProto", data, size);
     if (rc)
         return rc;
-    Onnx__TensorProto *tp = onnx__tensor_proto__unpack(NULL, size, data);
-    if (!tp)
-        return ortkit__error_set(ORTKIT_E_FORMAT, "not a TensorProto (protobuf decoding failed: "
-                                 "truncated or not protobuf)");
-    rc = tensor_from_proto(out, tp);
-    onnx__tensor_proto__free_unpacked(tp, NULL);
+    rc = tensor_from_proto(out, (const Onnx__TensorProto *)msg);
+    protobuf_c_message_free_unpacked(msg, NULL);
     return rc;
+}
+
+/* The file at path (at most PROTO_MAX_BYTES) parsed as a tensor (tensor
+ * set) or a value of kind; a failure names the file. */
+static int read_proto(const char *path, ortkit_tensor **tensor, ortkit_proto_value **value,
+                      ortkit_value_kind kind)
+{
+    char *data = NULL;
+    size_t size = 0;
+    int rc = ortkit__file_read(&data, &size, path, PROTO_MAX_BYTES);
+    if (rc)
+        return rc;
+    rc = tensor ? ortkit_tensor_proto_parse(tensor, data, size)
+                : ortkit_proto_value_parse(value, kind, data, size);
+    free(data);
+    return rc ? ortkit__error_wrap(rc, "'%s'", path) : ORTKIT_OK;
 }
 
 int ortkit_tensor_proto_read(ortkit_tensor **out, const char *path)
@@ -302,14 +330,7 @@ int ortkit_tensor_proto_read(ortkit_tensor **out, const char *path)
     if (!out || !path)
         return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_tensor_proto_read: NULL argument");
     *out = NULL;
-    char *data = NULL;
-    size_t size = 0;
-    int rc = ortkit__file_read(&data, &size, path, PROTO_MAX_BYTES);
-    if (rc)
-        return rc;
-    rc = ortkit_tensor_proto_parse(out, data, size);
-    free(data);
-    return rc ? ortkit__error_wrap(rc, "'%s'", path) : ORTKIT_OK;
+    return read_proto(path, out, NULL, ORTKIT_KIND_TENSOR);
 }
 
 /* ---- sequences and optionals ---------------------------------------------- */
@@ -519,21 +540,6 @@ static int from_map(ortkit_proto_value **out, const Onnx__MapProto *mp)
     return ORTKIT_OK;
 }
 
-/* The message of desc in data, its nesting checked before protobuf-c
- * decodes it; *msg NULL and an error recorded when it is not one. */
-static int decode(ProtobufCMessage **msg, const ProtobufCMessageDescriptor *desc, const char *what,
-                  const void *data, size_t size)
-{
-    *msg = NULL;
-    int rc = check_wire(data, size, desc, what);
-    if (rc)
-        return rc;
-    if (!(*msg = protobuf_c_message_unpack(desc, NULL, size, data)))
-        return ortkit__error_set(ORTKIT_E_FORMAT, "not %s (protobuf decoding failed: truncated or "
-                                 "not protobuf)", what);
-    return ORTKIT_OK;
-}
-
 int ortkit_proto_value_parse(ortkit_proto_value **out, ortkit_value_kind kind, const void *data,
                              size_t size)
 {
@@ -579,12 +585,5 @@ int ortkit_proto_value_read(ortkit_proto_value **out, ortkit_value_kind kind, co
     if (!out || !path)
         return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_proto_value_read: NULL argument");
     *out = NULL;
-    char *data = NULL;
-    size_t size = 0;
-    int rc = ortkit__file_read(&data, &size, path, PROTO_MAX_BYTES);
-    if (rc)
-        return rc;
-    rc = ortkit_proto_value_parse(out, kind, data, size);
-    free(data);
-    return rc ? ortkit__error_wrap(rc, "'%s'", path) : ORTKIT_OK;
+    return read_proto(path, NULL, out, kind);
 }

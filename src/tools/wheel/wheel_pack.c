@@ -386,8 +386,7 @@ int ortkit_wheel_pack(char **path, const char *package_dir, const ortkit_wheel_p
     wheel_names w;
     memset(&w, 0, sizeof w);
 
-    const char *base = strrchr(package_dir, '/');
-    base = base ? base + 1 : package_dir;
+    const char *base = ortkit__path_last(package_dir);
     if (strcmp(base, WHEEL_PACKAGE) != 0)
         return ortkit__error_set(ORTKIT_E_INVALID_ARG, "'%s' is not a directory named "
                                  WHEEL_PACKAGE ": the package tree a build with Python writes "

@@ -522,8 +522,7 @@ int ortkit_wheel_open(ortkit_wheel **out, const char *path)
 {
     if (!out || !path)
         return ortkit__error_set(ORTKIT_E_INVALID_ARG, "ortkit_wheel_open: NULL argument");
-    const char *file = strrchr(path, '/');
-    return ortkit__wheel_open_as(out, path, file ? file + 1 : path);
+    return ortkit__wheel_open_as(out, path, ortkit__path_last(path));
 }
 
 const ortkit_wheel_info *ortkit_wheel_info_get(const ortkit_wheel *wheel)

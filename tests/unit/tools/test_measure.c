@@ -720,7 +720,7 @@ static void test_counters_fallback(void **state)
     assert_true(ortkit__steal_parse("intr 1 2 3 4 5 6 7 8\n", 100) == -1);
 }
 
-/* s at threads is disturbed (want 1, why holding part) or not (want 0). */
+/* s at threads is disturbed (want its kind, why holding part) or not (want 0). */
 static void expect_disturbed(ortkit_measure_sample s, int threads, int want, const char *part)
 {
     char why[200];
@@ -744,15 +744,16 @@ static void test_interference_rule(void **state)
         {0.100, 0.099, 0, 0, 1, 0, NULL},
         /* A busy host's routine switches are noise; many more are not. */
         {0.100, 0.099, 20, 0, 1, 0, NULL},
-        {0.100, 0.099, 30, 0, 1, 1, "descheduled 30 times in 99.00 ms of CPU time (at most 25 counted)"},
+        {0.100, 0.099, 30, 0, 1, ORTKIT_MEASURE_SWITCHED,
+         "descheduled 30 times in 99.00 ms of CPU time (at most 25 counted)"},
         /* Two threads: each may lose its core once more. */
         {0.100, 0.099, 26, 0, 2, 0, NULL},
-        {0.100, 0.099, 26, 0, 1, 1, "descheduled 26 times"},
+        {0.100, 0.099, 26, 0, 1, ORTKIT_MEASURE_SWITCHED, "descheduled 26 times"},
         /* Stolen time, however little. */
-        {0.100, 0.099, 0, 0.01, 4, 1, "stole 10 ms"},
+        {0.100, 0.099, 0, 0.01, 4, ORTKIT_MEASURE_STOLEN, "stole 10 ms"},
         /* One thread waiting for a core: wall far above CPU (a third of a core or less). */
         {0.250, 0.099, 0, 0, 1, 0, NULL},
-        {0.350, 0.099, 0, 0, 1, 1, "wall time 350.00 ms against 99.00 ms of CPU time"},
+        {0.350, 0.099, 0, 0, 1, ORTKIT_MEASURE_WAITED, "wall time 350.00 ms against 99.00 ms of CPU time"},
         /* With more threads the wall clock is below CPU time: not a sign. */
         {0.350, 0.050, 0, 0, 2, 0, NULL},
     };
@@ -764,7 +765,7 @@ static void test_interference_rule(void **state)
         assert_true(ortkit_measure_figure(&s) == cases[i].cpu_s); /* the work, not the wall clock */
     }
     assert_int_equal(ortkit_measure_disturbed(&(ortkit_measure_sample){.cpu_s = 0.001, .involuntary = 9},
-                                              1, NULL, 0), 1);
+                                              1, NULL, 0), ORTKIT_MEASURE_SWITCHED);
 }
 
 /* The resolution: the floor plus the bounds' half-width, from the spread
@@ -787,6 +788,16 @@ static void test_resolution(void **state)
         r[i] = 1 + (i % 2 ? 0.04 : -0.04);
     assert_int_equal(ortkit__measure_judge_generations(r, 8, 0, &est, &fine), ORTKIT__MEASURE_OPEN);
     assert_true(fine > 0.04);
+    /* From ten generations on a tenth is trimmed at each end: twelve at 3%
+     * (by 0.5% either way), one of them 5% the other way, as a neighbour's
+     * burst of work makes one: still slower, sized to 3%.  Without the
+     * trim the outlier would widen the bounds past the floor. */
+    double t[12] = {1.025, 1.035, 1.03, 1.025, 1.035, 1.03, 1.025, 1.035, 1.03, 1.025, 1.035, 0.95};
+    assert_int_equal(ortkit__measure_judge_generations(t, 12, 0, &est, &fine), ORTKIT__MEASURE_SLOWER);
+    assert_true(fabs(est - 1.03) < 0.002 && fine < 0.02);
+    assert_int_equal(ortkit__measure_judge_generations(t, 9, 0, &est, &fine), ORTKIT__MEASURE_SLOWER);
+    t[5] = 0.95; /* two outliers the same way among twelve: one is kept, and no verdict */
+    assert_int_equal(ortkit__measure_judge_generations(t, 12, 0, &est, &fine), ORTKIT__MEASURE_OPEN);
 }
 
 /* Rounds in which every run was disturbed pair nothing: no verdict from
