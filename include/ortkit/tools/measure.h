@@ -93,8 +93,11 @@ typedef struct ortkit_measure_verdict {
                                 * that differ, the failure); "" */
     /* Against the choice, in the rounds both ran (comparable figures: the
      * machine's load then fell on both): its rounds' median, the choice's,
-     * the median of their ratio per round (1.07: 7% slower), and how many
-     * rounds.  The choice: its own, ratio 1.  0 when it shared none. */
+     * their ratio (1.07: 7% slower), and how many rounds.  The ratio is the
+     * verdict's own figure, the trimmed mean over the generations of
+     * processes its bounds are around; with fewer than three generations,
+     * the median of their ratio per round.  The choice: its own, ratio 1.
+     * 0 when it shared none. */
     double pair_p50, pair_chosen_p50, pair_ratio;
     size_t pair_rounds;
     /* Against the choice: the smallest difference those rounds tell apart

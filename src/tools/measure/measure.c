@@ -615,6 +615,9 @@ static void pair_with_choice(ortkit_measure *m)
         if (i != x) {
             size_t g = gen_ratios(m, a, b, gen, mine, &least); /* mine is scratch from here */
             ortkit__measure_judge_generations(gen, g, least, &estimate, &fine);
+            /* The size said is the one the verdict's bounds are around. */
+            if (isfinite(fine) && estimate > 0)
+                r->pair_ratio = estimate;
         }
         r->pair_resolution = isfinite(fine) ? fine : 0;
         if (i != x && n) {
