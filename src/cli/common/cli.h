@@ -115,10 +115,15 @@ int cli_open_runtime_with(ortkit_runtime **out, const ortkit_runtime_options *op
  * model", or "") into measured. */
 int cli_open_runtime_told(ortkit_runtime **out, const ortkit_runtime_options *opts,
                           char *measured, size_t measured_size);
-/* --bundle NAME|DIR as the runtime path to load (*out, free() it; NULL when
- * bundle is NULL): a directory must be a bundle, a name or version pins one
- * of the bundles found, for this host, as ORTKIT_BUNDLE does.  The library
- * verifies the bundle when it loads from it.  CLI_USAGE with --runtime too. */
+/* --runtime PATH or --bundle NAME|DIR as the runtime options that name what
+ * to load (o->path or o->bundle): a directory must be a bundle, a name or
+ * version pins one of the bundles found, for this host, as ORTKIT_BUNDLE
+ * does.  The library chooses and verifies it, once, when it opens the
+ * runtime.  CLI_USAGE when both are given. */
+int cli_runtime_choice(ortkit_runtime_options *o, const char *cmd, const char *runtime,
+                       const char *bundle);
+/* The same resolved to the runtime path to load (*out, free() it; NULL when
+ * bundle is NULL), for a command that hands it to processes of its own. */
 int cli_bundle_path(char **out, const char *cmd, const char *runtime, const char *bundle);
 /* The --bundle row, its value stored in field f (a string) of struct T. */
 #define CLI_BUNDLE_ROW(T, f)                                                                       \

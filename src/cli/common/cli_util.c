@@ -356,32 +356,41 @@ int cli_open_runtime(ortkit_runtime **out, const char *path)
     return cli_open_runtime_with(out, &o);
 }
 
-int cli_bundle_path(char **out, const char *cmd, const char *runtime, const char *bundle)
+int cli_runtime_choice(ortkit_runtime_options *o, const char *cmd, const char *runtime,
+                       const char *bundle)
 {
-    *out = NULL;
+    if (runtime && bundle)
+        return cli_usage(cmd, "--bundle and --runtime both name the runtime to load; give one");
+    o->path = runtime;
     if (!bundle)
         return CLI_OK;
-    if (runtime)
-        return cli_usage(cmd, "--bundle and --runtime both name the runtime to load; give one");
     /* The library decides, as for any program: a directory is a path it
      * verifies as the bundle it must be, a name or a version a pinned bundle
      * it chooses (and verifies) among those found. */
     struct stat st;
-    ortkit_runtime_options o = ORTKIT_RUNTIME_OPTIONS_INIT;
     ortkit_bundle *dir = NULL;
     if (strchr(bundle, '/') || (stat(bundle, &st) == 0 && S_ISDIR(st.st_mode))) {
         if (ortkit_bundle_open(&dir, bundle))
             return cli_fail("--bundle '%s' is not a bundle: %s", bundle, ortkit_error_last());
         ortkit_bundle_free(dir);
-        o.path = bundle;
+        o->path = bundle;
     } else {
-        o.bundle = bundle;
+        o->bundle = bundle;
     }
+    return CLI_OK;
+}
+
+int cli_bundle_path(char **out, const char *cmd, const char *runtime, const char *bundle)
+{
+    *out = NULL;
+    ortkit_runtime_options o = ORTKIT_RUNTIME_OPTIONS_INIT;
+    int rc = cli_runtime_choice(&o, cmd, runtime, bundle);
+    if (rc || !bundle)
+        return rc;
     ortkit_resolution *res = NULL;
     if (ortkit_runtime_resolve(&res, &o, NULL, 0))
         return cli_fail_lib();
     const ortkit_bundle *b = ortkit_resolution_bundle(res);
-    int rc = CLI_OK;
     if (ortkit_resolution_status(res))
         rc = cli_fail("%s", ortkit_resolution_error(res));
     else if (!(*out = ortkit__strdup(b ? ortkit_bundle_manifest(b)->dir : bundle)))

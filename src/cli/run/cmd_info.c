@@ -247,7 +247,6 @@ static int info_text(const cJSON *view)
 int cmd_info(int argc, char **argv)
 {
     static info_args a; /* large: not on the stack */
-    char *bundle_path = NULL;
     cli_opt_parser p;
     if (cli_opt_parse(&p, &info_spec, NULL, &a, argc, argv))
         return p.status;
@@ -255,17 +254,16 @@ int cmd_info(int argc, char **argv)
     int json = a.json;
     const input_spec *spec = &a.shapes;
     const char *path = p.args[0];
-    int brc = cli_bundle_path(&bundle_path, "info", runtime_path, bundle);
+    ortkit_runtime_options ro = ORTKIT_RUNTIME_OPTIONS_INIT;
+    int brc = cli_runtime_choice(&ro, "info", runtime_path, bundle);
     if (brc)
         return brc;
-    if (bundle_path)
-        runtime_path = bundle_path;
 
     ortkit_model_file *mf = NULL;
     ortkit_runtime *rt = NULL;
     ortkit_session *s = NULL;
     int rc = CLI_FAIL;
-    if (ortkit_model_file_read(&mf, path) || cli_open_runtime(&rt, runtime_path) ||
+    if (ortkit_model_file_read(&mf, path) || cli_open_runtime_with(&rt, &ro) ||
         ortkit_session_open(&s, rt, path, NULL)) {
         cli_fail_lib();
         goto cleanup;
@@ -283,6 +281,5 @@ cleanup:
     ortkit_session_free(s);
     ortkit_runtime_free(rt);
     ortkit_model_file_free(mf);
-    free(bundle_path);
     return rc;
 }

@@ -16,7 +16,7 @@
 
 typedef struct run_args {
     const char *model, *runtime, *bundle, *out_dir;
-    char *bundle_path;         /* --bundle as the path to load */
+    ortkit_runtime_options ro; /* what to load (--runtime or --bundle), then the rest */
     input_spec in;
     int random, zeros;
     const char *providers[MAX_ARGS];
@@ -99,11 +99,9 @@ static int parse_args(run_args *a, int argc, char **argv)
     a->in.fill = a->random ? FILL_RANDOM : a->zeros ? FILL_ZEROS : FILL_NONE;
     a->model = p.args[0];
     a->in.seed = (unsigned)a->seed;
-    int rc = cli_bundle_path(&a->bundle_path, "run", a->runtime, a->bundle);
+    int rc = cli_runtime_choice(&a->ro, "run", a->runtime, a->bundle);
     if (rc)
         return rc;
-    if (a->bundle_path)
-        a->runtime = a->bundle_path;
     return providers_split("run", a->ep_list, a->providers, MAX_ARGS, &a->n_providers);
 }
 
@@ -261,12 +259,10 @@ static int report(const run_args *a, const ortkit_runtime *rt, const ortkit_sess
 
 int cmd_run(int argc, char **argv)
 {
-    run_args a = {0};
+    run_args a = {.ro = ORTKIT_RUNTIME_OPTIONS_INIT};
     int prc = parse_args(&a, argc, argv);
-    if (prc) {
-        free(a.bundle_path);
+    if (prc)
         return prc < 0 ? CLI_OK : prc;
-    }
 
     ortkit_runtime *rt = NULL;
     ortkit_session *s = NULL;
@@ -280,8 +276,7 @@ int cmd_run(int argc, char **argv)
     /* Until the outputs are saved there is nothing to undo: an interrupt ends the run at once. */
     cli_interrupt_init();
 
-    ortkit_runtime_options ro = ORTKIT_RUNTIME_OPTIONS_INIT;
-    ro.path = a.runtime;
+    ortkit_runtime_options ro = a.ro;
     session_flags_runtime(&a.flags, &ro);
     /* The model and how it runs: a measurement remembered for them may choose the bundle. */
     char shapes[4096];
@@ -349,6 +344,5 @@ cleanup:
     free(lat);
     ortkit_session_free(s);
     ortkit_runtime_free(rt);
-    free(a.bundle_path);
     return rc;
 }
