@@ -60,15 +60,23 @@ case $target in
 esac
 
 if [ -n "$link_check" ]; then
-    # The build's objects of the same sources: their file names end in .c.o.
+    # The build's objects of the same sources, found from where each source
+    # lies now (file names are unique under src/), so an object a long-lived
+    # build tree keeps from a file since moved or removed is never taken.
     objs=""
     for f in $sources; do
-        o=$(find "$link_check/CMakeFiles/ortkit_objects.dir" "$link_check/CMakeFiles/ortkit_tools_objects.dir" \
-                 -name "$f.o" | head -n 1)
+        rel=$(cd "$root" && find src -name "$f" | head -n 1)
+        [ -n "$rel" ] || [ ! -f "$link_check/generated/$f" ] || rel="generated/$f" # made by the build
+        o=""
+        for lib in ortkit_objects ortkit_tools_objects; do
+            [ -n "$rel" ] && [ -f "$link_check/CMakeFiles/$lib.dir/$rel.o" ] && o="$link_check/CMakeFiles/$lib.dir/$rel.o"
+        done
         [ -n "$o" ] || { echo "run_fuzzer.sh: no object of '$f' in $link_check (for fuzz_$target)" >&2; exit 1; }
         objs="$objs $o"
     done
-    objs="$objs $(ls "$link_check"/CMakeFiles/ortkit_util_objects.dir/src/util/*.c.o | tr '\n' ' ')"
+    for u in "$root"/src/util/*.c; do
+        objs="$objs $link_check/CMakeFiles/ortkit_util_objects.dir/src/util/$(basename "$u").o"
+    done
     objs="$objs $(ls "$link_check/tests/CMakeFiles/fuzz_$target.dir/fuzz/"*.c.o | tr '\n' ' ')"
     mkdir -p "$link_check/fuzz-link"
     # shellcheck disable=SC2086
