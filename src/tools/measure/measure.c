@@ -764,7 +764,8 @@ int ortkit_measure_disturbed(const ortkit_measure_sample *s, int threads, char *
     why[0] = '\0';
     if (!s)
         return 0;
-    /* The kinds that are always repeated come first (ortkit_measure_admit). */
+    /* Stolen time and waiting first: a run that shows either was not the
+     * work alone, however often it was switched. */
     if (s->steal_s > 0) {
         snprintf(why, size, "the host stole %.0f ms from the virtual machine", 1e3 * s->steal_s);
         return ORTKIT_MEASURE_STOLEN;
