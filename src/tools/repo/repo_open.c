@@ -55,11 +55,12 @@ int ortkit__repo_new(ortkit_repo **out, const char *source, const char *ca_file)
 int ortkit__repo_take_index(ortkit_repo *r, ortkit__repo_index *index, const unsigned char key_id[8],
                             const char *comment)
 {
+    char *copy = ortkit__strdup(comment);
+    if (!copy)
+        return ortkit__error_nomem(); /* the repository as it was, its comment included */
     ortkit__key_id_hex(r->key_id, key_id);
     free(r->comment);
-    if (!(r->comment = ortkit__strdup(comment)))
-        return ortkit__error_nomem();
-    r->info.trusted_comment = r->comment;
+    r->info.trusted_comment = r->comment = copy;
     ortkit__index_free(&r->index);
     r->index = *index;
     memset(index, 0, sizeof *index);
