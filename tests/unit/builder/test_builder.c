@@ -13,43 +13,27 @@
 #include "builder_report.h"
 
 #include <cjson/cJSON.h>
-#include <ftw.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-static char dir[] = "/tmp/ortkit_test_builder_XXXXXX";
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st, (void)flag, (void)ftw;
-    return remove(path);
-}
+#include "scratch.h"
 
 static int setup(void **state)
 {
     (void)state;
-    return mkdtemp(dir) ? 0 : -1;
+    return scratch_make("builder");
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    return nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    return scratch_remove();
 }
 
-static const char *at(const char *name)
-{
-    static char buf[8][1024];
-    static int next;
-    char *p = buf[next++ % 8];
-    snprintf(p, sizeof buf[0], "%s/%s", dir, name);
-    return p;
-}
-
-/* Write text to dir/name, making its directories. */
+/* Write text to name in the scratch directory, making its directories. */
 static void put(const char *name, const char *text)
 {
-    char parent[1024];
+    char parent[700];
     snprintf(parent, sizeof parent, "%s", at(name));
     *strrchr(parent, '/') = '\0';
     if (ortkit__mkdirs(parent) || ortkit__file_write_atomic(at(name), text, strlen(text)))

@@ -12,30 +12,14 @@
 #include "builder_build.h"
 
 #include <cjson/cJSON.h>
-#include <ftw.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-static char dir[] = "/tmp/ortkit_test_build_XXXXXX";
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st, (void)flag, (void)ftw;
-    return remove(path);
-}
-
-static const char *at(const char *name)
-{
-    static char buf[8][1024];
-    static int next;
-    char *p = buf[next++ % 8];
-    snprintf(p, sizeof buf[0], "%s/%s", dir, name);
-    return p;
-}
+#include "scratch.h"
 
 static void put(const char *name, const char *text)
 {
-    char parent[1024];
+    char parent[700];
     snprintf(parent, sizeof parent, "%s", at(name));
     *strrchr(parent, '/') = '\0';
     if (ortkit__mkdirs(parent) || ortkit__file_write_atomic(at(name), text, strlen(text)))
@@ -45,7 +29,7 @@ static void put(const char *name, const char *text)
 static int setup(void **state)
 {
     (void)state;
-    if (!mkdtemp(dir))
+    if (scratch_make("build"))
         return -1;
     static const char lists[] = "cmake_minimum_required(VERSION 3.21)\n"
                                 "project(tiny C)\n"
@@ -63,7 +47,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    return nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    return scratch_remove();
 }
 
 #define assert_message_has(text)                                                            \
@@ -161,7 +145,7 @@ static void test_build_under_gate(void **state)
     /* ... and kept under the run's own name, which a later rerun does not replace. */
     char kept[600];
     assert_true(r.report_name[0]);
-    snprintf(kept, sizeof kept, "%s/b/.ortkit/reports/%s", dir, r.report_name);
+    snprintf(kept, sizeof kept, "%s/b/.ortkit/reports/%s", scratch, r.report_name);
     assert_int_equal(access(kept, R_OK), 0);
     assert_string_equal(saved, r.report_json);
     cJSON *json = cJSON_Parse(saved);
